@@ -1,0 +1,28 @@
+#pragma once
+/// \file
+/// Compile-time configuration of nnhal. Every macro here may be defined by the user before the
+/// first nnhal include (or on the command line) to override the default.
+
+#include <cstdlib>
+
+/// Debug check used inside the library for internal invariants (never for untrusted input,
+/// which is always validated and reported as an error value). Override to route it to your
+/// own assertion handler; the default is active only when NDEBUG is not defined.
+#ifndef NNHAL_ASSERT
+#ifdef NDEBUG
+#define NNHAL_ASSERT(cond) ((void)0)
+#else
+#define NNHAL_ASSERT(cond) ((cond) ? (void)0 : ::std::abort())
+#endif
+#endif
+
+/// Largest tensor rank the executor handles. Shapes live inline (no heap), so this bounds the
+/// size of every runtime operand record. Models with a larger rank are rejected at prepare time.
+#ifndef NNHAL_MAX_RANK
+#define NNHAL_MAX_RANK 8
+#endif
+
+/// Capacity of the inline message buffer of nnhal::Error (bytes, including the terminator).
+#ifndef NNHAL_ERROR_MESSAGE_CAPACITY
+#define NNHAL_ERROR_MESSAGE_CAPACITY 256
+#endif

@@ -1,0 +1,124 @@
+#pragma once
+/// \file
+/// Errors as values. An Error carries an ErrorStatus and a message in an inline buffer, so
+/// reporting an error never allocates; Expected<T> holds either a value or an Error.
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+#include "nnhal/config.hpp"
+#include "nnhal/core/enums.hpp"
+
+namespace nnhal {
+
+/// A failure: the HAL status to report and a human-readable reason (truncated to
+/// NNHAL_ERROR_MESSAGE_CAPACITY - 1 bytes).
+class Error {
+ public:
+  Error() noexcept : Error(ErrorStatus::GENERAL_FAILURE, std::string_view{}) {}
+  Error(ErrorStatus status, std::string_view message) noexcept : status_(status) {
+    const std::size_t n = message.size() < kCapacity - 1 ? message.size() : kCapacity - 1;
+    if (n != 0) std::memcpy(message_, message.data(), n);
+    message_[n] = '\0';
+  }
+
+  /// printf-style constructor.
+  [[gnu::format(printf, 2, 3)]] static Error format(ErrorStatus status, const char* fmt,
+                                                    ...) noexcept {
+    Error e(status, std::string_view{});
+    va_list args;
+    va_start(args, fmt);
+    std::vsnprintf(e.message_, kCapacity, fmt, args);
+    va_end(args);
+    return e;
+  }
+
+  /// Prepends "context: " to the message (keeps the status).
+  [[gnu::format(printf, 2, 3)]] Error& prefix(const char* fmt, ...) noexcept {
+    char head[kCapacity];
+    va_list args;
+    va_start(args, fmt);
+    std::vsnprintf(head, kCapacity, fmt, args);
+    va_end(args);
+    char joined[kCapacity];
+    std::snprintf(joined, kCapacity, "%s: %s", head, message_);
+    std::memcpy(message_, joined, kCapacity);
+    return *this;
+  }
+
+  ErrorStatus status() const noexcept { return status_; }
+  std::string_view message() const noexcept { return message_; }
+  const char* c_str() const noexcept { return message_; }
+
+ private:
+  static constexpr std::size_t kCapacity = NNHAL_ERROR_MESSAGE_CAPACITY;
+  ErrorStatus status_;
+  char message_[kCapacity];
+};
+
+/// Shorthand for an INVALID_ARGUMENT error with a printf-style message.
+#define NNHAL_INVALID(...) ::nnhal::Error::format(::nnhal::ErrorStatus::INVALID_ARGUMENT, __VA_ARGS__)
+/// Shorthand for a GENERAL_FAILURE error with a printf-style message.
+#define NNHAL_FAILURE(...) ::nnhal::Error::format(::nnhal::ErrorStatus::GENERAL_FAILURE, __VA_ARGS__)
+
+/// Either a T or an Error. Never throws: accessing the wrong alternative is a debug-checked
+/// precondition violation.
+template <class T>
+class [[nodiscard]] Expected {
+ public:
+  Expected(const T& v) : v_(std::in_place_index<0>, v) {}
+  Expected(T&& v) : v_(std::in_place_index<0>, std::move(v)) {}
+  Expected(Error e) noexcept : v_(std::in_place_index<1>, std::move(e)) {}
+  template <class... A>
+  explicit Expected(std::in_place_t, A&&... a) : v_(std::in_place_index<0>, std::forward<A>(a)...) {}
+
+  bool has_value() const noexcept { return v_.index() == 0; }
+  explicit operator bool() const noexcept { return has_value(); }
+
+  T& value() & noexcept { NNHAL_ASSERT(has_value()); return *std::get_if<0>(&v_); }
+  const T& value() const& noexcept { NNHAL_ASSERT(has_value()); return *std::get_if<0>(&v_); }
+  T&& value() && noexcept { NNHAL_ASSERT(has_value()); return std::move(*std::get_if<0>(&v_)); }
+  T& operator*() & noexcept { return value(); }
+  const T& operator*() const& noexcept { return value(); }
+  T* operator->() noexcept { return &value(); }
+  const T* operator->() const noexcept { return &value(); }
+
+  const Error& error() const& noexcept { NNHAL_ASSERT(!has_value()); return *std::get_if<1>(&v_); }
+  Error& error() & noexcept { NNHAL_ASSERT(!has_value()); return *std::get_if<1>(&v_); }
+
+ private:
+  std::variant<T, Error> v_;
+};
+
+/// Success or an Error.
+template <>
+class [[nodiscard]] Expected<void> {
+ public:
+  Expected() noexcept = default;
+  Expected(Error e) noexcept : ok_(false), error_(std::move(e)) {}
+  bool has_value() const noexcept { return ok_; }
+  explicit operator bool() const noexcept { return ok_; }
+  const Error& error() const noexcept { NNHAL_ASSERT(!ok_); return error_; }
+  Error& error() noexcept { NNHAL_ASSERT(!ok_); return error_; }
+
+ private:
+  bool ok_ = true;
+  Error error_{ErrorStatus::NONE, std::string_view{}};
+};
+
+/// Result of an operation that yields nothing on success.
+using Status = Expected<void>;
+
+/// Propagates an error from an expression yielding Expected<...>.
+#define NNHAL_TRY(expr)                                   \
+  do {                                                    \
+    if (auto nnhal_try_result_ = (expr); !nnhal_try_result_) \
+      return std::move(nnhal_try_result_.error());        \
+  } while (false)
+
+}  // namespace nnhal

@@ -1,0 +1,125 @@
+#pragma once
+/// \file
+/// Runtime operand records and the NodeIO handle through which shape inference and kernels see
+/// one node's operands. Kernels receive typed views from NodeIO; a record's type is fixed at
+/// prepare time, so the typed accessors only debug-check it.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+
+#include "nnhal/config.hpp"
+#include "nnhal/core/dims.hpp"
+#include "nnhal/core/operand_traits.hpp"
+#include "nnhal/core/result.hpp"
+#include "nnhal/model/model.hpp"
+#include "nnhal/tensor/tensor_view.hpp"
+
+namespace nnhal {
+
+/// One operand at run time: static facts copied from the model, the current shape and where the
+/// data is. `data == nullptr` means no value (omitted, or not yet computed).
+struct RtOperand {
+  OperandType type = OperandType::FLOAT32;
+  OperandLifeTime lifetime = OperandLifeTime::TEMPORARY_VARIABLE;
+  bool rank_known = true;  ///< false for a tensor declared with unknown rank, until inferred
+  Dims dims;
+  float scale = 0.0f;
+  std::int32_t zero_point = 0;
+  const SymmPerChannelQuantParams* channel_quant = nullptr;
+  std::byte* data = nullptr;
+  std::size_t length = 0;  ///< bytes available at `data`
+
+  /// Bytes the current shape needs (0 when unknown or zero-sized).
+  std::uint64_t required_bytes() const noexcept {
+    if (!is_tensor(type)) return element_size(type);
+    if (!rank_known) return 0;
+    const std::uint64_t n = dims.element_count();
+    return n == UINT64_MAX ? UINT64_MAX : n * element_size(type);
+  }
+  bool has_value() const noexcept { return lifetime != OperandLifeTime::NO_VALUE; }
+  bool shape_known() const noexcept { return !is_tensor(type) || (rank_known && dims.all_known()); }
+};
+
+/// Size in bytes of per-node parameters a kernel may precompute at prepare time.
+inline constexpr std::size_t kNodeParamBytes = 128;
+
+/// One node's view of its operands, resolved through the operand table of the running subgraph.
+class NodeIO {
+ public:
+  NodeIO(RtOperand* table, std::span<const std::uint32_t> inputs,
+         std::span<const std::uint32_t> outputs, const std::byte* params = nullptr) noexcept
+      : table_(table), inputs_(inputs), outputs_(outputs), params_(params) {}
+
+  std::size_t input_count() const noexcept { return inputs_.size(); }
+  std::size_t output_count() const noexcept { return outputs_.size(); }
+  const RtOperand& input(std::size_t i) const noexcept { return table_[inputs_[i]]; }
+  RtOperand& output(std::size_t i) const noexcept { return table_[outputs_[i]]; }
+  /// True when input i exists and has a value (is not omitted).
+  bool has_input(std::size_t i) const noexcept {
+    return i < inputs_.size() && input(i).has_value() && input(i).data != nullptr;
+  }
+
+  /// Value of scalar input i as its element type. Precondition: the type is T.
+  template <OperandType T>
+  element_t<T> scalar(std::size_t i) const noexcept {
+    static_assert(!is_tensor(T), "nnhal: scalar<T>() needs a scalar operand type");
+    const RtOperand& op = input(i);
+    NNHAL_ASSERT(op.type == T && op.data != nullptr);
+    element_t<T> v;
+    std::memcpy(&v, op.data, sizeof v);
+    return v;
+  }
+
+  /// Read-only typed view of tensor input i. Precondition: its type is T.
+  template <OperandType T>
+  TensorView<T> in(std::size_t i) const noexcept {
+    const RtOperand& op = input(i);
+    NNHAL_ASSERT(op.type == T);
+    return {reinterpret_cast<const element_t<T>*>(op.data), op.dims, op.scale, op.zero_point};
+  }
+
+  /// Writable typed view of tensor output i. Precondition: its type is T.
+  template <OperandType T>
+  MutableTensorView<T> out(std::size_t i) const noexcept {
+    RtOperand& op = output(i);
+    NNHAL_ASSERT(op.type == T);
+    return {reinterpret_cast<element_t<T>*>(op.data), op.dims, op.scale, op.zero_point};
+  }
+
+  /// The per-node parameters written at prepare time, as P.
+  template <class P>
+  const P& params() const noexcept {
+    static_assert(sizeof(P) <= kNodeParamBytes && alignof(P) <= 16);
+    return *reinterpret_cast<const P*>(params_);
+  }
+
+ private:
+  RtOperand* table_;
+  std::span<const std::uint32_t> inputs_;
+  std::span<const std::uint32_t> outputs_;
+  const std::byte* params_;
+};
+
+/// Computes the shapes of a node's outputs from its inputs (writes output(i).dims and
+/// rank_known). Called at prepare time when the inputs are known, else at execution.
+using InferFn = Status (*)(const NodeIO&);
+
+/// Runs a node. Outputs have their shapes and buffers set.
+using KernelFn = Status (*)(const NodeIO&);
+
+/// Chooses a node's kernel once, at prepare time, from its operand types and quantization
+/// parameters (shapes may still be unknown); may precompute parameters into `params`.
+using SelectFn = Expected<KernelFn> (*)(const NodeIO&, std::span<std::byte, kNodeParamBytes> params);
+
+/// The executable part of an operation: shape inference and kernel choice.
+struct OpImpl {
+  InferFn infer = nullptr;
+  SelectFn select = nullptr;
+  /// Bit i set: infer reads the *value* of input i (e.g. RESHAPE's shape tensor), so shapes are
+  /// static only when that input is a constant.
+  std::uint64_t value_inputs = 0;
+};
+
+}  // namespace nnhal

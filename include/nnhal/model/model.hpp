@@ -1,0 +1,129 @@
+#pragma once
+/// \file
+/// The HAL 1.3 model structures (spec/HAL13.md section b): Operand, Operation, Subgraph, Model.
+/// They mirror the HIDL 1.3 fields so a driver converts its HIDL/AIDL objects one to one.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "nnhal/core/enums.hpp"
+
+namespace nnhal {
+
+/// Where a constant, request argument or subgraph reference lives (`DataLocation`).
+struct DataLocation {
+  std::uint32_t poolIndex = 0;
+  std::uint32_t offset = 0;
+  std::uint32_t length = 0;
+};
+
+/// Per-channel quantization parameters of TENSOR_QUANT8_SYMM_PER_CHANNEL operands.
+struct SymmPerChannelQuantParams {
+  std::vector<float> scales;
+  std::uint32_t channelDim = 0;
+};
+
+/// One operand of a subgraph (`@1.3::Operand`). `dimensions` empty = scalar or unknown rank;
+/// a 0 entry = unknown dimension.
+struct Operand {
+  OperandType type = OperandType::FLOAT32;
+  std::vector<std::uint32_t> dimensions;
+  std::uint32_t numberOfConsumers = 0;
+  float scale = 0.0f;
+  std::int32_t zeroPoint = 0;
+  OperandLifeTime lifetime = OperandLifeTime::TEMPORARY_VARIABLE;
+  DataLocation location;
+  /// Set only for TENSOR_QUANT8_SYMM_PER_CHANNEL (the HIDL ExtraParams channelQuant branch).
+  std::optional<SymmPerChannelQuantParams> channelQuant;
+};
+
+/// One operation: its code and operand indexes into the enclosing subgraph.
+struct Operation {
+  OperationType type = OperationType::ADD;
+  std::vector<std::uint32_t> inputs;
+  std::vector<std::uint32_t> outputs;
+};
+
+/// A graph of operations over its own operands (`@1.3::Subgraph`).
+struct Subgraph {
+  std::vector<Operand> operands;
+  std::vector<Operation> operations;
+  std::vector<std::uint32_t> inputIndexes;
+  std::vector<std::uint32_t> outputIndexes;
+};
+
+/// A region of memory that a model or request refers to (the mapped `hidl_memory`). nnhal never
+/// owns it: the memory must outlive every Model, prepared model and execution that uses it.
+struct Memory {
+  std::byte* data = nullptr;
+  std::size_t size = 0;
+};
+
+/// A complete model (`@1.3::Model`): the main subgraph, the subgraphs IF/WHILE refer to, the
+/// inline constant bytes and the memory pools of CONSTANT_REFERENCE operands.
+struct Model {
+  Subgraph main;
+  std::vector<Subgraph> referenced;
+  std::vector<std::uint8_t> operandValues;
+  std::vector<Memory> pools;
+  bool relaxComputationFloat32toFloat16 = false;
+};
+
+/// One request argument (`@1.0::RequestArgument`).
+struct RequestArgument {
+  bool hasNoValue = false;
+  DataLocation location;
+  std::vector<std::uint32_t> dimensions;
+};
+
+/// A request memory pool: mapped memory, or a token naming a driver-managed buffer (> 0).
+struct RequestMemoryPool {
+  Memory memory;
+  std::uint32_t token = 0;  ///< non-zero: a driver-managed buffer; `memory` is then unused
+};
+
+/// An execution request (`@1.3::Request`): arguments bound to main's inputIndexes/outputIndexes.
+struct Request {
+  std::vector<RequestArgument> inputs;
+  std::vector<RequestArgument> outputs;
+  std::vector<RequestMemoryPool> pools;
+};
+
+/// Shape of one output after an execution (`@1.2::OutputShape`).
+struct OutputShape {
+  std::vector<std::uint32_t> dimensions;
+  bool isSufficient = true;
+};
+
+/// Duration of an execution in microseconds; UINT64_MAX = not measured (`@1.2::Timing`).
+struct Timing {
+  std::uint64_t timeOnDevice = UINT64_MAX;
+  std::uint64_t timeInDriver = UINT64_MAX;
+};
+
+/// Relative cost of an operand type's computation; lower is better (`PerformanceInfo`).
+struct PerformanceInfo {
+  float execTime = 0.0f;
+  float powerUsage = 0.0f;
+};
+
+/// Performance of one operand type (`Capabilities::OperandPerformance`).
+struct OperandPerformance {
+  OperandType type = OperandType::FLOAT32;
+  PerformanceInfo info;
+};
+
+/// What a device reports about its speed (`@1.3::Capabilities`).
+struct Capabilities {
+  PerformanceInfo relaxedFloat32toFloat16PerformanceScalar;
+  PerformanceInfo relaxedFloat32toFloat16PerformanceTensor;
+  std::vector<OperandPerformance> operandPerformance;  ///< sorted by type, no SUBGRAPH
+  PerformanceInfo ifPerformance;
+  PerformanceInfo whilePerformance;
+};
+
+}  // namespace nnhal

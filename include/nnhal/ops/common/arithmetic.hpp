@@ -1,0 +1,230 @@
+#pragma once
+/// \file
+/// Shared parts of ADD, SUB, MUL and DIV: signatures, validation, broadcast shape inference and
+/// the reference kernels for every element type (float, half, int32, quant8 both signs).
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <span>
+
+#include "nnhal/exec/operand.hpp"
+#include "nnhal/ops/common/activation.hpp"
+#include "nnhal/ops/common/broadcast.hpp"
+#include "nnhal/ops/common/quantization.hpp"
+#include "nnhal/ops/signature.hpp"
+#include "nnhal/simd/elementwise_f32.hpp"
+#include "nnhal/validate/operation_view.hpp"
+
+namespace nnhal::ops::arithmetic {
+
+inline constexpr std::array<Slot, 3> kInputs{{
+    {"input0", Role::Data},
+    {"input1", Role::Data},
+    {"activation", Role::Activation},
+}};
+inline constexpr std::array<Slot, 1> kOutputs{{{"output", Role::Data}}};
+
+/// {T, T, INT32} -> {T} for each listed tensor type.
+template <std::size_t N>
+constexpr auto signatures(const std::array<TypeVersion, N>& types) {
+  return for_each_type(types, [](OperandType t, HalVersion v) {
+    return sig(v, {t, t, OperandType::INT32}, {t});
+  });
+}
+
+/// Rank <= 4 for both inputs when known.
+inline Status validate_ranks(const OperationView& op) {
+  for (std::size_t i = 0; i < 2; ++i) {
+    if (auto r = op.input_rank(i); r && *r > 4)
+      return NNHAL_INVALID("input %zu has rank %zu, at most 4 is supported", i, *r);
+  }
+  return {};
+}
+
+/// Output shape = broadcast of the two inputs.
+inline Status infer_broadcast(const NodeIO& io) {
+  auto shape = broadcast_shape(io.input(0).dims, io.input(1).dims);
+  if (!shape) return std::move(shape.error());
+  io.output(0).dims = *shape;
+  return {};
+}
+
+/// Elementwise functors: float, int32 (wrapping, as two's complement hardware does).
+struct Add {
+  static constexpr simd::BinaryOp simd_op = simd::BinaryOp::Add;
+  static float apply(float a, float b) noexcept { return a + b; }
+  static std::int32_t apply(std::int32_t a, std::int32_t b) noexcept {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
+  }
+};
+struct Sub {
+  static constexpr simd::BinaryOp simd_op = simd::BinaryOp::Sub;
+  static float apply(float a, float b) noexcept { return a - b; }
+  static std::int32_t apply(std::int32_t a, std::int32_t b) noexcept {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) - static_cast<std::uint32_t>(b));
+  }
+};
+struct Mul {
+  static constexpr simd::BinaryOp simd_op = simd::BinaryOp::Mul;
+  static float apply(float a, float b) noexcept { return a * b; }
+  static std::int32_t apply(std::int32_t a, std::int32_t b) noexcept {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) * static_cast<std::uint32_t>(b));
+  }
+};
+struct Div {
+  static constexpr simd::BinaryOp simd_op = simd::BinaryOp::Div;
+  static float apply(float a, float b) noexcept { return a / b; }
+  /// Floor division; x / 0 = 0 (reference behaviour); INT32_MIN / -1 wraps to INT32_MIN.
+  static std::int32_t apply(std::int32_t a, std::int32_t b) noexcept {
+    if (b == 0) return 0;
+    if (b == -1) return static_cast<std::int32_t>(0u - static_cast<std::uint32_t>(a));
+    std::int32_t q = a / b;
+    if (a % b != 0 && ((a < 0) != (b < 0))) --q;
+    return q;
+  }
+};
+
+/// Reads the activation scalar (input 2); GENERAL_FAILURE if it is not a defined code.
+inline Expected<std::int32_t> activation(const NodeIO& io) {
+  const std::int32_t act = io.scalar<OperandType::INT32>(2);
+  if (!is_valid_activation(act)) return NNHAL_FAILURE("invalid fused activation %d", act);
+  return act;
+}
+
+template <class Op>
+Status kernel_f32(const NodeIO& io) {
+  auto act = activation(io);
+  if (!act) return std::move(act.error());
+  const FloatRange r = float_activation_range(*act);
+  const auto a = io.in<OperandType::TENSOR_FLOAT32>(0);
+  const auto b = io.in<OperandType::TENSOR_FLOAT32>(1);
+  const auto o = io.out<OperandType::TENSOR_FLOAT32>(0);
+  const std::size_t n = o.size();
+  if (a.size() == n && (b.size() == n || b.size() == 1)) {
+    simd::binary_f32(Op::simd_op, a.data(), b.data(), b.size() == 1, o.data(), n, r.min, r.max);
+    return {};
+  }
+  if (a.size() == 1 && b.size() == n) {
+    simd::binary_f32_scalar_first(Op::simd_op, a.data()[0], b.data(), o.data(), n, r.min, r.max);
+    return {};
+  }
+  broadcast_for_each(o.dims(), a.dims(), b.dims(), [&](std::size_t i, std::size_t ia, std::size_t ib) {
+    o[i] = r.apply(Op::apply(a[ia], b[ib]));
+  });
+  return {};
+}
+
+template <class Op>
+Status kernel_f16(const NodeIO& io) {
+  auto act = activation(io);
+  if (!act) return std::move(act.error());
+  const FloatRange r = float_activation_range(*act);
+  const auto a = io.in<OperandType::TENSOR_FLOAT16>(0);
+  const auto b = io.in<OperandType::TENSOR_FLOAT16>(1);
+  const auto o = io.out<OperandType::TENSOR_FLOAT16>(0);
+  broadcast_for_each(o.dims(), a.dims(), b.dims(), [&](std::size_t i, std::size_t ia, std::size_t ib) {
+    o[i] = Half(r.apply(Op::apply(static_cast<float>(a[ia]), static_cast<float>(b[ib]))));
+  });
+  return {};
+}
+
+template <class Op>
+Status kernel_i32(const NodeIO& io) {
+  // Reference quirk (HAL13.md i.9): INT32 arithmetic requires activation NONE, checked only at
+  // execution time, as a GENERAL_FAILURE.
+  if (io.scalar<OperandType::INT32>(2) != 0)
+    return NNHAL_FAILURE("TENSOR_INT32 arithmetic requires fused activation NONE");
+  const auto a = io.in<OperandType::TENSOR_INT32>(0);
+  const auto b = io.in<OperandType::TENSOR_INT32>(1);
+  const auto o = io.out<OperandType::TENSOR_INT32>(0);
+  broadcast_for_each(o.dims(), a.dims(), b.dims(), [&](std::size_t i, std::size_t ia, std::size_t ib) {
+    o[i] = Op::apply(a[ia], b[ib]);
+  });
+  return {};
+}
+
+/// Precomputed requantization of quantized ADD / SUB (TFLite's AddParams).
+struct AddQuantParams {
+  std::int32_t input1_offset, input2_offset, output_offset;
+  quant::Multiplier input1, input2, output;
+  static constexpr int kLeftShift = 20;
+};
+
+/// Builds AddQuantParams; for SUB the second multiplier is negated (reference behaviour).
+inline AddQuantParams make_add_params(const RtOperand& a, const RtOperand& b, const RtOperand& o,
+                                      bool subtract) noexcept {
+  const double twice_max = 2.0 * static_cast<double>(a.scale > b.scale ? a.scale : b.scale);
+  AddQuantParams p{};
+  p.input1_offset = -a.zero_point;
+  p.input2_offset = -b.zero_point;
+  p.output_offset = o.zero_point;
+  p.input1 = quant::quantize_multiplier(static_cast<double>(a.scale) / twice_max);
+  p.input2 = quant::quantize_multiplier(static_cast<double>(b.scale) / twice_max);
+  p.output = quant::quantize_multiplier(
+      twice_max / (static_cast<double>(1 << AddQuantParams::kLeftShift) * static_cast<double>(o.scale)));
+  if (subtract) p.input2.value = -p.input2.value;
+  return p;
+}
+
+template <OperandType T>
+Status kernel_add_quant(const NodeIO& io) {
+  using E = element_t<T>;
+  auto act = activation(io);
+  if (!act) return std::move(act.error());
+  const auto& p = io.params<AddQuantParams>();
+  const auto a = io.in<T>(0);
+  const auto b = io.in<T>(1);
+  const auto o = io.out<T>(0);
+  const auto storage = quant::storage_range<E>();
+  const auto range = quant::activation_range(static_cast<FusedActivationFunc>(*act), o.scale(),
+                                             o.zero_point(), storage.min, storage.max);
+  broadcast_for_each(o.dims(), a.dims(), b.dims(), [&](std::size_t i, std::size_t ia, std::size_t ib) {
+    const std::int32_t x1 = (p.input1_offset + a[ia]) * (1 << AddQuantParams::kLeftShift);
+    const std::int32_t x2 = (p.input2_offset + b[ib]) * (1 << AddQuantParams::kLeftShift);
+    const std::int32_t s1 = quant::multiply_by_quantized_multiplier(x1, p.input1.value, p.input1.shift);
+    const std::int32_t s2 = quant::multiply_by_quantized_multiplier(x2, p.input2.value, p.input2.shift);
+    std::int32_t r = quant::multiply_by_quantized_multiplier(s1 + s2, p.output.value, p.output.shift) +
+                     p.output_offset;
+    r = r < range.min ? range.min : (r > range.max ? range.max : r);
+    o[i] = static_cast<E>(r);
+  });
+  return {};
+}
+
+/// Precomputed requantization of quantized MUL.
+struct MulQuantParams {
+  std::int32_t input1_offset, input2_offset, output_offset;
+  quant::Multiplier output;
+};
+
+template <OperandType T>
+Status kernel_mul_quant(const NodeIO& io) {
+  using E = element_t<T>;
+  auto act = activation(io);
+  if (!act) return std::move(act.error());
+  const auto& p = io.params<MulQuantParams>();
+  const auto a = io.in<T>(0);
+  const auto b = io.in<T>(1);
+  const auto o = io.out<T>(0);
+  const auto storage = quant::storage_range<E>();
+  const auto range = quant::activation_range(static_cast<FusedActivationFunc>(*act), o.scale(),
+                                             o.zero_point(), storage.min, storage.max);
+  broadcast_for_each(o.dims(), a.dims(), b.dims(), [&](std::size_t i, std::size_t ia, std::size_t ib) {
+    const std::int32_t prod = (p.input1_offset + a[ia]) * (p.input2_offset + b[ib]);
+    std::int32_t r = quant::multiply_by_quantized_multiplier(prod, p.output.value, p.output.shift) +
+                     p.output_offset;
+    r = r < range.min ? range.min : (r > range.max ? range.max : r);
+    o[i] = static_cast<E>(r);
+  });
+  return {};
+}
+
+/// Stores a trivially copyable parameter block into a node's parameter bytes.
+template <class P>
+void store_params(std::span<std::byte, kNodeParamBytes> dst, const P& p) noexcept {
+  static_assert(sizeof(P) <= kNodeParamBytes);
+  std::memcpy(dst.data(), &p, sizeof p);
+}
+
+}  // namespace nnhal::ops::arithmetic

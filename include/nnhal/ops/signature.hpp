@@ -1,0 +1,122 @@
+#pragma once
+/// \file
+/// The vocabulary of the operation table: operand slots (name, role, optionality), operand-type
+/// signatures with the HAL version each needs, and constexpr helpers to build signature lists.
+/// Every per-operation header describes itself with these types; nnhal/ops/registry.hpp
+/// gathers them into the one table.
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <string_view>
+
+#include "nnhal/core/enums.hpp"
+
+namespace nnhal {
+
+/// What an operation input or output is for.
+enum class Role : std::uint8_t {
+  Data,        ///< a data tensor
+  Weights,     ///< weights / filter / lookup table
+  Bias,        ///< bias tensor
+  Parameter,   ///< a scalar or small tensor that parameterises the operation
+  Activation,  ///< fused activation code (INT32 scalar)
+  Layout,      ///< NCHW flag (BOOL scalar)
+  Condition,   ///< IF condition
+  Subgraph,    ///< SUBGRAPH reference (IF branches, WHILE condition/body)
+  State,       ///< recurrent state
+};
+
+/// Flags of an operand slot.
+enum SlotFlags : std::uint8_t {
+  kSlotRequired = 0,
+  kSlotOmittable = 1,  ///< the operand may have lifetime NO_VALUE (optional by value)
+  kSlotTrailing = 2,   ///< the input may be left out of the list entirely (optional by count)
+  kSlotRepeated = 4,   ///< the slot stands for one or more operands (CONCATENATION, SPLIT, IF)
+};
+
+/// One input or output position of an operation.
+struct Slot {
+  std::string_view name;
+  Role role = Role::Data;
+  std::uint8_t flags = kSlotRequired;
+};
+
+/// Largest number of operands in one signature (BIDIRECTIONAL_SEQUENCE_LSTM has 61 inputs).
+inline constexpr std::size_t kMaxSignatureArity = 64;
+
+/// Matches any operand type (IF/WHILE data operands, checked by their own validation).
+inline constexpr std::uint8_t kAnyTypeCode = 0xFF;
+
+/// A sequence of operand types. When `repeat` >= 0, the type at that position may occur one or
+/// more times (the operand count is then at least `size`).
+struct TypeSeq {
+  std::array<std::uint8_t, kMaxSignatureArity> codes{};
+  std::uint8_t size = 0;
+  std::int8_t repeat = -1;
+
+  constexpr TypeSeq() = default;
+  constexpr TypeSeq(std::initializer_list<OperandType> types, int repeat_at = -1) {
+    for (OperandType t : types) codes[size++] = static_cast<std::uint8_t>(t);
+    repeat = static_cast<std::int8_t>(repeat_at);
+  }
+  constexpr OperandType operator[](std::size_t i) const { return OperandType{codes[i]}; }
+
+  /// Type expected at operand position `pos` of a list of `count` operands, or kAnyTypeCode.
+  /// Precondition: accepts_count(count).
+  constexpr std::uint8_t code_at(std::size_t pos, std::size_t count) const {
+    if (repeat < 0) return codes[pos];
+    const std::size_t r = static_cast<std::size_t>(repeat);
+    const std::size_t extra = count - size;
+    if (pos < r) return codes[pos];
+    if (pos <= r + extra) return codes[r];
+    return codes[pos - extra];
+  }
+  constexpr bool accepts_count(std::size_t count) const {
+    return repeat < 0 ? count == size : count >= size;
+  }
+};
+
+/// One accepted combination of operand types and the HAL version it needs.
+struct Signature {
+  HalVersion version = HalVersion::V1_0;
+  TypeSeq inputs;
+  TypeSeq outputs;
+};
+
+/// Builds a signature: `sig(V1_0, {in...}, {out...})`.
+constexpr Signature sig(HalVersion v, TypeSeq in, TypeSeq out) { return Signature{v, in, out}; }
+
+/// A tensor type and the version from which an operation accepts it.
+struct TypeVersion {
+  OperandType type;
+  HalVersion version;
+};
+
+/// Applies `make(type, version)` to every entry, yielding one signature each.
+template <std::size_t N, class F>
+constexpr std::array<Signature, N> for_each_type(const std::array<TypeVersion, N>& types, F make) {
+  std::array<Signature, N> out{};
+  for (std::size_t i = 0; i < N; ++i) out[i] = make(types[i].type, types[i].version);
+  return out;
+}
+
+/// Concatenates signature arrays.
+template <std::size_t... N>
+constexpr auto join(const std::array<Signature, N>&... parts) {
+  std::array<Signature, (N + ... + 0)> out{};
+  std::size_t at = 0;
+  ((std::copy(parts.begin(), parts.end(), out.begin() + static_cast<std::ptrdiff_t>(at)),
+    at += N),
+   ...);
+  return out;
+}
+
+/// The FLOAT16 scalar for TENSOR_FLOAT16 operations, FLOAT32 otherwise ("fT" in operations.md).
+constexpr OperandType float_scalar_for(OperandType tensor) {
+  return tensor == OperandType::TENSOR_FLOAT16 ? OperandType::FLOAT16 : OperandType::FLOAT32;
+}
+
+}  // namespace nnhal
