@@ -1,0 +1,217 @@
+# nnhal's tests. Included from the top-level CMakeLists.txt when NNHAL_BUILD_TESTS is ON.
+#
+#   nnhal_tests              every tests/**/*.cpp outside the special folders below, one doctest
+#                            executable; each TEST_CASE is a ctest test
+#   nnhal_cts                tests/cts/*.cpp, the conformance runner (ctest: cts_conformance)
+#   compile_fail.<name>      tests/compile_fail/*.cpp must not compile (ctest only)
+#   nnhal_static_checks      tests/static/*.cpp, static_assert-only files (OBJECT library)
+#   nnhal_header_checks      one generated TU per public header (OBJECT library)
+#   nnhal_embedded           tests/embedded/all_headers.cpp with -fno-exceptions -fno-rtti
+#   single_include_up_to_date, *_consumer
+#
+# NNHAL_BUILD_CHECKS=OFF keeps only the doctest suite, the conformance runner and the examples
+# (used by the sanitizer build, which has no reason to redo the compile-only checks).
+
+option(NNHAL_BUILD_CHECKS
+  "Build nnhal's compile-time checks (headers, static, compile-fail, embedded, consumers)" ON)
+
+set(NNHAL_TESTS_DIR ${PROJECT_SOURCE_DIR}/tests)
+set(NNHAL_GENERATED_DIR ${PROJECT_BINARY_DIR}/generated)
+
+# Include directories of nnhal::nnhal and everything it links (one per line), for the checks
+# that call a compiler directly.
+set(NNHAL_INCLUDES_FILE ${PROJECT_BINARY_DIR}/nnhal_include_dirs.txt)
+file(GENERATE OUTPUT ${NNHAL_INCLUDES_FILE}
+  CONTENT "$<JOIN:$<TARGET_PROPERTY:nnhal,INTERFACE_INCLUDE_DIRECTORIES>,\n>\n")
+string(REPLACE ";" "|" NNHAL_IMPLICIT_INCLUDES "${CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES}")
+
+# Public headers (the *-inl.h/-inl.hpp files are per-target Highway bodies, not headers).
+file(GLOB_RECURSE NNHAL_PUBLIC_HEADERS CONFIGURE_DEPENDS
+  RELATIVE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/include/nnhal/*.hpp)
+list(FILTER NNHAL_PUBLIC_HEADERS EXCLUDE REGEX "-inl\\.(h|hpp)$")
+list(SORT NNHAL_PUBLIC_HEADERS)
+
+# ---------------------------------------------------------------------------------------------
+# The doctest suite
+# ---------------------------------------------------------------------------------------------
+find_package(doctest 2.4 REQUIRED CONFIG)  # also puts doctest.cmake on CMAKE_MODULE_PATH
+include(doctest)
+
+file(GLOB_RECURSE NNHAL_TEST_SOURCES CONFIGURE_DEPENDS ${NNHAL_TESTS_DIR}/*.cpp)
+list(FILTER NNHAL_TEST_SOURCES EXCLUDE REGEX
+  "^${NNHAL_TESTS_DIR}/(cts|compile_fail|static|embedded|cmake|fuzz)/")
+list(SORT NNHAL_TEST_SOURCES)
+
+add_executable(nnhal_tests ${NNHAL_TEST_SOURCES})
+target_link_libraries(nnhal_tests PRIVATE nnhal_dev doctest::doctest)
+# Test files include the library's headers through the tests' own include root too
+# (e.g. a shared helper header under tests/).
+target_include_directories(nnhal_tests PRIVATE ${NNHAL_TESTS_DIR})
+target_precompile_headers(nnhal_tests PRIVATE
+  <doctest/doctest.h>
+  <algorithm> <array> <cmath> <cstddef> <cstdint> <cstring> <limits> <optional> <span>
+  <string> <string_view> <type_traits> <utility> <variant> <vector>)
+# The main TU defines DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN before including doctest.
+set_source_files_properties(${NNHAL_TESTS_DIR}/main.cpp PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
+doctest_discover_tests(nnhal_tests)
+
+# ---------------------------------------------------------------------------------------------
+# Conformance runner over the NNAPI corpus (kept outside this repository, beside it)
+# ---------------------------------------------------------------------------------------------
+file(GLOB NNHAL_CTS_SOURCES CONFIGURE_DEPENDS ${NNHAL_TESTS_DIR}/cts/*.cpp)
+get_filename_component(_nnhal_default_cts ${PROJECT_SOURCE_DIR}/../shared/cts ABSOLUTE)
+set(NNHAL_CTS_DIR ${_nnhal_default_cts} CACHE PATH "Folder holding the conformance corpus (V1_0 ...)")
+if(NNHAL_CTS_SOURCES)
+  find_package(nlohmann_json 3 REQUIRED CONFIG)
+  add_executable(nnhal_cts ${NNHAL_CTS_SOURCES})
+  target_link_libraries(nnhal_cts PRIVATE nnhal_dev nlohmann_json::nlohmann_json)
+  target_include_directories(nnhal_cts PRIVATE ${NNHAL_TESTS_DIR})
+  if(IS_DIRECTORY ${NNHAL_CTS_DIR})
+    add_test(NAME cts_conformance
+      COMMAND nnhal_cts ${NNHAL_CTS_DIR}/V1_0 ${NNHAL_CTS_DIR}/V1_1 ${NNHAL_CTS_DIR}/V1_2
+                        ${NNHAL_CTS_DIR}/V1_3 ${NNHAL_CTS_DIR}/V1_3_cts_only)
+    set_tests_properties(cts_conformance PROPERTIES TIMEOUT 1200 SKIP_RETURN_CODE 77)
+  else()
+    nnhal_add_skipped_test(cts_conformance
+      "conformance corpus not found at ${NNHAL_CTS_DIR}; cts_conformance NOT RUN")
+  endif()
+else()
+  nnhal_add_skipped_test(cts_conformance
+    "no conformance runner sources in tests/cts; cts_conformance NOT RUN")
+endif()
+
+if(NOT NNHAL_BUILD_CHECKS)
+  return()
+endif()
+
+# ---------------------------------------------------------------------------------------------
+# Header self-containment: one TU per public header, including only that header
+# ---------------------------------------------------------------------------------------------
+set(_nnhal_header_tus "")
+foreach(header IN LISTS NNHAL_PUBLIC_HEADERS)
+  string(REGEX REPLACE "[/.]" "_" stem "${header}")
+  set(tu ${NNHAL_GENERATED_DIR}/header_checks/${stem}.cpp)
+  # file(CONFIGURE) rewrites only on change, so reconfiguring does not rebuild everything.
+  file(CONFIGURE OUTPUT ${tu} CONTENT "#include <${header}>  // must compile on its own\n")
+  list(APPEND _nnhal_header_tus ${tu})
+endforeach()
+if(_nnhal_header_tus)
+  add_library(nnhal_header_checks OBJECT ${_nnhal_header_tus})
+  target_link_libraries(nnhal_header_checks PRIVATE nnhal_dev_base)
+endif()
+
+# ---------------------------------------------------------------------------------------------
+# static_assert-only files
+# ---------------------------------------------------------------------------------------------
+file(GLOB NNHAL_STATIC_SOURCES CONFIGURE_DEPENDS ${NNHAL_TESTS_DIR}/static/*.cpp)
+if(NNHAL_STATIC_SOURCES)
+  add_library(nnhal_static_checks OBJECT ${NNHAL_STATIC_SOURCES})
+  target_link_libraries(nnhal_static_checks PRIVATE nnhal_dev_base)
+  target_include_directories(nnhal_static_checks PRIVATE ${NNHAL_TESTS_DIR})
+  add_test(NAME static_checks
+    COMMAND ${CMAKE_COMMAND} --build ${PROJECT_BINARY_DIR} --config $<CONFIG>
+            --target nnhal_static_checks)
+  # Two builds of the same tree at once would trample each other.
+  set_tests_properties(static_checks PROPERTIES RESOURCE_LOCK nnhal_build_tree)
+endif()
+
+# ---------------------------------------------------------------------------------------------
+# Must-not-compile cases: first line "// expect-error: <CMake regex>"
+# ---------------------------------------------------------------------------------------------
+set(_nnhal_check_flags ${NNHAL_ARCH_FLAGS})
+foreach(def IN LISTS NNHAL_ARCH_DEFINES)
+  list(APPEND _nnhal_check_flags -D${def})
+endforeach()
+file(GLOB NNHAL_COMPILE_FAIL_SOURCES CONFIGURE_DEPENDS ${NNHAL_TESTS_DIR}/compile_fail/*.cpp)
+foreach(src IN LISTS NNHAL_COMPILE_FAIL_SOURCES)
+  get_filename_component(name ${src} NAME_WE)
+  set(flags ${_nnhal_check_flags} -Wall -Wextra -Wpedantic)
+  string(REPLACE ";" "|" flags "${flags}")
+  add_test(NAME compile_fail.${name}
+    COMMAND ${CMAKE_COMMAND}
+      -DMODE=fail -DCXX=${CMAKE_CXX_COMPILER} -DSOURCE=${src}
+      -DINCLUDES_FILE=${NNHAL_INCLUDES_FILE}
+      "-DOWN_INCLUDES=${PROJECT_SOURCE_DIR}/include|${NNHAL_TESTS_DIR}"
+      "-DIMPLICIT=${NNHAL_IMPLICIT_INCLUDES}" "-DFLAGS=${flags}"
+      -P ${PROJECT_SOURCE_DIR}/cmake/nnhalCompileCheck.cmake)
+endforeach()
+
+# ---------------------------------------------------------------------------------------------
+# Embedded profile: every public header under -fno-exceptions -fno-rtti, with this compiler
+# (a build target) and with the other of g++ / clang++ if it is installed (a ctest test).
+# ---------------------------------------------------------------------------------------------
+set(_nnhal_all_headers "// GENERATED by CMake: every public nnhal header.\n#pragma once\n")
+foreach(header IN LISTS NNHAL_PUBLIC_HEADERS)
+  string(APPEND _nnhal_all_headers "#include <${header}>\n")
+endforeach()
+file(CONFIGURE OUTPUT ${NNHAL_GENERATED_DIR}/embedded/nnhal_all_public_headers.hpp
+  CONTENT "${_nnhal_all_headers}")
+
+set(NNHAL_EMBEDDED_FLAGS -fno-exceptions -fno-rtti -Wall -Wextra -Wpedantic -Werror)
+set(_nnhal_embedded_src ${NNHAL_TESTS_DIR}/embedded/all_headers.cpp)
+if(EXISTS ${_nnhal_embedded_src})
+  add_executable(nnhal_embedded ${_nnhal_embedded_src})
+  target_link_libraries(nnhal_embedded PRIVATE nnhal_dev_base)  # no sanitizers: no RTTI
+  target_compile_options(nnhal_embedded PRIVATE ${NNHAL_EMBEDDED_FLAGS})
+  target_include_directories(nnhal_embedded PRIVATE ${NNHAL_GENERATED_DIR}/embedded)
+  add_test(NAME embedded_profile.${CMAKE_CXX_COMPILER_ID} COMMAND nnhal_embedded)
+
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    find_program(NNHAL_OTHER_CXX NAMES clang++-14 clang++
+      DOC "Second compiler for the embedded-profile check")
+  elseif(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    find_program(NNHAL_OTHER_CXX NAMES g++-12 g++
+      DOC "Second compiler for the embedded-profile check")
+  endif()
+  if(NNHAL_OTHER_CXX)
+    get_filename_component(_nnhal_other_name ${NNHAL_OTHER_CXX} NAME)
+    set(flags ${_nnhal_check_flags} ${NNHAL_EMBEDDED_FLAGS} -O2)
+    string(REPLACE ";" "|" flags "${flags}")
+    add_test(NAME embedded_profile.${_nnhal_other_name}
+      COMMAND ${CMAKE_COMMAND}
+        -DMODE=run -DCXX=${NNHAL_OTHER_CXX} -DSOURCE=${_nnhal_embedded_src}
+        -DINCLUDES_FILE=${NNHAL_INCLUDES_FILE}
+        "-DOWN_INCLUDES=${PROJECT_SOURCE_DIR}/include|${NNHAL_GENERATED_DIR}/embedded"
+        "-DIMPLICIT=${NNHAL_IMPLICIT_INCLUDES}" "-DFLAGS=${flags}"
+        -DWORK_DIR=${PROJECT_BINARY_DIR}/embedded-${_nnhal_other_name}
+        -P ${PROJECT_SOURCE_DIR}/cmake/nnhalCompileCheck.cmake)
+  else()
+    nnhal_add_skipped_test(embedded_profile.second_compiler
+      "no second compiler (clang++ for a g++ build, g++ for a clang build) found; NOT RUN")
+  endif()
+endif()
+
+# ---------------------------------------------------------------------------------------------
+# The amalgamated single header must match include/
+# ---------------------------------------------------------------------------------------------
+if(Python3_FOUND)
+  add_test(NAME single_include_up_to_date
+    COMMAND Python3::Interpreter ${PROJECT_SOURCE_DIR}/tools/amalgamate.py
+            ${PROJECT_SOURCE_DIR}/include nnhal/nnhal.hpp
+            ${PROJECT_SOURCE_DIR}/single_include/nnhal/nnhal.hpp --check)
+else()
+  nnhal_add_skipped_test(single_include_up_to_date
+    "python3 not found; single_include_up_to_date NOT RUN")
+endif()
+
+# ---------------------------------------------------------------------------------------------
+# Consumers: find_package after install, FetchContent from a local tarball, add_subdirectory
+# ---------------------------------------------------------------------------------------------
+function(nnhal_add_consumer_test mode)
+  add_test(NAME ${mode}_consumer
+    COMMAND ${CMAKE_COMMAND}
+      -DMODE=${mode}
+      -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
+      -DBINARY_DIR=${PROJECT_BINARY_DIR}
+      -DWORK_DIR=${PROJECT_BINARY_DIR}/consumers/${mode}
+      -DCONFIG=$<CONFIG>
+      "-DGENERATOR=${CMAKE_GENERATOR}"
+      -DCXX=${CMAKE_CXX_COMPILER}
+      -P ${NNHAL_TESTS_DIR}/cmake/run_consumer.cmake)
+  set_tests_properties(${mode}_consumer PROPERTIES TIMEOUT 600)
+endfunction()
+if(NNHAL_INSTALL)
+  nnhal_add_consumer_test(install)
+endif()
+nnhal_add_consumer_test(fetchcontent)
+nnhal_add_consumer_test(subdirectory)

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Builds nnhal and runs all of its tests:
+#   1. build/       Release: every target (tests, conformance runner, header/static/compile-fail/
+#                   embedded checks, examples, benchmarks) and every ctest test;
+#   2. build-asan/  AddressSanitizer + UndefinedBehaviorSanitizer (-O1 -g, assertions on): the
+#                   doctest suite, the conformance runner and the examples.
+# Exits non-zero if any step fails. NNHAL_JOBS sets the parallelism (default 2).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+jobs=${NNHAL_JOBS:-2}
+summaries=()
+failed=()
+
+banner() { printf '\n==== %s ====\n' "$*"; }
+seconds() { date +%s; }
+
+# ctest_stage NAME BUILD_DIR: runs ctest and keeps its summary (from "N% tests passed" on).
+ctest_stage() {
+  local name=$1 dir=$2 log rc=0
+  log=$(mktemp)
+  ctest --test-dir "$dir" --output-on-failure -j"$jobs" 2>&1 | tee "$log" || rc=$?
+  summaries+=("[$name]" "$(sed -n '/tests passed, /,$p' "$log")")
+  rm -f "$log"
+  if [[ $rc -ne 0 ]]; then failed+=("$name: ctest"); fi
+}
+
+# build_stage NAME BUILD_DIR CONFIGURE_ARGS...: configures and builds; a failure is recorded.
+build_stage() {
+  local name=$1 dir=$2
+  shift 2
+  local start
+  start=$(seconds)
+  banner "$name: configure ($dir)"
+  if ! cmake -S . -B "$dir" "$@"; then
+    failed+=("$name: configure")
+    return 1
+  fi
+  banner "$name: build"
+  if ! cmake --build "$dir" -j"$jobs"; then
+    failed+=("$name: build")
+    return 1
+  fi
+  echo "$name: configured and built in $(( $(seconds) - start )) s"
+}
+
+total_start=$(seconds)
+
+if build_stage release build -DCMAKE_BUILD_TYPE=Release; then
+  banner "release: ctest"
+  ctest_stage release build
+fi
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+if build_stage sanitizers build-asan \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+    -DNNHAL_SANITIZE=address,undefined \
+    -DNNHAL_BUILD_CHECKS=OFF -DNNHAL_BUILD_BENCH=OFF; then
+  banner "sanitizers: ctest"
+  ctest_stage sanitizers build-asan
+fi
+
+banner "summary"
+printf '%s\n' "${summaries[@]}"
+echo "total time: $(( $(seconds) - total_start )) s"
+if [[ ${#failed[@]} -ne 0 ]]; then
+  printf 'FAILED: %s\n' "${failed[@]}"
+  exit 1
+fi
+echo "all stages passed"
