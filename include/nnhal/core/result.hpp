@@ -46,8 +46,15 @@ class Error {
     std::vsnprintf(head, kCapacity, fmt, args);
     va_end(args);
     char joined[kCapacity];
-    std::snprintf(joined, kCapacity, "%s: %s", head, message_);
-    std::memcpy(message_, joined, kCapacity);
+    std::size_t at = 0;
+    auto append = [&](const char* s) {
+      for (; *s != '\0' && at + 1 < kCapacity; ++s) joined[at++] = *s;
+    };
+    append(head);
+    append(": ");
+    append(message_);
+    joined[at] = '\0';
+    std::memcpy(message_, joined, at + 1);
     return *this;
   }
 

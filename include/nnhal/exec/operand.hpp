@@ -58,7 +58,7 @@ class NodeIO {
   RtOperand& output(std::size_t i) const noexcept { return table_[outputs_[i]]; }
   /// True when input i exists and has a value (is not omitted).
   bool has_input(std::size_t i) const noexcept {
-    return i < inputs_.size() && input(i).has_value() && input(i).data != nullptr;
+    return i < inputs_.size() && input(i).has_value();
   }
 
   /// Value of scalar input i as its element type. Precondition: the type is T.

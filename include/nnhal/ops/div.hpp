@@ -1,14 +1,43 @@
 #pragma once
 /// \file
-/// DIV (30). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// DIV (30): elementwise quotient with broadcasting and a fused activation. TENSOR_INT32 is
+/// floor division with x / 0 = 0.
 
+#include "nnhal/ops/common/arithmetic.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace div {
+// Reference quirk (HAL13.md i.8): TENSOR_QUANT8_ASYMM_SIGNED passes the reference validation at
+// HAL 1.3 but no kernel exists; it is described here so validation agrees with the reference,
+// and the supported-operations query reports it unsupported (select fails).
+inline constexpr auto kSignatures = arithmetic::signatures(std::array<TypeVersion, 4>{{
+    {OperandType::TENSOR_FLOAT32, HalVersion::V1_1},
+    {OperandType::TENSOR_FLOAT16, HalVersion::V1_2},
+    {OperandType::TENSOR_INT32, HalVersion::V1_3},
+    {OperandType::TENSOR_QUANT8_ASYMM_SIGNED, HalVersion::V1_3},
+}});
+
+inline Status validate(const OperationView& op, HalVersion&) { return arithmetic::validate_ranks(op); }
+
+inline Expected<KernelFn> select(const NodeIO& io, std::span<std::byte, kNodeParamBytes>) {
+  using namespace arithmetic;
+  const OperandType t = io.input(0).type;
+  if (t == OperandType::TENSOR_FLOAT32) return &kernel_f32<Div>;
+  if (t == OperandType::TENSOR_FLOAT16) return &kernel_f16<Div>;
+  if (t == OperandType::TENSOR_INT32) return &kernel_i32<Div>;
+  return NNHAL_FAILURE("DIV has no kernel for %s", to_string(t).data());
+}
+
+inline constexpr OpImpl kImpl{&arithmetic::infer_broadcast, &select};
+}  // namespace div
+
 /// DIV in the operation table.
 struct Div : OperationDescriptor<OperationType::DIV> {
-  static constexpr OperationInfo info{OperationType::DIV, "DIV", HalVersion::V1_1, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::DIV,    "DIV",          HalVersion::V1_1,
+                                      arithmetic::kInputs,   arithmetic::kOutputs, div::kSignatures,
+                                      &div::validate,        &div::kImpl,    kOpAllowsZeroSized};
 };
 
 }  // namespace nnhal::ops

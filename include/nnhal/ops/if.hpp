@@ -1,14 +1,34 @@
 #pragma once
 /// \file
-/// IF (96). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// IF (96): runs the then or else subgraph on its data inputs, chosen by a TENSOR_BOOL8 [1].
+/// The layout is variable (HAL13.md d.2); validation lives in nnhal/validate/control_flow.hpp.
 
 #include "nnhal/ops/operation_info.hpp"
+#include "nnhal/validate/control_flow.hpp"
 
 namespace nnhal::ops {
 
+namespace if_op {
+inline constexpr std::array<Slot, 4> kInputs{{
+    {"condition", Role::Condition},
+    {"then_branch", Role::Subgraph},
+    {"else_branch", Role::Subgraph},
+    {"inputs", Role::Data, kSlotRepeated},
+}};
+inline constexpr std::array<Slot, 1> kOutputs{{{"outputs", Role::Data, kSlotRepeated}}};
+/// Documents the layout; data operands may have any type compatible with the branches.
+inline constexpr std::array<Signature, 1> kSignatures{{
+    sig(HalVersion::V1_3,
+        TypeSeq({OperandType::TENSOR_BOOL8, OperandType::SUBGRAPH, OperandType::SUBGRAPH}),
+        TypeSeq{}),
+}};
+}  // namespace if_op
+
 /// IF in the operation table.
 struct If : OperationDescriptor<OperationType::IF> {
-  static constexpr OperationInfo info{OperationType::IF, "IF", HalVersion::V1_3, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::IF,  "IF",   HalVersion::V1_3,
+                                      if_op::kInputs,     if_op::kOutputs, if_op::kSignatures,
+                                      &validate_if_operation, nullptr, kOpControlFlow};
 };
 
 }  // namespace nnhal::ops

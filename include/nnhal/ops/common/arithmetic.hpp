@@ -92,26 +92,39 @@ inline Expected<std::int32_t> activation(const NodeIO& io) {
   return act;
 }
 
+/// Reference FLOAT32 kernel: any broadcast, scalar loop. The SIMD kernels are checked against it.
 template <class Op>
-Status kernel_f32(const NodeIO& io) {
+Status reference_f32(const NodeIO& io) {
   auto act = activation(io);
   if (!act) return std::move(act.error());
   const FloatRange r = float_activation_range(*act);
   const auto a = io.in<OperandType::TENSOR_FLOAT32>(0);
   const auto b = io.in<OperandType::TENSOR_FLOAT32>(1);
   const auto o = io.out<OperandType::TENSOR_FLOAT32>(0);
-  const std::size_t n = o.size();
-  if (a.size() == n && (b.size() == n || b.size() == 1)) {
-    simd::binary_f32(Op::simd_op, a.data(), b.data(), b.size() == 1, o.data(), n, r.min, r.max);
-    return {};
-  }
-  if (a.size() == 1 && b.size() == n) {
-    simd::binary_f32_scalar_first(Op::simd_op, a.data()[0], b.data(), o.data(), n, r.min, r.max);
-    return {};
-  }
   broadcast_for_each(o.dims(), a.dims(), b.dims(), [&](std::size_t i, std::size_t ia, std::size_t ib) {
     o[i] = r.apply(Op::apply(a[ia], b[ib]));
   });
+  return {};
+}
+
+/// FLOAT32 kernel chosen at prepare time: SIMD for equal shapes and a scalar operand, the
+/// reference walk for other broadcasts.
+template <class Op>
+Status kernel_f32(const NodeIO& io) {
+  const auto a = io.in<OperandType::TENSOR_FLOAT32>(0);
+  const auto b = io.in<OperandType::TENSOR_FLOAT32>(1);
+  const auto o = io.out<OperandType::TENSOR_FLOAT32>(0);
+  const std::size_t n = o.size();
+  const bool a_full = a.size() == n, b_full = b.size() == n;
+  if (!(a_full && (b_full || b.size() == 1)) && !(b_full && a.size() == 1))
+    return reference_f32<Op>(io);
+  auto act = activation(io);
+  if (!act) return std::move(act.error());
+  const FloatRange r = float_activation_range(*act);
+  if (a_full)
+    simd::binary_f32(Op::simd_op, a.data(), b.data(), !b_full, o.data(), n, r.min, r.max);
+  else
+    simd::binary_f32_scalar_first(Op::simd_op, a.data()[0], b.data(), o.data(), n, r.min, r.max);
   return {};
 }
 

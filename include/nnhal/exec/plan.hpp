@@ -1,0 +1,81 @@
+#pragma once
+/// \file
+/// The prepared form of a model: per subgraph, the operand records as known at prepare time,
+/// where each operand's bytes live, and the nodes to run in order. A plan is immutable after
+/// prepare and shared by every execution of the prepared model.
+
+#include <cstddef>
+#include <cstdint>
+#include <variant>
+#include <vector>
+
+#include "nnhal/exec/operand.hpp"
+#include "nnhal/ops/operation_info.hpp"
+
+namespace nnhal {
+
+/// Where an operand's bytes come from at execution time.
+enum class Storage : std::uint8_t {
+  Constant,  ///< model constant; `RtOperand::data` already set at prepare time
+  Input,     ///< main input `io_index`, bound from the request
+  Output,    ///< main output `io_index`, bound from the request
+  Arena,     ///< temporary of known size at `arena_offset` in the execution's arena
+  Dynamic,   ///< temporary whose size is only known at execution; own buffer
+  None,      ///< no bytes (omitted operand, subgraph reference)
+};
+
+/// Per-operand execution facts decided at prepare time.
+struct OperandPlan {
+  Storage storage = Storage::None;
+  std::uint32_t io_index = 0;      ///< for Input / Output
+  std::uint32_t dynamic_slot = 0;  ///< for Dynamic: index of its buffer in the execution
+  std::uint64_t arena_offset = 0;  ///< for Arena
+};
+
+/// An ordinary operation, with its kernel chosen at prepare time.
+struct ComputeNode {
+  const OperationInfo* info = nullptr;
+  KernelFn kernel = nullptr;
+  std::uint32_t inputs_at = 0, input_count = 0;    ///< range in SubgraphPlan::indexes
+  std::uint32_t outputs_at = 0, output_count = 0;  ///< range in SubgraphPlan::indexes
+  bool dynamic = false;  ///< output shapes are inferred at execution time
+  alignas(16) std::byte params[kNodeParamBytes] = {};
+};
+
+/// One step of a prepared subgraph. Control-flow nodes join this variant.
+using Node = std::variant<ComputeNode>;
+
+/// A prepared subgraph.
+struct SubgraphPlan {
+  std::vector<RtOperand> operands;  ///< records as known at prepare time (constants bound)
+  std::vector<OperandPlan> storage;
+  std::vector<Node> nodes;
+  std::vector<std::uint32_t> indexes;  ///< node operand lists, referenced by ranges
+  std::vector<std::uint32_t> inputs;   ///< operand index of each subgraph input
+  std::vector<std::uint32_t> outputs;  ///< operand index of each subgraph output
+  std::uint64_t arena_bytes = 0;
+  std::uint32_t dynamic_count = 0;
+
+  std::span<const std::uint32_t> node_inputs(const ComputeNode& n) const noexcept {
+    return {indexes.data() + n.inputs_at, n.input_count};
+  }
+  std::span<const std::uint32_t> node_outputs(const ComputeNode& n) const noexcept {
+    return {indexes.data() + n.outputs_at, n.output_count};
+  }
+};
+
+/// Checks a computed shape against a declared one (HAL13.md h.6: dims = merge of computed and
+/// declared). On success `computed` is the merged shape.
+inline Status merge_declared_shape(const RtOperand& declared, RtOperand& computed) noexcept {
+  if (!is_tensor(declared.type) || !declared.rank_known) return {};
+  if (declared.dims.rank() != computed.dims.rank())
+    return NNHAL_FAILURE("computed rank %zu differs from the declared rank %zu",
+                         computed.dims.rank(), declared.dims.rank());
+  for (std::size_t i = 0; i < declared.dims.rank(); ++i)
+    if (declared.dims[i] != 0 && declared.dims[i] != computed.dims[i])
+      return NNHAL_FAILURE("computed dimension %zu is %u, declared %u", i, computed.dims[i],
+                           declared.dims[i]);
+  return {};
+}
+
+}  // namespace nnhal

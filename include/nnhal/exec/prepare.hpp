@@ -1,0 +1,175 @@
+#pragma once
+/// \file
+/// Building a SubgraphPlan: operand records, static shape inference, kernel choice once per
+/// node, and the memory plan (one arena laid out from the temporaries' lifetimes).
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "nnhal/exec/plan.hpp"
+#include "nnhal/model/model.hpp"
+#include "nnhal/ops/registry.hpp"
+
+namespace nnhal {
+
+namespace detail {
+
+/// The runtime record of a declared operand, with constants bound to their bytes.
+inline Expected<RtOperand> make_record(const Model& model, const Operand& op) {
+  RtOperand r;
+  r.type = op.type;
+  r.lifetime = op.lifetime;
+  r.rank_known = !(is_tensor(op.type) && op.dimensions.empty());
+  if (!r.dims.assign(op.dimensions))
+    return NNHAL_FAILURE("rank %zu exceeds the supported maximum %zu", op.dimensions.size(), kMaxRank);
+  r.scale = op.scale;
+  r.zero_point = op.zeroPoint;
+  r.channel_quant = op.channelQuant ? &*op.channelQuant : nullptr;
+  if (op.lifetime == OperandLifeTime::CONSTANT_COPY) {
+    r.data = const_cast<std::byte*>(reinterpret_cast<const std::byte*>(model.operandValues.data())) +
+             op.location.offset;
+    r.length = op.location.length;
+  } else if (op.lifetime == OperandLifeTime::CONSTANT_REFERENCE) {
+    r.data = model.pools[op.location.poolIndex].data + op.location.offset;
+    r.length = op.location.length;
+  }
+  return r;
+}
+
+/// True when every tensor input of a node has a known shape and every input whose value shape
+/// inference reads is a constant.
+inline bool inputs_static(const SubgraphPlan& plan, const OperationInfo& info,
+                          std::span<const std::uint32_t> inputs) noexcept {
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const RtOperand& op = plan.operands[inputs[i]];
+    if (!op.has_value()) continue;
+    if (!op.shape_known()) return false;
+    const bool value_needed = i < 64 && ((info.impl->value_inputs >> i) & 1u) != 0;
+    if (value_needed && plan.storage[inputs[i]].storage != Storage::Constant) return false;
+  }
+  return true;
+}
+
+/// Lays out the temporaries of known size in one arena: each gets the lowest 64-byte aligned
+/// offset that does not overlap a temporary alive at the same time (largest first).
+inline void plan_arena(SubgraphPlan& plan, const std::vector<std::uint32_t>& first_use,
+                       const std::vector<std::uint32_t>& last_use) {
+  struct Item {
+    std::uint32_t operand;
+    std::uint64_t bytes;
+  };
+  std::vector<Item> items;
+  for (std::uint32_t i = 0; i < plan.operands.size(); ++i)
+    if (plan.storage[i].storage == Storage::Arena)
+      items.push_back({i, (plan.operands[i].required_bytes() + 63) & ~std::uint64_t{63}});
+  std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.bytes > b.bytes; });
+  std::vector<Item> placed;
+  std::uint64_t total = 0;
+  for (const Item& it : items) {
+    // Candidate offsets: 0 and the end of every placed block alive at the same time.
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> busy;  // [begin, end) of overlapping blocks
+    for (const Item& p : placed) {
+      const bool overlap_in_time = !(last_use[p.operand] < first_use[it.operand] ||
+                                     last_use[it.operand] < first_use[p.operand]);
+      if (overlap_in_time) {
+        const std::uint64_t b = plan.storage[p.operand].arena_offset;
+        busy.emplace_back(b, b + p.bytes);
+      }
+    }
+    std::sort(busy.begin(), busy.end());
+    std::uint64_t offset = 0;
+    for (const auto& [b, e] : busy) {
+      if (offset + it.bytes <= b) break;
+      offset = std::max(offset, e);
+    }
+    plan.storage[it.operand].arena_offset = offset;
+    total = std::max(total, offset + it.bytes);
+    placed.push_back(it);
+  }
+  plan.arena_bytes = total;
+}
+
+}  // namespace detail
+
+/// Prepares subgraph `sg` of `model` (which must be valid and outlive the plan).
+inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_main,
+                               SubgraphPlan& plan) {
+  const std::size_t n = sg.operands.size();
+  plan.operands.resize(n);
+  plan.storage.assign(n, OperandPlan{});
+  for (std::size_t i = 0; i < n; ++i) {
+    auto r = detail::make_record(model, sg.operands[i]);
+    if (!r) return std::move(r.error().prefix("operand %zu", i));
+    plan.operands[i] = *r;
+    switch (sg.operands[i].lifetime) {
+      case OperandLifeTime::CONSTANT_COPY:
+      case OperandLifeTime::CONSTANT_REFERENCE: plan.storage[i].storage = Storage::Constant; break;
+      case OperandLifeTime::TEMPORARY_VARIABLE: plan.storage[i].storage = Storage::Arena; break;
+      default: plan.storage[i].storage = Storage::None; break;
+    }
+  }
+  plan.inputs = sg.inputIndexes;
+  plan.outputs = sg.outputIndexes;
+  if (is_main) {
+    for (std::uint32_t k = 0; k < sg.inputIndexes.size(); ++k)
+      plan.storage[sg.inputIndexes[k]] = {Storage::Input, k, 0, 0};
+    for (std::uint32_t k = 0; k < sg.outputIndexes.size(); ++k)
+      plan.storage[sg.outputIndexes[k]] = {Storage::Output, k, 0, 0};
+  }
+
+  std::vector<std::uint32_t> first_use(n, 0), last_use(n, 0);
+  plan.nodes.clear();
+  plan.indexes.clear();
+  for (std::uint32_t k = 0; k < sg.operations.size(); ++k) {
+    const Operation& operation = sg.operations[k];
+    const OperationInfo* info = find_operation(operation.type);
+    if (info == nullptr || !info->implemented())
+      return NNHAL_FAILURE("operation %u (%s) is not supported by this executor", k,
+                           info ? info->name.data() : "unknown");
+    ComputeNode node;
+    node.info = info;
+    node.inputs_at = static_cast<std::uint32_t>(plan.indexes.size());
+    node.input_count = static_cast<std::uint32_t>(operation.inputs.size());
+    plan.indexes.insert(plan.indexes.end(), operation.inputs.begin(), operation.inputs.end());
+    node.outputs_at = static_cast<std::uint32_t>(plan.indexes.size());
+    node.output_count = static_cast<std::uint32_t>(operation.outputs.size());
+    plan.indexes.insert(plan.indexes.end(), operation.outputs.begin(), operation.outputs.end());
+    for (std::uint32_t in : operation.inputs) last_use[in] = k;
+    for (std::uint32_t out : operation.outputs) first_use[out] = last_use[out] = k;
+
+    const auto ins = plan.node_inputs(node);
+    const auto outs = plan.node_outputs(node);
+    const NodeIO io(plan.operands.data(), ins, outs);
+    node.dynamic = !detail::inputs_static(plan, *info, ins);
+    if (!node.dynamic) {
+      if (auto s = info->impl->infer(io); !s)
+        return std::move(s.error().prefix("operation %u (%s)", k, info->name.data()));
+      for (std::uint32_t out : outs) {
+        RtOperand& rec = plan.operands[out];
+        rec.rank_known = true;
+        RtOperand declared = *detail::make_record(model, sg.operands[out]);
+        if (auto s = merge_declared_shape(declared, rec); !s)
+          return std::move(s.error().prefix("operation %u (%s) output operand %u", k, info->name.data(), out));
+      }
+    }
+    auto kernel = info->impl->select(io, std::span<std::byte, kNodeParamBytes>(node.params));
+    if (!kernel) return std::move(kernel.error().prefix("operation %u (%s)", k, info->name.data()));
+    node.kernel = *kernel;
+    plan.nodes.emplace_back(node);
+  }
+
+  // Temporaries whose size is still unknown get their own buffer at execution time.
+  plan.dynamic_count = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    OperandPlan& st = plan.storage[i];
+    if (st.storage == Storage::Arena && !plan.operands[i].shape_known()) {
+      st.storage = Storage::Dynamic;
+      st.dynamic_slot = plan.dynamic_count++;
+    }
+  }
+  detail::plan_arena(plan, first_use, last_use);
+  return {};
+}
+
+}  // namespace nnhal

@@ -1,0 +1,198 @@
+#pragma once
+/// \file
+/// Validation of a whole untrusted Model (HAL13.md d.4, e.1-e.3, e.6). Every defect yields
+/// INVALID_ARGUMENT with a message naming the subgraph, operation and operand; on success the
+/// model's minimum HAL version is returned. Work is linear in the model size (plus a sort-free
+/// DFS over subgraph references), and nothing is read out of bounds.
+
+#include <cstdint>
+#include <vector>
+
+#include "nnhal/core/result.hpp"
+#include "nnhal/model/model.hpp"
+#include "nnhal/ops/registry.hpp"
+#include "nnhal/validate/operand.hpp"
+#include "nnhal/validate/signature_match.hpp"
+
+namespace nnhal {
+
+/// Options of model validation.
+struct ValidationOptions {
+  /// Accept WHILE operands of unknown size (a runtime-only feature the reference CPU executor
+  /// runs, used by the V1_3_cts_only corpus). A strict HAL 1.3 driver boundary sets false.
+  bool allow_runtime_only = true;
+};
+
+namespace detail {
+
+/// Names a subgraph in messages: "main" or "referenced[i]".
+struct SubgraphName {
+  char text[32];
+  explicit SubgraphName(std::size_t index, bool is_main) noexcept {
+    if (is_main) std::snprintf(text, sizeof text, "main");
+    else std::snprintf(text, sizeof text, "referenced[%zu]", index);
+  }
+};
+
+inline Status check_io_list(const Subgraph& sg, const std::vector<std::uint32_t>& list,
+                            OperandLifeTime want, const char* what, std::vector<std::uint8_t>& seen) {
+  for (std::size_t k = 0; k < list.size(); ++k) {
+    const std::uint32_t idx = list[k];
+    if (idx >= sg.operands.size())
+      return NNHAL_INVALID("%s[%zu] = %u is not an operand index (%zu operands)", what, k, idx, sg.operands.size());
+    if (sg.operands[idx].lifetime != want)
+      return NNHAL_INVALID("%s[%zu]: operand %u has lifetime %s, expected %s", what, k, idx,
+                           to_string(sg.operands[idx].lifetime).data(), to_string(want).data());
+    if (seen[idx]) return NNHAL_INVALID("%s[%zu]: operand %u is listed twice", what, k, idx);
+    seen[idx] = 1;
+  }
+  return {};
+}
+
+inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph& sg, bool is_main,
+                                              const ValidationOptions& options) {
+  HalVersion version = HalVersion::V1_0;
+  if (is_main && sg.operands.empty()) return NNHAL_INVALID("has no operands");
+  if (is_main && sg.operations.empty()) return NNHAL_INVALID("has no operations");
+
+  for (std::size_t i = 0; i < sg.operands.size(); ++i) {
+    auto v = validate_operand(sg.operands[i], model);
+    if (!v) return std::move(v.error().prefix("operand %zu", i));
+    version = max_version(version, *v);
+  }
+
+  std::vector<std::uint8_t> seen_in(sg.operands.size(), 0), seen_out(sg.operands.size(), 0);
+  NNHAL_TRY(check_io_list(sg, sg.inputIndexes, OperandLifeTime::SUBGRAPH_INPUT, "inputIndexes", seen_in));
+  NNHAL_TRY(check_io_list(sg, sg.outputIndexes, OperandLifeTime::SUBGRAPH_OUTPUT, "outputIndexes", seen_out));
+  for (std::size_t i = 0; i < sg.operands.size(); ++i) {
+    const OperandLifeTime l = sg.operands[i].lifetime;
+    if (l == OperandLifeTime::SUBGRAPH_INPUT && !seen_in[i])
+      return NNHAL_INVALID("operand %zu is SUBGRAPH_INPUT but not listed in inputIndexes", i);
+    if (l == OperandLifeTime::SUBGRAPH_OUTPUT && !seen_out[i])
+      return NNHAL_INVALID("operand %zu is SUBGRAPH_OUTPUT but not listed in outputIndexes", i);
+  }
+
+  // Per operation: indexes, table signature, op-specific checks, consumer counts, order.
+  std::vector<std::uint32_t> consumers(sg.operands.size(), 0);
+  std::vector<std::uint8_t> known(sg.operands.size(), 0);
+  for (std::size_t i = 0; i < sg.operands.size(); ++i) {
+    const OperandLifeTime l = sg.operands[i].lifetime;
+    known[i] = l != OperandLifeTime::TEMPORARY_VARIABLE && l != OperandLifeTime::SUBGRAPH_OUTPUT;
+  }
+  for (std::size_t k = 0; k < sg.operations.size(); ++k) {
+    const Operation& operation = sg.operations[k];
+    const OperationInfo* info = find_operation(operation.type);
+    if (info == nullptr)
+      return NNHAL_INVALID("operation %zu has invalid type %d", k, static_cast<int>(operation.type));
+    for (std::size_t j = 0; j < operation.inputs.size(); ++j) {
+      const std::uint32_t idx = operation.inputs[j];
+      if (idx >= sg.operands.size())
+        return NNHAL_INVALID("operation %zu (%s): input %zu refers to operand %u of %zu", k,
+                             info->name.data(), j, idx, sg.operands.size());
+      if (!known[idx])
+        return NNHAL_INVALID("operation %zu (%s): input %zu (operand %u) is read before it is written",
+                             k, info->name.data(), j, idx);
+      ++consumers[idx];
+    }
+    for (std::size_t j = 0; j < operation.outputs.size(); ++j) {
+      const std::uint32_t idx = operation.outputs[j];
+      if (idx >= sg.operands.size())
+        return NNHAL_INVALID("operation %zu (%s): output %zu refers to operand %u of %zu", k,
+                             info->name.data(), j, idx, sg.operands.size());
+      if (known[idx])
+        return NNHAL_INVALID("operation %zu (%s): output %zu (operand %u, %s) is already written", k,
+                             info->name.data(), j, idx, to_string(sg.operands[idx].lifetime).data());
+      known[idx] = 1;
+    }
+    const OperationView view{model, sg, operation, options.allow_runtime_only};
+    HalVersion op_version = info->since;
+    // Control-flow rows describe their variable layout in `validate`; all others must match a
+    // signature of the table first.
+    if (!info->has(kOpControlFlow)) {
+      auto matched = match_signature(*info, view);
+      if (!matched) {
+        char ins[160], outs[96];
+        describe_types(view, false, ins, sizeof ins);
+        describe_types(view, true, outs, sizeof outs);
+        return NNHAL_INVALID("operation %zu (%s): no signature accepts inputs %s -> outputs %s", k,
+                             info->name.data(), ins, outs);
+      }
+      op_version = *matched;
+    }
+    if (info->validate != nullptr) {
+      if (auto s = info->validate(view, op_version); !s)
+        return std::move(s.error().prefix("operation %zu (%s)", k, info->name.data()));
+    }
+    if (op_version > HalVersion::V1_3)
+      return NNHAL_INVALID("operation %zu (%s) needs a HAL version newer than 1.3", k, info->name.data());
+    version = max_version(version, op_version);
+  }
+  for (std::size_t i = 0; i < sg.operands.size(); ++i) {
+    if (!known[i]) return NNHAL_INVALID("operand %zu is never written", i);
+    if (sg.operands[i].numberOfConsumers != consumers[i])
+      return NNHAL_INVALID("operand %zu: numberOfConsumers is %u but %u operation inputs read it", i,
+                           sg.operands[i].numberOfConsumers, consumers[i]);
+  }
+  return version;
+}
+
+/// Rejects cycles among subgraph references (iterative DFS: no recursion on untrusted depth).
+inline Status check_reference_cycles(const Model& model) {
+  const std::size_t n = model.referenced.size();
+  if (n == 0) return {};
+  enum : std::uint8_t { kWhite, kGrey, kBlack };
+  std::vector<std::uint8_t> color(n, kWhite);
+  struct Frame {
+    std::size_t graph;
+    std::size_t next_operand;
+  };
+  std::vector<Frame> stack;
+  for (std::size_t root = 0; root < n; ++root) {
+    if (color[root] != kWhite) continue;
+    stack.push_back({root, 0});
+    color[root] = kGrey;
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      const auto& ops = model.referenced[f.graph].operands;
+      bool descended = false;
+      while (f.next_operand < ops.size()) {
+        const Operand& op = ops[f.next_operand++];
+        if (op.lifetime != OperandLifeTime::SUBGRAPH) continue;
+        const std::size_t to = op.location.offset;  // bounds checked by operand validation
+        if (color[to] == kGrey)
+          return NNHAL_INVALID("referenced[%zu] is part of a subgraph reference cycle", to);
+        if (color[to] == kWhite) {
+          color[to] = kGrey;
+          stack.push_back({to, 0});
+          descended = true;
+          break;
+        }
+      }
+      if (!descended) {
+        color[stack.back().graph] = kBlack;
+        stack.pop_back();
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace detail
+
+/// Validates `model` completely. Returns its minimum HAL version (never above 1.3), or
+/// INVALID_ARGUMENT naming the first defect found.
+inline Expected<HalVersion> validate_model(const Model& model, const ValidationOptions& options = {}) {
+  HalVersion version = HalVersion::V1_0;
+  for (std::size_t g = 0; g <= model.referenced.size(); ++g) {
+    const bool is_main = g == 0;
+    const Subgraph& sg = is_main ? model.main : model.referenced[g - 1];
+    auto v = detail::validate_subgraph(model, sg, is_main, options);
+    if (!v) return std::move(v.error().prefix("%s", detail::SubgraphName(g - 1, is_main).text));
+    version = max_version(version, *v);
+  }
+  if (!model.referenced.empty()) version = max_version(version, HalVersion::V1_3);
+  NNHAL_TRY(detail::check_reference_cycles(model));
+  return version;
+}
+
+}  // namespace nnhal
