@@ -1,0 +1,18 @@
+#pragma once
+/// \file
+/// nnhal umbrella header: the HAL 1.3 vocabulary, the operation table, validation, the
+/// supported-operations query and the executor.
+
+#include "nnhal/config.hpp"
+#include "nnhal/core/dims.hpp"
+#include "nnhal/core/enums.hpp"
+#include "nnhal/core/half.hpp"
+#include "nnhal/core/operand_traits.hpp"
+#include "nnhal/core/result.hpp"
+#include "nnhal/exec/prepared_model.hpp"
+#include "nnhal/model/model.hpp"
+#include "nnhal/ops/registry.hpp"
+#include "nnhal/tensor/tensor_view.hpp"
+#include "nnhal/validate/model.hpp"
+#include "nnhal/validate/request.hpp"
+#include "nnhal/validate/support.hpp"

@@ -1,0 +1,118 @@
+#pragma once
+/// \file
+/// The supported-operations query (HAL13.md c.1.1): after validating the whole model, one flag
+/// per operation of the main subgraph. An ordinary operation is supported when its table row
+/// has a kernel for its operand types; IF and WHILE only when the executor runs control flow
+/// and every operation of every subgraph they reference, transitively, is supported.
+
+#include <cstdint>
+#include <vector>
+
+#include "nnhal/exec/prepare.hpp"
+#include "nnhal/ops/registry.hpp"
+#include "nnhal/validate/model.hpp"
+
+namespace nnhal {
+
+namespace detail {
+
+/// True when the kernel choice of `info` accepts the declared operand records of `operation`.
+inline bool kernel_available(const Model& model, const Subgraph& sg, const Operation& operation,
+                             const OperationInfo& info) {
+  if (!info.implemented()) return false;
+  std::vector<RtOperand> records;
+  std::vector<std::uint32_t> ins, outs;
+  records.reserve(operation.inputs.size() + operation.outputs.size());
+  for (std::uint32_t i : operation.inputs) {
+    auto r = make_record(model, sg.operands[i]);
+    if (!r) return false;
+    ins.push_back(static_cast<std::uint32_t>(records.size()));
+    records.push_back(*r);
+  }
+  for (std::uint32_t o : operation.outputs) {
+    auto r = make_record(model, sg.operands[o]);
+    if (!r) return false;
+    outs.push_back(static_cast<std::uint32_t>(records.size()));
+    records.push_back(*r);
+  }
+  alignas(16) std::byte params[kNodeParamBytes];
+  const NodeIO io(records.data(), ins, outs);
+  return info.impl->select(io, std::span<std::byte, kNodeParamBytes>(params)).has_value();
+}
+
+/// Support flags of every operation of `sg`. Referenced subgraphs are evaluated once each, in
+/// post-order of an iterative DFS (no recursion on untrusted nesting depth); validation has
+/// already rejected reference cycles.
+class SupportQuery {
+ public:
+  explicit SupportQuery(const Model& model) : model_(model), supported_(model.referenced.size(), 0) {
+    const std::size_t n = model.referenced.size();
+    std::vector<std::uint8_t> done(n, 0);
+    struct Frame {
+      std::size_t graph;
+      std::size_t next_operand;
+    };
+    std::vector<Frame> stack;
+    for (std::size_t root = 0; root < n; ++root) {
+      if (done[root]) continue;
+      stack.push_back({root, 0});
+      done[root] = 1;
+      while (!stack.empty()) {
+        Frame& f = stack.back();
+        const auto& operands = model.referenced[f.graph].operands;
+        bool descended = false;
+        while (f.next_operand < operands.size()) {
+          const Operand& op = operands[f.next_operand++];
+          if (op.lifetime == OperandLifeTime::SUBGRAPH && !done[op.location.offset]) {
+            done[op.location.offset] = 1;
+            stack.push_back({op.location.offset, 0});
+            descended = true;
+            break;
+          }
+        }
+        if (descended) continue;
+        // Every subgraph this one references is evaluated: evaluate it.
+        const Subgraph& sg = model.referenced[f.graph];
+        bool all = true;
+        for (const Operation& op : sg.operations) all = all && operation(sg, op);
+        supported_[f.graph] = all ? 1 : 0;
+        stack.pop_back();
+      }
+    }
+  }
+
+  std::vector<bool> operations(const Subgraph& sg) const {
+    std::vector<bool> out(sg.operations.size(), false);
+    for (std::size_t k = 0; k < sg.operations.size(); ++k) out[k] = operation(sg, sg.operations[k]);
+    return out;
+  }
+
+ private:
+  bool operation(const Subgraph& sg, const Operation& op) const {
+    const OperationInfo* info = find_operation(op.type);
+    if (info == nullptr) return false;
+    if (!info->has(kOpControlFlow)) return kernel_available(model_, sg, op, *info);
+    if (!info->implemented()) return false;
+    for (std::uint32_t in : op.inputs) {
+      const Operand& operand = sg.operands[in];
+      if (operand.lifetime == OperandLifeTime::SUBGRAPH && !supported_[operand.location.offset]) return false;
+    }
+    return true;
+  }
+
+  const Model& model_;
+  std::vector<std::uint8_t> supported_;
+};
+
+}  // namespace detail
+
+/// Validates `model` and reports, for each operation of its main subgraph, whether nnhal can
+/// execute it. INVALID_ARGUMENT for an invalid model.
+inline Expected<std::vector<bool>> supported_operations(const Model& model,
+                                                        const ValidationOptions& options = {}) {
+  if (auto v = validate_model(model, options); !v) return std::move(v.error());
+  detail::SupportQuery query(model);
+  return query.operations(model.main);
+}
+
+}  // namespace nnhal
