@@ -53,7 +53,8 @@ target_precompile_headers(nnhal_tests PRIVATE
   <string> <string_view> <type_traits> <utility> <variant> <vector>)
 # The main TU defines DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN before including doctest.
 set_source_files_properties(${NNHAL_TESTS_DIR}/main.cpp PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
-doctest_discover_tests(nnhal_tests)
+# A --test-case filter that matches nothing would pass silently: make that a failure.
+doctest_discover_tests(nnhal_tests PROPERTIES FAIL_REGULAR_EXPRESSION "test cases: 0 ")
 
 # ---------------------------------------------------------------------------------------------
 # Conformance runner over the NNAPI corpus (kept outside this repository, beside it)
