@@ -16,6 +16,16 @@
 
 namespace nnhal::test {
 
+/// `n` copies of `t`.
+inline std::vector<OperandType> repeat(OperandType t, std::size_t n) { return std::vector<OperandType>(n, t); }
+
+/// The concatenation of type lists: `concat({{T, T}, repeat(INT32, 6), {BOOL}})`.
+inline std::vector<OperandType> concat(std::initializer_list<std::vector<OperandType>> parts) {
+  std::vector<OperandType> out;
+  for (const auto& p : parts) out.insert(out.end(), p.begin(), p.end());
+  return out;
+}
+
 /// True when `seq` accepts exactly these operand types (count, repeat position, per-position type).
 inline bool type_seq_accepts(const TypeSeq& seq, const std::vector<OperandType>& types) {
   if (!seq.accepts_count(types.size())) return false;
@@ -62,6 +72,13 @@ class OneOpModel {
   Operand& out(OperandType type, std::vector<std::uint32_t> dims = {}) {
     operation().outputs.push_back(add(type, std::move(dims)));
     return model_.main.operands.back();
+  }
+  /// Adds one input per type, without dimensions (scalars, or tensors of unknown rank).
+  void ins(const std::vector<OperandType>& types) {
+    for (OperandType t : types) in(t);
+  }
+  void outs(const std::vector<OperandType>& types) {
+    for (OperandType t : types) out(t);
   }
   /// Input `i` of the operation.
   Operand& input(std::size_t i) { return model_.main.operands[operation().inputs[i]]; }

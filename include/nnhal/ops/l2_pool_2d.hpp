@@ -1,14 +1,27 @@
 #pragma once
 /// \file
-/// L2_POOL_2D (12). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// L2_POOL_2D (12): square root of the mean of squares over each filter window of a 4-D tensor,
+/// with explicit or implicit padding and a fused activation. Float types only.
 
+#include "nnhal/ops/common/pool_signatures.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace l2_pool_2d {
+inline constexpr auto& kInputs = pool::kInputs;
+inline constexpr auto& kOutputs = pool::kOutputs;
+/// F32 1.0; F16 1.2 (no quantized types).
+inline constexpr auto kSignatures = pool::signatures(v1_0::kFloatTypes);
+}  // namespace l2_pool_2d
+
 /// L2_POOL_2D in the operation table.
 struct L2Pool2D : OperationDescriptor<OperationType::L2_POOL_2D> {
-  static constexpr OperationInfo info{OperationType::L2_POOL_2D, "L2_POOL_2D", HalVersion::V1_0, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::L2_POOL_2D, "L2_POOL_2D",
+                                      HalVersion::V1_0,          l2_pool_2d::kInputs,
+                                      l2_pool_2d::kOutputs,      l2_pool_2d::kSignatures,
+                                      nullptr,                   nullptr,
+                                      kOpAllowsZeroSized};
 };
 
 }  // namespace nnhal::ops

@@ -1,14 +1,27 @@
 #pragma once
 /// \file
-/// MAX_POOL_2D (17). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// MAX_POOL_2D (17): maximum over each filter window of a 4-D tensor, with explicit or implicit
+/// padding and a fused activation.
 
+#include "nnhal/ops/common/pool_signatures.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace max_pool_2d {
+inline constexpr auto& kInputs = pool::kInputs;
+inline constexpr auto& kOutputs = pool::kOutputs;
+/// F32, QA8 1.0; F16 1.2; QAS8 1.3. Rank 4, strides, filter and paddings are runtime checks.
+inline constexpr auto kSignatures = pool::signatures(v1_0::float_quant_types(HalVersion::V1_0));
+}  // namespace max_pool_2d
+
 /// MAX_POOL_2D in the operation table.
 struct MaxPool2D : OperationDescriptor<OperationType::MAX_POOL_2D> {
-  static constexpr OperationInfo info{OperationType::MAX_POOL_2D, "MAX_POOL_2D", HalVersion::V1_0, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::MAX_POOL_2D, "MAX_POOL_2D",
+                                      HalVersion::V1_0,           max_pool_2d::kInputs,
+                                      max_pool_2d::kOutputs,      max_pool_2d::kSignatures,
+                                      nullptr,                    nullptr,
+                                      kOpAllowsZeroSized};
 };
 
 }  // namespace nnhal::ops
