@@ -1,14 +1,66 @@
 #pragma once
 /// \file
-/// DEPTHWISE_CONV_2D (4). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// DEPTHWISE_CONV_2D (4): depthwise 2-D convolution of a 4-D tensor with a `[1, fh, fw,
+/// depth_out]` filter (depth_out = depth_in * multiplier) and a bias, explicit or implicit
+/// padding, optional layout flag and dilation, fused activation.
 
+#include <array>
+
+#include "nnhal/ops/common/conv_signatures.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace depthwise_conv_2d {
+/// Inputs of the explicit-padding form (11, 12 or 14 inputs: 11 = layout, 12-13 = dilation).
+inline constexpr std::array<Slot, 14> kInputs{{
+    {"input", Role::Data},
+    {"filter", Role::Weights},
+    {"bias", Role::Bias},
+    {"pad_left", Role::Parameter},
+    {"pad_right", Role::Parameter},
+    {"pad_top", Role::Parameter},
+    {"pad_bottom", Role::Parameter},
+    {"stride_w", Role::Parameter},
+    {"stride_h", Role::Parameter},
+    {"depth_multiplier", Role::Parameter},
+    {"activation", Role::Activation},
+    {"layout", Role::Layout, kSlotTrailing},
+    {"dilation_w", Role::Parameter, kSlotTrailing},
+    {"dilation_h", Role::Parameter, kSlotTrailing},
+}};
+/// Inputs of the implicit-padding form (8, 9 or 11 inputs).
+inline constexpr std::array<Slot, 11> kImplicitInputs{{
+    {"input", Role::Data},
+    {"filter", Role::Weights},
+    {"bias", Role::Bias},
+    {"padding_scheme", Role::Parameter},
+    {"stride_w", Role::Parameter},
+    {"stride_h", Role::Parameter},
+    {"depth_multiplier", Role::Parameter},
+    {"activation", Role::Activation},
+    {"layout", Role::Layout, kSlotTrailing},
+    {"dilation_w", Role::Parameter, kSlotTrailing},
+    {"dilation_h", Role::Parameter, kSlotTrailing},
+}};
+inline constexpr auto& kOutputs = v1_0::kSingleOutput;
+
+/// Implicit form: padding scheme, stride_w, stride_h, depth_multiplier, activation.
+inline constexpr auto kSignatures = conv::signatures(5);
+
+/// Per-channel filters are quantized along dimension 3 (depth_out).
+inline Status validate(const OperationView& op, HalVersion& version) {
+  return conv::validate(op, version, 3);
+}
+}  // namespace depthwise_conv_2d
+
 /// DEPTHWISE_CONV_2D in the operation table.
 struct DepthwiseConv2D : OperationDescriptor<OperationType::DEPTHWISE_CONV_2D> {
-  static constexpr OperationInfo info{OperationType::DEPTHWISE_CONV_2D, "DEPTHWISE_CONV_2D", HalVersion::V1_0, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::DEPTHWISE_CONV_2D, "DEPTHWISE_CONV_2D",
+                                      HalVersion::V1_0,                 depthwise_conv_2d::kInputs,
+                                      depthwise_conv_2d::kOutputs,      depthwise_conv_2d::kSignatures,
+                                      &depthwise_conv_2d::validate,     nullptr,
+                                      kOpAllowsZeroSized};
 };
 
 }  // namespace nnhal::ops
