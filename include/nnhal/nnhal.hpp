@@ -10,6 +10,7 @@
 #include "nnhal/core/operand_traits.hpp"
 #include "nnhal/core/result.hpp"
 #include "nnhal/exec/prepared_model.hpp"
+#include "nnhal/model/builder.hpp"
 #include "nnhal/model/model.hpp"
 #include "nnhal/ops/registry.hpp"
 #include "nnhal/tensor/tensor_view.hpp"

@@ -24,6 +24,10 @@ struct PrepareOptions {
   ValidationOptions validation;
 };
 
+/// Outputs per node whose declared shape an execution re-checks on the stack after inference
+/// (further outputs are checked against the model's declaration alone).
+inline constexpr std::size_t kMaxInferredOutputs = 8;
+
 namespace detail {
 /// What every execution of a prepared model shares, read-only.
 struct PreparedCore {
@@ -203,21 +207,20 @@ inline Status Execution::run_compute(const ComputeNode& node) {
       return NNHAL_FAILURE("%s: input %zu is zero-sized", info.name.data(), i);
   }
   if (node.dynamic) {
-    for (std::uint32_t out : outs) table_[out] = plan.operands[out];
+    // Each output's shape as declared (refined by the request for model outputs) constrains
+    // what inference may produce.
+    RtOperand declared[kMaxInferredOutputs];
+    const std::size_t checked = outs.size() < kMaxInferredOutputs ? outs.size() : kMaxInferredOutputs;
+    for (std::size_t j = 0; j < checked; ++j) declared[j] = table_[outs[j]];
     if (auto s = info.impl->infer(io); !s) return std::move(s.error().prefix("%s", info.name.data()));
     bool insufficient = false;
-    for (std::uint32_t out : outs) {
-      RtOperand& rec = table_[out];
+    for (std::size_t j = 0; j < outs.size(); ++j) {
+      RtOperand& rec = table_[outs[j]];
       rec.rank_known = true;
-      if (auto s = merge_declared_shape(plan.operands[out], rec); !s)
-        return std::move(s.error().prefix("%s output operand %u", info.name.data(), out));
-      // Restore the binding of request outputs and arena slots the reset above cleared.
-      const OperandPlan& st = plan.storage[out];
-      if (st.storage == Storage::Arena) {
-        rec.data = arena_.data() + st.arena_offset;
-        rec.length = static_cast<std::size_t>(plan.operands[out].required_bytes());
-      }
-      NNHAL_TRY(allocate_output(out, insufficient));
+      const RtOperand& want = j < checked ? declared[j] : plan.operands[outs[j]];
+      if (auto s = merge_declared_shape(want, rec); !s)
+        return std::move(s.error().prefix("%s output operand %u", info.name.data(), outs[j]));
+      NNHAL_TRY(allocate_output(outs[j], insufficient));
     }
     if (insufficient)
       return Error(ErrorStatus::OUTPUT_INSUFFICIENT_SIZE, "an output buffer is too small");
