@@ -1,14 +1,28 @@
 #pragma once
 /// \file
-/// FLOOR (8). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// FLOOR (8): elementwise round toward negative infinity.
 
+#include "nnhal/ops/common/v1_0_signatures.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace floor {
+inline constexpr auto& kInputs = v1_0::kUnaryInputs;
+inline constexpr auto& kOutputs = v1_0::kSingleOutput;
+/// F32 1.0; F16 1.2.
+inline constexpr auto kSignatures = v1_0::unary(v1_0::kFloatTypes);
+/// Input rank <= 4 when known.
+inline Status validate(const OperationView& op, HalVersion& version) {
+  return v1_0::validate_rank4(op, version);
+}
+}  // namespace floor
+
 /// FLOOR in the operation table.
 struct Floor : OperationDescriptor<OperationType::FLOOR> {
-  static constexpr OperationInfo info{OperationType::FLOOR, "FLOOR", HalVersion::V1_0, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::FLOOR, "FLOOR", HalVersion::V1_0,
+                                      floor::kInputs, floor::kOutputs, floor::kSignatures,
+                                      &floor::validate, nullptr, kOpNone};
 };
 
 }  // namespace nnhal::ops

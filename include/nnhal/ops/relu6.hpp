@@ -1,14 +1,28 @@
 #pragma once
 /// \file
-/// RELU6 (21). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// RELU6 (21): elementwise `min(6, max(0, x))`; the output keeps the input's quantization.
 
+#include "nnhal/ops/common/v1_0_signatures.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace relu6 {
+inline constexpr auto& kInputs = v1_0::kUnaryInputs;
+inline constexpr auto& kOutputs = v1_0::kSingleOutput;
+/// F32, QA8 1.0; F16 1.2; QAS8 1.3.
+inline constexpr auto kSignatures = v1_0::unary(v1_0::float_quant_types(HalVersion::V1_0));
+/// Input rank <= 4 when known.
+inline Status validate(const OperationView& op, HalVersion& version) {
+  return v1_0::validate_rank4(op, version);
+}
+}  // namespace relu6
+
 /// RELU6 in the operation table.
 struct Relu6 : OperationDescriptor<OperationType::RELU6> {
-  static constexpr OperationInfo info{OperationType::RELU6, "RELU6", HalVersion::V1_0, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::RELU6, "RELU6", HalVersion::V1_0,
+                                      relu6::kInputs, relu6::kOutputs, relu6::kSignatures,
+                                      &relu6::validate, nullptr, kOpAllowsZeroSized};
 };
 
 }  // namespace nnhal::ops
