@@ -1,14 +1,34 @@
 #pragma once
 /// \file
-/// BATCH_TO_SPACE_ND (29). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// BATCH_TO_SPACE_ND (29): moves blocks of the batch dimension into the two spatial dimensions of
+/// a 4-D tensor; the output keeps the input's quantization.
 
+#include <array>
+
+#include "nnhal/ops/common/v1_0_signatures.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace batch_to_space_nd {
+inline constexpr std::array<Slot, 3> kInputs{{
+    {"input", Role::Data},
+    {"block_shape", Role::Parameter},
+    {"layout", Role::Layout, kSlotTrailing},
+}};
+inline constexpr auto& kOutputs = v1_0::kSingleOutput;
+/// {T, TENSOR_INT32} -> {T}: F32, QA8 1.1; F16 1.2; QAS8 1.3; with the layout flag 1.2.
+inline constexpr auto kSignatures = v1_0::with_trailing(
+    for_each_type(v1_0::float_quant_types(HalVersion::V1_1),
+                  [](OperandType t, HalVersion v) { return sig(v, {t, OperandType::TENSOR_INT32}, {t}); }),
+    {OperandType::BOOL}, HalVersion::V1_2);
+}  // namespace batch_to_space_nd
+
 /// BATCH_TO_SPACE_ND in the operation table.
 struct BatchToSpaceNd : OperationDescriptor<OperationType::BATCH_TO_SPACE_ND> {
-  static constexpr OperationInfo info{OperationType::BATCH_TO_SPACE_ND, "BATCH_TO_SPACE_ND", HalVersion::V1_1, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::BATCH_TO_SPACE_ND, "BATCH_TO_SPACE_ND",
+                                      HalVersion::V1_1,                 batch_to_space_nd::kInputs,
+                                      batch_to_space_nd::kOutputs,      batch_to_space_nd::kSignatures};
 };
 
 }  // namespace nnhal::ops

@@ -1,14 +1,37 @@
 #pragma once
 /// \file
-/// MEAN (31). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// MEAN (31): mean over the listed axes, optionally keeping reduced dimensions as 1; the output
+/// keeps the input's quantization.
 
+#include <array>
+
+#include "nnhal/ops/common/v1_0_signatures.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace mean {
+inline constexpr std::array<Slot, 3> kInputs{{
+    {"input", Role::Data},
+    {"axes", Role::Parameter},
+    {"keep_dims", Role::Parameter},
+}};
+inline constexpr auto& kOutputs = v1_0::kSingleOutput;
+/// {T, TENSOR_INT32, INT32} -> {T}: F32, QA8 1.1; F16 1.2; QAS8 1.3.
+inline constexpr auto kSignatures = for_each_type(
+    v1_0::float_quant_types(HalVersion::V1_1), [](OperandType t, HalVersion v) {
+      return sig(v, {t, OperandType::TENSOR_INT32, OperandType::INT32}, {t});
+    });
+
+/// Input rank <= 4 (declared dimensions). Axis values are runtime checks.
+inline Status validate(const OperationView& op, HalVersion&) { return v1_0::check_max_rank(op, 0, 4); }
+}  // namespace mean
+
 /// MEAN in the operation table.
 struct Mean : OperationDescriptor<OperationType::MEAN> {
-  static constexpr OperationInfo info{OperationType::MEAN, "MEAN", HalVersion::V1_1, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::MEAN, "MEAN",         HalVersion::V1_1,
+                                      mean::kInputs,       mean::kOutputs, mean::kSignatures,
+                                      &mean::validate};
 };
 
 }  // namespace nnhal::ops

@@ -1,14 +1,46 @@
 #pragma once
 /// \file
-/// SPACE_TO_BATCH_ND (33). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// SPACE_TO_BATCH_ND (33): pads the two spatial dimensions of a 4-D tensor and moves spatial
+/// blocks into the batch dimension; the output keeps the input's quantization and the padding is
+/// the logical zero.
 
+#include <array>
+
+#include "nnhal/ops/common/v1_0_signatures.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace space_to_batch_nd {
+inline constexpr std::array<Slot, 4> kInputs{{
+    {"input", Role::Data},
+    {"block_shape", Role::Parameter},
+    {"paddings", Role::Parameter},
+    {"layout", Role::Layout, kSlotTrailing},
+}};
+inline constexpr auto& kOutputs = v1_0::kSingleOutput;
+/// {T, TENSOR_INT32, TENSOR_INT32} -> {T}: F32, QA8 1.1; F16 1.2; QAS8 1.3; with the layout flag
+/// 1.2.
+inline constexpr auto kSignatures = v1_0::with_trailing(
+    for_each_type(v1_0::float_quant_types(HalVersion::V1_1),
+                  [](OperandType t, HalVersion v) {
+                    return sig(v, {t, OperandType::TENSOR_INT32, OperandType::TENSOR_INT32}, {t});
+                  }),
+    {OperandType::BOOL}, HalVersion::V1_2);
+
+/// QA8 with a non-zero zeroPoint needs 1.2.
+inline Status validate(const OperationView& op, HalVersion& version) {
+  v1_0::raise_if_qa8_zero_point(op, version);
+  return {};
+}
+}  // namespace space_to_batch_nd
+
 /// SPACE_TO_BATCH_ND in the operation table.
 struct SpaceToBatchNd : OperationDescriptor<OperationType::SPACE_TO_BATCH_ND> {
-  static constexpr OperationInfo info{OperationType::SPACE_TO_BATCH_ND, "SPACE_TO_BATCH_ND", HalVersion::V1_1, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::SPACE_TO_BATCH_ND, "SPACE_TO_BATCH_ND",
+                                      HalVersion::V1_1,                 space_to_batch_nd::kInputs,
+                                      space_to_batch_nd::kOutputs,      space_to_batch_nd::kSignatures,
+                                      &space_to_batch_nd::validate};
 };
 
 }  // namespace nnhal::ops

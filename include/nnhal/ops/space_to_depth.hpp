@@ -1,14 +1,35 @@
 #pragma once
 /// \file
-/// SPACE_TO_DEPTH (26). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// SPACE_TO_DEPTH (26): moves spatial blocks into depth, `[b, h, w, d]` ->
+/// `[b, h/bs, w/bs, d*bs*bs]`; the output keeps the input's quantization.
 
+#include <array>
+
+#include "nnhal/ops/common/v1_0_signatures.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace space_to_depth {
+inline constexpr std::array<Slot, 3> kInputs{{
+    {"input", Role::Data},
+    {"block_size", Role::Parameter},
+    {"layout", Role::Layout, kSlotTrailing},
+}};
+inline constexpr auto& kOutputs = v1_0::kSingleOutput;
+/// {T, INT32} -> {T}: F32, QA8 1.0; F16 1.2; QAS8 1.3; with the layout flag 1.2. Rank 4 and
+/// divisibility by the block size are runtime checks.
+inline constexpr auto kSignatures = v1_0::with_trailing(
+    for_each_type(v1_0::float_quant_types(HalVersion::V1_0),
+                  [](OperandType t, HalVersion v) { return sig(v, {t, OperandType::INT32}, {t}); }),
+    {OperandType::BOOL}, HalVersion::V1_2);
+}  // namespace space_to_depth
+
 /// SPACE_TO_DEPTH in the operation table.
 struct SpaceToDepth : OperationDescriptor<OperationType::SPACE_TO_DEPTH> {
-  static constexpr OperationInfo info{OperationType::SPACE_TO_DEPTH, "SPACE_TO_DEPTH", HalVersion::V1_0, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::SPACE_TO_DEPTH, "SPACE_TO_DEPTH",
+                                      HalVersion::V1_0,              space_to_depth::kInputs,
+                                      space_to_depth::kOutputs,      space_to_depth::kSignatures};
 };
 
 }  // namespace nnhal::ops

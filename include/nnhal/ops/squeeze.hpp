@@ -1,14 +1,37 @@
 #pragma once
 /// \file
-/// SQUEEZE (34). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// SQUEEZE (34): removes the listed size-1 dimensions (all of them when the axes input is
+/// omitted); the output keeps the input's quantization.
 
+#include <array>
+
+#include "nnhal/ops/common/v1_0_signatures.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace squeeze {
+inline constexpr std::array<Slot, 2> kInputs{{
+    {"input", Role::Data},
+    {"axes", Role::Parameter, kSlotOmittable},  // NO_VALUE: squeeze every size-1 dimension
+}};
+inline constexpr auto& kOutputs = v1_0::kSingleOutput;
+/// {T, TENSOR_INT32} -> {T}: F32, QA8 1.1; F16 1.2; QAS8 1.3.
+inline constexpr auto kSignatures =
+    for_each_type(v1_0::float_quant_types(HalVersion::V1_1),
+                  [](OperandType t, HalVersion v) { return sig(v, {t, OperandType::TENSOR_INT32}, {t}); });
+
+/// Input rank <= 4 when known.
+inline Status validate(const OperationView& op, HalVersion& version) {
+  return v1_0::validate_rank4(op, version);
+}
+}  // namespace squeeze
+
 /// SQUEEZE in the operation table.
 struct Squeeze : OperationDescriptor<OperationType::SQUEEZE> {
-  static constexpr OperationInfo info{OperationType::SQUEEZE, "SQUEEZE", HalVersion::V1_1, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::SQUEEZE, "SQUEEZE",       HalVersion::V1_1,
+                                      squeeze::kInputs,       squeeze::kOutputs, squeeze::kSignatures,
+                                      &squeeze::validate,     nullptr,         kOpAllowsOmitted};
 };
 
 }  // namespace nnhal::ops

@@ -1,14 +1,45 @@
 #pragma once
 /// \file
-/// STRIDED_SLICE (35). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// STRIDED_SLICE (35): extracts a strided slice with begin/end/shrink masks; the output keeps the
+/// input's quantization.
 
+#include <array>
+
+#include "nnhal/ops/common/v1_0_signatures.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace strided_slice {
+inline constexpr std::array<Slot, 7> kInputs{{
+    {"input", Role::Data},
+    {"begin", Role::Parameter},
+    {"end", Role::Parameter},
+    {"strides", Role::Parameter},
+    {"begin_mask", Role::Parameter},
+    {"end_mask", Role::Parameter},
+    {"shrink_axis_mask", Role::Parameter},
+}};
+inline constexpr auto& kOutputs = v1_0::kSingleOutput;
+/// {T, 3 x TENSOR_INT32, 3 x INT32} -> {T}: F32, QA8 1.1; F16 1.2; QAS8 1.3.
+inline constexpr auto kSignatures = for_each_type(
+    v1_0::float_quant_types(HalVersion::V1_1), [](OperandType t, HalVersion v) {
+      using enum OperandType;
+      return sig(v, {t, TENSOR_INT32, TENSOR_INT32, TENSOR_INT32, INT32, INT32, INT32}, {t});
+    });
+
+/// Input rank <= 4 when known. Begin/end/stride values are runtime checks.
+inline Status validate(const OperationView& op, HalVersion& version) {
+  return v1_0::validate_rank4(op, version);
+}
+}  // namespace strided_slice
+
 /// STRIDED_SLICE in the operation table.
 struct StridedSlice : OperationDescriptor<OperationType::STRIDED_SLICE> {
-  static constexpr OperationInfo info{OperationType::STRIDED_SLICE, "STRIDED_SLICE", HalVersion::V1_1, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::STRIDED_SLICE, "STRIDED_SLICE",
+                                      HalVersion::V1_1,             strided_slice::kInputs,
+                                      strided_slice::kOutputs,      strided_slice::kSignatures,
+                                      &strided_slice::validate};
 };
 
 }  // namespace nnhal::ops
