@@ -26,3 +26,10 @@
 #ifndef NNHAL_ERROR_MESSAGE_CAPACITY
 #define NNHAL_ERROR_MESSAGE_CAPACITY 256
 #endif
+
+/// Deepest nesting of IF/WHILE subgraph references a model may have. The executor recurses
+/// once per nesting level, so this bounds its stack use; deeper models are rejected at prepare
+/// time with a clear error rather than risking the stack.
+#ifndef NNHAL_MAX_CONTROL_FLOW_DEPTH
+#define NNHAL_MAX_CONTROL_FLOW_DEPTH 256
+#endif

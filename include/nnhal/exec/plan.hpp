@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "nnhal/control/nodes.hpp"
 #include "nnhal/exec/operand.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
@@ -17,8 +18,8 @@ namespace nnhal {
 /// Where an operand's bytes come from at execution time.
 enum class Storage : std::uint8_t {
   Constant,  ///< model constant; `RtOperand::data` already set at prepare time
-  Input,     ///< main input `io_index`, bound from the request
-  Output,    ///< main output `io_index`, bound from the request
+  Input,     ///< subgraph input `io_index`, bound by the caller (request or IF/WHILE)
+  Output,    ///< subgraph output `io_index`, bound to the caller's buffer or to its own slot
   Arena,     ///< temporary of known size at `arena_offset` in the execution's arena
   Dynamic,   ///< temporary whose size is only known at execution; own buffer
   None,      ///< no bytes (omitted operand, subgraph reference)
@@ -42,8 +43,8 @@ struct ComputeNode {
   alignas(16) std::byte params[kNodeParamBytes] = {};
 };
 
-/// One step of a prepared subgraph. Control-flow nodes join this variant.
-using Node = std::variant<ComputeNode>;
+/// One step of a prepared subgraph, visited by the one generic executor.
+using Node = std::variant<ComputeNode, IfNode, WhileNode>;
 
 /// A prepared subgraph.
 struct SubgraphPlan {
@@ -54,12 +55,16 @@ struct SubgraphPlan {
   std::vector<std::uint32_t> inputs;   ///< operand index of each subgraph input
   std::vector<std::uint32_t> outputs;  ///< operand index of each subgraph output
   std::uint64_t arena_bytes = 0;
+  std::uint64_t arena_base = 0;  ///< where this subgraph's arena starts in an execution's arena
   std::uint32_t dynamic_count = 0;
 
-  std::span<const std::uint32_t> node_inputs(const ComputeNode& n) const noexcept {
+  /// Outer operand indexes of a node's inputs / outputs.
+  template <class N>
+  std::span<const std::uint32_t> node_inputs(const N& n) const noexcept {
     return {indexes.data() + n.inputs_at, n.input_count};
   }
-  std::span<const std::uint32_t> node_outputs(const ComputeNode& n) const noexcept {
+  template <class N>
+  std::span<const std::uint32_t> node_outputs(const N& n) const noexcept {
     return {indexes.data() + n.outputs_at, n.output_count};
   }
 };

@@ -4,6 +4,7 @@
 /// node, and the memory plan (one arena laid out from the temporaries' lifetimes).
 
 #include <algorithm>
+#include <span>
 #include <cstdint>
 #include <vector>
 
@@ -92,9 +93,29 @@ inline void plan_arena(SubgraphPlan& plan, const std::vector<std::uint32_t>& fir
 
 }  // namespace detail
 
-/// Prepares subgraph `sg` of `model` (which must be valid and outlive the plan).
+/// Appends a node's operand lists to `plan.indexes` and records their ranges in `node`.
+template <class N>
+void add_operand_lists(SubgraphPlan& plan, N& node, std::span<const std::uint32_t> inputs,
+                       std::span<const std::uint32_t> outputs) {
+  node.inputs_at = static_cast<std::uint32_t>(plan.indexes.size());
+  node.input_count = static_cast<std::uint32_t>(inputs.size());
+  plan.indexes.insert(plan.indexes.end(), inputs.begin(), inputs.end());
+  node.outputs_at = static_cast<std::uint32_t>(plan.indexes.size());
+  node.output_count = static_cast<std::uint32_t>(outputs.size());
+  plan.indexes.insert(plan.indexes.end(), outputs.begin(), outputs.end());
+}
+
+/// Counts WHILE nodes across all subgraphs as they are prepared (each gets its own state).
+struct PrepareCounters {
+  std::uint32_t while_nodes = 0;
+};
+
+/// Prepares subgraph `sg` of `model` (which must be valid and outlive the plan). For the main
+/// subgraph inputs and outputs are bound from the request; for a referenced one, by the IF or
+/// WHILE that runs it.
 inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_main,
-                               SubgraphPlan& plan) {
+                               SubgraphPlan& plan, PrepareCounters& counters) {
+  (void)is_main;
   const std::size_t n = sg.operands.size();
   plan.operands.resize(n);
   plan.storage.assign(n, OperandPlan{});
@@ -111,12 +132,10 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
   }
   plan.inputs = sg.inputIndexes;
   plan.outputs = sg.outputIndexes;
-  if (is_main) {
-    for (std::uint32_t k = 0; k < sg.inputIndexes.size(); ++k)
-      plan.storage[sg.inputIndexes[k]] = {Storage::Input, k, 0, 0};
-    for (std::uint32_t k = 0; k < sg.outputIndexes.size(); ++k)
-      plan.storage[sg.outputIndexes[k]] = {Storage::Output, k, 0, 0};
-  }
+  for (std::uint32_t k = 0; k < sg.inputIndexes.size(); ++k)
+    plan.storage[sg.inputIndexes[k]] = {Storage::Input, k, 0, 0};
+  for (std::uint32_t k = 0; k < sg.outputIndexes.size(); ++k)
+    plan.storage[sg.outputIndexes[k]] = {Storage::Output, k, 0, 0};
 
   std::vector<std::uint32_t> first_use(n, 0), last_use(n, 0);
   plan.nodes.clear();
@@ -127,17 +146,33 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
     if (info == nullptr || !info->implemented())
       return NNHAL_FAILURE("operation %u (%s) is not supported by this executor", k,
                            info ? info->name.data() : "unknown");
-    ComputeNode node;
-    node.info = info;
-    node.inputs_at = static_cast<std::uint32_t>(plan.indexes.size());
-    node.input_count = static_cast<std::uint32_t>(operation.inputs.size());
-    plan.indexes.insert(plan.indexes.end(), operation.inputs.begin(), operation.inputs.end());
-    node.outputs_at = static_cast<std::uint32_t>(plan.indexes.size());
-    node.output_count = static_cast<std::uint32_t>(operation.outputs.size());
-    plan.indexes.insert(plan.indexes.end(), operation.outputs.begin(), operation.outputs.end());
     for (std::uint32_t in : operation.inputs) last_use[in] = k;
     for (std::uint32_t out : operation.outputs) first_use[out] = last_use[out] = k;
 
+    if (operation.type == OperationType::IF) {
+      IfNode node;
+      node.condition = operation.inputs[0];
+      for (int b = 0; b < 2; ++b)
+        node.branch[b] = 1 + sg.operands[operation.inputs[1 + b]].location.offset;
+      add_operand_lists(plan, node, std::span(operation.inputs).subspan(3), operation.outputs);
+      plan.nodes.emplace_back(node);
+      continue;
+    }
+    if (operation.type == OperationType::WHILE) {
+      WhileNode node;
+      node.condition = 1 + sg.operands[operation.inputs[0]].location.offset;
+      node.body = 1 + sg.operands[operation.inputs[1]].location.offset;
+      node.carried = static_cast<std::uint32_t>(
+          model.referenced[node.body - 1].outputIndexes.size());
+      node.state = counters.while_nodes++;
+      add_operand_lists(plan, node, std::span(operation.inputs).subspan(2), operation.outputs);
+      plan.nodes.emplace_back(node);
+      continue;
+    }
+
+    ComputeNode node;
+    node.info = info;
+    add_operand_lists(plan, node, operation.inputs, operation.outputs);
     const auto ins = plan.node_inputs(node);
     const auto outs = plan.node_outputs(node);
     const NodeIO io(plan.operands.data(), ins, outs);
@@ -170,6 +205,52 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
   }
   detail::plan_arena(plan, first_use, last_use);
   return {};
+}
+
+/// Longest chain of nested IF/WHILE references starting at any subgraph (main = 0 deep), by an
+/// iterative post-order walk (no recursion on untrusted depth).
+inline std::size_t control_flow_depth(const Model& model) {
+  const std::size_t n = model.referenced.size();
+  std::vector<std::size_t> depth(n, 0);
+  std::vector<std::uint8_t> done(n, 0);
+  struct Frame {
+    std::size_t graph, next;
+  };
+  std::vector<Frame> stack;
+  auto refs_of = [&](std::size_t g) -> const std::vector<Operand>& {
+    return g == n ? model.main.operands : model.referenced[g].operands;
+  };
+  std::size_t main_depth = 0;
+  for (std::size_t root = 0; root <= n; ++root) {
+    if (root < n && done[root]) continue;
+    stack.push_back({root, 0});
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      const auto& operands = refs_of(f.graph);
+      bool descended = false;
+      while (f.next < operands.size()) {
+        const Operand& op = operands[f.next++];
+        if (op.lifetime == OperandLifeTime::SUBGRAPH && !done[op.location.offset]) {
+          stack.push_back({op.location.offset, 0});
+          descended = true;
+          break;
+        }
+      }
+      if (descended) continue;
+      std::size_t d = 0;
+      for (const Operand& op : operands)
+        if (op.lifetime == OperandLifeTime::SUBGRAPH) d = std::max(d, depth[op.location.offset] + 1);
+      if (f.graph == n) main_depth = d;
+      else {
+        depth[f.graph] = d;
+        done[f.graph] = 1;
+      }
+      stack.pop_back();
+    }
+  }
+  std::size_t deepest = main_depth;
+  for (std::size_t d : depth) deepest = std::max(deepest, d);
+  return deepest;
 }
 
 }  // namespace nnhal

@@ -28,7 +28,7 @@ inline constexpr std::array<Signature, 1> kSignatures{{
 struct If : OperationDescriptor<OperationType::IF> {
   static constexpr OperationInfo info{OperationType::IF,  "IF",   HalVersion::V1_3,
                                       if_op::kInputs,     if_op::kOutputs, if_op::kSignatures,
-                                      &validate_if_operation, nullptr, kOpControlFlow};
+                                      &validate_if_operation, &kControlFlowImpl, kOpControlFlow};
 };
 
 }  // namespace nnhal::ops

@@ -38,6 +38,10 @@ struct OperationInfo {
   constexpr bool has(OperationFlags f) const noexcept { return (flags & f) != 0; }
 };
 
+/// The `impl` of IF and WHILE: they have no kernel of their own; the executor runs them as
+/// control-flow nodes over their referenced subgraphs.
+inline constexpr OpImpl kControlFlowImpl{};
+
 /// Base of the per-operation descriptor types gathered by the registry. A descriptor is a
 /// struct with `static constexpr OperationInfo info`.
 template <OperationType Op>

@@ -26,7 +26,7 @@ inline constexpr std::array<Signature, 1> kSignatures{{
 struct While : OperationDescriptor<OperationType::WHILE> {
   static constexpr OperationInfo info{OperationType::WHILE, "WHILE", HalVersion::V1_3,
                                       while_op::kInputs,    while_op::kOutputs, while_op::kSignatures,
-                                      &validate_while_operation, nullptr, kOpControlFlow};
+                                      &validate_while_operation, &kControlFlowImpl, kOpControlFlow};
 };
 
 }  // namespace nnhal::ops

@@ -1,0 +1,495 @@
+#pragma once
+/// \file
+/// Execution: the mutable state of executions of one prepared model (operand records of every
+/// subgraph, one arena, dynamic buffers, WHILE double buffers, output shapes) and the one
+/// generic executor that visits prepared nodes. All memory for operands of known size is
+/// allocated when the Execution is created; running allocates only for operands whose size is
+/// unknown until then, and reuses those buffers when they are large enough.
+
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <variant>
+#include <vector>
+
+#include "nnhal/exec/buffer.hpp"
+#include "nnhal/exec/clock.hpp"
+#include "nnhal/exec/options.hpp"
+#include "nnhal/exec/plan.hpp"
+#include "nnhal/model/model.hpp"
+#include "nnhal/validate/request.hpp"
+
+namespace nnhal {
+
+namespace detail {
+/// What every execution of a prepared model shares, read-only.
+struct PreparedCore {
+  Model model;  ///< nnhal's own copy; constants point into it (pools stay the caller's)
+  HalVersion version = HalVersion::V1_0;
+  std::vector<SubgraphPlan> graphs;  ///< 0 = main, 1 + i = referenced[i]
+  std::uint64_t arena_bytes = 0;     ///< all subgraphs' arenas, back to back
+  std::uint32_t while_nodes = 0;
+};
+
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+}  // namespace detail
+
+/// Runs requests on a prepared model. Reusable; not thread-safe (use one per thread). Created
+/// by PreparedModel::create_execution.
+template <Clock C = SteadyClock>
+class Execution {
+ public:
+  /// Validates and runs `request`. On OUTPUT_INSUFFICIENT_SIZE the error says so and
+  /// output_shapes() tells the sizes needed.
+  Status run(const Request& request, const ExecuteOptions<C>& options = {});
+
+  /// One entry per model output after run(): its dimensions and whether its buffer sufficed.
+  /// Empty after any failure other than OUTPUT_INSUFFICIENT_SIZE.
+  std::span<const OutputShape> output_shapes() const noexcept { return {shapes_.data(), shapes_size_}; }
+
+  /// The clock this execution reads.
+  C& clock() noexcept { return clock_; }
+
+  /// Creates the state for `core`; allocates every buffer of known size.
+  static Expected<Execution> create(std::shared_ptr<const detail::PreparedCore> core, C clock);
+
+ private:
+  struct GraphState {
+    std::vector<RtOperand> table;
+    std::vector<AlignedBuffer> dynamic;        ///< per Storage::Dynamic slot
+    std::vector<AlignedBuffer> own_outputs;    ///< default home of outputs without a caller buffer
+    std::vector<AlignedBuffer*> output_slot;   ///< where such an output is allocated now
+  };
+  struct WhileState {
+    std::vector<AlignedBuffer> buffers;  ///< two per carried operand: [2 * i + parity]
+    std::vector<RtOperand> current;      ///< the carried values of the current iteration
+    std::uint8_t condition = 0;          ///< the condition subgraph's output
+  };
+
+  Execution(std::shared_ptr<const detail::PreparedCore> core, C clock)
+      : core_(std::move(core)), clock_(std::move(clock)) {}
+
+  Status bind_main(const Request& request);
+  Status run_nodes(std::uint32_t g);
+  Status run_compute(std::uint32_t g, const ComputeNode& node);
+  Status run_if(std::uint32_t g, const IfNode& node);
+  Status run_while(std::uint32_t g, const WhileNode& node);
+  Status allocate_output(std::uint32_t g, std::uint32_t operand, bool& insufficient);
+  void bind_inputs(std::uint32_t g, const RtOperand* outer, std::span<const std::uint32_t> outer_ids,
+                   std::size_t count);
+  Status bind_outputs(std::uint32_t g, std::uint32_t outer_graph, std::span<const std::uint32_t> outer_ids);
+  Status adopt_result(std::uint32_t g, std::uint32_t operand, const RtOperand& result);
+  Status check_deadline();
+  void finish_output_shapes(const Status& result);
+
+  const SubgraphPlan& plan(std::uint32_t g) const noexcept { return core_->graphs[g]; }
+
+  std::shared_ptr<const detail::PreparedCore> core_;
+  C clock_;
+  std::vector<GraphState> graphs_;
+  std::vector<WhileState> whiles_;
+  AlignedBuffer arena_;
+  std::vector<RtOperand> main_declared_;  ///< main outputs as declared, refined by the request
+  std::vector<OutputShape> shapes_;
+  std::size_t shapes_size_ = 0;
+  std::chrono::nanoseconds loop_timeout_ = kLoopTimeoutDefault;
+  std::optional<typename C::time_point> deadline_;
+  std::uint32_t loop_depth_ = 0;
+};
+
+template <Clock C>
+Expected<Execution<C>> Execution<C>::create(std::shared_ptr<const detail::PreparedCore> core, C clock) {
+  Execution e(std::move(core), std::move(clock));
+  const auto& graphs = e.core_->graphs;
+  if (!e.arena_.reserve(static_cast<std::size_t>(e.core_->arena_bytes)))
+    return NNHAL_FAILURE("cannot allocate a %llu-byte arena", static_cast<unsigned long long>(e.core_->arena_bytes));
+  e.graphs_.resize(graphs.size());
+  for (std::size_t g = 0; g < graphs.size(); ++g) {
+    const SubgraphPlan& p = graphs[g];
+    GraphState& s = e.graphs_[g];
+    s.table = p.operands;
+    for (std::size_t i = 0; i < s.table.size(); ++i) {
+      if (p.storage[i].storage != Storage::Arena) continue;
+      s.table[i].data = e.arena_.data() + p.arena_base + p.storage[i].arena_offset;
+      s.table[i].length = static_cast<std::size_t>(p.operands[i].required_bytes());
+    }
+    s.dynamic.resize(p.dynamic_count);
+    s.own_outputs.resize(p.outputs.size());
+    s.output_slot.resize(p.outputs.size());
+    for (std::size_t k = 0; k < p.outputs.size(); ++k) s.output_slot[k] = &s.own_outputs[k];
+    // Referenced subgraph outputs of known size get their default buffer now.
+    if (g != 0)
+      for (std::size_t k = 0; k < p.outputs.size(); ++k) {
+        const RtOperand& rec = p.operands[p.outputs[k]];
+        if (rec.shape_known() && !s.own_outputs[k].reserve(static_cast<std::size_t>(rec.required_bytes())))
+          return NNHAL_FAILURE("cannot allocate an output buffer of subgraph %zu", g);
+      }
+    // WHILE double buffers of known size.
+    for (const Node& node : p.nodes) {
+      const auto* w = std::get_if<WhileNode>(&node);
+      if (w == nullptr) continue;
+      if (e.whiles_.size() <= w->state) e.whiles_.resize(w->state + 1);
+      WhileState& ws = e.whiles_[w->state];
+      ws.buffers.resize(2 * std::size_t{w->carried});
+      ws.current.resize(w->carried);
+      const SubgraphPlan& body = graphs[w->body];
+      for (std::size_t i = 0; i < w->carried; ++i) {
+        const RtOperand& rec = body.operands[body.outputs[i]];
+        if (!rec.shape_known()) continue;
+        for (int parity = 0; parity < 2; ++parity)
+          if (!ws.buffers[2 * i + static_cast<std::size_t>(parity)].reserve(static_cast<std::size_t>(rec.required_bytes())))
+            return NNHAL_FAILURE("cannot allocate WHILE loop buffers");
+      }
+    }
+  }
+  const SubgraphPlan& main = graphs[0];
+  e.main_declared_.resize(main.outputs.size());
+  e.shapes_.resize(main.outputs.size());
+  for (OutputShape& s : e.shapes_) s.dimensions.reserve(kMaxRank);
+  return e;
+}
+
+template <Clock C>
+Status Execution<C>::bind_main(const Request& request) {
+  const SubgraphPlan& p = plan(0);
+  GraphState& s = graphs_[0];
+  for (int pass = 0; pass < 2; ++pass) {
+    const bool is_output = pass == 1;
+    const auto& args = is_output ? request.outputs : request.inputs;
+    const auto& indexes = is_output ? p.outputs : p.inputs;
+    for (std::size_t k = 0; k < args.size(); ++k) {
+      const RequestArgument& arg = args[k];
+      RtOperand& rec = s.table[indexes[k]];
+      rec = p.operands[indexes[k]];
+      if (arg.hasNoValue) {
+        rec.lifetime = OperandLifeTime::NO_VALUE;
+        if (is_output) main_declared_[k] = rec;
+        continue;
+      }
+      const RequestMemoryPool& pool = request.pools[arg.location.poolIndex];
+      if (pool.token != 0)
+        return NNHAL_FAILURE("%s %zu: driver-managed buffers are bound by the device layer",
+                             is_output ? "output" : "input", k);
+      const bool whole = arg.location.offset == 0 && arg.location.length == 0;
+      rec.data = pool.memory.data + arg.location.offset;
+      rec.length = whole ? pool.memory.size : arg.location.length;
+      if (!arg.dimensions.empty()) {
+        Dims d;
+        if (!d.assign(arg.dimensions)) return NNHAL_INVALID("request rank exceeds %zu", kMaxRank);
+        // Validation guaranteed agreement with every known declared dimension; statically
+        // inferred output dimensions fill the request's unknown ones.
+        if (rec.rank_known && rec.dims.rank() == d.rank())
+          for (std::size_t j = 0; j < d.rank(); ++j) {
+            if (d[j] == 0) d[j] = rec.dims[j];
+            else if (rec.dims[j] != 0 && rec.dims[j] != d[j])
+              return NNHAL_FAILURE("output %zu: request dimension %zu is %u, the model computes %u", k, j, d[j], rec.dims[j]);
+          }
+        rec.dims = d;
+        rec.rank_known = true;
+      }
+      if (is_output) main_declared_[k] = rec;
+    }
+  }
+  return {};
+}
+
+template <Clock C>
+Status Execution<C>::allocate_output(std::uint32_t g, std::uint32_t operand, bool& insufficient) {
+  const OperandPlan& st = plan(g).storage[operand];
+  GraphState& s = graphs_[g];
+  RtOperand& rec = s.table[operand];
+  const std::uint64_t need = rec.required_bytes();
+  if (need == UINT64_MAX || need > SIZE_MAX / 2) return NNHAL_FAILURE("operand %u: data size overflows", operand);
+  AlignedBuffer* buffer = nullptr;
+  if (st.storage == Storage::Dynamic) buffer = &s.dynamic[st.dynamic_slot];
+  if (st.storage == Storage::Output && rec.data == nullptr) buffer = s.output_slot[st.io_index];
+  if (buffer != nullptr) {
+    if (!buffer->reserve(static_cast<std::size_t>(need)))
+      return NNHAL_FAILURE("operand %u: cannot allocate %llu bytes", operand, static_cast<unsigned long long>(need));
+    rec.data = buffer->data();
+    rec.length = static_cast<std::size_t>(need);
+  } else if (need > rec.length) {
+    insufficient = true;
+  }
+  return {};
+}
+
+template <Clock C>
+Status Execution<C>::check_deadline() {
+  if (deadline_ && clock_.now() > *deadline_)
+    return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "the execution deadline passed");
+  return {};
+}
+
+template <Clock C>
+Status Execution<C>::run_nodes(std::uint32_t g) {
+  const auto visit = detail::Overloaded{
+      [&](const ComputeNode& n) { return run_compute(g, n); },
+      [&](const IfNode& n) { return run_if(g, n); },
+      [&](const WhileNode& n) { return run_while(g, n); },
+  };
+  for (const Node& node : plan(g).nodes) {
+    // Inside loops the deadline is checked once per iteration instead.
+    if (deadline_ && loop_depth_ == 0) NNHAL_TRY(check_deadline());
+    if (auto s = std::visit(visit, node); !s) return s;
+  }
+  return {};
+}
+
+template <Clock C>
+Status Execution<C>::run_compute(std::uint32_t g, const ComputeNode& node) {
+  const SubgraphPlan& p = plan(g);
+  GraphState& s = graphs_[g];
+  const auto ins = p.node_inputs(node);
+  const auto outs = p.node_outputs(node);
+  const NodeIO io(s.table.data(), ins, outs, node.params);
+  const OperationInfo& info = *node.info;
+  for (std::size_t i = 0; i < ins.size(); ++i) {
+    const RtOperand& in = s.table[ins[i]];
+    if (!in.has_value()) {
+      if (!info.has(kOpAllowsOmitted))
+        return NNHAL_INVALID("%s: input %zu is omitted but required", info.name.data(), i);
+      continue;
+    }
+    if (!info.has(kOpAllowsZeroSized) && is_tensor(in.type) && in.rank_known && in.dims.element_count() == 0)
+      return NNHAL_FAILURE("%s: input %zu is zero-sized", info.name.data(), i);
+  }
+  if (node.dynamic) {
+    if (auto r = info.impl->infer(io); !r) return std::move(r.error().prefix("%s", info.name.data()));
+    bool insufficient = false;
+    for (std::uint32_t out : outs) {
+      RtOperand& rec = s.table[out];
+      rec.rank_known = true;
+      const OperandPlan& st = p.storage[out];
+      const RtOperand& declared = (g == 0 && st.storage == Storage::Output) ? main_declared_[st.io_index] : p.operands[out];
+      if (auto r = merge_declared_shape(declared, rec); !r)
+        return std::move(r.error().prefix("%s output operand %u", info.name.data(), out));
+      NNHAL_TRY(allocate_output(g, out, insufficient));
+    }
+    if (insufficient) return Error(ErrorStatus::OUTPUT_INSUFFICIENT_SIZE, "an output buffer is too small");
+  }
+  return node.kernel(io);
+}
+
+/// Binds the first `count` inputs of subgraph g to the outer records (aliasing, no copy).
+template <Clock C>
+void Execution<C>::bind_inputs(std::uint32_t g, const RtOperand* outer, std::span<const std::uint32_t> outer_ids,
+                               std::size_t count) {
+  const SubgraphPlan& p = plan(g);
+  GraphState& s = graphs_[g];
+  for (std::size_t i = 0; i < count; ++i) {
+    const RtOperand& from = outer[outer_ids[i]];
+    RtOperand& to = s.table[p.inputs[i]];
+    to.dims = from.dims;
+    to.rank_known = from.rank_known;
+    to.data = from.data;
+    to.length = from.length;
+    to.lifetime = from.has_value() ? OperandLifeTime::SUBGRAPH_INPUT : OperandLifeTime::NO_VALUE;
+  }
+}
+
+/// Binds the outputs of subgraph g: to the outer operand's buffer when that is a fixed buffer
+/// of known size (written in place, no copy), else to the subgraph's own output slot.
+template <Clock C>
+Status Execution<C>::bind_outputs(std::uint32_t g, std::uint32_t outer_graph, std::span<const std::uint32_t> outer_ids) {
+  const SubgraphPlan& p = plan(g);
+  GraphState& s = graphs_[g];
+  const SubgraphPlan& op = plan(outer_graph);
+  const RtOperand* outer = graphs_[outer_graph].table.data();
+  for (std::size_t i = 0; i < p.outputs.size(); ++i) {
+    RtOperand& to = s.table[p.outputs[i]];
+    const RtOperand& declared = p.operands[p.outputs[i]];
+    to.dims = declared.dims;
+    to.rank_known = declared.rank_known;
+    to.data = nullptr;
+    to.length = 0;
+    if (i < outer_ids.size()) {
+      const RtOperand& from = outer[outer_ids[i]];
+      const Storage kind = op.storage[outer_ids[i]].storage;
+      const bool fixed = from.data != nullptr && from.shape_known() &&
+                         (kind == Storage::Arena || kind == Storage::Output);
+      if (fixed) {
+        to.data = from.data;
+        to.length = from.length;
+      }
+    }
+    if (to.shape_known()) {
+      bool insufficient = false;
+      NNHAL_TRY(allocate_output(g, p.outputs[i], insufficient));
+      if (insufficient) return Error(ErrorStatus::OUTPUT_INSUFFICIENT_SIZE, "an output buffer is too small");
+    }
+  }
+  return {};
+}
+
+/// Makes outer operand `operand` of graph g hold `result` (a subgraph's output): in place when
+/// it already points there, else by allocating the outer operand and copying the bytes.
+template <Clock C>
+Status Execution<C>::adopt_result(std::uint32_t g, std::uint32_t operand, const RtOperand& result) {
+  RtOperand& to = graphs_[g].table[operand];
+  const OperandPlan& st = plan(g).storage[operand];
+  const RtOperand& declared = (g == 0 && st.storage == Storage::Output) ? main_declared_[st.io_index] : plan(g).operands[operand];
+  const bool in_place = to.data != nullptr && to.data == result.data;
+  to.dims = result.dims;
+  to.rank_known = true;
+  if (auto r = merge_declared_shape(declared, to); !r) return std::move(r.error().prefix("operand %u", operand));
+  if (in_place) return {};
+  bool insufficient = false;
+  NNHAL_TRY(allocate_output(g, operand, insufficient));
+  if (insufficient) return Error(ErrorStatus::OUTPUT_INSUFFICIENT_SIZE, "an output buffer is too small");
+  const std::uint64_t bytes = to.required_bytes();
+  if (bytes != 0) std::memcpy(to.data, result.data, static_cast<std::size_t>(bytes));
+  return {};
+}
+
+template <Clock C>
+Status Execution<C>::run_if(std::uint32_t g, const IfNode& node) {
+  const SubgraphPlan& p = plan(g);
+  const RtOperand& cond = graphs_[g].table[node.condition];
+  if (!cond.has_value() || cond.data == nullptr || cond.required_bytes() < 1)
+    return NNHAL_FAILURE("IF condition has no value");
+  const std::uint32_t branch = node.branch[std::to_integer<std::uint8_t>(cond.data[0]) != 0 ? 0 : 1];
+  const auto ins = p.node_inputs(node);
+  const auto outs = p.node_outputs(node);
+  bind_inputs(branch, graphs_[g].table.data(), ins, ins.size());
+  NNHAL_TRY(bind_outputs(branch, g, outs));
+  NNHAL_TRY(run_nodes(branch));
+  const SubgraphPlan& bp = plan(branch);
+  for (std::size_t i = 0; i < outs.size(); ++i)
+    NNHAL_TRY(adopt_result(g, outs[i], graphs_[branch].table[bp.outputs[i]]));
+  return {};
+}
+
+template <Clock C>
+Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
+  const SubgraphPlan& p = plan(g);
+  const SubgraphPlan& cp = plan(node.condition);
+  const SubgraphPlan& bp = plan(node.body);
+  GraphState& cs = graphs_[node.condition];
+  GraphState& bs = graphs_[node.body];
+  WhileState& ws = whiles_[node.state];
+  const auto ins = p.node_inputs(node);
+  const auto outs = p.node_outputs(node);
+  const RtOperand* outer = graphs_[g].table.data();
+  const std::size_t carried = node.carried;
+
+  // Iteration 0 reads the WHILE inputs in place; later iterations read the previous body
+  // outputs. Inputs past the carried ones are read-only and stay bound to the outer operands.
+  for (std::size_t i = 0; i < carried; ++i) ws.current[i] = outer[ins[i]];
+  auto bind_loop_inputs = [&](std::uint32_t graph) {
+    GraphState& s = graphs_[graph];
+    const SubgraphPlan& sp = plan(graph);
+    for (std::size_t i = 0; i < carried; ++i) {
+      RtOperand& to = s.table[sp.inputs[i]];
+      const RtOperand& from = ws.current[i];
+      to.dims = from.dims;
+      to.rank_known = from.rank_known;
+      to.data = from.data;
+      to.length = from.length;
+      to.lifetime = from.has_value() ? OperandLifeTime::SUBGRAPH_INPUT : OperandLifeTime::NO_VALUE;
+    }
+  };
+  for (std::size_t i = carried; i < ins.size(); ++i) {
+    for (std::uint32_t graph : {node.condition, node.body}) {
+      RtOperand& to = graphs_[graph].table[plan(graph).inputs[i]];
+      const RtOperand& from = outer[ins[i]];
+      to.dims = from.dims;
+      to.rank_known = from.rank_known;
+      to.data = from.data;
+      to.length = from.length;
+      to.lifetime = from.has_value() ? OperandLifeTime::SUBGRAPH_INPUT : OperandLifeTime::NO_VALUE;
+    }
+  }
+  RtOperand& cond_out = cs.table[cp.outputs[0]];
+
+  ++loop_depth_;
+  struct DepthGuard {
+    std::uint32_t& depth;
+    ~DepthGuard() { --depth; }
+  } guard{loop_depth_};
+  const auto start = clock_.now();
+  for (std::uint64_t iteration = 0;; ++iteration) {
+    bind_loop_inputs(node.condition);
+    cond_out.dims = cp.operands[cp.outputs[0]].dims;
+    cond_out.rank_known = true;
+    cond_out.data = reinterpret_cast<std::byte*>(&ws.condition);
+    cond_out.length = 1;
+    NNHAL_TRY(run_nodes(node.condition));
+    if (ws.condition == 0) break;
+
+    const auto now = clock_.now();
+    if (std::chrono::nanoseconds(now - start) > loop_timeout_)
+      return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "a WHILE loop exceeded its timeout");
+    if (deadline_ && now > *deadline_)
+      return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "the execution deadline passed");
+
+    bind_loop_inputs(node.body);
+    const std::size_t parity = iteration & 1u;
+    for (std::size_t i = 0; i < carried; ++i) {
+      RtOperand& to = bs.table[bp.outputs[i]];
+      const RtOperand& declared = bp.operands[bp.outputs[i]];
+      AlignedBuffer& buffer = ws.buffers[2 * i + parity];
+      to.dims = declared.dims;
+      to.rank_known = declared.rank_known;
+      bs.output_slot[i] = &buffer;
+      to.data = nullptr;
+      to.length = 0;
+      if (declared.shape_known()) {
+        to.data = buffer.data();
+        to.length = static_cast<std::size_t>(declared.required_bytes());
+      }
+    }
+    const Status body = run_nodes(node.body);
+    for (std::size_t i = 0; i < carried; ++i) bs.output_slot[i] = &bs.own_outputs[i];
+    if (!body) return body;
+    for (std::size_t i = 0; i < carried; ++i) ws.current[i] = bs.table[bp.outputs[i]];
+  }
+  for (std::size_t i = 0; i < outs.size(); ++i) NNHAL_TRY(adopt_result(g, outs[i], ws.current[i]));
+  return {};
+}
+
+template <Clock C>
+void Execution<C>::finish_output_shapes(const Status& result) {
+  const SubgraphPlan& p = plan(0);
+  if (!result && result.error().status() != ErrorStatus::OUTPUT_INSUFFICIENT_SIZE) {
+    shapes_size_ = 0;
+    return;
+  }
+  shapes_size_ = p.outputs.size();
+  for (std::size_t k = 0; k < p.outputs.size(); ++k) {
+    const RtOperand& rec = graphs_[0].table[p.outputs[k]];
+    OutputShape& s = shapes_[k];
+    s.dimensions.assign(rec.dims.begin(), rec.dims.end());
+    s.isSufficient = !rec.has_value() || rec.required_bytes() <= rec.length;
+  }
+}
+
+template <Clock C>
+Status Execution<C>::run(const Request& request, const ExecuteOptions<C>& options) {
+  shapes_size_ = 0;
+  loop_timeout_ = effective_loop_timeout(options.loop_timeout);
+  deadline_ = options.deadline;
+  loop_depth_ = 0;
+  if (deadline_ && clock_.now() > *deadline_)
+    return Error(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "the deadline passed before the execution started");
+  if (auto s = validate_request(request, core_->model, options.request); !s) return s;
+  if (auto s = bind_main(request); !s) return s;
+  // Outputs whose shape is already known: report an insufficient buffer before running.
+  bool insufficient = false;
+  for (std::uint32_t out : plan(0).outputs) {
+    const RtOperand& rec = graphs_[0].table[out];
+    if (rec.has_value() && rec.shape_known() && rec.required_bytes() > rec.length) insufficient = true;
+  }
+  Status result = insufficient ? Status(Error(ErrorStatus::OUTPUT_INSUFFICIENT_SIZE, "an output buffer is too small"))
+                               : run_nodes(0);
+  finish_output_shapes(result);
+  return result;
+}
+
+}  // namespace nnhal
