@@ -1,14 +1,39 @@
 #pragma once
 /// \file
-/// EMBEDDING_LOOKUP (7). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// EMBEDDING_LOOKUP (7): gathers rows of a values tensor by index, `out[i] = values[lookups[i]]`;
+/// the output keeps the values' quantization.
 
+#include <array>
+
+#include "nnhal/ops/common/v1_0_signatures.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace embedding_lookup {
+inline constexpr std::array<Slot, 2> kInputs{{
+    {"lookups", Role::Data},
+    {"values", Role::Weights},
+}};
+inline constexpr auto& kOutputs = v1_0::kSingleOutput;
+/// {TENSOR_INT32, T} -> {T}: F32 1.0; I32, QA8 1.2; F16, QAS8 1.3. Ranks and out-of-range
+/// indices are runtime checks.
+inline constexpr auto kSignatures = for_each_type(
+    std::array<TypeVersion, 5>{{
+        {OperandType::TENSOR_FLOAT32, HalVersion::V1_0},
+        {OperandType::TENSOR_INT32, HalVersion::V1_2},
+        {OperandType::TENSOR_QUANT8_ASYMM, HalVersion::V1_2},
+        {OperandType::TENSOR_FLOAT16, HalVersion::V1_3},
+        {OperandType::TENSOR_QUANT8_ASYMM_SIGNED, HalVersion::V1_3},
+    }},
+    [](OperandType t, HalVersion v) { return sig(v, {OperandType::TENSOR_INT32, t}, {t}); });
+}  // namespace embedding_lookup
+
 /// EMBEDDING_LOOKUP in the operation table.
 struct EmbeddingLookup : OperationDescriptor<OperationType::EMBEDDING_LOOKUP> {
-  static constexpr OperationInfo info{OperationType::EMBEDDING_LOOKUP, "EMBEDDING_LOOKUP", HalVersion::V1_0, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::EMBEDDING_LOOKUP, "EMBEDDING_LOOKUP",
+                                      HalVersion::V1_0,                embedding_lookup::kInputs,
+                                      embedding_lookup::kOutputs,      embedding_lookup::kSignatures};
 };
 
 }  // namespace nnhal::ops

@@ -1,14 +1,43 @@
 #pragma once
 /// \file
-/// HASHTABLE_LOOKUP (10). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// HASHTABLE_LOOKUP (10): looks keys up in a sorted key list and gathers the matching rows of a
+/// values tensor (misses give zeros), plus a QA8 hit mask.
 
+#include <array>
+
+#include "nnhal/ops/common/v1_0_signatures.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace hashtable_lookup {
+inline constexpr std::array<Slot, 3> kInputs{{
+    {"lookups", Role::Data},
+    {"keys", Role::Weights},
+    {"values", Role::Weights},
+}};
+inline constexpr std::array<Slot, 2> kOutputs{{
+    {"output", Role::Data},
+    {"hits", Role::Data},
+}};
+/// {TENSOR_INT32, TENSOR_INT32, T} -> {T, TENSOR_QUANT8_ASYMM} for T = F32, I32, QA8 (all 1.0).
+inline constexpr auto kSignatures = for_each_type(
+    std::array<TypeVersion, 3>{{
+        {OperandType::TENSOR_FLOAT32, HalVersion::V1_0},
+        {OperandType::TENSOR_INT32, HalVersion::V1_0},
+        {OperandType::TENSOR_QUANT8_ASYMM, HalVersion::V1_0},
+    }},
+    [](OperandType t, HalVersion v) {
+      using enum OperandType;
+      return sig(v, {TENSOR_INT32, TENSOR_INT32, t}, {t, TENSOR_QUANT8_ASYMM});
+    });
+}  // namespace hashtable_lookup
+
 /// HASHTABLE_LOOKUP in the operation table.
 struct HashtableLookup : OperationDescriptor<OperationType::HASHTABLE_LOOKUP> {
-  static constexpr OperationInfo info{OperationType::HASHTABLE_LOOKUP, "HASHTABLE_LOOKUP", HalVersion::V1_0, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::HASHTABLE_LOOKUP, "HASHTABLE_LOOKUP",
+                                      HalVersion::V1_0,                hashtable_lookup::kInputs,
+                                      hashtable_lookup::kOutputs,      hashtable_lookup::kSignatures};
 };
 
 }  // namespace nnhal::ops

@@ -1,14 +1,52 @@
 #pragma once
 /// \file
-/// LSH_PROJECTION (15). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// LSH_PROJECTION (15): locality-sensitive hashing of the input rows by the signs of random
+/// projections, sparse (`[num_hash]`) or dense (`[num_hash * num_bits]`) TENSOR_INT32 output.
 
+#include <array>
+#include <cstddef>
+
+#include "nnhal/ops/common/v1_0_signatures.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace lsh_projection {
+inline constexpr std::array<Slot, 4> kInputs{{
+    {"hash", Role::Weights},
+    {"input", Role::Data},
+    {"weight", Role::Weights, kSlotOmittable},  // NO_VALUE: every weight is 1.0
+    {"type", Role::Parameter},
+}};
+inline constexpr auto& kOutputs = v1_0::kSingleOutput;
+
+/// {H, I, H, INT32} -> {TENSOR_INT32} with H (hash and weight) F32 1.0 or F16 1.2, and input I
+/// any of F32, I32, QA8 (1.0) or F16 (1.2, as an operand type). The type value 3 (SPARSE) is
+/// documented as 1.2 but is not version-checked by the reference validation either.
+inline constexpr auto kSignatures = [] {
+  using enum OperandType;
+  constexpr std::array<TypeVersion, 4> inputs{{
+      {TENSOR_FLOAT32, HalVersion::V1_0},
+      {TENSOR_INT32, HalVersion::V1_0},
+      {TENSOR_QUANT8_ASYMM, HalVersion::V1_0},
+      {TENSOR_FLOAT16, HalVersion::V1_2},
+  }};
+  std::array<Signature, v1_0::kFloatTypes.size() * inputs.size()> out{};
+  std::size_t k = 0;
+  for (const TypeVersion& h : v1_0::kFloatTypes)
+    for (const TypeVersion& i : inputs)
+      out[k++] = sig(max_version(h.version, i.version), {h.type, i.type, h.type, INT32}, {TENSOR_INT32});
+  return out;
+}();
+}  // namespace lsh_projection
+
 /// LSH_PROJECTION in the operation table.
 struct LshProjection : OperationDescriptor<OperationType::LSH_PROJECTION> {
-  static constexpr OperationInfo info{OperationType::LSH_PROJECTION, "LSH_PROJECTION", HalVersion::V1_0, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::LSH_PROJECTION, "LSH_PROJECTION",
+                                      HalVersion::V1_0,              lsh_projection::kInputs,
+                                      lsh_projection::kOutputs,      lsh_projection::kSignatures,
+                                      nullptr,                       nullptr,
+                                      kOpAllowsOmitted};
 };
 
 }  // namespace nnhal::ops
