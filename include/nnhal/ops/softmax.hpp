@@ -1,14 +1,44 @@
 #pragma once
 /// \file
-/// SOFTMAX (25). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// SOFTMAX (25): `exp(beta * x) / sum(exp(beta * x))` along an axis (the last by default).
+/// Quantized outputs are documented at scale 1/256, zeroPoint 0 (QA8) or -128 (QAS8); the
+/// reference executor uses the declared output parameters.
 
+#include <array>
+
+#include "nnhal/ops/common/v1_0_signatures.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace softmax {
+inline constexpr std::array<Slot, 3> kInputs{{
+    {"input", Role::Data},
+    {"beta", Role::Parameter},
+    {"axis", Role::Parameter, kSlotTrailing},
+}};
+inline constexpr auto& kOutputs = v1_0::kSingleOutput;
+/// {T, fT} -> {T}: F32, QA8 1.0; F16 1.2; QAS8 1.3 (beta is FLOAT16 for F16, FLOAT32 otherwise).
+/// With the axis input 1.2.
+inline constexpr auto kSignatures = v1_0::with_trailing(
+    for_each_type(v1_0::float_quant_types(HalVersion::V1_0),
+                  [](OperandType t, HalVersion v) { return sig(v, {t, float_scalar_for(t)}, {t}); }),
+    {OperandType::INT32}, HalVersion::V1_2);
+
+/// Input rank <= 4 when known; without the axis input, a known rank other than 2 or 4 needs 1.2.
+inline Status validate(const OperationView& op, HalVersion& version) {
+  NNHAL_TRY(v1_0::check_max_rank(op, 0, 4));
+  if (const auto r = op.input_rank(0); op.input_count() == 2 && r && *r != 2 && *r != 4)
+    v1_0::raise(version, HalVersion::V1_2);
+  return {};
+}
+}  // namespace softmax
+
 /// SOFTMAX in the operation table.
 struct Softmax : OperationDescriptor<OperationType::SOFTMAX> {
-  static constexpr OperationInfo info{OperationType::SOFTMAX, "SOFTMAX", HalVersion::V1_0, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::SOFTMAX, "SOFTMAX",        HalVersion::V1_0,
+                                      softmax::kInputs,       softmax::kOutputs, softmax::kSignatures,
+                                      &softmax::validate,     nullptr,          kOpAllowsZeroSized};
 };
 
 }  // namespace nnhal::ops
