@@ -1,0 +1,198 @@
+// nnhal_cts: runs the NNAPI conformance corpus (shared/cts/SCHEMA.md) through nnhal.
+//
+//   nnhal_cts [--filter SUBSTRING] [--loop-timeout-ms N] [--verbose] PATH...
+//
+// Prints `FAIL <file>:<model>: <reason>` for each failing model as it happens (with --verbose
+// also `SKIP ...: <reason>` and `PASS ...` lines, for triage), then a table of
+// passed / failed / skipped models per operation type, then `N passed, N failed, N skipped`.
+// Exit status: 0 when no model failed, 1 when some did, 2 for usage errors and for paths or
+// files that cannot be read (never a silent pass).
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include "cts/json_model.hpp"
+#include "cts/names.hpp"
+#include "cts/runner.hpp"
+
+namespace fs = std::filesystem;
+using namespace nnhal::cts;
+
+namespace {
+
+constexpr int kExitFailed = 1;
+constexpr int kExitUsage = 2;
+
+struct CommandLine {
+  std::string filter;
+  bool verbose = false;
+  RunnerOptions options;
+  std::vector<std::string> paths;
+};
+
+void print_usage(std::ostream& out) {
+  out << "usage: nnhal_cts [--filter SUBSTRING] [--loop-timeout-ms N] [--verbose] PATH...\n"
+         "  PATH               a corpus JSON file or a folder (searched recursively for *.json)\n"
+         "  --filter SUBSTRING run only the models whose name contains SUBSTRING\n"
+         "  --loop-timeout-ms N  WHILE loop time limit in milliseconds\n"
+         "  --verbose          also print a line for every skipped and passed model\n";
+}
+
+/// Parses the command line; returns false (after printing why) on a usage error.
+bool parse_command_line(int argc, char** argv, CommandLine& cl) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    auto value = [&](std::string_view option) -> const char* {
+      if (i + 1 >= argc) {
+        std::cerr << "nnhal_cts: " << option << " needs a value\n";
+        return nullptr;
+      }
+      return argv[++i];
+    };
+    if (arg == "--help" || arg == "-h") {
+      print_usage(std::cout);
+      std::exit(0);
+    } else if (arg == "--verbose") {
+      cl.verbose = true;
+    } else if (arg == "--filter") {
+      const char* v = value(arg);
+      if (v == nullptr) return false;
+      cl.filter = v;
+    } else if (arg == "--loop-timeout-ms") {
+      const char* v = value(arg);
+      if (v == nullptr) return false;
+      const std::string_view text = v;
+      std::uint64_t ms = 0;
+      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), ms);
+      if (ec != std::errc{} || end != text.data() + text.size()) {
+        std::cerr << "nnhal_cts: --loop-timeout-ms needs a non-negative integer, got '" << text << "'\n";
+        return false;
+      }
+      cl.options.loop_timeout_ms = ms;
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      std::cerr << "nnhal_cts: unknown option " << arg << "\n";
+      return false;
+    } else {
+      cl.paths.emplace_back(arg);
+    }
+  }
+  if (cl.paths.empty()) {
+    std::cerr << "nnhal_cts: no PATH given\n";
+    return false;
+  }
+  return true;
+}
+
+/// The JSON files of each path, in argument order, each folder's files sorted so the output
+/// does not depend on directory order. Returns false (after printing why) if a path does not
+/// exist or a folder holds no JSON file.
+bool collect_files(const std::vector<std::string>& paths, std::vector<fs::path>& files) {
+  for (const std::string& p : paths) {
+    std::error_code ec;
+    const fs::path path(p);
+    if (fs::is_regular_file(path, ec)) {
+      files.push_back(path);
+      continue;
+    }
+    if (!fs::is_directory(path, ec)) {
+      std::cerr << "nnhal_cts: " << p << ": no such file or folder\n";
+      return false;
+    }
+    std::vector<fs::path> found;
+    for (fs::recursive_directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec))
+      if (it->path().extension() == ".json" && it->is_regular_file(ec)) found.push_back(it->path());
+    if (ec) {
+      std::cerr << "nnhal_cts: " << p << ": " << ec.message() << "\n";
+      return false;
+    }
+    if (found.empty()) {
+      std::cerr << "nnhal_cts: " << p << ": no .json files in this folder\n";
+      return false;
+    }
+    std::sort(found.begin(), found.end());
+    files.insert(files.end(), found.begin(), found.end());
+  }
+  return true;
+}
+
+/// Model counts per outcome, indexed by Outcome.
+using Counts = std::array<std::size_t, 3>;
+static_assert(static_cast<int>(Outcome::Passed) == 0 && static_cast<int>(Outcome::Failed) == 1 &&
+              static_cast<int>(Outcome::Skipped) == 2);
+
+/// Distinct operation codes of a model, over all its subgraphs.
+std::set<std::int32_t> operation_codes(const TestModel& m) {
+  std::set<std::int32_t> codes;
+  for (const auto& op : m.main.operations) codes.insert(static_cast<std::int32_t>(op.type));
+  for (const auto& sg : m.referenced)
+    for (const auto& op : sg.operations) codes.insert(static_cast<std::int32_t>(op.type));
+  return codes;
+}
+
+void print_table(const std::map<std::int32_t, Counts>& per_operation) {
+  if (per_operation.empty()) return;
+  std::printf("\n%-30s %8s %8s %8s\n", "operation", "passed", "failed", "skipped");
+  for (const auto& [code, c] : per_operation)
+    std::printf("%-30s %8zu %8zu %8zu\n",
+                std::string(operation_name(static_cast<nnhal::OperationType>(code))).c_str(), c[0], c[1], c[2]);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CommandLine cl;
+  if (!parse_command_line(argc, argv, cl)) {
+    print_usage(std::cerr);
+    return kExitUsage;
+  }
+  std::vector<fs::path> files;
+  if (!collect_files(cl.paths, files)) return kExitUsage;
+
+  Counts total{};
+  std::map<std::int32_t, Counts> per_operation;
+  bool file_errors = false;
+  for (const fs::path& file : files) {
+    std::vector<TestModel> models;
+    try {
+      models = load_corpus_file(file, cl.filter);
+    } catch (const CorpusError& e) {
+      std::cout << std::flush;
+      std::cerr << "ERROR " << file.string() << ": " << e.what() << std::endl;
+      file_errors = true;
+      continue;
+    }
+    for (const TestModel& m : models) {
+      const ModelResult r = run_model(m, cl.options);
+      const auto slot = static_cast<std::size_t>(r.outcome);
+      ++total[slot];
+      for (std::int32_t code : operation_codes(m)) ++per_operation[code][slot];
+      if (r.outcome == Outcome::Failed)
+        std::cout << "FAIL " << file.string() << ":" << m.name << ": " << r.reason << std::endl;
+      else if (cl.verbose)
+        std::cout << (r.outcome == Outcome::Passed ? "PASS " : "SKIP ") << file.string() << ":" << m.name
+                  << (r.reason.empty() ? "" : ": ") << r.reason << "\n";
+    }
+  }
+
+  std::cout << std::flush;
+  print_table(per_operation);
+  if (total[0] + total[1] + total[2] == 0)
+    std::fprintf(stderr, "nnhal_cts: no model matched%s%s\n", cl.filter.empty() ? "" : " --filter ",
+                 cl.filter.c_str());
+  std::printf("%zu passed, %zu failed, %zu skipped\n", total[0], total[1], total[2]);
+  std::fflush(stdout);
+  if (file_errors) return kExitUsage;
+  return total[1] == 0 ? 0 : kExitFailed;
+}

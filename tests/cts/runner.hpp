@@ -1,0 +1,58 @@
+#pragma once
+/// \file
+/// Running one conformance model through nnhal: validation and the supported-operations query,
+/// preparation, execution, and the output checks; plus the dynamic-output-shape re-run.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "cts/test_model.hpp"
+
+namespace nnhal::cts {
+
+/// How an execution is launched. Only the synchronous Execution::run exists today; the planned
+/// `--mode sync|async|fenced|burst` adds enumerators here and cases in execute() (runner.cpp),
+/// the single function every run goes through.
+enum class ExecutionMode { Sync };
+
+/// Everything the command line configures about running a model.
+struct RunnerOptions {
+  /// `--loop-timeout-ms`: the per-WHILE time limit (HAL13.md d.6); nullopt = the executor's
+  /// default (2 s). Only stored so far: nnhal's executor has no loop-timeout option yet. When
+  /// it gets one, execute() hands this value to it; the runner must not emulate a timeout
+  /// itself, since the while_infinite_loop models test the executor's own limit.
+  std::optional<std::uint64_t> loop_timeout_ms;
+  ExecutionMode mode = ExecutionMode::Sync;
+};
+
+enum class Outcome { Passed, Failed, Skipped };
+
+struct ModelResult {
+  Outcome outcome = Outcome::Passed;
+  std::string reason;  ///< why it failed or was skipped
+};
+
+/// Runs one model (SCHEMA.md): expectFailure models pass iff validation, preparation or
+/// execution fails; a model with an operation nnhal does not support is skipped; any other
+/// model must run and produce the listed outputs and shapes, in the ordinary run and, when
+/// eligible, in the run with unknown output dimensions.
+ModelResult run_model(const TestModel& test, const RunnerOptions& options);
+
+/// True when the dynamic-output-shape run applies: not expectFailure, and no IF, WHILE or RANK
+/// operation in any subgraph (SCHEMA.md "Dynamic-output-shape testing").
+inline bool has_dynamic_output_run(const TestModel& test) {
+  if (test.expectFailure) return false;
+  auto has_excluded = [](const TestSubgraph& sg) {
+    for (const Operation& op : sg.operations)
+      if (op.type == OperationType::IF || op.type == OperationType::WHILE || op.type == OperationType::RANK)
+        return true;
+    return false;
+  };
+  if (has_excluded(test.main)) return false;
+  for (const TestSubgraph& sg : test.referenced)
+    if (has_excluded(sg)) return false;
+  return true;
+}
+
+}  // namespace nnhal::cts
