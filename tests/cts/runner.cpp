@@ -3,6 +3,7 @@
 #include "cts/runner.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,7 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 #endif
+#include "nnhal/exec/options.hpp"
 #include "nnhal/exec/prepared_model.hpp"
 #include "nnhal/validate/support.hpp"
 #if defined(__GNUC__) && !defined(__clang__)
@@ -41,20 +43,27 @@ struct ExecutionResult {
   std::vector<OutputShape> shapes;
 };
 
-ExecutionResult execute_sync(const PreparedModel& prepared, const Request& request) {
+/// The executor's options for one run: the loop timeout from the command line, if given.
+ExecuteOptions<> execute_options(const RunnerOptions& options) {
+  ExecuteOptions<> o;
+  if (options.loop_timeout_ms) o.loop_timeout = std::chrono::milliseconds(*options.loop_timeout_ms);
+  return o;
+}
+
+ExecutionResult execute_sync(const PreparedModel& prepared, const Request& request, const RunnerOptions& options) {
   auto execution = prepared.create_execution();
   if (!execution) return {describe("create execution", execution.error()), {}};
-  if (Status s = execution->run(request); !s) return {describe("run", s.error()), {}};
+  if (Status s = execution->run(request, execute_options(options)); !s) return {describe("run", s.error()), {}};
   const auto shapes = execution->output_shapes();
   return {std::nullopt, std::vector<OutputShape>(shapes.begin(), shapes.end())};
 }
 
 /// The one place an execution is launched; every run of the runner goes through it, so the
-/// execution modes (and the loop timeout, once the executor takes one) plug in here only.
+/// execution modes plug in here only.
 ExecutionResult execute(const PreparedModel& prepared, const Request& request, const RunnerOptions& options) {
   switch (options.mode) {
     case ExecutionMode::Sync:
-      return execute_sync(prepared, request);
+      return execute_sync(prepared, request, options);
   }
   return {"run: unknown execution mode", {}};
 }

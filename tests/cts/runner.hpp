@@ -18,10 +18,10 @@ enum class ExecutionMode { Sync };
 
 /// Everything the command line configures about running a model.
 struct RunnerOptions {
-  /// `--loop-timeout-ms`: the per-WHILE time limit (HAL13.md d.6); nullopt = the executor's
-  /// default (2 s). Only stored so far: nnhal's executor has no loop-timeout option yet. When
-  /// it gets one, execute() hands this value to it; the runner must not emulate a timeout
-  /// itself, since the while_infinite_loop models test the executor's own limit.
+  /// `--loop-timeout-ms`: the per-WHILE time limit (HAL13.md d.6) handed to the executor
+  /// (ExecuteOptions::loop_timeout, which clamps it to 15 s); nullopt = the executor's default
+  /// (2 s). The runner never enforces a timeout itself: the while_infinite_loop models test the
+  /// executor's own limit.
   std::optional<std::uint64_t> loop_timeout_ms;
   ExecutionMode mode = ExecutionMode::Sync;
 };
