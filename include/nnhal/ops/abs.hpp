@@ -1,14 +1,26 @@
 #pragma once
 /// \file
-/// ABS (38). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// ABS (38): elementwise absolute value (INT32 since 1.3).
 
+#include "nnhal/ops/common/signature_lists.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace abs {
+inline constexpr auto& kInputs = lists::kUnaryInputs;
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+inline constexpr auto kSignatures = lists::unary(std::array<TypeVersion, 3>{{
+    {OperandType::TENSOR_FLOAT16, HalVersion::V1_2},
+    {OperandType::TENSOR_FLOAT32, HalVersion::V1_2},
+    {OperandType::TENSOR_INT32, HalVersion::V1_3},
+}});
+}  // namespace abs
+
 /// ABS in the operation table.
 struct Abs : OperationDescriptor<OperationType::ABS> {
-  static constexpr OperationInfo info{OperationType::ABS, "ABS", HalVersion::V1_2, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::ABS, "ABS",         HalVersion::V1_2,
+                                      abs::kInputs,       abs::kOutputs, abs::kSignatures};
 };
 
 }  // namespace nnhal::ops

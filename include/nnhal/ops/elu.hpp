@@ -1,14 +1,35 @@
 #pragma once
 /// \file
-/// ELU (98). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// ELU (98): `max(0, x) + min(0, alpha * (exp(x) - 1))`. The operation's documentation allows
+/// zero-sized inputs but the reference executor registration does not; the reference wins, so
+/// kOpAllowsZeroSized is not set.
 
+#include "nnhal/ops/common/signature_lists.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace elu {
+inline constexpr std::array<Slot, 2> kInputs{{
+    {"input", Role::Data},
+    {"alpha", Role::Parameter},
+}};
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+/// F16, F32 (1.3).
+inline constexpr std::array<TypeVersion, 2> kTypes{{
+    {OperandType::TENSOR_FLOAT16, HalVersion::V1_3},
+    {OperandType::TENSOR_FLOAT32, HalVersion::V1_3},
+}};
+/// {T, fT} -> {T}.
+inline constexpr auto kSignatures = for_each_type(kTypes, [](OperandType t, HalVersion v) {
+  return sig(v, {t, float_scalar_for(t)}, {t});
+});
+}  // namespace elu
+
 /// ELU in the operation table.
 struct Elu : OperationDescriptor<OperationType::ELU> {
-  static constexpr OperationInfo info{OperationType::ELU, "ELU", HalVersion::V1_3, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::ELU, "ELU",         HalVersion::V1_3,
+                                      elu::kInputs,       elu::kOutputs, elu::kSignatures};
 };
 
 }  // namespace nnhal::ops

@@ -1,14 +1,33 @@
 #pragma once
 /// \file
-/// FILL (100). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// FILL (100): a tensor of the shape held in `dims` with every element set to `value`.
 
+#include "nnhal/ops/common/signature_lists.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace fill {
+inline constexpr std::array<Slot, 2> kInputs{{
+    {"dims", Role::Parameter},  // TENSOR_INT32 1-D: the output shape
+    {"value", Role::Parameter},
+}};
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+/// The value scalar follows the output type: FLOAT16 -> F16, FLOAT32 -> F32, INT32 -> I32 (1.3).
+inline constexpr std::array<Signature, 3> kSignatures{{
+    sig(HalVersion::V1_3, {OperandType::TENSOR_INT32, OperandType::FLOAT16},
+        {OperandType::TENSOR_FLOAT16}),
+    sig(HalVersion::V1_3, {OperandType::TENSOR_INT32, OperandType::FLOAT32},
+        {OperandType::TENSOR_FLOAT32}),
+    sig(HalVersion::V1_3, {OperandType::TENSOR_INT32, OperandType::INT32},
+        {OperandType::TENSOR_INT32}),
+}};
+}  // namespace fill
+
 /// FILL in the operation table.
 struct Fill : OperationDescriptor<OperationType::FILL> {
-  static constexpr OperationInfo info{OperationType::FILL, "FILL", HalVersion::V1_3, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::FILL, "FILL",         HalVersion::V1_3,
+                                      fill::kInputs,       fill::kOutputs, fill::kSignatures};
 };
 
 }  // namespace nnhal::ops

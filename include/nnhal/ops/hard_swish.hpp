@@ -1,14 +1,35 @@
 #pragma once
 /// \file
-/// HARD_SWISH (99). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// HARD_SWISH (99): `x * max(0, min(6, x + 3)) / 6`; output quantization may differ from the
+/// input's. No rank limit; zero-sized inputs allowed.
 
+#include "nnhal/ops/common/signature_lists.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace hard_swish {
+inline constexpr auto& kInputs = lists::kUnaryInputs;
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+inline constexpr auto kSignatures = lists::unary(std::array<TypeVersion, 4>{{
+    {OperandType::TENSOR_FLOAT16, HalVersion::V1_3},
+    {OperandType::TENSOR_FLOAT32, HalVersion::V1_3},
+    {OperandType::TENSOR_QUANT8_ASYMM, HalVersion::V1_3},
+    {OperandType::TENSOR_QUANT8_ASYMM_SIGNED, HalVersion::V1_3},
+}});
+}  // namespace hard_swish
+
 /// HARD_SWISH in the operation table.
 struct HardSwish : OperationDescriptor<OperationType::HARD_SWISH> {
-  static constexpr OperationInfo info{OperationType::HARD_SWISH, "HARD_SWISH", HalVersion::V1_3, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::HARD_SWISH,
+                                      "HARD_SWISH",
+                                      HalVersion::V1_3,
+                                      hard_swish::kInputs,
+                                      hard_swish::kOutputs,
+                                      hard_swish::kSignatures,
+                                      nullptr,
+                                      nullptr,
+                                      kOpAllowsZeroSized};
 };
 
 }  // namespace nnhal::ops
