@@ -1,14 +1,38 @@
 #pragma once
 /// \file
-/// CHANNEL_SHUFFLE (46). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// CHANNEL_SHUFFLE (46): splits `axis` into `num_groups` groups and transposes them
+/// (`out[k * groups + g] = in[g * group_size + k]`); out q = in.
 
+#include "nnhal/ops/common/signature_lists.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace channel_shuffle {
+inline constexpr std::array<Slot, 3> kInputs{{
+    {"input", Role::Data},
+    {"num_groups", Role::Parameter},  // INT32 > 0 dividing the axis size, checked at execution
+    {"axis", Role::Parameter},        // INT32 in [-rank, rank), checked at execution
+}};
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+/// {T, INT32, INT32} -> {T}: F16, F32, QA8 (1.2); QAS8 (1.3).
+inline constexpr auto kSignatures =
+    for_each_type(lists::kFloatQuant, [](OperandType t, HalVersion v) {
+      return sig(v, {t, OperandType::INT32, OperandType::INT32}, {t});
+    });
+
+/// Input rank <= 4 when known (ChannelShuffle.cpp validate).
+inline Status validate(const OperationView& op, HalVersion&) {
+  return lists::check_max_rank(op, 0, 4);
+}
+}  // namespace channel_shuffle
+
 /// CHANNEL_SHUFFLE in the operation table.
 struct ChannelShuffle : OperationDescriptor<OperationType::CHANNEL_SHUFFLE> {
-  static constexpr OperationInfo info{OperationType::CHANNEL_SHUFFLE, "CHANNEL_SHUFFLE", HalVersion::V1_2, {}, {}, {}};
+  static constexpr OperationInfo info{
+      OperationType::CHANNEL_SHUFFLE, "CHANNEL_SHUFFLE",         HalVersion::V1_2,
+      channel_shuffle::kInputs,       channel_shuffle::kOutputs, channel_shuffle::kSignatures,
+      &channel_shuffle::validate};
 };
 
 }  // namespace nnhal::ops

@@ -1,14 +1,30 @@
 #pragma once
 /// \file
-/// LOG_SOFTMAX (64). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// LOG_SOFTMAX (64): `x * beta - log(sum(exp(x * beta), axis))`.
 
+#include "nnhal/ops/common/signature_lists.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace log_softmax {
+inline constexpr std::array<Slot, 3> kInputs{{
+    {"input", Role::Data},
+    {"beta", Role::Parameter},
+    {"axis", Role::Parameter},
+}};
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+/// {T, fT, INT32} -> {T}: F16, F32 (1.2).
+inline constexpr auto kSignatures = for_each_type(lists::kFloat, [](OperandType t, HalVersion v) {
+  return sig(v, {t, float_scalar_for(t), OperandType::INT32}, {t});
+});
+}  // namespace log_softmax
+
 /// LOG_SOFTMAX in the operation table.
 struct LogSoftmax : OperationDescriptor<OperationType::LOG_SOFTMAX> {
-  static constexpr OperationInfo info{OperationType::LOG_SOFTMAX, "LOG_SOFTMAX", HalVersion::V1_2, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::LOG_SOFTMAX, "LOG_SOFTMAX",
+                                      HalVersion::V1_2,           log_softmax::kInputs,
+                                      log_softmax::kOutputs,      log_softmax::kSignatures};
 };
 
 }  // namespace nnhal::ops

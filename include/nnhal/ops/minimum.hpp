@@ -1,14 +1,25 @@
 #pragma once
 /// \file
-/// MINIMUM (66). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// MINIMUM (66): elementwise minimum with broadcasting; the inputs' and the output's
+/// quantization parameters may all differ.
 
+#include "nnhal/ops/common/signature_lists.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace minimum {
+inline constexpr auto& kInputs = lists::kBinaryInputs;
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+/// {T, T} -> {T}: F16, F32, I32, QA8 (1.2); QAS8 (1.3).
+inline constexpr auto kSignatures = lists::binary(lists::kFloatIntQuant);
+}  // namespace minimum
+
 /// MINIMUM in the operation table.
 struct Minimum : OperationDescriptor<OperationType::MINIMUM> {
-  static constexpr OperationInfo info{OperationType::MINIMUM, "MINIMUM", HalVersion::V1_2, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::MINIMUM, "MINIMUM",
+                                      HalVersion::V1_2,       minimum::kInputs,
+                                      minimum::kOutputs,      minimum::kSignatures};
 };
 
 }  // namespace nnhal::ops

@@ -1,14 +1,27 @@
 #pragma once
 /// \file
-/// PRELU (71). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// PRELU (71): `x >= 0 ? x : alpha * x` with alpha broadcast against the input; the output's
+/// quantization parameters may differ.
 
+#include "nnhal/ops/common/signature_lists.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace prelu {
+inline constexpr std::array<Slot, 2> kInputs{{
+    {"input", Role::Data},
+    {"alpha", Role::Weights},
+}};
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+/// {T, T} -> {T}: F16, F32, QA8 (1.2); QAS8 (1.3).
+inline constexpr auto kSignatures = lists::binary(lists::kFloatQuant);
+}  // namespace prelu
+
 /// PRELU in the operation table.
 struct Prelu : OperationDescriptor<OperationType::PRELU> {
-  static constexpr OperationInfo info{OperationType::PRELU, "PRELU", HalVersion::V1_2, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::PRELU, "PRELU",         HalVersion::V1_2,
+                                      prelu::kInputs,       prelu::kOutputs, prelu::kSignatures};
 };
 
 }  // namespace nnhal::ops

@@ -1,14 +1,31 @@
 #pragma once
 /// \file
-/// SELECT (84). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// SELECT (84): elementwise `condition ? input1 : input2`; the three inputs must have identical
+/// shapes (no broadcasting, checked at execution).
 
+#include "nnhal/ops/common/signature_lists.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace select {
+inline constexpr std::array<Slot, 3> kInputs{{
+    {"condition", Role::Condition},
+    {"input1", Role::Data},
+    {"input2", Role::Data},
+}};
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+/// {TENSOR_BOOL8, T, T} -> {T}: F16, F32, I32, QA8 (1.2); QAS8 (1.3).
+inline constexpr auto kSignatures =
+    for_each_type(lists::kFloatIntQuant, [](OperandType t, HalVersion v) {
+      return sig(v, {OperandType::TENSOR_BOOL8, t, t}, {t});
+    });
+}  // namespace select
+
 /// SELECT in the operation table.
 struct Select : OperationDescriptor<OperationType::SELECT> {
-  static constexpr OperationInfo info{OperationType::SELECT, "SELECT", HalVersion::V1_2, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::SELECT, "SELECT",         HalVersion::V1_2,
+                                      select::kInputs,       select::kOutputs, select::kSignatures};
 };
 
 }  // namespace nnhal::ops

@@ -1,14 +1,32 @@
 #pragma once
 /// \file
-/// SLICE (86). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// SLICE (86): extracts `size[i]` elements from `begin[i]` along every axis (-1 = to the end);
+/// out q = in. Zero-sized inputs allowed.
 
+#include "nnhal/ops/common/signature_lists.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace slice {
+inline constexpr std::array<Slot, 3> kInputs{{
+    {"input", Role::Data},
+    {"begin", Role::Parameter},  // TENSOR_INT32 [rank]
+    {"size", Role::Parameter},   // TENSOR_INT32 [rank]
+}};
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+/// {T, TENSOR_INT32, TENSOR_INT32} -> {T}: F16, F32, I32, QA8 (1.2); QAS8 (1.3).
+inline constexpr auto kSignatures =
+    for_each_type(lists::kFloatIntQuant, [](OperandType t, HalVersion v) {
+      return sig(v, {t, OperandType::TENSOR_INT32, OperandType::TENSOR_INT32}, {t});
+    });
+}  // namespace slice
+
 /// SLICE in the operation table.
 struct Slice : OperationDescriptor<OperationType::SLICE> {
-  static constexpr OperationInfo info{OperationType::SLICE, "SLICE", HalVersion::V1_2, {}, {}, {}};
+  static constexpr OperationInfo info{
+      OperationType::SLICE, "SLICE", HalVersion::V1_2, slice::kInputs,    slice::kOutputs,
+      slice::kSignatures,   nullptr, nullptr,          kOpAllowsZeroSized};
 };
 
 }  // namespace nnhal::ops

@@ -1,14 +1,31 @@
 #pragma once
 /// \file
-/// SPLIT (87). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// SPLIT (87): splits the input along `axis` into `num_splits` equal tensors; out q = in.
 
+#include "nnhal/ops/common/signature_lists.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace split {
+inline constexpr std::array<Slot, 3> kInputs{{
+    {"input", Role::Data},
+    {"axis", Role::Parameter},
+    {"num_splits", Role::Parameter},  // must divide the axis size (execution check)
+}};
+/// One output per split; the reference bounds their number only by num_splits at execution.
+inline constexpr std::array<Slot, 1> kOutputs{{{"outputs", Role::Data, kSlotRepeated}}};
+/// {T, INT32, INT32} -> {T...}: F16, F32, I32, QA8 (1.2); QAS8 (1.3).
+inline constexpr auto kSignatures =
+    for_each_type(lists::kFloatIntQuant, [](OperandType t, HalVersion v) {
+      return sig(v, {t, OperandType::INT32, OperandType::INT32}, TypeSeq({t}, 0));
+    });
+}  // namespace split
+
 /// SPLIT in the operation table.
 struct Split : OperationDescriptor<OperationType::SPLIT> {
-  static constexpr OperationInfo info{OperationType::SPLIT, "SPLIT", HalVersion::V1_2, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::SPLIT, "SPLIT",         HalVersion::V1_2,
+                                      split::kInputs,       split::kOutputs, split::kSignatures};
 };
 
 }  // namespace nnhal::ops

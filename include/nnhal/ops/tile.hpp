@@ -1,14 +1,28 @@
 #pragma once
 /// \file
-/// TILE (89). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// TILE (89): repeats the input `multiples[i]` times along every axis; out q = in.
 
+#include "nnhal/ops/common/signature_lists.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace tile {
+inline constexpr std::array<Slot, 2> kInputs{{
+    {"input", Role::Data}, {"multiples", Role::Parameter},  // TENSOR_INT32 [rank]
+}};
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+/// {T, TENSOR_INT32} -> {T}: F16, F32, I32, QA8 (1.2); QAS8 (1.3).
+inline constexpr auto kSignatures =
+    for_each_type(lists::kFloatIntQuant, [](OperandType t, HalVersion v) {
+      return sig(v, {t, OperandType::TENSOR_INT32}, {t});
+    });
+}  // namespace tile
+
 /// TILE in the operation table.
 struct Tile : OperationDescriptor<OperationType::TILE> {
-  static constexpr OperationInfo info{OperationType::TILE, "TILE", HalVersion::V1_2, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::TILE, "TILE",         HalVersion::V1_2,
+                                      tile::kInputs,       tile::kOutputs, tile::kSignatures};
 };
 
 }  // namespace nnhal::ops

@@ -1,14 +1,32 @@
 #pragma once
 /// \file
-/// TOPK_V2 (90). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// TOPK_V2 (90): the k largest values along the last dimension (descending) and their indices.
 
+#include "nnhal/ops/common/signature_lists.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace topk_v2 {
+inline constexpr std::array<Slot, 2> kInputs{{
+    {"input", Role::Data}, {"k", Role::Parameter},  // INT32 in (0, last dim], checked at execution
+}};
+inline constexpr std::array<Slot, 2> kOutputs{{
+    {"values", Role::Data},
+    {"indices", Role::Data},
+}};
+/// {T, INT32} -> {T, TENSOR_INT32}: F16, F32, I32, QA8 (1.2); QAS8 (1.3).
+inline constexpr auto kSignatures =
+    for_each_type(lists::kFloatIntQuant, [](OperandType t, HalVersion v) {
+      return sig(v, {t, OperandType::INT32}, {t, OperandType::TENSOR_INT32});
+    });
+}  // namespace topk_v2
+
 /// TOPK_V2 in the operation table.
 struct TopkV2 : OperationDescriptor<OperationType::TOPK_V2> {
-  static constexpr OperationInfo info{OperationType::TOPK_V2, "TOPK_V2", HalVersion::V1_2, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::TOPK_V2, "TOPK_V2",
+                                      HalVersion::V1_2,       topk_v2::kInputs,
+                                      topk_v2::kOutputs,      topk_v2::kSignatures};
 };
 
 }  // namespace nnhal::ops
