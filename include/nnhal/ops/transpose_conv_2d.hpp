@@ -1,14 +1,56 @@
 #pragma once
 /// \file
-/// TRANSPOSE_CONV_2D (91). STUB: descriptor not written yet (no signatures, so validation rejects it).
+/// TRANSPOSE_CONV_2D (91): transposed ("deconvolution") 2-D convolution. Zero batches allowed.
 
+#include "nnhal/ops/common/conv_v12_signatures.hpp"
 #include "nnhal/ops/operation_info.hpp"
 
 namespace nnhal::ops {
 
+namespace transpose_conv_2d {
+/// Explicit-padding form (11 inputs). The implicit form (9 inputs) has {input, filter, bias,
+/// output_shape (TENSOR_INT32 [4]), padding_scheme, stride_w, stride_h, activation, layout};
+/// slot names follow the explicit form.
+inline constexpr std::array<Slot, 11> kInputs{{
+    {"input", Role::Data},
+    {"filter", Role::Weights},  // [depth_out, fh, fw, depth_in]
+    {"bias", Role::Bias},       // [depth_out]
+    {"pad_left", Role::Parameter},
+    {"pad_right", Role::Parameter},
+    {"pad_top", Role::Parameter},
+    {"pad_bottom", Role::Parameter},
+    {"stride_w", Role::Parameter},
+    {"stride_h", Role::Parameter},
+    {"activation", Role::Activation},
+    {"layout", Role::Layout},  // mandatory in both forms
+}};
+inline constexpr std::array<Slot, 1> kOutputs{{{"output", Role::Data}}};
+
+/// Implicit padding (output shape tensor, scheme, strides, activation, layout) and explicit
+/// padding (four paddings, strides, activation, layout), for every filter configuration.
+inline constexpr auto kSignatures = [] {
+  using enum OperandType;
+  return join(conv_v12::signatures({TENSOR_INT32, INT32, INT32, INT32, INT32, BOOL}),
+              conv_v12::signatures({INT32, INT32, INT32, INT32, INT32, INT32, INT32, BOOL}));
+}();
+
+/// A per-channel filter must be quantized along dimension 0 (TransposeConv2D.cpp validate).
+inline Status validate(const OperationView& op, HalVersion&) {
+  return conv_v12::check_per_channel_filter(op, 1, 0);
+}
+}  // namespace transpose_conv_2d
+
 /// TRANSPOSE_CONV_2D in the operation table.
 struct TransposeConv2D : OperationDescriptor<OperationType::TRANSPOSE_CONV_2D> {
-  static constexpr OperationInfo info{OperationType::TRANSPOSE_CONV_2D, "TRANSPOSE_CONV_2D", HalVersion::V1_2, {}, {}, {}};
+  static constexpr OperationInfo info{OperationType::TRANSPOSE_CONV_2D,
+                                      "TRANSPOSE_CONV_2D",
+                                      HalVersion::V1_2,
+                                      transpose_conv_2d::kInputs,
+                                      transpose_conv_2d::kOutputs,
+                                      transpose_conv_2d::kSignatures,
+                                      &transpose_conv_2d::validate,
+                                      nullptr,
+                                      kOpAllowsZeroSized};
 };
 
 }  // namespace nnhal::ops
