@@ -1,0 +1,240 @@
+#pragma once
+/// \file
+/// Building blocks for benchmarks that run through the public execution path: a Model built
+/// from the HAL structs (constants in memory pools the benchmark owns), PreparedModel::prepare,
+/// one Execution, and a Request whose arguments live in 64-byte-aligned pools. Timing
+/// `Execution::run(request)` then counts request validation, binding and kernel dispatch, as a
+/// driver would see them.
+
+#include <benchmark/benchmark.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <optional>
+#include <random>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "nnhal/exec/prepared_model.hpp"
+#include "nnhal/model/model.hpp"
+
+namespace nnhal::bench {
+
+/// Floats at a 64-byte-aligned address that never moves (memory pools point into it).
+class AlignedFloats {
+ public:
+  explicit AlignedFloats(std::size_t n)
+      : n_(n), data_(static_cast<float*>(::operator new[](bytes_for(n), std::align_val_t{64}))) {
+    std::memset(data_.get(), 0, bytes_for(n));
+  }
+  float* data() noexcept { return data_.get(); }
+  const float* data() const noexcept { return data_.get(); }
+  std::size_t size() const noexcept { return n_; }
+  std::span<float> span() noexcept { return {data_.get(), n_}; }
+  /// The whole block as HAL memory.
+  Memory memory() noexcept { return {reinterpret_cast<std::byte*>(data_.get()), bytes_for(n_)}; }
+
+ private:
+  static std::size_t bytes_for(std::size_t n) { return (n == 0 ? 1 : n) * sizeof(float); }
+  struct Free {
+    void operator()(float* p) const noexcept { ::operator delete[](p, std::align_val_t{64}); }
+  };
+  std::size_t n_;
+  std::unique_ptr<float, Free> data_;
+};
+
+/// Deterministic values uniform in [lo, hi].
+inline void fill_uniform(std::span<float> v, float lo, float hi, std::uint32_t seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(lo, hi);
+  for (float& f : v) f = dist(gen);
+}
+
+/// Product of the dimensions.
+inline std::size_t element_count(const std::vector<std::uint32_t>& dims) {
+  std::size_t n = 1;
+  for (std::uint32_t d : dims) n *= d;
+  return n;
+}
+
+/// A Model together with the memory its CONSTANT_REFERENCE operands live in (Model::pools
+/// point into `pools`, which must outlive every prepared model made from it).
+struct OwnedModel {
+  Model model;
+  std::vector<std::unique_ptr<AlignedFloats>> pools;
+};
+
+/// Appends an operand to main and returns its index.
+inline std::uint32_t add_operand(Model& m, OperandType type, std::vector<std::uint32_t> dims,
+                                 OperandLifeTime lifetime) {
+  Operand op;
+  op.type = type;
+  op.dimensions = std::move(dims);
+  op.lifetime = lifetime;
+  m.main.operands.push_back(std::move(op));
+  return static_cast<std::uint32_t>(m.main.operands.size() - 1);
+}
+
+/// Appends an INT32 scalar CONSTANT_COPY operand holding `value`.
+inline std::uint32_t add_int32_constant(Model& m, std::int32_t value) {
+  const std::uint32_t index =
+      add_operand(m, OperandType::INT32, {}, OperandLifeTime::CONSTANT_COPY);
+  // Keep inline constants 4-byte aligned inside operandValues.
+  while (m.operandValues.size() % 4 != 0) m.operandValues.push_back(0);
+  const auto offset = static_cast<std::uint32_t>(m.operandValues.size());
+  m.operandValues.resize(offset + sizeof value);
+  std::memcpy(m.operandValues.data() + offset, &value, sizeof value);
+  m.main.operands[index].location = {0, offset, sizeof value};
+  return index;
+}
+
+/// Appends one operation and sets numberOfConsumers of its inputs.
+inline void add_operation(Model& m, OperationType type, std::vector<std::uint32_t> inputs,
+                          std::vector<std::uint32_t> outputs) {
+  for (std::uint32_t i : inputs) ++m.main.operands[i].numberOfConsumers;
+  m.main.operations.push_back(Operation{type, std::move(inputs), std::move(outputs)});
+}
+
+/// output = act(input0 OP input1) on TENSOR_FLOAT32 of the same shape `dims`; both inputs are
+/// model inputs. OP is ADD, SUB, MUL or DIV.
+inline OwnedModel binary_f32_model(OperationType op, const std::vector<std::uint32_t>& dims,
+                                   FusedActivationFunc act = FusedActivationFunc::NONE) {
+  OwnedModel om;
+  Model& m = om.model;
+  const auto a = add_operand(m, OperandType::TENSOR_FLOAT32, dims, OperandLifeTime::SUBGRAPH_INPUT);
+  const auto b = add_operand(m, OperandType::TENSOR_FLOAT32, dims, OperandLifeTime::SUBGRAPH_INPUT);
+  const auto fuse = add_int32_constant(m, static_cast<std::int32_t>(act));
+  const auto out =
+      add_operand(m, OperandType::TENSOR_FLOAT32, dims, OperandLifeTime::SUBGRAPH_OUTPUT);
+  add_operation(m, op, {a, b, fuse}, {out});
+  m.main.inputIndexes = {a, b};
+  m.main.outputIndexes = {out};
+  return om;
+}
+
+/// output[batch, units] = act(input[batch, input_size] x weights^T + bias). Weights
+/// [units, input_size] and bias [units] are CONSTANT_REFERENCE operands in one memory pool
+/// (weights at offset 0, bias after them at a 64-byte boundary), filled with values in [-1, 1].
+inline OwnedModel fully_connected_f32_model(std::uint32_t batch, std::uint32_t input_size,
+                                            std::uint32_t units,
+                                            FusedActivationFunc act = FusedActivationFunc::NONE,
+                                            std::uint32_t seed = 1) {
+  OwnedModel om;
+  Model& m = om.model;
+  const std::size_t w_count = std::size_t{units} * input_size;
+  const std::size_t bias_offset = (w_count + 15) / 16 * 16;  // floats; 64-byte boundary
+  auto pool = std::make_unique<AlignedFloats>(bias_offset + units);
+  fill_uniform(pool->span().subspan(0, w_count), -1.0f, 1.0f, seed);
+  fill_uniform(pool->span().subspan(bias_offset, units), -1.0f, 1.0f, seed + 1);
+  m.pools.push_back(pool->memory());
+  om.pools.push_back(std::move(pool));
+
+  const auto in = add_operand(m, OperandType::TENSOR_FLOAT32, {batch, input_size},
+                              OperandLifeTime::SUBGRAPH_INPUT);
+  const auto w = add_operand(m, OperandType::TENSOR_FLOAT32, {units, input_size},
+                             OperandLifeTime::CONSTANT_REFERENCE);
+  m.main.operands[w].location = {0, 0, static_cast<std::uint32_t>(w_count * sizeof(float))};
+  const auto bias =
+      add_operand(m, OperandType::TENSOR_FLOAT32, {units}, OperandLifeTime::CONSTANT_REFERENCE);
+  m.main.operands[bias].location = {0, static_cast<std::uint32_t>(bias_offset * sizeof(float)),
+                                    static_cast<std::uint32_t>(units * sizeof(float))};
+  const auto fuse = add_int32_constant(m, static_cast<std::int32_t>(act));
+  const auto out =
+      add_operand(m, OperandType::TENSOR_FLOAT32, {batch, units}, OperandLifeTime::SUBGRAPH_OUTPUT);
+  add_operation(m, OperationType::FULLY_CONNECTED, {in, w, bias, fuse}, {out});
+  m.main.inputIndexes = {in};
+  m.main.outputIndexes = {out};
+  return om;
+}
+
+/// A Request with one aligned pool per model input and output, sized from the declared (fully
+/// specified) FLOAT32 shapes of main's inputs and outputs. Inputs are filled with values in
+/// [-1, 1].
+class OwnedRequest {
+ public:
+  explicit OwnedRequest(const Model& m, std::uint32_t seed = 7) {
+    for (int pass = 0; pass < 2; ++pass) {
+      const bool is_output = pass == 1;
+      const auto& indexes = is_output ? m.main.outputIndexes : m.main.inputIndexes;
+      for (std::uint32_t index : indexes) {
+        const std::size_t n = element_count(m.main.operands[index].dimensions);
+        auto buf = std::make_unique<AlignedFloats>(n);
+        if (!is_output) fill_uniform(buf->span(), -1.0f, 1.0f, seed++);
+        RequestArgument arg;
+        arg.location = {static_cast<std::uint32_t>(buffers_.size()), 0,
+                        static_cast<std::uint32_t>(n * sizeof(float))};
+        (is_output ? request.outputs : request.inputs).push_back(arg);
+        request.pools.push_back({buf->memory(), 0});
+        buffers_.push_back(std::move(buf));
+      }
+    }
+  }
+  /// Values of pool `i` (inputs first, then outputs).
+  AlignedFloats& pool(std::size_t i) { return *buffers_[i]; }
+
+  Request request;
+
+ private:
+  std::vector<std::unique_ptr<AlignedFloats>> buffers_;
+};
+
+/// The execution type PreparedModel::create_execution() returns (default clock).
+using DefaultExecution =
+    std::remove_cvref_t<decltype(*std::declval<const PreparedModel&>().create_execution())>;
+
+/// A prepared model and one execution of it.
+struct Runner {
+  std::optional<PreparedModel> prepared;
+  std::optional<DefaultExecution> execution;
+  std::string error;  ///< empty when both were created
+};
+
+/// Prepares `m` and creates an execution; on failure `error` says which step failed and why.
+inline Runner make_runner(const Model& m) {
+  Runner r;
+  auto p = PreparedModel::prepare(m);
+  if (!p) {
+    r.error = std::string("prepare: ") + p.error().c_str();
+    return r;
+  }
+  r.prepared.emplace(std::move(*p));
+  auto e = r.prepared->create_execution();
+  if (!e) {
+    r.error = std::string("create_execution: ") + e.error().c_str();
+    return r;
+  }
+  r.execution.emplace(std::move(*e));
+  return r;
+}
+
+/// The benchmark loop every model benchmark shares: prepare once, run once to check that the
+/// model runs, then time `execution.run(request)`. Returns false (and marks the benchmark
+/// skipped with the reason) when something fails.
+inline bool run_model_loop(benchmark::State& state, const Model& m, OwnedRequest& req) {
+  Runner r = make_runner(m);
+  if (!r.error.empty()) {
+    state.SkipWithError(r.error.c_str());
+    return false;
+  }
+  if (auto s = r.execution->run(req.request); !s) {
+    state.SkipWithError((std::string("run: ") + s.error().c_str()).c_str());
+    return false;
+  }
+  for (auto _ : state) {
+    const Status s = r.execution->run(req.request);
+    if (!s) {
+      state.SkipWithError((std::string("run: ") + s.error().c_str()).c_str());
+      return false;
+    }
+    benchmark::ClobberMemory();
+  }
+  return true;
+}
+
+}  // namespace nnhal::bench
