@@ -92,6 +92,7 @@ class [[nodiscard]] Expected {
   T&& value() && noexcept { NNHAL_ASSERT(has_value()); return std::move(*std::get_if<0>(&v_)); }
   T& operator*() & noexcept { return value(); }
   const T& operator*() const& noexcept { return value(); }
+  T&& operator*() && noexcept { return std::move(value()); }
   T* operator->() noexcept { return &value(); }
   const T* operator->() const noexcept { return &value(); }
 

@@ -11,7 +11,9 @@
 namespace nnhal {
 
 /// A source of time points. `now()` is called at most once per WHILE iteration and, when an
-/// execution has a deadline, between operations outside loops.
+/// execution has a deadline, between operations outside loops. The difference of two time
+/// points is signed (negative when the first is earlier), so a wrapping tick counter works as
+/// long as the intervals measured are shorter than half its period.
 template <class C>
 concept Clock = requires(C& c) {
   typename C::time_point;

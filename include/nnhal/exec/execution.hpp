@@ -32,6 +32,12 @@ struct PreparedCore {
   std::uint32_t while_nodes = 0;
 };
 
+/// True when `now` is later than `deadline` (signed difference, so counters may wrap).
+template <class T>
+bool passed(const T& now, const T& deadline) {
+  return std::chrono::nanoseconds(now - deadline) > std::chrono::nanoseconds{0};
+}
+
 template <class... F>
 struct Overloaded : F... {
   using F::operator()...;
@@ -96,6 +102,7 @@ class Execution {
   std::vector<WhileState> whiles_;
   AlignedBuffer arena_;
   std::vector<RtOperand> main_declared_;  ///< main outputs as declared, refined by the request
+  std::vector<detail::RequestRegion> regions_;  ///< request validation scratch
   std::vector<OutputShape> shapes_;
   std::size_t shapes_size_ = 0;
   std::chrono::nanoseconds loop_timeout_ = kLoopTimeoutDefault;
@@ -150,6 +157,7 @@ Expected<Execution<C>> Execution<C>::create(std::shared_ptr<const detail::Prepar
   }
   const SubgraphPlan& main = graphs[0];
   e.main_declared_.resize(main.outputs.size());
+  e.regions_.reserve(main.inputs.size() + main.outputs.size() + e.core_->model.pools.size());
   e.shapes_.resize(main.outputs.size());
   for (OutputShape& s : e.shapes_) s.dimensions.reserve(kMaxRank);
   return e;
@@ -222,7 +230,7 @@ Status Execution<C>::allocate_output(std::uint32_t g, std::uint32_t operand, boo
 
 template <Clock C>
 Status Execution<C>::check_deadline() {
-  if (deadline_ && clock_.now() > *deadline_)
+  if (deadline_ && detail::passed(clock_.now(), *deadline_))
     return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "the execution deadline passed");
   return {};
 }
@@ -426,7 +434,7 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
     const auto now = clock_.now();
     if (std::chrono::nanoseconds(now - start) > loop_timeout_)
       return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "a WHILE loop exceeded its timeout");
-    if (deadline_ && now > *deadline_)
+    if (deadline_ && detail::passed(now, *deadline_))
       return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "the execution deadline passed");
 
     bind_loop_inputs(node.body);
@@ -476,9 +484,9 @@ Status Execution<C>::run(const Request& request, const ExecuteOptions<C>& option
   loop_timeout_ = effective_loop_timeout(options.loop_timeout);
   deadline_ = options.deadline;
   loop_depth_ = 0;
-  if (deadline_ && clock_.now() > *deadline_)
+  if (deadline_ && detail::passed(clock_.now(), *deadline_))
     return Error(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "the deadline passed before the execution started");
-  if (auto s = validate_request(request, core_->model, options.request); !s) return s;
+  if (auto s = validate_request(request, core_->model, options.request, &regions_); !s) return s;
   if (auto s = bind_main(request); !s) return s;
   // Outputs whose shape is already known: report an insufficient buffer before running.
   bool insufficient = false;

@@ -117,8 +117,8 @@ using SelectFn = Expected<KernelFn> (*)(const NodeIO&, std::span<std::byte, kNod
 struct OpImpl {
   InferFn infer = nullptr;
   SelectFn select = nullptr;
-  /// Bit i set: infer reads the *value* of input i (e.g. RESHAPE's shape tensor), so shapes are
-  /// static only when that input is a constant.
+  /// Bit i set: infer reads the *value* of tensor input i (e.g. RESHAPE's shape tensor), so
+  /// shapes are static only when that input is a constant. Scalar inputs may always be read.
   std::uint64_t value_inputs = 0;
 };
 

@@ -39,14 +39,16 @@ inline Expected<RtOperand> make_record(const Model& model, const Operand& op) {
 }
 
 /// True when every tensor input of a node has a known shape and every input whose value shape
-/// inference reads is a constant.
+/// inference may read (any scalar, and the tensors flagged in OpImpl::value_inputs) is a
+/// constant.
 inline bool inputs_static(const SubgraphPlan& plan, const OperationInfo& info,
                           std::span<const std::uint32_t> inputs) noexcept {
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const RtOperand& op = plan.operands[inputs[i]];
     if (!op.has_value()) continue;
     if (!op.shape_known()) return false;
-    const bool value_needed = i < 64 && ((info.impl->value_inputs >> i) & 1u) != 0;
+    const bool value_needed =
+        !is_tensor(op.type) || (i < 64 && ((info.impl->value_inputs >> i) & 1u) != 0);
     if (value_needed && plan.storage[inputs[i]].storage != Storage::Constant) return false;
   }
   return true;

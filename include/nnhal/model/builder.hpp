@@ -8,6 +8,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "nnhal/core/operand_traits.hpp"
@@ -48,14 +49,26 @@ constexpr bool table_accepts(const std::array<OperandType, N>& in, OperandType o
 }
 }  // namespace detail
 
-/// Builds the main subgraph of a Model.
-class ModelBuilder {
+/// An untyped operand of a GraphBuilder's subgraph, for control-flow operands whose types the
+/// table does not fix.
+struct AnyOperandRef {
+  OperandType type;
+  std::uint32_t index = 0;
+};
+
+/// Builds one subgraph of a Model: main, or a referenced subgraph for IF / WHILE.
+class GraphBuilder {
  public:
-  /// A model input of type T.
+  GraphBuilder(Model& model, std::uint32_t graph) noexcept : model_(&model), graph_(graph) {}
+
+  /// Index of this subgraph in Model::referenced (meaningless for main).
+  std::uint32_t referenced_index() const noexcept { return graph_ - 1; }
+
+  /// A subgraph input of type T.
   template <OperandType T>
   OperandRef<T> input(OperandSpec spec = {}) {
     const auto i = add_operand(T, spec, OperandLifeTime::SUBGRAPH_INPUT);
-    model_.main.inputIndexes.push_back(i);
+    graph().inputIndexes.push_back(i);
     return {i};
   }
 
@@ -77,37 +90,43 @@ class ModelBuilder {
     return {i};
   }
 
+  /// A SUBGRAPH operand naming `target` (for IF / WHILE inputs).
+  OperandRef<OperandType::SUBGRAPH> subgraph(const GraphBuilder& target) {
+    const auto i = add_operand(OperandType::SUBGRAPH, {}, OperandLifeTime::SUBGRAPH);
+    graph().operands[i].location = {0, target.referenced_index(), 0};
+    return {i};
+  }
+
   /// Appends operation Op reading `inputs` and producing one new operand of type Out. Does not
   /// compile when no signature of Op in the operation table accepts these operand types.
   template <OperationType Op, OperandType Out, OperandType... In>
   OperandRef<Out> operation(OperandSpec out_spec, OperandRef<In>... inputs) {
     static_assert(detail::table_accepts<Op>(std::array<OperandType, sizeof...(In)>{In...}, Out),
                   "nnhal: no signature of this operation accepts these operand types");
-    const auto out = add_operand(Out, out_spec, OperandLifeTime::TEMPORARY_VARIABLE);
-    Operation op;
-    op.type = Op;
-    (op.inputs.push_back(inputs.index), ...);
-    for (std::uint32_t i : op.inputs) ++model_.main.operands[i].numberOfConsumers;
-    op.outputs.push_back(out);
-    model_.main.operations.push_back(std::move(op));
-    return {out};
+    const std::uint32_t ins[] = {inputs.index...};
+    return {append(Op, ins, {{Out, std::move(out_spec)}})[0]};
   }
 
-  /// Marks an operation result as a model output (in call order).
+  /// Appends IF or WHILE (whose operand layout is variable; validation checks it) reading
+  /// `inputs` and producing new operands of the given types; returns their indexes.
+  std::vector<std::uint32_t> control_flow(OperationType op, std::span<const std::uint32_t> inputs,
+                                          std::vector<std::pair<OperandType, OperandSpec>> outputs) {
+    return append(op, inputs, std::move(outputs));
+  }
+
+  /// Marks an operation result as a subgraph output (in call order).
+  void output(std::uint32_t operand) {
+    graph().operands[operand].lifetime = OperandLifeTime::SUBGRAPH_OUTPUT;
+    graph().outputIndexes.push_back(operand);
+  }
   template <OperandType T>
   void output(OperandRef<T> r) {
-    model_.main.operands[r.index].lifetime = OperandLifeTime::SUBGRAPH_OUTPUT;
-    model_.main.outputIndexes.push_back(r.index);
+    output(r.index);
   }
 
-  /// Sets relaxComputationFloat32toFloat16.
-  void relax_float32_to_float16(bool relax) { model_.relaxComputationFloat32toFloat16 = relax; }
+ protected:
+  Subgraph& graph() noexcept { return graph_ == 0 ? model_->main : model_->referenced[graph_ - 1]; }
 
-  /// The model built so far.
-  const Model& model() const& noexcept { return model_; }
-  Model model() && noexcept { return std::move(model_); }
-
- private:
   std::uint32_t add_operand(OperandType t, const OperandSpec& spec, OperandLifeTime lifetime) {
     Operand op;
     op.type = t;
@@ -115,22 +134,60 @@ class ModelBuilder {
     op.scale = spec.scale;
     op.zeroPoint = spec.zero_point;
     op.lifetime = lifetime;
-    model_.main.operands.push_back(std::move(op));
-    return static_cast<std::uint32_t>(model_.main.operands.size() - 1);
+    graph().operands.push_back(std::move(op));
+    return static_cast<std::uint32_t>(graph().operands.size() - 1);
+  }
+
+  std::vector<std::uint32_t> append(OperationType type, std::span<const std::uint32_t> inputs,
+                                    std::vector<std::pair<OperandType, OperandSpec>> outputs) {
+    Operation op;
+    op.type = type;
+    op.inputs.assign(inputs.begin(), inputs.end());
+    for (std::uint32_t i : op.inputs) ++graph().operands[i].numberOfConsumers;
+    for (const auto& [t, spec] : outputs)
+      op.outputs.push_back(add_operand(t, spec, OperandLifeTime::TEMPORARY_VARIABLE));
+    graph().operations.push_back(op);
+    return op.outputs;
   }
 
   // Appends bytes to operandValues at the HAL alignment for their length (HAL13.md a.6).
   void set_value(std::uint32_t operand, const void* data, std::size_t bytes) {
-    auto& values = model_.operandValues;
+    auto& values = model_->operandValues;
     const std::size_t align = bytes < 2 ? 1 : bytes < 4 ? 2 : 4;
     const std::size_t offset = (values.size() + align - 1) / align * align;
     values.resize(offset + bytes);
     if (bytes != 0) std::memcpy(values.data() + offset, data, bytes);
-    model_.main.operands[operand].location = {0, static_cast<std::uint32_t>(offset),
-                                              static_cast<std::uint32_t>(bytes)};
+    graph().operands[operand].location = {0, static_cast<std::uint32_t>(offset),
+                                          static_cast<std::uint32_t>(bytes)};
   }
 
-  Model model_;
+  Model* model_;
+  std::uint32_t graph_;
+};
+
+/// Builds a Model: GraphBuilder methods build the main subgraph; add_subgraph() starts a
+/// referenced one. Not copyable: its GraphBuilders point into it.
+class ModelBuilder : public GraphBuilder {
+ public:
+  ModelBuilder() : GraphBuilder(model_storage_, 0) {}
+  ModelBuilder(const ModelBuilder&) = delete;
+  ModelBuilder& operator=(const ModelBuilder&) = delete;
+
+  /// Starts a new referenced subgraph (Model::referenced[k], k in creation order).
+  GraphBuilder add_subgraph() {
+    model_storage_.referenced.emplace_back();
+    return GraphBuilder(model_storage_, static_cast<std::uint32_t>(model_storage_.referenced.size()));
+  }
+
+  /// Sets relaxComputationFloat32toFloat16.
+  void relax_float32_to_float16(bool relax) { model_storage_.relaxComputationFloat32toFloat16 = relax; }
+
+  /// The model built so far.
+  const Model& model() const& noexcept { return model_storage_; }
+  Model model() && noexcept { return std::move(model_storage_); }
+
+ private:
+  Model model_storage_;
 };
 
 }  // namespace nnhal

@@ -5,7 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
+#include <utility>
 #include <span>
 #include <string>
 #include <vector>
@@ -27,6 +27,34 @@ struct SymmPerChannelQuantParams {
   std::uint32_t channelDim = 0;
 };
 
+/// The channelQuant branch of the HIDL ExtraParams union: present or absent. (A small wrapper
+/// rather than std::optional: g++ 12 reports false maybe-uninitialized warnings when Operands
+/// holding an optional of a vector are copied at -O3.)
+class OptionalChannelQuant {
+ public:
+  OptionalChannelQuant() = default;
+  OptionalChannelQuant(SymmPerChannelQuantParams p) : value_(std::move(p)), present_(true) {}
+  OptionalChannelQuant& operator=(SymmPerChannelQuantParams p) {
+    value_ = std::move(p);
+    present_ = true;
+    return *this;
+  }
+  void reset() noexcept {
+    value_ = {};
+    present_ = false;
+  }
+  bool has_value() const noexcept { return present_; }
+  explicit operator bool() const noexcept { return present_; }
+  const SymmPerChannelQuantParams& operator*() const noexcept { return value_; }
+  SymmPerChannelQuantParams& operator*() noexcept { return value_; }
+  const SymmPerChannelQuantParams* operator->() const noexcept { return &value_; }
+  SymmPerChannelQuantParams* operator->() noexcept { return &value_; }
+
+ private:
+  SymmPerChannelQuantParams value_;
+  bool present_ = false;
+};
+
 /// One operand of a subgraph (`@1.3::Operand`). `dimensions` empty = scalar or unknown rank;
 /// a 0 entry = unknown dimension.
 struct Operand {
@@ -38,7 +66,7 @@ struct Operand {
   OperandLifeTime lifetime = OperandLifeTime::TEMPORARY_VARIABLE;
   DataLocation location;
   /// Set only for TENSOR_QUANT8_SYMM_PER_CHANNEL (the HIDL ExtraParams channelQuant branch).
-  std::optional<SymmPerChannelQuantParams> channelQuant;
+  OptionalChannelQuant channelQuant;
 };
 
 /// One operation: its code and operand indexes into the enclosing subgraph.

@@ -27,7 +27,7 @@ namespace detail {
 
 /// Names a subgraph in messages: "main" or "referenced[i]".
 struct SubgraphName {
-  char text[32];
+  char text[48];
   explicit SubgraphName(std::size_t index, bool is_main) noexcept {
     if (is_main) std::snprintf(text, sizeof text, "main");
     else std::snprintf(text, sizeof text, "referenced[%zu]", index);

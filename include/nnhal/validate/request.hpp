@@ -24,6 +24,14 @@ struct RequestValidationOptions {
 
 namespace detail {
 
+/// A memory region an argument (or model pool) covers, for the aliasing check.
+struct RequestRegion {
+  const std::byte* begin;
+  std::uint64_t end;  ///< size in bytes from `begin`
+  bool output;
+  std::size_t index;
+};
+
 /// Bytes an argument may address: its location within a memory pool (token pools are sized by
 /// their buffer and must use offset = length = 0).
 struct ArgumentRegion {
@@ -108,8 +116,11 @@ inline bool input_may_be_omitted(const Subgraph& main, std::uint32_t operand) {
 }  // namespace detail
 
 /// Validates `request` against `model` (which must already have passed validate_model).
+/// `scratch`, when given, is reused for the aliasing check, so a caller that keeps it (an
+/// execution) validates without allocating.
 inline Status validate_request(const Request& request, const Model& model,
-                               const RequestValidationOptions& options = {}) {
+                               const RequestValidationOptions& options = {},
+                               std::vector<detail::RequestRegion>* scratch = nullptr) {
   const Subgraph& main = model.main;
   if (request.inputs.size() != main.inputIndexes.size())
     return NNHAL_INVALID("request has %zu inputs, the model has %zu", request.inputs.size(),
@@ -123,14 +134,11 @@ inline Status validate_request(const Request& request, const Model& model,
       return NNHAL_INVALID("pool %zu has a size but no memory", p);
   }
 
-  struct Region {
-    const std::byte* begin;
-    std::uint64_t end;  // as an offset from begin of the address space, see below
-    bool output;
-    std::size_t index;
-  };
-  std::vector<Region> regions;
-  regions.reserve(request.inputs.size() + request.outputs.size());
+  using Region = detail::RequestRegion;
+  std::vector<Region> local;
+  std::vector<Region>& regions = scratch != nullptr ? *scratch : local;
+  regions.clear();
+  regions.reserve(request.inputs.size() + request.outputs.size() + model.pools.size());
 
   for (int pass = 0; pass < 2; ++pass) {
     const bool is_output = pass == 1;
