@@ -1,0 +1,113 @@
+#pragma once
+/// \file
+/// Helpers for kernel tests: a one-node operand table with owned buffers, run through an
+/// OpImpl exactly as the executor does (infer, select with a params block, allocate the outputs
+/// from the inferred shapes, kernel).
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <memory>
+#include <vector>
+
+#include "nnhal/exec/operand.hpp"
+
+namespace nnhal::test {
+
+/// One node: inputs and outputs in one operand table, each with its own heap buffer.
+class KernelNode {
+ public:
+  /// Adds a tensor input holding `values` (row-major, sized to `dims`).
+  template <OperandType T>
+  std::uint32_t tensor(const Dims& dims, const std::vector<element_t<T>>& values, float scale = 0.0f,
+                       std::int32_t zero_point = 0) {
+    RtOperand op;
+    op.type = T;
+    op.dims = dims;
+    op.scale = scale;
+    op.zero_point = zero_point;
+    op.lifetime = OperandLifeTime::SUBGRAPH_INPUT;
+    const std::size_t bytes = values.size() * sizeof(element_t<T>);
+    bind(op, bytes);
+    if (bytes != 0) std::memcpy(op.data, values.data(), bytes);
+    return push(op, inputs_);
+  }
+
+  /// Adds a scalar input.
+  template <OperandType T>
+  std::uint32_t scalar(element_t<T> v) {
+    RtOperand op;
+    op.type = T;
+    op.lifetime = OperandLifeTime::SUBGRAPH_INPUT;
+    bind(op, sizeof v);
+    std::memcpy(op.data, &v, sizeof v);
+    return push(op, inputs_);
+  }
+
+  /// Adds an output of type `type` (shape left to infer).
+  std::uint32_t output(OperandType type, float scale = 0.0f, std::int32_t zero_point = 0) {
+    RtOperand op;
+    op.type = type;
+    op.rank_known = false;
+    op.scale = scale;
+    op.zero_point = zero_point;
+    op.lifetime = OperandLifeTime::SUBGRAPH_OUTPUT;
+    return push(op, outputs_);
+  }
+
+  NodeIO io() { return NodeIO(table_.data(), inputs_, outputs_, params_.data()); }
+  RtOperand& in(std::size_t i) { return table_[inputs_[i]]; }
+  RtOperand& out(std::size_t i) { return table_[outputs_[i]]; }
+
+  Status infer(const OpImpl& impl) { return impl.infer(io()); }
+
+  /// select, then a buffer for every output from its inferred shape (at least one byte).
+  Expected<KernelFn> select(const OpImpl& impl) {
+    auto k = impl.select(io(), std::span<std::byte, kNodeParamBytes>(params_));
+    if (!k) return k;
+    for (std::uint32_t o : outputs_) {
+      RtOperand& op = table_[o];
+      bind(op, static_cast<std::size_t>(op.required_bytes()));
+    }
+    return k;
+  }
+
+  /// infer, select, kernel; the first error is returned.
+  Status run(const OpImpl& impl) {
+    if (auto s = infer(impl); !s) return s;
+    auto k = select(impl);
+    if (!k) return std::move(k.error());
+    return (*k)(io());
+  }
+
+  /// The values of output i (as many elements as its shape holds).
+  template <OperandType T>
+  std::vector<element_t<T>> values(std::size_t i) {
+    const RtOperand& op = out(i);
+    std::vector<element_t<T>> v(static_cast<std::size_t>(op.dims.element_count()));
+    if (!v.empty()) std::memcpy(v.data(), op.data, v.size() * sizeof(element_t<T>));
+    return v;
+  }
+
+ private:
+  void bind(RtOperand& op, std::size_t bytes) {
+    auto buf = std::make_unique<std::byte[]>(bytes == 0 ? 1 : bytes);  // aligned for any scalar
+    op.data = buf.get();
+    op.length = bytes;
+    buffers_.push_back(std::move(buf));
+  }
+  std::uint32_t push(const RtOperand& op, std::vector<std::uint32_t>& list) {
+    table_.push_back(op);
+    list.push_back(static_cast<std::uint32_t>(table_.size() - 1));
+    return list.back();
+  }
+
+  std::vector<RtOperand> table_;
+  std::vector<std::uint32_t> inputs_, outputs_;
+  std::vector<std::unique_ptr<std::byte[]>> buffers_;
+  alignas(16) std::array<std::byte, kNodeParamBytes> params_{};
+};
+
+}  // namespace nnhal::test
