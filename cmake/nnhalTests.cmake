@@ -58,6 +58,13 @@ target_precompile_headers(nnhal_tests PRIVATE
   <string> <string_view> <type_traits> <utility> <variant> <vector>)
 # The main TU defines DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN before including doctest.
 set_source_files_properties(${NNHAL_TESTS_DIR}/main.cpp PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
+# Every TU that includes the operation table instantiates every kernel it names, so the suite
+# is compiled in batches (unity build): the kernels are generated once per batch rather than
+# once per test file. Test files therefore keep their file-local names distinct. The main TU
+# and the replaced allocation functions stay in translation units of their own.
+set_target_properties(nnhal_tests PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
+set_source_files_properties(${NNHAL_TESTS_DIR}/main.cpp ${NNHAL_TESTS_DIR}/support/counting_allocator.cpp
+  PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
 if(NNHAL_DOCTEST_PER_CASE)
   # One ctest test per TEST_CASE, listed after each link (see cmake/nnhalDoctestDiscover.cmake).
   set(_nnhal_cases_file ${PROJECT_BINARY_DIR}/nnhal_tests_cases.cmake)
@@ -105,6 +112,26 @@ if(NNHAL_CTS_SOURCES)
 else()
   nnhal_add_skipped_test(cts_conformance
     "no conformance runner sources in tests/cts; cts_conformance NOT RUN")
+endif()
+
+# ---------------------------------------------------------------------------------------------
+# libFuzzer targets (opt-in, clang only): one program per tests/fuzz/*.cpp
+# ---------------------------------------------------------------------------------------------
+option(NNHAL_BUILD_FUZZ "Build tests/fuzz/*.cpp as libFuzzer programs (clang only)" OFF)
+if(NNHAL_BUILD_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "NNHAL_BUILD_FUZZ needs clang (-fsanitize=fuzzer)")
+  endif()
+  file(GLOB NNHAL_FUZZ_SOURCES CONFIGURE_DEPENDS ${NNHAL_TESTS_DIR}/fuzz/*.cpp)
+  set(_nnhal_fuzz_flags -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all)
+  foreach(src IN LISTS NNHAL_FUZZ_SOURCES)
+    get_filename_component(name ${src} NAME_WE)
+    add_executable(nnhal_fuzz_${name} ${src})
+    target_link_libraries(nnhal_fuzz_${name} PRIVATE nnhal_dev_base)
+    target_include_directories(nnhal_fuzz_${name} PRIVATE ${NNHAL_TESTS_DIR})
+    target_compile_options(nnhal_fuzz_${name} PRIVATE ${_nnhal_fuzz_flags})
+    target_link_options(nnhal_fuzz_${name} PRIVATE ${_nnhal_fuzz_flags})
+  endforeach()
 endif()
 
 if(NOT NNHAL_BUILD_CHECKS)
