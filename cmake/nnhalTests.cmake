@@ -58,13 +58,6 @@ target_precompile_headers(nnhal_tests PRIVATE
   <string> <string_view> <type_traits> <utility> <variant> <vector>)
 # The main TU defines DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN before including doctest.
 set_source_files_properties(${NNHAL_TESTS_DIR}/main.cpp PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
-# Every TU that includes the operation table instantiates every kernel it names, so the suite
-# is compiled in batches (unity build): the kernels are generated once per batch rather than
-# once per test file. Test files therefore keep their file-local names distinct. The main TU
-# and the replaced allocation functions stay in translation units of their own.
-set_target_properties(nnhal_tests PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
-set_source_files_properties(${NNHAL_TESTS_DIR}/main.cpp ${NNHAL_TESTS_DIR}/support/counting_allocator.cpp
-  PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
 if(NNHAL_DOCTEST_PER_CASE)
   # One ctest test per TEST_CASE, listed after each link (see cmake/nnhalDoctestDiscover.cmake).
   set(_nnhal_cases_file ${PROJECT_BINARY_DIR}/nnhal_tests_cases.cmake)
