@@ -13,7 +13,7 @@ using namespace nnhal;
 
 namespace {
 using enum OperationType;
-constexpr OperationType kRows[] = {
+constexpr OperationType kRows38To101[] = {
     ABS,
     ARGMAX,
     ARGMIN,
@@ -68,16 +68,16 @@ constexpr OperationType kRows[] = {
     RANK,
 };
 
-constexpr OperationType kZeroSized[] = {
+constexpr OperationType kZeroSized38To101[] = {
     AXIS_ALIGNED_BBOX_TRANSFORM, BOX_WITH_NMS_LIMIT,      QUANTIZE,   ROI_ALIGN, SLICE,
     TRANSPOSE_CONV_2D,           RESIZE_NEAREST_NEIGHBOR, HARD_SWISH,
 };
 
-constexpr OperationType kSince13[] = {QUANTIZED_LSTM, ELU, HARD_SWISH, FILL, RANK};
+constexpr OperationType kSince13Rows[] = {QUANTIZED_LSTM, ELU, HARD_SWISH, FILL, RANK};
 }  // namespace
 
 TEST_CASE("rows 38..101 (this family): complete and consistent") {
-  for (OperationType op : kRows) {
+  for (OperationType op : kRows38To101) {
     const OperationInfo* info = find_operation(op);
     REQUIRE(info != nullptr);
     CAPTURE(info->name);
@@ -87,7 +87,7 @@ TEST_CASE("rows 38..101 (this family): complete and consistent") {
     CHECK_FALSE(info->outputs.empty());
     CHECK_FALSE(info->has(kOpControlFlow));
     const bool since13 =
-        std::find(std::begin(kSince13), std::end(kSince13), op) != std::end(kSince13);
+        std::find(std::begin(kSince13Rows), std::end(kSince13Rows), op) != std::end(kSince13Rows);
     CHECK(info->since == (since13 ? HalVersion::V1_3 : HalVersion::V1_2));
     HalVersion lowest = HalVersion::V1_3;
     for (const Signature& s : info->signatures) {
@@ -104,7 +104,7 @@ TEST_CASE("rows 38..101 (this family): complete and consistent") {
     });
     CHECK(info->has(kOpAllowsOmitted) == omittable);
     const bool zero =
-        std::find(std::begin(kZeroSized), std::end(kZeroSized), op) != std::end(kZeroSized);
+        std::find(std::begin(kZeroSized38To101), std::end(kZeroSized38To101), op) != std::end(kZeroSized38To101);
     CHECK(info->has(kOpAllowsZeroSized) == zero);
   }
 }

@@ -36,14 +36,14 @@ struct Shape {
 };
 
 /// Exact-ish result (double sums of exact double products) and the error bound per output.
-struct Expected {
+struct ExactResult {
   std::vector<double> value, bound;
 };
 
-Expected exact(const std::vector<float>& in, const std::vector<float>& w, const float* bias,
+ExactResult exact(const std::vector<float>& in, const std::vector<float>& w, const float* bias,
                Shape s, FloatRange r) {
   constexpr double u = 1.0 / 16777216.0;  // 2^-24, unit roundoff of float
-  Expected e;
+  ExactResult e;
   for (std::size_t b = 0; b < s.batch; ++b)
     for (std::size_t n = 0; n < s.units; ++n) {
       const double bias_v = bias != nullptr ? static_cast<double>(bias[n]) : 0.0;
@@ -84,7 +84,7 @@ void check_shape(Shape s, st::Offsets off, FloatRange r, bool with_bias, std::ui
 
   nnhal::simd::fully_connected_f32(in.data(), w.data(), bias_p, out.data(), s.batch, s.input_size,
                                    s.units, r.min, r.max);
-  const Expected e = exact(vin, vw, with_bias ? vbias.data() : nullptr, s, r);
+  const ExactResult e = exact(vin, vw, with_bias ? vbias.data() : nullptr, s, r);
   {
     INFO("SIMD kernel");
     st::check_within(out.span(), e.value, e.bound);
@@ -175,7 +175,7 @@ TEST_CASE("simd::fully_connected_f32 reads nothing past its buffers (exact-size 
                                        bu.second, -1.0f, 1.0f);
       nnhal::ops::fully_connected::reference_f32(in.data(), w.data(), bias.data(), ref.data(),
                                                  bu.first, k, bu.second, -1.0f, 1.0f);
-      const Expected e = exact(in, w, bias.data(), {bu.first, k, bu.second}, {-1.0f, 1.0f});
+      const ExactResult e = exact(in, w, bias.data(), {bu.first, k, bu.second}, {-1.0f, 1.0f});
       st::check_within(out, e.value, e.bound);
     }
 }

@@ -17,8 +17,7 @@
 #include "nnhal/validate/request.hpp"
 #include "validate/model_fixtures.hpp"
 
-using namespace nnhal;
-using namespace nnhal::test;
+namespace nnhal::test::malformed::request_suite {
 
 namespace {
 
@@ -542,3 +541,5 @@ TEST_CASE("malformed request: 50000 outputs validate in n log n") {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CHECK(seconds < 10.0);
 }
+
+}  // namespace nnhal::test::malformed::request_suite

@@ -2,7 +2,9 @@
 /// \file
 /// Small, valid models and requests that the malformed-input suites start from: each test takes
 /// one of these, breaks exactly one rule, and checks the error. The fixtures own the memory
-/// their pools point into, so they are movable but not copyable.
+/// their pools point into, so they are movable but not copyable. Everything lives in
+/// nnhal::test::malformed and the suites use no using-directives, so they stay correct when
+/// CMake batches test files into one translation unit (unity build).
 
 #include <cstddef>
 #include <cstdint>
@@ -20,7 +22,7 @@
 #include "nnhal/validate/model.hpp"
 #include "nnhal/validate/request.hpp"
 
-namespace nnhal::test {
+namespace nnhal::test::malformed {
 
 inline constexpr auto kInput = OperandLifeTime::SUBGRAPH_INPUT;
 inline constexpr auto kOutput = OperandLifeTime::SUBGRAPH_OUTPUT;
@@ -397,4 +399,4 @@ inline void check_model_valid(const Model& model, const ValidationOptions& optio
   CHECK(v.has_value());
 }
 
-}  // namespace nnhal::test
+}  // namespace nnhal::test::malformed

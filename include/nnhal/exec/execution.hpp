@@ -38,6 +38,18 @@ bool passed(const T& now, const T& deadline) {
   return std::chrono::nanoseconds(now - deadline) > std::chrono::nanoseconds{0};
 }
 
+/// Points subgraph input `to` (declared as `declared`) at the outer value `from`, after checking
+/// that the value has the shape the subgraph was planned for.
+inline Status bind_input(const RtOperand& declared, RtOperand& to, const RtOperand& from) noexcept {
+  NNHAL_TRY(check_bound_shape(declared, from));
+  to.dims = from.dims;
+  to.rank_known = from.rank_known;
+  to.data = from.data;
+  to.length = from.length;
+  to.lifetime = from.has_value() ? OperandLifeTime::SUBGRAPH_INPUT : OperandLifeTime::NO_VALUE;
+  return {};
+}
+
 template <class... F>
 struct Overloaded : F... {
   using F::operator()...;
@@ -87,8 +99,8 @@ class Execution {
   Status run_if(std::uint32_t g, const IfNode& node);
   Status run_while(std::uint32_t g, const WhileNode& node);
   Status allocate_output(std::uint32_t g, std::uint32_t operand, bool& insufficient);
-  void bind_inputs(std::uint32_t g, const RtOperand* outer, std::span<const std::uint32_t> outer_ids,
-                   std::size_t count);
+  Status bind_inputs(std::uint32_t g, const RtOperand* outer, std::span<const std::uint32_t> outer_ids,
+                     std::size_t first, std::size_t count);
   Status bind_outputs(std::uint32_t g, std::uint32_t outer_graph, std::span<const std::uint32_t> outer_ids);
   Status adopt_result(std::uint32_t g, std::uint32_t operand, const RtOperand& result);
   Status check_deadline();
@@ -192,7 +204,11 @@ Status Execution<C>::bind_main(const Request& request) {
         if (!d.assign(arg.dimensions)) return NNHAL_INVALID("request rank exceeds %zu", kMaxRank);
         // Validation guaranteed agreement with every known declared dimension; statically
         // inferred output dimensions fill the request's unknown ones.
-        if (rec.rank_known && rec.dims.rank() == d.rank())
+        // A shape the model fixes (declared or inferred at prepare time) keeps its rank.
+        if (rec.rank_known && rec.dims.rank() != d.rank())
+          return NNHAL_FAILURE("%s %zu: request gives rank %zu, the model computes rank %zu",
+                               is_output ? "output" : "input", k, d.rank(), rec.dims.rank());
+        if (rec.rank_known)
           for (std::size_t j = 0; j < d.rank(); ++j) {
             if (d[j] == 0) d[j] = rec.dims[j];
             else if (rec.dims[j] != 0 && rec.dims[j] != d[j])
@@ -261,7 +277,7 @@ Status Execution<C>::run_compute(std::uint32_t g, const ComputeNode& node) {
   for (std::size_t i = 0; i < ins.size(); ++i) {
     const RtOperand& in = s.table[ins[i]];
     if (!in.has_value()) {
-      if (!info.has(kOpAllowsOmitted))
+      if (!input_omittable(info, i))
         return NNHAL_INVALID("%s: input %zu is omitted but required", info.name.data(), i);
       continue;
     }
@@ -285,21 +301,17 @@ Status Execution<C>::run_compute(std::uint32_t g, const ComputeNode& node) {
   return node.kernel(io);
 }
 
-/// Binds the first `count` inputs of subgraph g to the outer records (aliasing, no copy).
+/// Binds inputs [first, first + count) of subgraph g to the outer records (aliasing, no copy).
 template <Clock C>
-void Execution<C>::bind_inputs(std::uint32_t g, const RtOperand* outer, std::span<const std::uint32_t> outer_ids,
-                               std::size_t count) {
+Status Execution<C>::bind_inputs(std::uint32_t g, const RtOperand* outer, std::span<const std::uint32_t> outer_ids,
+                                 std::size_t first, std::size_t count) {
   const SubgraphPlan& p = plan(g);
   GraphState& s = graphs_[g];
-  for (std::size_t i = 0; i < count; ++i) {
+  for (std::size_t i = first; i < first + count; ++i) {
     const RtOperand& from = outer[outer_ids[i]];
-    RtOperand& to = s.table[p.inputs[i]];
-    to.dims = from.dims;
-    to.rank_known = from.rank_known;
-    to.data = from.data;
-    to.length = from.length;
-    to.lifetime = from.has_value() ? OperandLifeTime::SUBGRAPH_INPUT : OperandLifeTime::NO_VALUE;
+    NNHAL_TRY(detail::bind_input(p.operands[p.inputs[i]], s.table[p.inputs[i]], from));
   }
+  return {};
 }
 
 /// Binds the outputs of subgraph g: to the outer operand's buffer when that is a fixed buffer
@@ -365,7 +377,7 @@ Status Execution<C>::run_if(std::uint32_t g, const IfNode& node) {
   const std::uint32_t branch = node.branch[std::to_integer<std::uint8_t>(cond.data[0]) != 0 ? 0 : 1];
   const auto ins = p.node_inputs(node);
   const auto outs = p.node_outputs(node);
-  bind_inputs(branch, graphs_[g].table.data(), ins, ins.size());
+  NNHAL_TRY(bind_inputs(branch, graphs_[g].table.data(), ins, 0, ins.size()));
   NNHAL_TRY(bind_outputs(branch, g, outs));
   NNHAL_TRY(run_nodes(branch));
   const SubgraphPlan& bp = plan(branch);
@@ -390,30 +402,15 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
   // Iteration 0 reads the WHILE inputs in place; later iterations read the previous body
   // outputs. Inputs past the carried ones are read-only and stay bound to the outer operands.
   for (std::size_t i = 0; i < carried; ++i) ws.current[i] = outer[ins[i]];
-  auto bind_loop_inputs = [&](std::uint32_t graph) {
+  auto bind_loop_inputs = [&](std::uint32_t graph) -> Status {
     GraphState& s = graphs_[graph];
     const SubgraphPlan& sp = plan(graph);
-    for (std::size_t i = 0; i < carried; ++i) {
-      RtOperand& to = s.table[sp.inputs[i]];
-      const RtOperand& from = ws.current[i];
-      to.dims = from.dims;
-      to.rank_known = from.rank_known;
-      to.data = from.data;
-      to.length = from.length;
-      to.lifetime = from.has_value() ? OperandLifeTime::SUBGRAPH_INPUT : OperandLifeTime::NO_VALUE;
-    }
+    for (std::size_t i = 0; i < carried; ++i)
+      NNHAL_TRY(detail::bind_input(sp.operands[sp.inputs[i]], s.table[sp.inputs[i]], ws.current[i]));
+    return {};
   };
-  for (std::size_t i = carried; i < ins.size(); ++i) {
-    for (std::uint32_t graph : {node.condition, node.body}) {
-      RtOperand& to = graphs_[graph].table[plan(graph).inputs[i]];
-      const RtOperand& from = outer[ins[i]];
-      to.dims = from.dims;
-      to.rank_known = from.rank_known;
-      to.data = from.data;
-      to.length = from.length;
-      to.lifetime = from.has_value() ? OperandLifeTime::SUBGRAPH_INPUT : OperandLifeTime::NO_VALUE;
-    }
-  }
+  NNHAL_TRY(bind_inputs(node.condition, outer, ins, carried, ins.size() - carried));
+  NNHAL_TRY(bind_inputs(node.body, outer, ins, carried, ins.size() - carried));
   RtOperand& cond_out = cs.table[cp.outputs[0]];
 
   ++loop_depth_;
@@ -423,7 +420,7 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
   } guard{loop_depth_};
   const auto start = clock_.now();
   for (std::uint64_t iteration = 0;; ++iteration) {
-    bind_loop_inputs(node.condition);
+    NNHAL_TRY(bind_loop_inputs(node.condition));
     cond_out.dims = cp.operands[cp.outputs[0]].dims;
     cond_out.rank_known = true;
     cond_out.data = reinterpret_cast<std::byte*>(&ws.condition);
@@ -437,7 +434,7 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
     if (deadline_ && detail::passed(now, *deadline_))
       return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "the execution deadline passed");
 
-    bind_loop_inputs(node.body);
+    NNHAL_TRY(bind_loop_inputs(node.body));
     const std::size_t parity = iteration & 1u;
     for (std::size_t i = 0; i < carried; ++i) {
       RtOperand& to = bs.table[bp.outputs[i]];

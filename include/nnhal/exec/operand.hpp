@@ -31,12 +31,14 @@ struct RtOperand {
   std::byte* data = nullptr;
   std::size_t length = 0;  ///< bytes available at `data`
 
-  /// Bytes the current shape needs (0 when unknown or zero-sized).
+  /// Bytes the current shape needs (0 when unknown or zero-sized; UINT64_MAX when the size
+  /// does not fit 64 bits, so every "is the buffer large enough" check fails safely).
   std::uint64_t required_bytes() const noexcept {
     if (!is_tensor(type)) return element_size(type);
     if (!rank_known) return 0;
     const std::uint64_t n = dims.element_count();
-    return n == UINT64_MAX ? UINT64_MAX : n * element_size(type);
+    const std::uint64_t e = element_size(type);
+    return n > UINT64_MAX / (e == 0 ? 1 : e) ? UINT64_MAX : n * e;
   }
   bool has_value() const noexcept { return lifetime != OperandLifeTime::NO_VALUE; }
   bool shape_known() const noexcept { return !is_tensor(type) || (rank_known && dims.all_known()); }

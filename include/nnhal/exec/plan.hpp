@@ -69,9 +69,16 @@ struct SubgraphPlan {
   }
 };
 
+/// Largest tensor nnhal lets an execution produce or bind, in bytes: the HAL bounds operand
+/// sizes to uint32.
+inline constexpr std::uint64_t kMaxTensorBytes = UINT32_MAX;
+
 /// Checks a computed shape against a declared one (HAL13.md h.6: dims = merge of computed and
-/// declared). On success `computed` is the merged shape.
+/// declared), and that its byte size fits kMaxTensorBytes. `computed` keeps its shape.
 inline Status merge_declared_shape(const RtOperand& declared, RtOperand& computed) noexcept {
+  if (computed.required_bytes() > kMaxTensorBytes)
+    return NNHAL_FAILURE("a computed shape of %llu elements exceeds the size limit",
+                         static_cast<unsigned long long>(computed.dims.element_count()));
   if (!is_tensor(declared.type) || !declared.rank_known) return {};
   if (declared.dims.rank() != computed.dims.rank())
     return NNHAL_FAILURE("computed rank %zu differs from the declared rank %zu",
@@ -83,4 +90,19 @@ inline Status merge_declared_shape(const RtOperand& declared, RtOperand& compute
   return {};
 }
 
+
+/// Checks that a runtime shape bound to a subgraph input agrees with what that input declares
+/// (rank when known, every known dimension) and with the size limit: the subgraph was planned
+/// for its declaration.
+inline Status check_bound_shape(const RtOperand& declared, const RtOperand& bound) noexcept {
+  if (!bound.has_value() || !is_tensor(declared.type)) return {};
+  if (bound.required_bytes() > kMaxTensorBytes) return NNHAL_FAILURE("an input shape exceeds the size limit");
+  if (!declared.rank_known) return {};
+  if (!bound.rank_known || bound.dims.rank() != declared.dims.rank())
+    return NNHAL_FAILURE("input of rank %zu bound where rank %zu is declared", bound.dims.rank(), declared.dims.rank());
+  for (std::size_t i = 0; i < declared.dims.rank(); ++i)
+    if (declared.dims[i] != 0 && declared.dims[i] != bound.dims[i])
+      return NNHAL_FAILURE("input dimension %zu is %u where %u is declared", i, bound.dims[i], declared.dims[i]);
+  return {};
+}
 }  // namespace nnhal

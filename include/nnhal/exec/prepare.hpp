@@ -4,6 +4,9 @@
 /// node, and the memory plan (one arena laid out from the temporaries' lifetimes).
 
 #include <algorithm>
+#include <iterator>
+#include <map>
+#include <set>
 #include <span>
 #include <cstdint>
 #include <vector>
@@ -54,43 +57,74 @@ inline bool inputs_static(const SubgraphPlan& plan, const OperationInfo& info,
   return true;
 }
 
-/// Lays out the temporaries of known size in one arena: each gets the lowest 64-byte aligned
-/// offset that does not overlap a temporary alive at the same time (largest first).
+/// Lays out the temporaries of known size in one arena by replaying the execution order:
+/// a node's outputs take the best-fitting free block (64-byte aligned), and a temporary's block
+/// is freed after its last reader runs, coalescing with free neighbours. O(n log n) in the number
+/// of temporaries.
 inline void plan_arena(SubgraphPlan& plan, const std::vector<std::uint32_t>& first_use,
-                       const std::vector<std::uint32_t>& last_use) {
-  struct Item {
-    std::uint32_t operand;
-    std::uint64_t bytes;
+                       const std::vector<std::uint32_t>& last_use, std::size_t node_count) {
+  constexpr std::uint64_t kAlign = 64;
+  std::vector<std::vector<std::uint32_t>> born(node_count), dies(node_count);
+  std::vector<std::uint64_t> bytes(plan.operands.size(), 0);
+  for (std::uint32_t i = 0; i < plan.operands.size(); ++i) {
+    if (plan.storage[i].storage != Storage::Arena) continue;
+    bytes[i] = (plan.operands[i].required_bytes() + kAlign - 1) & ~(kAlign - 1);
+    if (bytes[i] == 0) continue;
+    born[first_use[i]].push_back(i);
+    dies[last_use[i]].push_back(i);
+  }
+  std::map<std::uint64_t, std::uint64_t> free_by_offset;       // offset -> size
+  std::set<std::pair<std::uint64_t, std::uint64_t>> free_by_size;  // (size, offset)
+  std::uint64_t end = 0;
+  auto take = [&](std::uint64_t need) {
+    auto it = free_by_size.lower_bound({need, 0});
+    if (it == free_by_size.end()) {
+      // Grow the arena, merging a free block that ends at the current end.
+      std::uint64_t at = end;
+      if (!free_by_offset.empty()) {
+        auto last = std::prev(free_by_offset.end());
+        if (last->first + last->second == end) {
+          at = last->first;
+          free_by_size.erase({last->second, last->first});
+          free_by_offset.erase(last);
+        }
+      }
+      end = at + need;
+      return at;
+    }
+    const auto [size, at] = *it;
+    free_by_size.erase(it);
+    free_by_offset.erase(at);
+    if (size > need) {
+      free_by_offset[at + need] = size - need;
+      free_by_size.insert({size - need, at + need});
+    }
+    return at;
   };
-  std::vector<Item> items;
-  for (std::uint32_t i = 0; i < plan.operands.size(); ++i)
-    if (plan.storage[i].storage == Storage::Arena)
-      items.push_back({i, (plan.operands[i].required_bytes() + 63) & ~std::uint64_t{63}});
-  std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.bytes > b.bytes; });
-  std::vector<Item> placed;
-  std::uint64_t total = 0;
-  for (const Item& it : items) {
-    // Candidate offsets: 0 and the end of every placed block alive at the same time.
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> busy;  // [begin, end) of overlapping blocks
-    for (const Item& p : placed) {
-      const bool overlap_in_time = !(last_use[p.operand] < first_use[it.operand] ||
-                                     last_use[it.operand] < first_use[p.operand]);
-      if (overlap_in_time) {
-        const std::uint64_t b = plan.storage[p.operand].arena_offset;
-        busy.emplace_back(b, b + p.bytes);
+  auto release = [&](std::uint64_t at, std::uint64_t size) {
+    auto next = free_by_offset.lower_bound(at);
+    if (next != free_by_offset.end() && at + size == next->first) {
+      size += next->second;
+      free_by_size.erase({next->second, next->first});
+      next = free_by_offset.erase(next);
+    }
+    if (next != free_by_offset.begin()) {
+      auto prev = std::prev(next);
+      if (prev->first + prev->second == at) {
+        at = prev->first;
+        size += prev->second;
+        free_by_size.erase({prev->second, prev->first});
+        free_by_offset.erase(prev);
       }
     }
-    std::sort(busy.begin(), busy.end());
-    std::uint64_t offset = 0;
-    for (const auto& [b, e] : busy) {
-      if (offset + it.bytes <= b) break;
-      offset = std::max(offset, e);
-    }
-    plan.storage[it.operand].arena_offset = offset;
-    total = std::max(total, offset + it.bytes);
-    placed.push_back(it);
+    free_by_offset[at] = size;
+    free_by_size.insert({size, at});
+  };
+  for (std::size_t k = 0; k < node_count; ++k) {
+    for (std::uint32_t i : born[k]) plan.storage[i].arena_offset = take(bytes[i]);
+    for (std::uint32_t i : dies[k]) release(plan.storage[i].arena_offset, bytes[i]);
   }
-  plan.arena_bytes = total;
+  plan.arena_bytes = end;
 }
 
 }  // namespace detail
@@ -205,7 +239,7 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
       st.dynamic_slot = plan.dynamic_count++;
     }
   }
-  detail::plan_arena(plan, first_use, last_use);
+  detail::plan_arena(plan, first_use, last_use, sg.operations.size());
   return {};
 }
 

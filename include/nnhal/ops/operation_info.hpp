@@ -38,6 +38,13 @@ struct OperationInfo {
   constexpr bool has(OperationFlags f) const noexcept { return (flags & f) != 0; }
 };
 
+/// True when input `position` of an operation may have no value (lifetime NO_VALUE, or an
+/// omitted request argument): the operation accepts omitted operands and that slot says so.
+constexpr bool input_omittable(const OperationInfo& info, std::size_t position) noexcept {
+  return info.has(kOpAllowsOmitted) && position < info.inputs.size() &&
+         (info.inputs[position].flags & kSlotOmittable) != 0;
+}
+
 /// The `impl` of IF and WHILE: they have no kernel of their own; the executor runs them as
 /// control-flow nodes over their referenced subgraphs.
 inline constexpr OpImpl kControlFlowImpl{};

@@ -54,10 +54,31 @@ constexpr std::size_t units_for_rows(std::size_t rows) {
 }
 #endif
 
+/// Sum of all lanes. Vectors wider than 128 bits are stored and summed in a fixed order:
+/// g++ 12's AVX-512 intrinsics behind Highway's 512-bit SumOfLanes and LowerHalf pass an
+/// undefined merge operand that its -Wmaybe-uninitialized reports once inlined (GCC bug
+/// 105593). This runs once per output, so its cost is negligible next to the dot product.
+template <class D, class V>
+HWY_INLINE float sum_lanes(D d, V v) {
+#if !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR
+  if constexpr (hn::MaxLanes(d) * sizeof(float) > 16) {
+    alignas(64) float lanes[hn::MaxLanes(d)];
+    hn::Store(v, d, lanes);
+    float sum = 0.0f;
+    for (float x : lanes) sum += x;
+    return sum;
+  } else {
+    return hn::GetLane(hn::SumOfLanes(d, v));
+  }
+#else
+  return hn::GetLane(hn::SumOfLanes(d, v));
+#endif
+}
+
 /// Sum of lanes, then + bias, then the reference clamp.
 template <class D, class V>
 HWY_INLINE float finish(D d, V acc, float bias, float lo, float hi) {
-  const float r = hn::GetLane(hn::SumOfLanes(d, acc)) + bias;
+  const float r = sum_lanes(d, acc) + bias;
   return r < lo ? lo : (r > hi ? hi : r);
 }
 

@@ -89,6 +89,9 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
       if (idx >= sg.operands.size())
         return NNHAL_INVALID("operation %zu (%s): input %zu refers to operand %u of %zu", k,
                              info->name.data(), j, idx, sg.operands.size());
+      if (sg.operands[idx].lifetime == OperandLifeTime::NO_VALUE && !input_omittable(*info, j))
+        return NNHAL_INVALID("operation %zu (%s): input %zu (operand %u) has no value but is required",
+                             k, info->name.data(), j, idx);
       if (!known[idx])
         return NNHAL_INVALID("operation %zu (%s): input %zu (operand %u) is read before it is written",
                              k, info->name.data(), j, idx);

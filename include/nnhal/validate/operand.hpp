@@ -18,6 +18,12 @@ constexpr bool is_valid_lifetime(OperandLifeTime v) noexcept {
   return c >= 0 && c <= static_cast<std::int32_t>(OperandLifeTime::SUBGRAPH);
 }
 
+/// True when `p` is aligned for elements of operand type `t`.
+inline bool is_aligned_for(OperandType t, const void* p) noexcept {
+  const std::uint32_t a = element_size(t);
+  return a <= 1 || reinterpret_cast<std::uintptr_t>(p) % a == 0;
+}
+
 /// Exact byte size of an operand with fully specified dimensions, or nullopt when the size is
 /// unknown (unknown rank or a 0 dimension); an overflow of uint32 yields an error.
 inline Expected<std::uint64_t> operand_byte_size(const Operand& op) noexcept {
@@ -161,6 +167,15 @@ inline Expected<HalVersion> validate_operand(const Operand& op, const Model& mod
       if (!oem && loc.length != *size)
         return NNHAL_INVALID("constant length %u differs from its data size %llu", loc.length,
                              static_cast<unsigned long long>(*size));
+      // Kernels read constants in place through typed pointers, so their bytes must be
+      // aligned to the element size (the HAL's operandValues alignment rule guarantees this for
+      // well-formed models).
+      const std::byte* base = op.lifetime == OperandLifeTime::CONSTANT_COPY
+                                  ? reinterpret_cast<const std::byte*>(model.operandValues.data())
+                                  : model.pools[loc.poolIndex].data;
+      if (!oem && base != nullptr && !is_aligned_for(t, base + loc.offset))
+        return NNHAL_INVALID("constant at offset %u is not aligned to its %u-byte elements", loc.offset,
+                             element_size(t));
       break;
     }
   }

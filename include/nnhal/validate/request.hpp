@@ -99,18 +99,20 @@ inline std::uint64_t combined_size(const Operand& operand, const RequestArgument
   return n;
 }
 
-/// True when some input is read only by operations that accept omitted operands.
-inline bool input_may_be_omitted(const Subgraph& main, std::uint32_t operand) {
-  bool used = false;
+/// For each operand of main: whether every place that reads it accepts an omitted value
+/// (input_omittable). One pass over the operations, done only for requests omitting inputs.
+inline std::vector<std::uint8_t> omittable_operands(const Subgraph& main) {
+  enum : std::uint8_t { kUnread = 0, kOmittable = 1, kRequired = 2 };
+  std::vector<std::uint8_t> state(main.operands.size(), kUnread);
   for (const Operation& op : main.operations) {
-    for (std::uint32_t in : op.inputs) {
-      if (in != operand) continue;
-      used = true;
-      const OperationInfo* info = find_operation(op.type);
-      if (info == nullptr || !info->has(kOpAllowsOmitted)) return false;
+    const OperationInfo* info = find_operation(op.type);
+    for (std::size_t j = 0; j < op.inputs.size(); ++j) {
+      std::uint8_t& st = state[op.inputs[j]];
+      const bool ok = info != nullptr && input_omittable(*info, j);
+      st = (st == kRequired || !ok) ? kRequired : kOmittable;
     }
   }
-  return used;
+  return state;
 }
 
 }  // namespace detail
@@ -140,6 +142,7 @@ inline Status validate_request(const Request& request, const Model& model,
   regions.clear();
   regions.reserve(request.inputs.size() + request.outputs.size() + model.pools.size());
 
+  std::vector<std::uint8_t> omittable;  // computed on the first omitted input
   for (int pass = 0; pass < 2; ++pass) {
     const bool is_output = pass == 1;
     const auto& args = is_output ? request.outputs : request.inputs;
@@ -153,12 +156,16 @@ inline Status validate_request(const Request& request, const Model& model,
             !arg.dimensions.empty())
           return NNHAL_INVALID("%s %zu: an omitted argument must have an empty location and no dimensions", what, i);
         if (is_output) return NNHAL_INVALID("output %zu: outputs cannot be omitted", i);
-        if (!detail::input_may_be_omitted(main, indexes[i]))
+        if (omittable.empty()) omittable = detail::omittable_operands(main);
+        if (omittable[indexes[i]] != 1)
           return NNHAL_INVALID("input %zu: omitted, but an operation reading it requires a value", i);
         continue;
       }
       auto region = detail::argument_region(request, arg);
       if (!region) return std::move(region.error().prefix("%s %zu", what, i));
+      if (region->begin != nullptr && !is_aligned_for(operand.type, region->begin))
+        return NNHAL_INVALID("%s %zu: buffer at offset %u is not aligned to its %u-byte elements", what, i,
+                             arg.location.offset, element_size(operand.type));
       if (auto s = detail::check_argument_dims(operand, arg, is_output && options.allow_unspecified_outputs); !s)
         return std::move(s.error().prefix("%s %zu", what, i));
       if (!is_output && region->begin != nullptr) {
