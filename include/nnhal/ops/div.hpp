@@ -21,23 +21,13 @@ inline constexpr auto kSignatures = arithmetic::signatures(std::array<TypeVersio
 
 inline Status validate(const OperationView& op, HalVersion&) { return arithmetic::validate_ranks(op); }
 
-inline Expected<KernelFn> select(const NodeIO& io, std::span<std::byte, kNodeParamBytes>) {
-  using namespace arithmetic;
-  const OperandType t = io.input(0).type;
-  if (t == OperandType::TENSOR_FLOAT32) return &kernel_f32<Div>;
-  if (t == OperandType::TENSOR_FLOAT16) return &kernel_f16<Div>;
-  if (t == OperandType::TENSOR_INT32) return &kernel_i32<Div>;
-  return NNHAL_FAILURE("DIV has no kernel for %s", to_string(t).data());
-}
-
-inline constexpr OpImpl kImpl{&arithmetic::infer_broadcast, &select};
 }  // namespace div
 
 /// DIV in the operation table.
 struct Div : OperationDescriptor<OperationType::DIV> {
   static constexpr OperationInfo info{OperationType::DIV,    "DIV",          HalVersion::V1_1,
                                       arithmetic::kInputs,   arithmetic::kOutputs, div::kSignatures,
-                                      &div::validate,        &div::kImpl,    kOpAllowsZeroSized};
+                                      &div::validate,        &arithmetic::kImpl<arithmetic::Div>,    kOpAllowsZeroSized};
 };
 
 }  // namespace nnhal::ops

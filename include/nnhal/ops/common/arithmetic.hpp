@@ -51,8 +51,14 @@ inline Status infer_broadcast(const NodeIO& io) {
 }
 
 /// Elementwise functors: float, int32 (wrapping, as two's complement hardware does).
+/// How an operation's quantized kernel rescales: ADD/SUB-style (inputs brought to a common
+/// scale), MUL-style (one product rescale), or no quantized kernel (DIV).
+enum class QuantKind { AddLike, MulLike, None };
+
 struct Add {
   static constexpr simd::BinaryOp simd_op = simd::BinaryOp::Add;
+  static constexpr QuantKind quant = QuantKind::AddLike;
+  static constexpr bool negate_second = false;
   static float apply(float a, float b) noexcept { return a + b; }
   static std::int32_t apply(std::int32_t a, std::int32_t b) noexcept {
     return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
@@ -60,6 +66,8 @@ struct Add {
 };
 struct Sub {
   static constexpr simd::BinaryOp simd_op = simd::BinaryOp::Sub;
+  static constexpr QuantKind quant = QuantKind::AddLike;
+  static constexpr bool negate_second = true;  // reference: SUB is ADD with -input2_multiplier
   static float apply(float a, float b) noexcept { return a - b; }
   static std::int32_t apply(std::int32_t a, std::int32_t b) noexcept {
     return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) - static_cast<std::uint32_t>(b));
@@ -67,6 +75,7 @@ struct Sub {
 };
 struct Mul {
   static constexpr simd::BinaryOp simd_op = simd::BinaryOp::Mul;
+  static constexpr QuantKind quant = QuantKind::MulLike;
   static float apply(float a, float b) noexcept { return a * b; }
   static std::int32_t apply(std::int32_t a, std::int32_t b) noexcept {
     return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) * static_cast<std::uint32_t>(b));
@@ -74,6 +83,7 @@ struct Mul {
 };
 struct Div {
   static constexpr simd::BinaryOp simd_op = simd::BinaryOp::Div;
+  static constexpr QuantKind quant = QuantKind::None;
   static float apply(float a, float b) noexcept { return a / b; }
   /// Floor division; x / 0 = 0 (reference behaviour); INT32_MIN / -1 wraps to INT32_MIN.
   static std::int32_t apply(std::int32_t a, std::int32_t b) noexcept {
@@ -239,5 +249,42 @@ void store_params(std::span<std::byte, kNodeParamBytes> dst, const P& p) noexcep
   static_assert(sizeof(P) <= kNodeParamBytes);
   std::memcpy(dst.data(), &p, sizeof p);
 }
+
+/// The kernel of Op for the operand type of input 0, chosen once at prepare time; quantized
+/// kernels get their rescaling multipliers precomputed into the node parameters.
+template <class Op>
+Expected<KernelFn> select(const NodeIO& io, std::span<std::byte, kNodeParamBytes> params) {
+  const OperandType t = io.input(0).type;
+  if (t == OperandType::TENSOR_FLOAT32) return &kernel_f32<Op>;
+  if (t == OperandType::TENSOR_FLOAT16) return &kernel_f16<Op>;
+  if (t == OperandType::TENSOR_INT32) return &kernel_i32<Op>;
+  const bool q8 = t == OperandType::TENSOR_QUANT8_ASYMM;
+  const bool q8s = t == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
+  if constexpr (Op::quant == QuantKind::AddLike) {
+    if (q8 || q8s) {
+      store_params(params, make_add_params(io.input(0), io.input(1), io.output(0), Op::negate_second));
+      return q8 ? &kernel_add_quant<OperandType::TENSOR_QUANT8_ASYMM>
+                : &kernel_add_quant<OperandType::TENSOR_QUANT8_ASYMM_SIGNED>;
+    }
+  } else if constexpr (Op::quant == QuantKind::MulLike) {
+    if (q8 || q8s) {
+      const RtOperand &a = io.input(0), &b = io.input(1), &o = io.output(0);
+      MulQuantParams p{};
+      p.input1_offset = -a.zero_point;
+      p.input2_offset = -b.zero_point;
+      p.output_offset = o.zero_point;
+      p.output = quant::quantize_multiplier(static_cast<double>(a.scale) * static_cast<double>(b.scale) /
+                                            static_cast<double>(o.scale));
+      store_params(params, p);
+      return q8 ? &kernel_mul_quant<OperandType::TENSOR_QUANT8_ASYMM>
+                : &kernel_mul_quant<OperandType::TENSOR_QUANT8_ASYMM_SIGNED>;
+    }
+  }
+  return NNHAL_FAILURE("no kernel for %s", to_string(t).data());
+}
+
+/// Shape inference and kernel choice of Op.
+template <class Op>
+inline constexpr OpImpl kImpl{&infer_broadcast, &select<Op>};
 
 }  // namespace nnhal::ops::arithmetic
