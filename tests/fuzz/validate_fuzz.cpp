@@ -12,17 +12,16 @@
 //   * nothing the caller owns changes: the model (operandValues, pools), the request's input
 //     bytes and every request byte outside the output regions.
 //
-// Build (clang only; not part of the CMake build, which excludes tests/fuzz):
+// Build (clang only): configure with -DCMAKE_CXX_COMPILER=clang++ -DNNHAL_BUILD_FUZZ=ON and
+// build nnhal_fuzz_validate_fuzz, or by hand:
 //   clang++ -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 //     -DHWY_DISABLE_PCLMUL_AES -I include -I <boost, range-v3, highway include dirs>
 //     tests/fuzz/validate_fuzz.cpp -o validate_fuzz
 // Run:   ASAN_OPTIONS=allocator_may_return_null=1 ./validate_fuzz -max_total_time=150
 //          -rss_limit_mb=4096 corpus/
 // Options:
-//   NNHAL_FUZZ_AVOID_KNOWN_BUGS (macro)  do not execute inputs that reach a bug already reported
-//       and covered by tests/validate/malformed_regressions.cpp, so fuzzing finds new ones;
 //   NNHAL_FUZZ_DUMP (environment)        print the decoded model, request and results, to turn
-//       a crash input into a regression test;
+//       a crash input into a regression test (tests/validate/malformed_regressions.cpp);
 //   NNHAL_FUZZ_REPLAY_MAIN (macro)       build a plain executable (any compiler, no libFuzzer)
 //       that runs the files named on its command line through the same code.
 // The decoding depends on the operation table (which operations have kernels), so a crash
@@ -730,67 +729,6 @@ std::vector<std::uint8_t> writable_mask(const Request& request, std::size_t p, s
 }
 
 
-/// With NNHAL_FUZZ_AVOID_KNOWN_BUGS defined, models that reach a bug already reported (and
-/// covered by a regression test in tests/validate/malformed_regressions.cpp) are not prepared,
-/// so that fuzzing can go on looking for new ones.
-bool avoid_known_bug(const Model& m) {
-#ifdef NNHAL_FUZZ_AVOID_KNOWN_BUGS
-  auto graph_has = [](const Subgraph& sg) {
-    for (const Operation& op : sg.operations) {
-      const OperationInfo* info = find_operation(op.type);
-      for (std::size_t j = 0; j < op.inputs.size(); ++j) {
-        const std::uint32_t in = op.inputs[j];
-        if (in >= sg.operands.size() || sg.operands[in].lifetime != OperandLifeTime::NO_VALUE) continue;
-        // NO_VALUE operand in a slot that is not omittable: prepare's static shape inference
-        // reads it.
-        const bool omittable = info != nullptr && info->has(kOpAllowsOmitted) && j < info->inputs.size() &&
-                               (info->inputs[j].flags & kSlotOmittable) != 0;
-        if (!omittable) return true;
-      }
-    }
-    return false;
-  };
-  // Misaligned constants (BUG 6: typed views read them through misaligned pointers).
-  auto misaligned = [](const Subgraph& sg) {
-    for (const Operand& op : sg.operands)
-      if ((op.lifetime == OperandLifeTime::CONSTANT_COPY || op.lifetime == OperandLifeTime::CONSTANT_REFERENCE) &&
-          op.location.offset % 8 != 0)
-        return true;
-    return false;
-  };
-  if (graph_has(m.main) || misaligned(m.main)) return true;
-  for (const Subgraph& sg : m.referenced)
-    if (graph_has(sg) || misaligned(sg)) return true;
-#else
-  (void)m;
-#endif
-  return false;
-}
-
-/// Same for requests: output dimensions for an output of unknown rank (BUG 1: the request's
-/// rank replaces the computed shape); input dimensions for a model with referenced subgraphs
-/// (BUG 3: IF/WHILE bind larger shapes than a subgraph was planned for).
-bool avoid_known_request_bug(const Model& m, const Request& q) {
-#ifdef NNHAL_FUZZ_AVOID_KNOWN_BUGS
-  for (std::size_t i = 0; i < q.outputs.size() && i < m.main.outputIndexes.size(); ++i) {
-    const std::uint32_t idx = m.main.outputIndexes[i];
-    if (idx < m.main.operands.size() && m.main.operands[idx].dimensions.empty() && !q.outputs[i].dimensions.empty())
-      return true;
-  }
-  if (!m.referenced.empty())
-    for (const RequestArgument& a : q.inputs)
-      if (!a.dimensions.empty()) return true;
-  // Misaligned request arguments (BUG 6).
-  for (const auto* list : {&q.inputs, &q.outputs})
-    for (const RequestArgument& a : *list)
-      if (!a.hasNoValue && a.location.offset % 8 != 0) return true;
-#else
-  (void)m;
-  (void)q;
-#endif
-  return false;
-}
-
 void run_one(const std::uint8_t* data, std::size_t size) {
   Reader r(data, size);
   ModelBox box;
@@ -839,7 +777,6 @@ void run_one(const std::uint8_t* data, std::size_t size) {
   if (version) {
     PrepareOptions prepare_options;
     prepare_options.validation = options;
-    if (avoid_known_bug(m)) return;
     auto prepared = PreparedModel::prepare(m, prepare_options);
     if (dump_enabled()) std::fprintf(stderr, "prepare: %s\n", prepared ? "ok" : prepared.error().c_str());
     if (prepared && prepared->arena_bytes() <= (std::uint64_t{64} << 20)) {
@@ -855,7 +792,7 @@ void run_one(const std::uint8_t* data, std::size_t size) {
       auto valid = validate_request(rb.request, m, execute_options.request);
       if (!valid) check_invalid_status(valid.error());
       auto execution = prepared->create_execution();
-      if (execution && !avoid_known_request_bug(m, rb.request)) {
+      if (execution) {
         for (int round = 0; round < 2; ++round) {
           Status s = execution->run(rb.request, execute_options);
           if (dump_enabled()) std::fprintf(stderr, "run: %s\n", s ? "ok" : s.error().c_str());

@@ -439,6 +439,17 @@ TEST_CASE("malformed model: constant locations") {
     f.model.main.operands[1].dimensions.clear();
     check_model_invalid(f.model, {"operand 1", "known rank"});
   }
+  SUBCASE("CONSTANT_COPY not aligned to its elements") {
+    auto f = add_model();
+    f.model.operandValues.resize(8);
+    f.model.main.operands[2].location.offset = 1;
+    check_model_invalid(f.model, {"operand 2", "constant at offset 1 is not aligned to its 4-byte elements"});
+  }
+  SUBCASE("CONSTANT_REFERENCE not aligned to its elements") {
+    auto f = constant_reference_model();
+    f.model.main.operands[1].location.offset = 6;
+    check_model_invalid(f.model, {"operand 1", "constant at offset 6 is not aligned to its 4-byte elements"});
+  }
   SUBCASE("constant tensor whose size overflows") {
     auto f = constant_reference_model();
     f.model.main.operands[1].dimensions = {0x10000u, 0x10000u};
@@ -653,6 +664,13 @@ TEST_CASE("malformed model: execution order and writers") {
     auto f = if_model();
     f.model.main.operations[0].outputs[0] = 3;
     check_model_invalid(f.model, {"operation 0 (IF)", "operand 3, SUBGRAPH) is already written"});
+  }
+  SUBCASE("NO_VALUE operand in a required input slot") {
+    auto f = add_model();
+    f.model.main.operands.push_back(make_operand(OperandType::INT32, {}, OperandLifeTime::NO_VALUE));
+    f.model.main.operations[0].inputs[2] = 4;
+    fix_consumers(f.model);
+    check_model_invalid(f.model, {"operation 0 (ADD)", "input 2 (operand 4) has no value but is required"});
   }
   SUBCASE("temporary never written") {
     auto f = add_model();

@@ -192,6 +192,14 @@ TEST_CASE("malformed request: pools and locations") {
     q.outputs[0].location = {1, 0, 8};
     check_request_invalid(q, m.model, {"output 0: an argument in a driver-managed buffer"});
   }
+  SUBCASE("input buffer not aligned to its elements") {
+    q.inputs[0].location = {0, 2, 8};
+    check_request_invalid(q, m.model, {"input 0: buffer at offset 2 is not aligned to its 4-byte elements"});
+  }
+  SUBCASE("output buffer not aligned to its elements") {
+    q.outputs[0].location = {0, 15, 8};
+    check_request_invalid(q, m.model, {"output 0: buffer at offset 15 is not aligned"});
+  }
   SUBCASE("input with offset but length 0 addresses nothing") {
     q.inputs[0].location = {0, 4, 0};
     check_request_invalid(q, m.model, {"input 0: buffer of 0 bytes is smaller than the 8 bytes of its data"});
