@@ -93,7 +93,7 @@ class Execution {
   Execution(std::shared_ptr<const detail::PreparedCore> core, C clock)
       : core_(std::move(core)), clock_(std::move(clock)) {}
 
-  Status bind_main(const Request& request);
+  Status bind_main(const Request& request, std::span<const Memory> token_memory);
   Status run_nodes(std::uint32_t g);
   Status run_compute(std::uint32_t g, const ComputeNode& node);
   Status run_if(std::uint32_t g, const IfNode& node);
@@ -176,7 +176,7 @@ Expected<Execution<C>> Execution<C>::create(std::shared_ptr<const detail::Prepar
 }
 
 template <Clock C>
-Status Execution<C>::bind_main(const Request& request) {
+Status Execution<C>::bind_main(const Request& request, std::span<const Memory> token_memory) {
   const SubgraphPlan& p = plan(0);
   GraphState& s = graphs_[0];
   for (int pass = 0; pass < 2; ++pass) {
@@ -192,13 +192,15 @@ Status Execution<C>::bind_main(const Request& request) {
         if (is_output) main_declared_[k] = rec;
         continue;
       }
-      const RequestMemoryPool& pool = request.pools[arg.location.poolIndex];
-      if (pool.token != 0)
-        return NNHAL_FAILURE("%s %zu: driver-managed buffers are bound by the device layer",
-                             is_output ? "output" : "input", k);
+      const std::uint32_t p = arg.location.poolIndex;
+      const RequestMemoryPool& pool = request.pools[p];
+      if (pool.token != 0 && (p >= token_memory.size() || token_memory[p].data == nullptr))
+        return NNHAL_FAILURE("%s %zu: driver-managed buffer %u is not bound", is_output ? "output" : "input", k,
+                             pool.token);
+      const Memory& memory = pool.token != 0 ? token_memory[p] : pool.memory;
       const bool whole = arg.location.offset == 0 && arg.location.length == 0;
-      rec.data = pool.memory.data + arg.location.offset;
-      rec.length = whole ? pool.memory.size : arg.location.length;
+      rec.data = memory.data + arg.location.offset;
+      rec.length = whole ? memory.size : arg.location.length;
       if (!arg.dimensions.empty()) {
         Dims d;
         if (!d.assign(arg.dimensions)) return NNHAL_INVALID("request rank exceeds %zu", kMaxRank);
@@ -484,7 +486,7 @@ Status Execution<C>::run(const Request& request, const ExecuteOptions<C>& option
   if (deadline_ && detail::passed(clock_.now(), *deadline_))
     return Error(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "the deadline passed before the execution started");
   if (auto s = validate_request(request, core_->model, options.request, &regions_); !s) return s;
-  if (auto s = bind_main(request); !s) return s;
+  if (auto s = bind_main(request, options.token_memory); !s) return s;
   // Outputs whose shape is already known: report an insufficient buffer before running.
   bool insufficient = false;
   for (std::uint32_t out : plan(0).outputs) {

@@ -4,8 +4,10 @@
 
 #include <chrono>
 #include <optional>
+#include <span>
 
 #include "nnhal/exec/clock.hpp"
+#include "nnhal/model/model.hpp"
 #include "nnhal/validate/request.hpp"
 
 namespace nnhal {
@@ -24,6 +26,10 @@ struct ExecuteOptions {
   std::optional<typename C::time_point> deadline;
   /// Request validation (executeFenced disallows unspecified outputs).
   RequestValidationOptions request;
+  /// Memory of driver-managed buffers, indexed by request pool: a pool with a token reads and
+  /// writes `token_memory[pool]` (the device layer resolves tokens and checks their use). A
+  /// token pool without an entry here fails the execution.
+  std::span<const Memory> token_memory;
 };
 
 /// The loop timeout actually applied: negative values mean 0, larger ones the maximum.

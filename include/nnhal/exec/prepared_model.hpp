@@ -55,6 +55,10 @@ class PreparedModel {
   /// Bytes of the arena every execution reserves for temporaries of known size.
   std::uint64_t arena_bytes() const noexcept { return core_->arena_bytes; }
 
+  /// Identity of the prepared plan: copies of one PreparedModel share it (a driver-managed
+  /// buffer's roles name prepared models by it).
+  const void* id() const noexcept { return core_.get(); }
+
   /// Creates an execution context reading `clock` (allocates its memory now).
   template <Clock C = SteadyClock>
   Expected<Execution<C>> create_execution(C clock = C{}) const {
