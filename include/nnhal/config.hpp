@@ -33,3 +33,11 @@
 #ifndef NNHAL_MAX_CONTROL_FLOW_DEPTH
 #define NNHAL_MAX_CONTROL_FLOW_DEPTH 256
 #endif
+
+/// 1: the device layer offers asynchronous execution, fenced execution that waits on pending
+/// fences, and releasing idle execution memory in the background; they use threads (a small
+/// worker pool per Device). 0 (embedded builds without threads): those parts are left out;
+/// synchronous and burst execution and fenced execution on already signalled fences remain.
+#ifndef NNHAL_ASYNC
+#define NNHAL_ASYNC 1
+#endif

@@ -80,6 +80,48 @@ TEST_CASE("the loop timeout ends an endless loop with MISSED_DEADLINE_TRANSIENT,
   CHECK(r.execution.output_shapes().empty());
 }
 
+namespace {
+/// A clock that moves 1 ns per reading (iterations look very fast) until `jump_after` readings,
+/// then jumps by 10 s at once: the stride has grown by then, and the loop must still stop at
+/// the first reading past its timeout.
+class JumpingClock {
+ public:
+  using time_point = nnhal::ManualClock::time_point;
+  explicit JumpingClock(std::uint64_t jump_after = 0) : jump_after_(jump_after) {}
+  time_point now() noexcept {
+    ++readings_;
+    now_.since_start += readings_ == jump_after_ ? std::chrono::nanoseconds(10s) : 1ns;
+    return now_;
+  }
+  std::uint64_t readings() const noexcept { return readings_; }
+
+ private:
+  time_point now_{};
+  std::uint64_t jump_after_;
+  std::uint64_t readings_ = 0;
+};
+}  // namespace
+
+TEST_CASE("fast WHILE iterations read the clock less often than once per iteration") {
+  auto r = ScalarRunner<JumpingClock>::make(t::cf::while_counter_model());
+  REQUIRE(r.run({0, 1'000'000}).has_value());
+  CHECK(r.result() == 1'000'000);
+  // The stride doubles up to kMaxClockStride while readings are < kClockCheckInterval apart.
+  CHECK(r.execution.clock().readings() >= 1'000'000 / nnhal::kMaxClockStride);
+  CHECK(r.execution.clock().readings() < 2 * (1'000'000 / nnhal::kMaxClockStride) + 32);
+}
+
+TEST_CASE("a WHILE whose clock jumps past the timeout stops at that reading, whatever its stride") {
+  for (std::uint64_t jump : {2u, 5u, 11u, 40u}) {
+    CAPTURE(jump);
+    auto r = ScalarRunner<JumpingClock>::make(t::cf::while_counter_model(), JumpingClock(jump));
+    const auto s = r.run({0, 1'000'000'000});
+    REQUIRE_FALSE(s.has_value());
+    CHECK(s.error().status() == nnhal::ErrorStatus::MISSED_DEADLINE_TRANSIENT);
+    CHECK(r.execution.clock().readings() == jump);
+  }
+}
+
 TEST_CASE("loop timeouts above 15 s are clamped to 15 s; the default is 2 s") {
   auto r = ScalarRunner<nnhal::ManualClock>::make(t::cf::while_counter_model(), nnhal::ManualClock(1s));
   nnhal::ExecuteOptions<nnhal::ManualClock> options;

@@ -56,10 +56,8 @@ class Dims {
   /// Product of the entries (1 for rank 0). Saturates at UINT64_MAX on overflow.
   constexpr std::uint64_t element_count() const noexcept {
     std::uint64_t n = 1;
-    for (std::size_t i = 0; i < rank_; ++i) {
-      if (d_[i] != 0 && n > UINT64_MAX / d_[i]) return UINT64_MAX;
-      n *= d_[i];
-    }
+    for (std::size_t i = 0; i < rank_; ++i)  // no division: this runs for every kernel call
+      if (__builtin_mul_overflow(n, std::uint64_t{d_[i]}, &n)) return UINT64_MAX;
     return n;
   }
 

@@ -107,7 +107,9 @@ class [[nodiscard]] Expected {
 template <>
 class [[nodiscard]] Expected<void> {
  public:
-  Expected() noexcept = default;
+  // User-provided on purpose: a defaulted constructor would make `return {};` value-initialize
+  // (zero) the whole message buffer on every successful call.
+  Expected() noexcept {}
   Expected(Error e) noexcept : ok_(false), error_(std::move(e)) {}
   bool has_value() const noexcept { return ok_; }
   explicit operator bool() const noexcept { return ok_; }

@@ -25,6 +25,7 @@ namespace nnhal {
 namespace detail {
 /// What every execution of a prepared model shares, read-only.
 struct PreparedCore {
+  std::shared_ptr<const void> owner;  ///< whatever the model's pools need kept alive
   Model model;  ///< nnhal's own copy; constants point into it (pools stay the caller's)
   HalVersion version = HalVersion::V1_0;
   std::vector<SubgraphPlan> graphs;  ///< 0 = main, 1 + i = referenced[i]
@@ -41,12 +42,14 @@ bool passed(const T& now, const T& deadline) {
 /// Points subgraph input `to` (declared as `declared`) at the outer value `from`, after checking
 /// that the value has the shape the subgraph was planned for.
 inline Status bind_input(const RtOperand& declared, RtOperand& to, const RtOperand& from) noexcept {
+  // Validation admits no omitted IF/WHILE operand; executing subgraphs relies on it.
+  if (!from.has_value()) return NNHAL_FAILURE("a subgraph input is bound to an omitted operand");
   NNHAL_TRY(check_bound_shape(declared, from));
   to.dims = from.dims;
   to.rank_known = from.rank_known;
   to.data = from.data;
   to.length = from.length;
-  to.lifetime = from.has_value() ? OperandLifeTime::SUBGRAPH_INPUT : OperandLifeTime::NO_VALUE;
+  to.lifetime = OperandLifeTime::SUBGRAPH_INPUT;
   return {};
 }
 
@@ -88,6 +91,10 @@ class Execution {
     std::vector<AlignedBuffer> buffers;  ///< two per carried operand: [2 * i + parity]
     std::vector<RtOperand> current;      ///< the carried values of the current iteration
     std::uint8_t condition = 0;          ///< the condition subgraph's output
+    /// Every carried body output has a shape known at prepare time: from the third iteration
+    /// on, the values bound are the previous iteration's shapes again, so only the data
+    /// pointers change (the first two iterations bind and check in full).
+    bool static_shapes = false;
   };
 
   Execution(std::shared_ptr<const detail::PreparedCore> core, C clock)
@@ -158,8 +165,10 @@ Expected<Execution<C>> Execution<C>::create(std::shared_ptr<const detail::Prepar
       ws.buffers.resize(2 * std::size_t{w->carried});
       ws.current.resize(w->carried);
       const SubgraphPlan& body = graphs[w->body];
+      ws.static_shapes = true;
       for (std::size_t i = 0; i < w->carried; ++i) {
         const RtOperand& rec = body.operands[body.outputs[i]];
+        ws.static_shapes = ws.static_shapes && rec.shape_known();
         if (!rec.shape_known()) continue;
         for (int parity = 0; parity < 2; ++parity)
           if (!ws.buffers[2 * i + static_cast<std::size_t>(parity)].reserve(static_cast<std::size_t>(rec.required_bytes())))
@@ -276,7 +285,7 @@ Status Execution<C>::run_compute(std::uint32_t g, const ComputeNode& node) {
   const auto outs = p.node_outputs(node);
   const NodeIO io(s.table.data(), ins, outs, node.params);
   const OperationInfo& info = *node.info;
-  for (std::size_t i = 0; i < ins.size(); ++i) {
+  for (std::size_t i = 0; node.check_inputs && i < ins.size(); ++i) {
     const RtOperand& in = s.table[ins[i]];
     if (!in.has_value()) {
       if (!input_omittable(info, i))
@@ -420,24 +429,54 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
     std::uint32_t& depth;
     ~DepthGuard() { --depth; }
   } guard{loop_depth_};
+  // The clock is read at most once per iteration: every `stride` iterations, where the stride
+  // doubles while a whole stride takes less than kClockCheckInterval and halves when it takes
+  // more than four times that. A cheap body thus pays for a clock reading every microsecond or
+  // so, a slow one every iteration, and the timeout is noticed at most about one stride (a few
+  // microseconds at the current speed) after it passed.
   const auto start = clock_.now();
+  auto last_reading = start;
+  std::uint32_t stride = 1, countdown = 1;
   for (std::uint64_t iteration = 0;; ++iteration) {
-    NNHAL_TRY(bind_loop_inputs(node.condition));
-    cond_out.dims = cp.operands[cp.outputs[0]].dims;
-    cond_out.rank_known = true;
-    cond_out.data = reinterpret_cast<std::byte*>(&ws.condition);
-    cond_out.length = 1;
+    const bool rebind_data_only = ws.static_shapes && iteration >= 2;
+    if (rebind_data_only) {
+      for (std::size_t i = 0; i < carried; ++i) cs.table[cp.inputs[i]].data = ws.current[i].data;
+    } else {
+      NNHAL_TRY(bind_loop_inputs(node.condition));
+    }
+    if (!rebind_data_only) {  // otherwise still set from the previous iteration
+      cond_out.dims = cp.operands[cp.outputs[0]].dims;
+      cond_out.rank_known = true;
+      cond_out.data = reinterpret_cast<std::byte*>(&ws.condition);
+      cond_out.length = 1;
+    }
     NNHAL_TRY(run_nodes(node.condition));
     if (ws.condition == 0) break;
 
-    const auto now = clock_.now();
-    if (std::chrono::nanoseconds(now - start) > loop_timeout_)
-      return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "a WHILE loop exceeded its timeout");
-    if (deadline_ && detail::passed(now, *deadline_))
-      return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "the execution deadline passed");
+    if (--countdown == 0) {
+      const auto now = clock_.now();
+      if (std::chrono::nanoseconds(now - start) > loop_timeout_)
+        return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "a WHILE loop exceeded its timeout");
+      if (deadline_ && detail::passed(now, *deadline_))
+        return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "the execution deadline passed");
+      const std::chrono::nanoseconds took(now - last_reading);
+      last_reading = now;
+      if (took < kClockCheckInterval && stride < kMaxClockStride) stride *= 2;
+      else if (took > 4 * kClockCheckInterval && stride > 1) stride /= 2;
+      countdown = stride;
+    }
 
-    NNHAL_TRY(bind_loop_inputs(node.body));
     const std::size_t parity = iteration & 1u;
+    if (rebind_data_only) {
+      for (std::size_t i = 0; i < carried; ++i) {
+        bs.table[bp.inputs[i]].data = ws.current[i].data;
+        bs.table[bp.outputs[i]].data = ws.buffers[2 * i + parity].data();
+      }
+      NNHAL_TRY(run_nodes(node.body));
+      for (std::size_t i = 0; i < carried; ++i) ws.current[i].data = bs.table[bp.outputs[i]].data;
+      continue;
+    }
+    NNHAL_TRY(bind_loop_inputs(node.body));
     for (std::size_t i = 0; i < carried; ++i) {
       RtOperand& to = bs.table[bp.outputs[i]];
       const RtOperand& declared = bp.operands[bp.outputs[i]];

@@ -36,9 +36,8 @@ struct RtOperand {
   std::uint64_t required_bytes() const noexcept {
     if (!is_tensor(type)) return element_size(type);
     if (!rank_known) return 0;
-    const std::uint64_t n = dims.element_count();
-    const std::uint64_t e = element_size(type);
-    return n > UINT64_MAX / (e == 0 ? 1 : e) ? UINT64_MAX : n * e;
+    std::uint64_t bytes = 0;
+    return __builtin_mul_overflow(dims.element_count(), std::uint64_t{element_size(type)}, &bytes) ? UINT64_MAX : bytes;
   }
   bool has_value() const noexcept { return lifetime != OperandLifeTime::NO_VALUE; }
   bool shape_known() const noexcept { return !is_tensor(type) || (rank_known && dims.all_known()); }

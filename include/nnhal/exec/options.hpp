@@ -3,6 +3,7 @@
 /// Per-execution options: loop timeout, deadline, and which request shapes are allowed.
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <span>
 
@@ -16,6 +17,12 @@ namespace nnhal {
 inline constexpr std::chrono::nanoseconds kLoopTimeoutDefault{2'000'000'000};
 /// Largest loop timeout (LoopTimeoutDurationNs::MAXIMUM); larger values are clamped to it.
 inline constexpr std::chrono::nanoseconds kLoopTimeoutMaximum{15'000'000'000};
+
+/// A WHILE loop reads the clock at most once per iteration, and less often while iterations
+/// are short: it aims at one reading per kClockCheckInterval, never more than kMaxClockStride
+/// iterations apart (see Execution::run_while).
+inline constexpr std::chrono::nanoseconds kClockCheckInterval{1'000};
+inline constexpr std::uint32_t kMaxClockStride = 1024;
 
 /// Options of one execution, for a clock type C.
 template <Clock C = SteadyClock>

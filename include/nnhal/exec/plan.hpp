@@ -40,6 +40,9 @@ struct ComputeNode {
   std::uint32_t inputs_at = 0, input_count = 0;    ///< range in SubgraphPlan::indexes
   std::uint32_t outputs_at = 0, output_count = 0;  ///< range in SubgraphPlan::indexes
   bool dynamic = false;  ///< output shapes are inferred at execution time
+  /// An input may be omitted or zero-sized at execution time, so the executor checks them
+  /// before the kernel runs (false when prepare proved every input present and non-empty).
+  bool check_inputs = true;
   alignas(16) std::byte params[kNodeParamBytes] = {};
 };
 

@@ -146,12 +146,26 @@ struct PrepareCounters {
   std::uint32_t while_nodes = 0;
 };
 
+namespace detail {
+/// Whether a node's inputs can be omitted or zero-sized when it runs: main's inputs can be
+/// omitted by a request; a tensor whose shape prepare could not prove non-empty can be empty.
+/// (Inputs of referenced subgraphs always have a value: IF and WHILE take no omitted operand,
+/// and binding one fails.)
+inline bool inputs_need_checks(const SubgraphPlan& plan, std::span<const std::uint32_t> ins, bool is_main) {
+  for (std::uint32_t in : ins) {
+    const RtOperand& r = plan.operands[in];
+    if (!r.has_value() || (is_main && r.lifetime == OperandLifeTime::SUBGRAPH_INPUT)) return true;
+    if (is_tensor(r.type) && !(r.shape_known() && r.dims.element_count() != 0)) return true;
+  }
+  return false;
+}
+}  // namespace detail
+
 /// Prepares subgraph `sg` of `model` (which must be valid and outlive the plan). For the main
 /// subgraph inputs and outputs are bound from the request; for a referenced one, by the IF or
 /// WHILE that runs it.
 inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_main,
                                SubgraphPlan& plan, PrepareCounters& counters) {
-  (void)is_main;
   const std::size_t n = sg.operands.size();
   plan.operands.resize(n);
   plan.storage.assign(n, OperandPlan{});
@@ -213,6 +227,7 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
     const auto outs = plan.node_outputs(node);
     const NodeIO io(plan.operands.data(), ins, outs);
     node.dynamic = !detail::inputs_static(plan, *info, ins);
+    node.check_inputs = detail::inputs_need_checks(plan, ins, is_main);
     if (!node.dynamic) {
       if (auto s = info->impl->infer(io); !s)
         return std::move(s.error().prefix("operation %u (%s)", k, info->name.data()));

@@ -14,6 +14,9 @@ namespace nnhal {
 /// Options of PreparedModel::prepare.
 struct PrepareOptions {
   ValidationOptions validation;
+  /// Kept alive as long as the prepared model: e.g. the storage a model read from a cache has
+  /// its memory pools in.
+  std::shared_ptr<const void> owner;
 };
 
 /// A model validated and prepared for execution. Cheap to copy (shares the plan).
@@ -29,6 +32,7 @@ class PreparedModel {
       return NNHAL_FAILURE("control flow is nested %zu deep; the executor supports %d", depth,
                            NNHAL_MAX_CONTROL_FLOW_DEPTH);
     auto core = std::make_shared<detail::PreparedCore>();
+    core->owner = options.owner;
     core->model = model;
     core->version = *version;
     const Model& m = core->model;

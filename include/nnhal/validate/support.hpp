@@ -6,6 +6,8 @@
 /// and every operation of every subgraph they reference, transitively, is supported.
 
 #include <cstdint>
+#include <functional>
+#include <utility>
 #include <vector>
 
 #include "nnhal/exec/prepare.hpp"
@@ -45,7 +47,10 @@ inline bool kernel_available(const Model& model, const Subgraph& sg, const Opera
 /// already rejected reference cycles.
 class SupportQuery {
  public:
-  explicit SupportQuery(const Model& model) : model_(model), supported_(model.referenced.size(), 0) {
+  /// `allowed`, when given, further restricts every operation (a device's policy).
+  using Filter = std::function<bool(const Subgraph&, const Operation&)>;
+  explicit SupportQuery(const Model& model, Filter allowed = {})
+      : model_(model), allowed_(std::move(allowed)), supported_(model.referenced.size(), 0) {
     const std::size_t n = model.referenced.size();
     std::vector<std::uint8_t> done(n, 0);
     struct Frame {
@@ -91,6 +96,7 @@ class SupportQuery {
   bool operation(const Subgraph& sg, const Operation& op) const {
     const OperationInfo* info = find_operation(op.type);
     if (info == nullptr) return false;
+    if (allowed_ && !allowed_(sg, op)) return false;
     if (!info->has(kOpControlFlow)) return kernel_available(model_, sg, op, *info);
     if (!info->implemented()) return false;
     for (std::uint32_t in : op.inputs) {
@@ -101,6 +107,7 @@ class SupportQuery {
   }
 
   const Model& model_;
+  Filter allowed_;
   std::vector<std::uint8_t> supported_;
 };
 
@@ -113,6 +120,29 @@ inline Expected<std::vector<bool>> supported_operations(const Model& model,
   if (auto v = validate_model(model, options); !v) return std::move(v.error());
   detail::SupportQuery query(model);
   return query.operations(model.main);
+}
+
+/// True when every operation of every subgraph of a valid `model` is supported (and allowed by
+/// `allowed`, when given): what prepare needs. Names the first one that is not in `why`.
+inline bool all_operations_supported(const Model& model, detail::SupportQuery::Filter allowed, Error& why) {
+  detail::SupportQuery query(model, std::move(allowed));
+  // Referenced subgraphs first, so the error names the operation at fault rather than the IF
+  // or WHILE that leads to it.
+  for (std::size_t h = 1; h <= model.referenced.size() + 1; ++h) {
+    const std::size_t g = h % (model.referenced.size() + 1);
+    const Subgraph& sg = g == 0 ? model.main : model.referenced[g - 1];
+    const std::vector<bool> flags = query.operations(sg);
+    for (std::size_t k = 0; k < flags.size(); ++k)
+      if (!flags[k]) {
+        const OperationInfo* info = find_operation(sg.operations[k].type);
+        const char* name = info != nullptr ? info->name.data() : "?";
+        why = g == 0 ? NNHAL_INVALID("main operation %zu (%s) is not supported by this device", k, name)
+                     : NNHAL_INVALID("referenced[%zu] operation %zu (%s) is not supported by this device", g - 1,
+                                     k, name);
+        return false;
+      }
+  }
+  return true;
 }
 
 }  // namespace nnhal
