@@ -49,7 +49,7 @@ constexpr HalVersion capability_type_version(OperandType t) noexcept {
   return v > 0xFFFF ? HalVersion::V1_2 : HalVersion::UNSUPPORTED;
 }
 
-inline Status check_performance(const PerformanceInfo& p, const char* what) {
+inline Status check_performance_info(const PerformanceInfo& p, const char* what) {
   if (!(p.execTime > 0.0f) || !std::isfinite(p.execTime))
     return NNHAL_INVALID("%s: execTime is %g; it must be > 0 and finite", what,
                          static_cast<double>(p.execTime));
@@ -65,12 +65,12 @@ inline Status check_performance(const PerformanceInfo& p, const char* what) {
 /// operand types (0..14, OEM, TENSOR_OEM_BYTE, extension types). INVALID_ARGUMENT names the
 /// first offending entry.
 inline Status check_capabilities(const Capabilities& caps) {
-  NNHAL_TRY(detail::check_performance(caps.relaxedFloat32toFloat16PerformanceScalar,
-                                      "relaxedFloat32toFloat16PerformanceScalar"));
-  NNHAL_TRY(detail::check_performance(caps.relaxedFloat32toFloat16PerformanceTensor,
-                                      "relaxedFloat32toFloat16PerformanceTensor"));
-  NNHAL_TRY(detail::check_performance(caps.ifPerformance, "ifPerformance"));
-  NNHAL_TRY(detail::check_performance(caps.whilePerformance, "whilePerformance"));
+  NNHAL_TRY(detail::check_performance_info(caps.relaxedFloat32toFloat16PerformanceScalar,
+                                           "relaxedFloat32toFloat16PerformanceScalar"));
+  NNHAL_TRY(detail::check_performance_info(caps.relaxedFloat32toFloat16PerformanceTensor,
+                                           "relaxedFloat32toFloat16PerformanceTensor"));
+  NNHAL_TRY(detail::check_performance_info(caps.ifPerformance, "ifPerformance"));
+  NNHAL_TRY(detail::check_performance_info(caps.whilePerformance, "whilePerformance"));
   const auto& list = caps.operandPerformance;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const OperandType t = list[i].type;
@@ -93,7 +93,7 @@ inline Status check_capabilities(const Capabilities& caps) {
     char what[80];
     std::snprintf(what, sizeof what, "operandPerformance[%zu] (%.*s)", i,
                   static_cast<int>(name.size()), name.data());
-    NNHAL_TRY(detail::check_performance(list[i].info, what));
+    NNHAL_TRY(detail::check_performance_info(list[i].info, what));
   }
   return {};
 }
@@ -148,7 +148,7 @@ inline CapabilitiesV1_2 convert_to_v1_2(const Capabilities& caps) {
 // Cost model (HAL13.md b.2)
 // ------------------------------------------------------------------------------------------
 
-namespace detail {
+namespace detail::cost_model {
 /// A cost summed in double, so that sums of FLT_MAX figures do not overflow; saturated to
 /// FLT_MAX when handed out.
 struct Cost {
@@ -253,7 +253,7 @@ class CostWalk {
   std::vector<std::uint8_t> state_;
   std::vector<Cost> memo_;
 };
-}  // namespace detail
+}  // namespace detail::cost_model
 
 /// Cost of one operation of `graph` (main or one of `model.referenced`) on a device with
 /// `caps`, as the runtime computes it: the figure of its first input's type (the relaxed
@@ -263,19 +263,19 @@ class CostWalk {
 /// FLT_MAX. INVALID_ARGUMENT for malformed control-flow references.
 inline Expected<PerformanceInfo> operation_cost(const Capabilities& caps, const Model& model,
                                                 const Subgraph& graph, const Operation& op) {
-  detail::CostWalk walk(caps, model);
+  detail::cost_model::CostWalk walk(caps, model);
   auto c = walk.operation(graph, op, 0);
   if (!c) return std::move(c.error().prefix("operation"));
-  return detail::saturated(*c);
+  return detail::cost_model::saturated(*c);
 }
 
 /// Cost of a subgraph: the sum of its operations' costs (see operation_cost).
 inline Expected<PerformanceInfo> subgraph_cost(const Capabilities& caps, const Model& model,
                                                const Subgraph& graph) {
-  detail::CostWalk walk(caps, model);
+  detail::cost_model::CostWalk walk(caps, model);
   auto c = walk.subgraph(graph, 0);
   if (!c) return std::move(c.error());
-  return detail::saturated(*c);
+  return detail::cost_model::saturated(*c);
 }
 
 /// Cost of a model: the cost of its main subgraph.
