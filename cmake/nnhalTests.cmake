@@ -42,7 +42,7 @@ find_package(doctest 2.4 REQUIRED CONFIG)
 
 file(GLOB_RECURSE NNHAL_TEST_SOURCES CONFIGURE_DEPENDS ${NNHAL_TESTS_DIR}/*.cpp)
 list(FILTER NNHAL_TEST_SOURCES EXCLUDE REGEX
-  "^${NNHAL_TESTS_DIR}/(cts|compile_fail|static|embedded|cmake|fuzz)/")
+  "^${NNHAL_TESTS_DIR}/(cts|compile_fail|static|embedded|cmake|fuzz|stress)/")
 list(SORT NNHAL_TEST_SOURCES)
 
 add_executable(nnhal_tests ${NNHAL_TEST_SOURCES})
@@ -81,6 +81,17 @@ else()
 endif()
 
 # ---------------------------------------------------------------------------------------------
+# Concurrency stress test (tests/stress/*.cpp): its own small program, so that tools/test.sh can
+# also build it alone under ThreadSanitizer (NNHAL_SANITIZE=thread) without the whole suite.
+# ---------------------------------------------------------------------------------------------
+file(GLOB NNHAL_STRESS_SOURCES CONFIGURE_DEPENDS ${NNHAL_TESTS_DIR}/stress/*.cpp)
+add_executable(nnhal_stress ${NNHAL_TESTS_DIR}/main.cpp ${NNHAL_STRESS_SOURCES})
+target_link_libraries(nnhal_stress PRIVATE nnhal_dev doctest::doctest)
+target_include_directories(nnhal_stress PRIVATE ${NNHAL_TESTS_DIR})
+add_test(NAME device_stress COMMAND nnhal_stress)
+set_tests_properties(device_stress PROPERTIES TIMEOUT 600)
+
+# ---------------------------------------------------------------------------------------------
 # Conformance runner over the NNAPI corpus (kept outside this repository, beside it)
 # ---------------------------------------------------------------------------------------------
 file(GLOB NNHAL_CTS_SOURCES CONFIGURE_DEPENDS ${NNHAL_TESTS_DIR}/cts/*.cpp)
@@ -98,6 +109,11 @@ if(NNHAL_CTS_SOURCES)
     endforeach()
     add_test(NAME cts_conformance COMMAND nnhal_cts ${_nnhal_cts_paths})
     set_tests_properties(cts_conformance PROPERTIES TIMEOUT 1200 SKIP_RETURN_CODE 77)
+    # The same corpus through the device interface's other execution modes.
+    foreach(mode IN ITEMS async fenced burst)
+      add_test(NAME cts_conformance_${mode} COMMAND nnhal_cts --mode ${mode} ${_nnhal_cts_paths})
+      set_tests_properties(cts_conformance_${mode} PROPERTIES TIMEOUT 1200 SKIP_RETURN_CODE 77)
+    endforeach()
   else()
     nnhal_add_skipped_test(cts_conformance
       "conformance corpus not found at ${NNHAL_CTS_DIR}; cts_conformance NOT RUN")
@@ -202,6 +218,13 @@ if(EXISTS ${_nnhal_embedded_src})
   target_compile_options(nnhal_embedded PRIVATE ${NNHAL_EMBEDDED_FLAGS})
   target_include_directories(nnhal_embedded PRIVATE ${NNHAL_GENERATED_DIR}/embedded)
   add_test(NAME embedded_profile.${CMAKE_CXX_COMPILER_ID} COMMAND nnhal_embedded)
+  # The same without threads: NNHAL_ASYNC=0 leaves the device layer's asynchronous parts out.
+  add_executable(nnhal_embedded_no_async ${_nnhal_embedded_src})
+  target_link_libraries(nnhal_embedded_no_async PRIVATE nnhal_dev_base)
+  target_compile_options(nnhal_embedded_no_async PRIVATE ${NNHAL_EMBEDDED_FLAGS})
+  target_compile_definitions(nnhal_embedded_no_async PRIVATE NNHAL_ASYNC=0)
+  target_include_directories(nnhal_embedded_no_async PRIVATE ${NNHAL_GENERATED_DIR}/embedded)
+  add_test(NAME embedded_profile.no_async COMMAND nnhal_embedded_no_async)
 
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     find_program(NNHAL_OTHER_CXX NAMES clang++-14 clang++

@@ -7,6 +7,7 @@
 #                   over V1_0 and V1_3_cts_only (the whole corpus takes minutes there) and the
 #                   examples.
 #                   -O0 because sanitizers at -O1 make the test files compile about 5x slower.
+#   3. build-tsan/  ThreadSanitizer: the device concurrency stress test (nnhal_stress) only.
 # Exits non-zero if any step fails. NNHAL_JOBS sets the parallelism (default 2).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -63,6 +64,25 @@ if build_stage sanitizers build-asan \
     "-DNNHAL_CTS_SUITES=V1_0;V1_3_cts_only"; then
   banner "sanitizers: ctest"
   ctest_stage sanitizers build-asan
+fi
+
+# ThreadSanitizer: the concurrency stress test alone (every execution mode at once on one device).
+export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1}
+tsan_start=$(seconds)
+banner "thread sanitizer: configure and build (build-tsan, nnhal_stress only)"
+if cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNNHAL_SANITIZE=thread \
+      -DNNHAL_BUILD_CHECKS=OFF -DNNHAL_BUILD_BENCH=OFF -DNNHAL_BUILD_EXAMPLES=OFF \
+      -DNNHAL_DOCTEST_PER_CASE=OFF &&
+    cmake --build build-tsan -j"$jobs" --target nnhal_stress; then
+  echo "thread sanitizer: built in $(( $(seconds) - tsan_start )) s"
+  log=$(mktemp)
+  rc=0
+  ctest --test-dir build-tsan -R '^device_stress$' --output-on-failure 2>&1 | tee "$log" || rc=$?
+  summaries+=("[thread sanitizer]" "$(sed -n '/tests passed, /,$p' "$log")")
+  rm -f "$log"
+  if [[ $rc -ne 0 ]]; then failed+=("thread sanitizer: ctest"); fi
+else
+  failed+=("thread sanitizer: build")
 fi
 
 banner "summary"

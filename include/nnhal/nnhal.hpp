@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// nnhal umbrella header: the HAL 1.3 vocabulary, the operation table, validation, the
-/// supported-operations query and the executor.
+/// supported-operations query, the executor and the device layer.
 
 #include "nnhal/config.hpp"
 #include "nnhal/core/dims.hpp"
@@ -9,6 +9,7 @@
 #include "nnhal/core/half.hpp"
 #include "nnhal/core/operand_traits.hpp"
 #include "nnhal/core/result.hpp"
+#include "nnhal/device/device.hpp"
 #include "nnhal/exec/prepared_model.hpp"
 #include "nnhal/model/builder.hpp"
 #include "nnhal/model/model.hpp"
@@ -17,3 +18,4 @@
 #include "nnhal/validate/model.hpp"
 #include "nnhal/validate/request.hpp"
 #include "nnhal/validate/support.hpp"
+#include "nnhal/version.hpp"

@@ -4,7 +4,7 @@
 // ---- begin nnhal/nnhal.hpp ----
 /// \file
 /// nnhal umbrella header: the HAL 1.3 vocabulary, the operation table, validation, the
-/// supported-operations query and the executor.
+/// supported-operations query, the executor and the device layer.
 
 // ---- begin nnhal/config.hpp ----
 /// \file
@@ -40,6 +40,14 @@
 /// time with a clear error rather than risking the stack.
 #ifndef NNHAL_MAX_CONTROL_FLOW_DEPTH
 #define NNHAL_MAX_CONTROL_FLOW_DEPTH 256
+#endif
+
+/// 1: the device layer offers asynchronous execution, fenced execution that waits on pending
+/// fences, and releasing idle execution memory in the background; they use threads (a small
+/// worker pool per Device). 0 (embedded builds without threads): those parts are left out;
+/// synchronous and burst execution and fenced execution on already signalled fences remain.
+#ifndef NNHAL_ASYNC
+#define NNHAL_ASYNC 1
 #endif
 // ---- end nnhal/config.hpp ----
 // ---- begin nnhal/core/dims.hpp ----
@@ -99,10 +107,8 @@ class Dims {
   /// Product of the entries (1 for rank 0). Saturates at UINT64_MAX on overflow.
   constexpr std::uint64_t element_count() const noexcept {
     std::uint64_t n = 1;
-    for (std::size_t i = 0; i < rank_; ++i) {
-      if (d_[i] != 0 && n > UINT64_MAX / d_[i]) return UINT64_MAX;
-      n *= d_[i];
-    }
+    for (std::size_t i = 0; i < rank_; ++i)  // no division: this runs for every kernel call
+      if (__builtin_mul_overflow(n, std::uint64_t{d_[i]}, &n)) return UINT64_MAX;
     return n;
   }
 
@@ -676,7 +682,9 @@ class [[nodiscard]] Expected {
 template <>
 class [[nodiscard]] Expected<void> {
  public:
-  Expected() noexcept = default;
+  // User-provided on purpose: a defaulted constructor would make `return {};` value-initialize
+  // (zero) the whole message buffer on every successful call.
+  Expected() noexcept {}
   Expected(Error e) noexcept : ok_(false), error_(std::move(e)) {}
   bool has_value() const noexcept { return ok_; }
   explicit operator bool() const noexcept { return ok_; }
@@ -700,11 +708,121 @@ using Status = Expected<void>;
 
 }  // namespace nnhal
 // ---- end nnhal/core/result.hpp ----
+// ---- begin nnhal/device/device.hpp ----
+/// \file
+/// Device: the IDevice of HAL13.md c.1 as portable C++. A driver maps its HIDL or AIDL service
+/// onto it: capabilities (calibrated constants), identity, the supported-operations query and
+/// prepare, both narrowed by the driver's SupportPolicy, prepare from cache, and
+/// driver-managed buffers. Methods are synchronous and return errors as values; a HIDL
+/// service calls its IPreparedModelCallback with the result of prepare().
+///
+/// A Device outlives nothing it made: prepared models and buffers keep the state they need,
+/// and asynchronous work still queued when the Device goes is finished first (its workers are
+/// joined). Memory pools of a model (CONSTANT_REFERENCE) must outlive what is prepared from it.
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+// ---- begin nnhal/device/burst.hpp ----
+/// \file
+/// Burst: a series of executions of one prepared model from one client (HAL13.md c.6). The
+/// burst owns one execution context for its whole life, so back-to-back executions reuse the
+/// same operand records, arena and loop buffers and allocate nothing after the first. One
+/// execution at a time: concurrent calls on one burst are serialised. The canonical IBurst
+/// takes the same arguments as a synchronous execution (deadline and loop timeout included)
+/// and reports 1.3 statuses; a HIDL 1.2 burst server narrows them as HAL13.md c.6 says.
+
+// ---- begin nnhal/device/mutex.hpp ----
+/// \file
+/// The lock the device layer guards its shared state with: std::mutex, or with NNHAL_ASYNC=0
+/// (a build without threads, where <mutex> may not exist) a lock that does nothing, since
+/// nothing can run concurrently there.
+
+
+#if NNHAL_ASYNC
+#include <mutex>
+#endif
+
+namespace nnhal::detail {
+
+#if NNHAL_ASYNC
+using DeviceMutex = std::mutex;
+#else
+struct DeviceMutex {
+  void lock() noexcept {}
+  void unlock() noexcept {}
+  bool try_lock() noexcept { return true; }
+};
+#endif
+
+/// std::lock_guard without <mutex>.
+template <class M>
+class LockGuard {
+ public:
+  explicit LockGuard(M& m) : m_(m) { m_.lock(); }
+  LockGuard(const LockGuard&) = delete;
+  LockGuard& operator=(const LockGuard&) = delete;
+  ~LockGuard() { m_.unlock(); }
+
+ private:
+  M& m_;
+};
+
+}  // namespace nnhal::detail
+// ---- end nnhal/device/mutex.hpp ----
+
+// ---- begin nnhal/device/device_prepared_model.hpp ----
+/// \file
+/// DevicePreparedModel: the IPreparedModel of HAL13.md c.3. One prepared plan, shared by any
+/// number of concurrent executions in every mode: synchronous, asynchronous (result through an
+/// ExecutionCallback), fenced (waits on SyncFences, returns one) and bursts. Each running
+/// execution takes an execution context (operand records, arena, loop buffers) from a pool that
+/// is filled on first use, so preparing reserves no large buffers and a steady stream of
+/// executions allocates none; release_idle_memory() (or the Device, after an idle period)
+/// gives the contexts back.
+
+
+// ---- begin nnhal/device/device_context.hpp ----
+/// \file
+/// What a Device shares with the prepared models it made: its clock, its driver-managed
+/// buffers, and (with NNHAL_ASYNC) a way to post work to its worker pool that fails cleanly
+/// once the Device is gone.
+
+#include <functional>
+
+// ---- begin nnhal/device/memory_domain.hpp ----
+/// \file
+/// Memory domains (HAL13.md c.5): driver-managed buffers (DeviceBuffer, BufferRegistry, in
+/// buffer_registry.hpp) and BoundBuffers, their use by one execution. A device runs a request
+/// that names buffers by token like this:
+///
+///     BoundBuffers bound;                               // kept with the execution, reused
+///     NNHAL_TRY(bound.bind(request, prepared, registry));
+///     ExecuteOptions<> options;
+///     options.token_memory = bound.token_memory();
+///     Status s = execution.run(request, options);
+///     s = bound.finish(s, execution.output_shapes());  // the status to report
+///
+/// No lock is held between bind and finish; the buffers bound stay alive until finish (or
+/// clear) even if the client releases them meanwhile.
+
+#include <algorithm>
+
+// ---- begin nnhal/device/buffer_desc.hpp ----
+/// \file
+/// What IDevice::allocate is asked for (HAL13.md b.12): a BufferDesc and the roles a buffer will
+/// play in prepared models, and their validation (c.5, `validateMemoryDesc`): every role must
+/// exist, all role operands must agree on type and quantization, and the dimensions of the
+/// description and of every role must combine into one shape.
+
+
 // ---- begin nnhal/exec/prepared_model.hpp ----
 /// \file
 /// PreparedModel: a validated model turned into an immutable plan shared by its executions.
 
-#include <memory>
 
 // ---- begin nnhal/exec/execution.hpp ----
 /// \file
@@ -714,8 +832,6 @@ using Status = Expected<void>;
 /// allocated when the Execution is created; running allocates only for operands whose size is
 /// unknown until then, and reuses those buffers when they are large enough.
 
-#include <chrono>
-#include <vector>
 
 // ---- begin nnhal/exec/buffer.hpp ----
 /// \file
@@ -838,22 +954,12 @@ static_assert(Clock<ManualClock>);
 /// \file
 /// Per-execution options: loop timeout, deadline, and which request shapes are allowed.
 
-#include <optional>
-
-// ---- begin nnhal/validate/request.hpp ----
-/// \file
-/// Validation of an untrusted Request against a (validated) Model (HAL13.md e.4): argument
-/// counts, omitted arguments, pool indexes and bounds, dimensions, input buffer sizes and
-/// output aliasing. Everything it accepts can be bound without reading or writing out of bounds.
-
-#include <algorithm>
 
 // ---- begin nnhal/model/model.hpp ----
 /// \file
 /// The HAL 1.3 model structures (spec/HAL13.md section b): Operand, Operation, Subgraph, Model.
 /// They mirror the HIDL 1.3 fields so a driver converts its HIDL/AIDL objects one to one.
 
-#include <string>
 
 
 namespace nnhal {
@@ -1000,6 +1106,13 @@ struct Capabilities {
 
 }  // namespace nnhal
 // ---- end nnhal/model/model.hpp ----
+// ---- begin nnhal/validate/request.hpp ----
+/// \file
+/// Validation of an untrusted Request against a (validated) Model (HAL13.md e.4): argument
+/// counts, omitted arguments, pool indexes and bounds, dimensions, input buffer sizes and
+/// output aliasing. Everything it accepts can be bound without reading or writing out of bounds.
+
+
 // ---- begin nnhal/ops/registry.hpp ----
 /// \file
 /// THE operation table: one OperationInfo per HAL 1.3 operation code 0..101, assembled at compile
@@ -1115,9 +1228,8 @@ struct RtOperand {
   std::uint64_t required_bytes() const noexcept {
     if (!is_tensor(type)) return element_size(type);
     if (!rank_known) return 0;
-    const std::uint64_t n = dims.element_count();
-    const std::uint64_t e = element_size(type);
-    return n > UINT64_MAX / (e == 0 ? 1 : e) ? UINT64_MAX : n * e;
+    std::uint64_t bytes = 0;
+    return __builtin_mul_overflow(dims.element_count(), std::uint64_t{element_size(type)}, &bytes) ? UINT64_MAX : bytes;
   }
   bool has_value() const noexcept { return lifetime != OperandLifeTime::NO_VALUE; }
   bool shape_known() const noexcept { return !is_tensor(type) || (rank_known && dims.all_known()); }
@@ -8251,6 +8363,12 @@ inline constexpr std::chrono::nanoseconds kLoopTimeoutDefault{2'000'000'000};
 /// Largest loop timeout (LoopTimeoutDurationNs::MAXIMUM); larger values are clamped to it.
 inline constexpr std::chrono::nanoseconds kLoopTimeoutMaximum{15'000'000'000};
 
+/// A WHILE loop reads the clock at most once per iteration, and less often while iterations
+/// are short: it aims at one reading per kClockCheckInterval, never more than kMaxClockStride
+/// iterations apart (see Execution::run_while).
+inline constexpr std::chrono::nanoseconds kClockCheckInterval{1'000};
+inline constexpr std::uint32_t kMaxClockStride = 1024;
+
 /// Options of one execution, for a clock type C.
 template <Clock C = SteadyClock>
 struct ExecuteOptions {
@@ -8260,6 +8378,10 @@ struct ExecuteOptions {
   std::optional<typename C::time_point> deadline;
   /// Request validation (executeFenced disallows unspecified outputs).
   RequestValidationOptions request;
+  /// Memory of driver-managed buffers, indexed by request pool: a pool with a token reads and
+  /// writes `token_memory[pool]` (the device layer resolves tokens and checks their use). A
+  /// token pool without an entry here fails the execution.
+  std::span<const Memory> token_memory;
 };
 
 /// The loop timeout actually applied: negative values mean 0, larger ones the maximum.
@@ -8336,6 +8458,9 @@ struct ComputeNode {
   std::uint32_t inputs_at = 0, input_count = 0;    ///< range in SubgraphPlan::indexes
   std::uint32_t outputs_at = 0, output_count = 0;  ///< range in SubgraphPlan::indexes
   bool dynamic = false;  ///< output shapes are inferred at execution time
+  /// An input may be omitted or zero-sized at execution time, so the executor checks them
+  /// before the kernel runs (false when prepare proved every input present and non-empty).
+  bool check_inputs = true;
   alignas(16) std::byte params[kNodeParamBytes] = {};
 };
 
@@ -8409,6 +8534,7 @@ namespace nnhal {
 namespace detail {
 /// What every execution of a prepared model shares, read-only.
 struct PreparedCore {
+  std::shared_ptr<const void> owner;  ///< whatever the model's pools need kept alive
   Model model;  ///< nnhal's own copy; constants point into it (pools stay the caller's)
   HalVersion version = HalVersion::V1_0;
   std::vector<SubgraphPlan> graphs;  ///< 0 = main, 1 + i = referenced[i]
@@ -8425,12 +8551,14 @@ bool passed(const T& now, const T& deadline) {
 /// Points subgraph input `to` (declared as `declared`) at the outer value `from`, after checking
 /// that the value has the shape the subgraph was planned for.
 inline Status bind_input(const RtOperand& declared, RtOperand& to, const RtOperand& from) noexcept {
+  // Validation admits no omitted IF/WHILE operand; executing subgraphs relies on it.
+  if (!from.has_value()) return NNHAL_FAILURE("a subgraph input is bound to an omitted operand");
   NNHAL_TRY(check_bound_shape(declared, from));
   to.dims = from.dims;
   to.rank_known = from.rank_known;
   to.data = from.data;
   to.length = from.length;
-  to.lifetime = from.has_value() ? OperandLifeTime::SUBGRAPH_INPUT : OperandLifeTime::NO_VALUE;
+  to.lifetime = OperandLifeTime::SUBGRAPH_INPUT;
   return {};
 }
 
@@ -8472,12 +8600,16 @@ class Execution {
     std::vector<AlignedBuffer> buffers;  ///< two per carried operand: [2 * i + parity]
     std::vector<RtOperand> current;      ///< the carried values of the current iteration
     std::uint8_t condition = 0;          ///< the condition subgraph's output
+    /// Every carried body output has a shape known at prepare time: from the third iteration
+    /// on, the values bound are the previous iteration's shapes again, so only the data
+    /// pointers change (the first two iterations bind and check in full).
+    bool static_shapes = false;
   };
 
   Execution(std::shared_ptr<const detail::PreparedCore> core, C clock)
       : core_(std::move(core)), clock_(std::move(clock)) {}
 
-  Status bind_main(const Request& request);
+  Status bind_main(const Request& request, std::span<const Memory> token_memory);
   Status run_nodes(std::uint32_t g);
   Status run_compute(std::uint32_t g, const ComputeNode& node);
   Status run_if(std::uint32_t g, const IfNode& node);
@@ -8542,8 +8674,10 @@ Expected<Execution<C>> Execution<C>::create(std::shared_ptr<const detail::Prepar
       ws.buffers.resize(2 * std::size_t{w->carried});
       ws.current.resize(w->carried);
       const SubgraphPlan& body = graphs[w->body];
+      ws.static_shapes = true;
       for (std::size_t i = 0; i < w->carried; ++i) {
         const RtOperand& rec = body.operands[body.outputs[i]];
+        ws.static_shapes = ws.static_shapes && rec.shape_known();
         if (!rec.shape_known()) continue;
         for (int parity = 0; parity < 2; ++parity)
           if (!ws.buffers[2 * i + static_cast<std::size_t>(parity)].reserve(static_cast<std::size_t>(rec.required_bytes())))
@@ -8560,7 +8694,7 @@ Expected<Execution<C>> Execution<C>::create(std::shared_ptr<const detail::Prepar
 }
 
 template <Clock C>
-Status Execution<C>::bind_main(const Request& request) {
+Status Execution<C>::bind_main(const Request& request, std::span<const Memory> token_memory) {
   const SubgraphPlan& p = plan(0);
   GraphState& s = graphs_[0];
   for (int pass = 0; pass < 2; ++pass) {
@@ -8576,13 +8710,15 @@ Status Execution<C>::bind_main(const Request& request) {
         if (is_output) main_declared_[k] = rec;
         continue;
       }
-      const RequestMemoryPool& pool = request.pools[arg.location.poolIndex];
-      if (pool.token != 0)
-        return NNHAL_FAILURE("%s %zu: driver-managed buffers are bound by the device layer",
-                             is_output ? "output" : "input", k);
+      const std::uint32_t p = arg.location.poolIndex;
+      const RequestMemoryPool& pool = request.pools[p];
+      if (pool.token != 0 && (p >= token_memory.size() || token_memory[p].data == nullptr))
+        return NNHAL_FAILURE("%s %zu: driver-managed buffer %u is not bound", is_output ? "output" : "input", k,
+                             pool.token);
+      const Memory& memory = pool.token != 0 ? token_memory[p] : pool.memory;
       const bool whole = arg.location.offset == 0 && arg.location.length == 0;
-      rec.data = pool.memory.data + arg.location.offset;
-      rec.length = whole ? pool.memory.size : arg.location.length;
+      rec.data = memory.data + arg.location.offset;
+      rec.length = whole ? memory.size : arg.location.length;
       if (!arg.dimensions.empty()) {
         Dims d;
         if (!d.assign(arg.dimensions)) return NNHAL_INVALID("request rank exceeds %zu", kMaxRank);
@@ -8658,7 +8794,7 @@ Status Execution<C>::run_compute(std::uint32_t g, const ComputeNode& node) {
   const auto outs = p.node_outputs(node);
   const NodeIO io(s.table.data(), ins, outs, node.params);
   const OperationInfo& info = *node.info;
-  for (std::size_t i = 0; i < ins.size(); ++i) {
+  for (std::size_t i = 0; node.check_inputs && i < ins.size(); ++i) {
     const RtOperand& in = s.table[ins[i]];
     if (!in.has_value()) {
       if (!input_omittable(info, i))
@@ -8802,24 +8938,54 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
     std::uint32_t& depth;
     ~DepthGuard() { --depth; }
   } guard{loop_depth_};
+  // The clock is read at most once per iteration: every `stride` iterations, where the stride
+  // doubles while a whole stride takes less than kClockCheckInterval and halves when it takes
+  // more than four times that. A cheap body thus pays for a clock reading every microsecond or
+  // so, a slow one every iteration, and the timeout is noticed at most about one stride (a few
+  // microseconds at the current speed) after it passed.
   const auto start = clock_.now();
+  auto last_reading = start;
+  std::uint32_t stride = 1, countdown = 1;
   for (std::uint64_t iteration = 0;; ++iteration) {
-    NNHAL_TRY(bind_loop_inputs(node.condition));
-    cond_out.dims = cp.operands[cp.outputs[0]].dims;
-    cond_out.rank_known = true;
-    cond_out.data = reinterpret_cast<std::byte*>(&ws.condition);
-    cond_out.length = 1;
+    const bool rebind_data_only = ws.static_shapes && iteration >= 2;
+    if (rebind_data_only) {
+      for (std::size_t i = 0; i < carried; ++i) cs.table[cp.inputs[i]].data = ws.current[i].data;
+    } else {
+      NNHAL_TRY(bind_loop_inputs(node.condition));
+    }
+    if (!rebind_data_only) {  // otherwise still set from the previous iteration
+      cond_out.dims = cp.operands[cp.outputs[0]].dims;
+      cond_out.rank_known = true;
+      cond_out.data = reinterpret_cast<std::byte*>(&ws.condition);
+      cond_out.length = 1;
+    }
     NNHAL_TRY(run_nodes(node.condition));
     if (ws.condition == 0) break;
 
-    const auto now = clock_.now();
-    if (std::chrono::nanoseconds(now - start) > loop_timeout_)
-      return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "a WHILE loop exceeded its timeout");
-    if (deadline_ && detail::passed(now, *deadline_))
-      return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "the execution deadline passed");
+    if (--countdown == 0) {
+      const auto now = clock_.now();
+      if (std::chrono::nanoseconds(now - start) > loop_timeout_)
+        return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "a WHILE loop exceeded its timeout");
+      if (deadline_ && detail::passed(now, *deadline_))
+        return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "the execution deadline passed");
+      const std::chrono::nanoseconds took(now - last_reading);
+      last_reading = now;
+      if (took < kClockCheckInterval && stride < kMaxClockStride) stride *= 2;
+      else if (took > 4 * kClockCheckInterval && stride > 1) stride /= 2;
+      countdown = stride;
+    }
 
-    NNHAL_TRY(bind_loop_inputs(node.body));
     const std::size_t parity = iteration & 1u;
+    if (rebind_data_only) {
+      for (std::size_t i = 0; i < carried; ++i) {
+        bs.table[bp.inputs[i]].data = ws.current[i].data;
+        bs.table[bp.outputs[i]].data = ws.buffers[2 * i + parity].data();
+      }
+      NNHAL_TRY(run_nodes(node.body));
+      for (std::size_t i = 0; i < carried; ++i) ws.current[i].data = bs.table[bp.outputs[i]].data;
+      continue;
+    }
+    NNHAL_TRY(bind_loop_inputs(node.body));
     for (std::size_t i = 0; i < carried; ++i) {
       RtOperand& to = bs.table[bp.outputs[i]];
       const RtOperand& declared = bp.operands[bp.outputs[i]];
@@ -8868,7 +9034,7 @@ Status Execution<C>::run(const Request& request, const ExecuteOptions<C>& option
   if (deadline_ && detail::passed(clock_.now(), *deadline_))
     return Error(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "the deadline passed before the execution started");
   if (auto s = validate_request(request, core_->model, options.request, &regions_); !s) return s;
-  if (auto s = bind_main(request); !s) return s;
+  if (auto s = bind_main(request, options.token_memory); !s) return s;
   // Outputs whose shape is already known: report an insufficient buffer before running.
   bool insufficient = false;
   for (std::uint32_t out : plan(0).outputs) {
@@ -9024,12 +9190,26 @@ struct PrepareCounters {
   std::uint32_t while_nodes = 0;
 };
 
+namespace detail {
+/// Whether a node's inputs can be omitted or zero-sized when it runs: main's inputs can be
+/// omitted by a request; a tensor whose shape prepare could not prove non-empty can be empty.
+/// (Inputs of referenced subgraphs always have a value: IF and WHILE take no omitted operand,
+/// and binding one fails.)
+inline bool inputs_need_checks(const SubgraphPlan& plan, std::span<const std::uint32_t> ins, bool is_main) {
+  for (std::uint32_t in : ins) {
+    const RtOperand& r = plan.operands[in];
+    if (!r.has_value() || (is_main && r.lifetime == OperandLifeTime::SUBGRAPH_INPUT)) return true;
+    if (is_tensor(r.type) && !(r.shape_known() && r.dims.element_count() != 0)) return true;
+  }
+  return false;
+}
+}  // namespace detail
+
 /// Prepares subgraph `sg` of `model` (which must be valid and outlive the plan). For the main
 /// subgraph inputs and outputs are bound from the request; for a referenced one, by the IF or
 /// WHILE that runs it.
 inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_main,
                                SubgraphPlan& plan, PrepareCounters& counters) {
-  (void)is_main;
   const std::size_t n = sg.operands.size();
   plan.operands.resize(n);
   plan.storage.assign(n, OperandPlan{});
@@ -9091,6 +9271,7 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
     const auto outs = plan.node_outputs(node);
     const NodeIO io(plan.operands.data(), ins, outs);
     node.dynamic = !detail::inputs_static(plan, *info, ins);
+    node.check_inputs = detail::inputs_need_checks(plan, ins, is_main);
     if (!node.dynamic) {
       if (auto s = info->impl->infer(io); !s)
         return std::move(s.error().prefix("operation %u (%s)", k, info->name.data()));
@@ -9420,6 +9601,9 @@ namespace nnhal {
 /// Options of PreparedModel::prepare.
 struct PrepareOptions {
   ValidationOptions validation;
+  /// Kept alive as long as the prepared model: e.g. the storage a model read from a cache has
+  /// its memory pools in.
+  std::shared_ptr<const void> owner;
 };
 
 /// A model validated and prepared for execution. Cheap to copy (shares the plan).
@@ -9435,6 +9619,7 @@ class PreparedModel {
       return NNHAL_FAILURE("control flow is nested %zu deep; the executor supports %d", depth,
                            NNHAL_MAX_CONTROL_FLOW_DEPTH);
     auto core = std::make_shared<detail::PreparedCore>();
+    core->owner = options.owner;
     core->model = model;
     core->version = *version;
     const Model& m = core->model;
@@ -9461,6 +9646,10 @@ class PreparedModel {
   /// Bytes of the arena every execution reserves for temporaries of known size.
   std::uint64_t arena_bytes() const noexcept { return core_->arena_bytes; }
 
+  /// Identity of the prepared plan: copies of one PreparedModel share it (a driver-managed
+  /// buffer's roles name prepared models by it).
+  const void* id() const noexcept { return core_.get(); }
+
   /// Creates an execution context reading `clock` (allocates its memory now).
   template <Clock C = SteadyClock>
   Expected<Execution<C>> create_execution(C clock = C{}) const {
@@ -9474,6 +9663,2844 @@ class PreparedModel {
 
 }  // namespace nnhal
 // ---- end nnhal/exec/prepared_model.hpp ----
+
+namespace nnhal {
+
+/// Dimensions requested for a driver-managed buffer (`@1.3::BufferDesc`): may be partial (0 =
+/// unknown) or empty (unknown rank); the roles' operands fill in the rest.
+struct BufferDesc {
+  std::vector<std::uint32_t> dimensions;
+};
+
+/// One use of a buffer (`@1.3::BufferRole`): input or output `ioIndex` of the main subgraph of
+/// `preparedModels[modelIndex]`; `frequency` in (0, 1] is a hint, nnhal only checks its range.
+struct BufferRole {
+  std::uint32_t modelIndex = 0;
+  std::uint32_t ioIndex = 0;
+  float frequency = 1.0f;
+};
+
+namespace detail {
+
+/// A role as a buffer remembers it: the prepared model by identity (PreparedModel::id()).
+struct BufferRoleKey {
+  const void* model = nullptr;
+  std::uint32_t io_index = 0;
+  bool output = false;
+
+  friend bool operator<(const BufferRoleKey& a, const BufferRoleKey& b) noexcept {
+    if (a.model != b.model) return std::less<const void*>{}(a.model, b.model);
+    if (a.output != b.output) return b.output;
+    return a.io_index < b.io_index;
+  }
+  friend bool operator==(const BufferRoleKey&, const BufferRoleKey&) = default;
+};
+
+/// Combines two shapes that describe the same value: an empty side has unknown rank; a 0 entry
+/// is unknown. False when both ranks are known and differ, or two known entries differ.
+inline bool combine_dims(std::span<const std::uint32_t> a, std::span<const std::uint32_t> b, Dims& out) noexcept {
+  if (a.empty()) return out.assign(b);
+  if (b.empty()) return out.assign(a);
+  if (a.size() != b.size() || !out.assign(a)) return false;
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    if (b[i] == 0) continue;
+    if (out[i] != 0 && out[i] != b[i]) return false;
+    out[i] = b[i];
+  }
+  return true;
+}
+
+/// Everything allocate fixes about a buffer once the description and roles are validated.
+struct BufferLayout {
+  OperandType type = OperandType::TENSOR_FLOAT32;
+  float scale = 0.0f;
+  std::int32_t zero_point = 0;
+  Dims dimensions;                   ///< the combined shape, fully specified
+  std::size_t size = 0;              ///< bytes
+  std::vector<BufferRoleKey> roles;  ///< sorted, unique
+  std::vector<PreparedModel> models; ///< the role models, one copy of each (pins their ids)
+};
+
+inline bool same_channel_quant(const Operand& a, const Operand& b) {
+  if (a.channelQuant.has_value() != b.channelQuant.has_value()) return false;
+  if (!a.channelQuant) return true;
+  return a.channelQuant->channelDim == b.channelQuant->channelDim && a.channelQuant->scales == b.channelQuant->scales;
+}
+
+/// Validates the arguments of IDevice::allocate (HAL13.md c.5) and works out the buffer's
+/// layout. INVALID_ARGUMENT for a malformed description or role; GENERAL_FAILURE for what nnhal
+/// cannot allocate: a size not known now ("dynamic shape"), a non-fundamental operand type, or
+/// a size above 4 GiB.
+inline Expected<BufferLayout> validate_memory_desc(const BufferDesc& desc,
+                                                   std::span<const PreparedModel* const> prepared_models,
+                                                   std::span<const BufferRole> input_roles,
+                                                   std::span<const BufferRole> output_roles) {
+  if (prepared_models.empty()) return NNHAL_INVALID("allocate: no prepared models");
+  for (std::size_t m = 0; m < prepared_models.size(); ++m)
+    if (prepared_models[m] == nullptr) return NNHAL_INVALID("allocate: prepared model %zu is null", m);
+  if (input_roles.empty() && output_roles.empty()) return NNHAL_INVALID("allocate: no roles");
+
+  BufferLayout layout;
+  layout.roles.reserve(input_roles.size() + output_roles.size());
+  const Operand* first = nullptr;
+  // A description of a rank above kMaxRank contradicts every role of known rank (prepared
+  // models have no larger ranks); with only roles of unknown rank it is merely unsupported.
+  const bool desc_too_long = !layout.dimensions.assign(desc.dimensions);
+  for (int pass = 0; pass < 2; ++pass) {
+    const bool output = pass == 1;
+    const auto roles = output ? output_roles : input_roles;
+    const char* kind = output ? "output" : "input";
+    for (std::size_t r = 0; r < roles.size(); ++r) {
+      const BufferRole& role = roles[r];
+      if (role.modelIndex >= prepared_models.size())
+        return NNHAL_INVALID("%s role %zu: modelIndex %u, but there are %zu prepared models", kind, r,
+                             role.modelIndex, prepared_models.size());
+      const PreparedModel& pm = *prepared_models[role.modelIndex];
+      const Subgraph& main = pm.model().main;
+      const auto& io = output ? main.outputIndexes : main.inputIndexes;
+      if (role.ioIndex >= io.size())
+        return NNHAL_INVALID("%s role %zu: ioIndex %u, but prepared model %u has %zu %ss", kind, r, role.ioIndex,
+                             role.modelIndex, io.size(), kind);
+      if (!(role.frequency > 0.0f && role.frequency <= 1.0f))
+        return NNHAL_INVALID("%s role %zu: frequency %g is outside (0, 1]", kind, r, static_cast<double>(role.frequency));
+      layout.roles.push_back({pm.id(), role.ioIndex, output});
+
+      const Operand& operand = main.operands[io[role.ioIndex]];
+      if (first == nullptr) {
+        first = &operand;
+      } else if (operand.type != first->type) {
+        return NNHAL_INVALID("%s role %zu: operand type %s differs from %s of the first role", kind, r,
+                             to_string(operand.type).data(), to_string(first->type).data());
+      } else if (operand.scale != first->scale || operand.zeroPoint != first->zeroPoint) {
+        return NNHAL_INVALID("%s role %zu: quantization (scale %g, zeroPoint %d) differs from the first role's "
+                             "(scale %g, zeroPoint %d)", kind, r, static_cast<double>(operand.scale),
+                             operand.zeroPoint, static_cast<double>(first->scale), first->zeroPoint);
+      } else if (is_fundamental(operand.type) && !same_channel_quant(operand, *first)) {
+        return NNHAL_INVALID("%s role %zu: per-channel quantization differs from the first role's", kind, r);
+      }
+      Dims combined;
+      if ((desc_too_long && !operand.dimensions.empty()) ||
+          !combine_dims(layout.dimensions.span(), operand.dimensions, combined))
+        return NNHAL_INVALID("%s role %zu: operand dimensions do not match the description and earlier roles",
+                             kind, r);
+      layout.dimensions = combined;
+    }
+  }
+  if (desc_too_long)
+    return NNHAL_FAILURE("allocate: the description has rank %zu; nnhal supports up to %zu", desc.dimensions.size(),
+                         kMaxRank);
+  // Duplicates, found by sorting (role lists come from the client and may be long). Role
+  // lookups during executions are binary searches in the sorted list.
+  std::vector<std::pair<BufferRoleKey, std::size_t>> order;
+  order.reserve(layout.roles.size());
+  for (std::size_t k = 0; k < layout.roles.size(); ++k) order.emplace_back(layout.roles[k], k);
+  std::sort(order.begin(), order.end());
+  for (std::size_t k = 1; k < order.size(); ++k)
+    if (order[k].first == order[k - 1].first) {
+      const std::size_t at = order[k].second;
+      const bool output = at >= input_roles.size();
+      const BufferRole& role = output ? output_roles[at - input_roles.size()] : input_roles[at];
+      return NNHAL_INVALID("%s role %zu: %s %u of prepared model %u is already named by an earlier role",
+                           output ? "output" : "input", output ? at - input_roles.size() : at,
+                           output ? "output" : "input", role.ioIndex, role.modelIndex);
+    }
+  for (std::size_t k = 0; k < order.size(); ++k) layout.roles[k] = order[k].first;
+  // One copy of each prepared model, so that no later prepared model can reuse an id the
+  // roles name while the buffer lives.
+  layout.models.reserve(prepared_models.size());
+  for (const PreparedModel* pm : prepared_models) layout.models.push_back(*pm);
+  const auto by_id = [](const PreparedModel& a, const PreparedModel& b) { return std::less<const void*>{}(a.id(), b.id()); };
+  std::sort(layout.models.begin(), layout.models.end(), by_id);
+  layout.models.erase(std::unique(layout.models.begin(), layout.models.end(),
+                                  [](const PreparedModel& a, const PreparedModel& b) { return a.id() == b.id(); }),
+                      layout.models.end());
+
+  layout.type = first->type;
+  layout.scale = first->scale;
+  layout.zero_point = first->zeroPoint;
+  if (!is_fundamental(layout.type) || element_size(layout.type) == 0)
+    return NNHAL_FAILURE("allocate: operand type %s is not supported for driver-managed buffers",
+                         to_string(layout.type).data());
+  if (!is_tensor(layout.type)) {
+    if (!layout.dimensions.empty())
+      return NNHAL_INVALID("allocate: a %s scalar buffer cannot have dimensions", to_string(layout.type).data());
+  } else if (layout.dimensions.empty() || !layout.dimensions.all_known()) {
+    return NNHAL_FAILURE("allocate: the buffer's dimensions are not fully known from the description and "
+                         "roles (dynamic shapes are not supported)");
+  }
+  const std::uint64_t bytes = layout.dimensions.element_count();
+  if (bytes > UINT32_MAX / element_size(layout.type))
+    return NNHAL_FAILURE("allocate: the buffer would exceed 4 GiB");
+  layout.size = static_cast<std::size_t>(bytes * element_size(layout.type));
+  return layout;
+}
+
+}  // namespace detail
+}  // namespace nnhal
+// ---- end nnhal/device/buffer_desc.hpp ----
+// ---- begin nnhal/device/buffer_registry.hpp ----
+/// \file
+/// Driver-managed buffers (HAL13.md c.5): DeviceBuffer is an IBuffer (device memory with a
+/// state machine: uninitialized until a successful copy_from or execution writes it), and
+/// BufferRegistry is one device's token table, where IDevice::allocate creates them.
+///
+/// Thread safety: every DeviceBuffer guards its state and dimensions with its own mutex and
+/// BufferRegistry its table with another; neither is held while an execution runs. The bytes
+/// themselves follow the HAL's rule for request memory: the client must not copy into a buffer
+/// while an execution uses it, nor use one buffer as an output of two executions at once.
+
+
+
+namespace nnhal {
+
+class DeviceBuffer;
+class BufferRegistry;
+class BoundBuffers;
+
+namespace detail {
+/// The token -> buffer map of one device, shared by the registry and its buffers so that a
+/// buffer outliving its registry can still release its token.
+struct TokenTable {
+  mutable detail::DeviceMutex mutex;
+  std::map<std::uint32_t, std::weak_ptr<DeviceBuffer>> live;
+  std::uint32_t next = 1;
+};
+}  // namespace detail
+
+/// A driver-managed buffer (IBuffer): owns 64-byte aligned memory of the size its roles and
+/// description fix. Created by BufferRegistry::allocate; shared by the client's handle and the
+/// executions using it. Thread-safe.
+class DeviceBuffer {
+  struct Key {
+    explicit Key() = default;
+  };
+
+ public:
+  /// Used by BufferRegistry only (the Key is private).
+  DeviceBuffer(Key, detail::BufferLayout layout, AlignedBuffer storage) noexcept
+      : layout_(std::move(layout)), storage_(std::move(storage)), current_(layout_.dimensions) {}
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  /// Releases the token (it may then name a new buffer).
+  ~DeviceBuffer() {
+    if (table_ == nullptr) return;
+    detail::LockGuard lock(table_->mutex);
+    table_->live.erase(token_);
+  }
+
+  /// IBuffer::copyTo: copies the whole buffer into `dst`, whose size must equal size()
+  /// (INVALID_ARGUMENT); an uninitialized buffer or a null `dst` is GENERAL_FAILURE.
+  Status copy_to(Memory dst) const {
+    if (dst.size != size())
+      return NNHAL_INVALID("copyTo: destination has %zu bytes, the buffer %zu", dst.size, size());
+    if (dst.data == nullptr) return NNHAL_FAILURE("copyTo: destination memory is not mapped");
+    detail::LockGuard lock(mutex_);
+    if (!initialized_) return NNHAL_FAILURE("copyTo: buffer %u is not initialized", token_);
+    std::memmove(dst.data, storage_.data(), size());
+    return {};
+  }
+
+  /// IBuffer::copyFrom: fills the buffer from `src` (size must equal size()) and gives it
+  /// `dimensions` (empty = keep the allocated dimensions; otherwise fully specified and
+  /// agreeing with them; empty for scalars). Success initializes the buffer; any failure leaves
+  /// it uninitialized.
+  Status copy_from(Memory src, std::span<const std::uint32_t> dimensions) {
+    detail::LockGuard lock(mutex_);
+    Status s = check_copy_from(src, dimensions);
+    if (!s) {
+      initialized_ = false;
+      return s;
+    }
+    std::memmove(storage_.data(), src.data, size());
+    if (!dimensions.empty()) current_.assign(dimensions);
+    else current_ = layout_.dimensions;
+    initialized_ = true;
+    return {};
+  }
+
+  /// Operand type of the buffer's roles.
+  OperandType type() const noexcept { return layout_.type; }
+  /// Quantization scale of the buffer's roles.
+  float scale() const noexcept { return layout_.scale; }
+  /// Quantization zero point of the buffer's roles.
+  std::int32_t zero_point() const noexcept { return layout_.zero_point; }
+  /// Bytes of the buffer.
+  std::size_t size() const noexcept { return layout_.size; }
+  /// The token naming this buffer in requests (> 0).
+  std::uint32_t token() const noexcept { return token_; }
+  /// True once written by copy_from or an execution, until a failed one.
+  bool initialized() const {
+    detail::LockGuard lock(mutex_);
+    return initialized_;
+  }
+  /// Current dimensions: the ones last written (initially the allocated ones).
+  std::vector<std::uint32_t> dimensions() const {
+    detail::LockGuard lock(mutex_);
+    return {current_.begin(), current_.end()};
+  }
+  /// Dimensions fixed at allocation (desc and roles combined); never change.
+  std::span<const std::uint32_t> initial_dimensions() const noexcept { return layout_.dimensions.span(); }
+  /// True when allocate declared input (`output` false) or output `io_index` of the prepared
+  /// model with id `model` (PreparedModel::id()) as a role of this buffer.
+  bool has_role(const void* model, bool output, std::uint32_t io_index) const noexcept {
+    const detail::BufferRoleKey key{model, io_index, output};
+    const auto it = std::lower_bound(layout_.roles.begin(), layout_.roles.end(), key);
+    return it != layout_.roles.end() && *it == key;
+  }
+
+ private:
+  friend class BufferRegistry;
+  friend class BoundBuffers;
+
+  Status check_copy_from(Memory src, std::span<const std::uint32_t> dims) const {
+    if (src.size != size())
+      return NNHAL_INVALID("copyFrom: source has %zu bytes, the buffer %zu", src.size, size());
+    if (src.data == nullptr) return NNHAL_FAILURE("copyFrom: source memory is not mapped");
+    if (!is_tensor(type())) {
+      if (!dims.empty()) return NNHAL_INVALID("copyFrom: a scalar buffer takes no dimensions");
+      return {};
+    }
+    const Dims& initial = layout_.dimensions;
+    if (dims.empty()) {
+      if (initial.empty() || !initial.all_known())
+        return NNHAL_INVALID("copyFrom: the buffer's dimensions are not fully specified, so copyFrom must give them");
+      return {};
+    }
+    for (std::size_t i = 0; i < dims.size(); ++i)
+      if (dims[i] == 0) return NNHAL_INVALID("copyFrom: dimension %zu is 0 (dimensions must be fully specified)", i);
+    Dims combined;
+    if (!detail::combine_dims(initial.span(), dims, combined))
+      return NNHAL_INVALID("copyFrom: dimensions (rank %zu) do not agree with the buffer's (rank %zu)",
+                           dims.size(), initial.size());
+    return {};
+  }
+
+  /// The storage the executor reads and writes.
+  Memory memory() const noexcept { return {storage_.data(), layout_.size}; }
+
+  /// Checks use as an input with request dimensions `dims`: GENERAL_FAILURE when
+  /// uninitialized, INVALID_ARGUMENT when `dims` contradict the current dimensions.
+  Status check_input(std::span<const std::uint32_t> dims) const {
+    detail::LockGuard lock(mutex_);
+    if (!initialized_) return NNHAL_FAILURE("driver-managed buffer %u is used as an input before it is initialized", token_);
+    Dims combined;
+    if (!detail::combine_dims(current_.span(), dims, combined) || !(combined == current_))
+      return NNHAL_INVALID("request dimensions do not match the current dimensions of driver-managed buffer %u", token_);
+    return {};
+  }
+
+  /// After a successful execution wrote the buffer with shape `dims`.
+  void set_written(std::span<const std::uint32_t> dims) {
+    detail::LockGuard lock(mutex_);
+    current_.assign(dims);
+    initialized_ = true;
+  }
+  void set_uninitialized() {
+    detail::LockGuard lock(mutex_);
+    initialized_ = false;
+  }
+
+  const detail::BufferLayout layout_;
+  AlignedBuffer storage_;
+  std::shared_ptr<detail::TokenTable> table_;  ///< set, with token_, when registered
+  std::uint32_t token_ = 0;
+  mutable detail::DeviceMutex mutex_;
+  bool initialized_ = false;  ///< guarded by mutex_
+  Dims current_;              ///< guarded by mutex_
+};
+
+/// The driver-managed buffers of one device: IDevice::allocate, and token lookup for
+/// executions. Tokens are > 0 and unique among live buffers; the registry does not keep buffers
+/// alive, and a token is released when the last reference to its buffer goes. Thread-safe.
+class BufferRegistry {
+ public:
+  BufferRegistry() : table_(std::make_shared<detail::TokenTable>()) {}
+
+  /// IDevice::allocate: validates `desc` and the roles (HAL13.md c.5 validateMemoryDesc) and
+  /// creates an uninitialized buffer with a fresh token. INVALID_ARGUMENT for a bad description
+  /// or role; GENERAL_FAILURE for what nnhal does not support (size unknown at allocation time,
+  /// OEM types, more than 4 GiB) or an allocation failure. Checking that the prepared models
+  /// belong to this device is the caller's part.
+  Expected<std::pair<std::shared_ptr<DeviceBuffer>, std::uint32_t>> allocate(
+      const BufferDesc& desc, std::span<const PreparedModel* const> prepared_models,
+      std::span<const BufferRole> input_roles, std::span<const BufferRole> output_roles) {
+    auto layout = detail::validate_memory_desc(desc, prepared_models, input_roles, output_roles);
+    if (!layout) return std::move(layout.error());
+    AlignedBuffer storage;
+    if (!storage.reserve(layout->size))
+      return NNHAL_FAILURE("allocate: cannot allocate %zu bytes", layout->size);
+    // Nothing the device returns may show earlier heap contents, even through a bug elsewhere.
+    std::memset(storage.data(), 0, layout->size);
+    auto buffer = std::make_shared<DeviceBuffer>(DeviceBuffer::Key{}, std::move(*layout), std::move(storage));
+    detail::LockGuard lock(table_->mutex);
+    if (table_->live.size() >= std::size_t{UINT32_MAX} - 1)
+      return NNHAL_FAILURE("allocate: every token is in use");
+    std::uint32_t token = table_->next;
+    while (token == 0 || table_->live.count(token) != 0) ++token;  // wraps past UINT32_MAX to 0
+    table_->next = token + 1;
+    table_->live.emplace(token, buffer);
+    buffer->table_ = table_;
+    buffer->token_ = token;
+    return std::pair{std::move(buffer), token};
+  }
+
+  /// The live buffer `token` names, or null.
+  std::shared_ptr<DeviceBuffer> find(std::uint32_t token) const {
+    detail::LockGuard lock(table_->mutex);
+    const auto it = table_->live.find(token);
+    return it == table_->live.end() ? nullptr : it->second.lock();
+  }
+
+  /// Number of live tokens.
+  std::size_t size() const {
+    detail::LockGuard lock(table_->mutex);
+    return table_->live.size();
+  }
+
+ private:
+  std::shared_ptr<detail::TokenTable> table_;
+};
+
+}  // namespace nnhal
+// ---- end nnhal/device/buffer_registry.hpp ----
+
+namespace nnhal {
+
+/// The driver-managed buffers one execution uses: checks a request's token pools against the
+/// prepared model and the buffers' roles and state, provides ExecuteOptions::token_memory, and
+/// afterwards updates the output buffers' state. Reusable: once its vectors have grown to a
+/// request's size, later binds allocate nothing. Not thread-safe (one per execution context).
+class BoundBuffers {
+ public:
+  BoundBuffers() = default;
+  /// Reserves room for requests of up to `pools` pools and `arguments` arguments.
+  explicit BoundBuffers(std::size_t pools, std::size_t arguments = 0) {
+    buffers_.reserve(pools);
+    memory_.reserve(pools);
+    uses_.reserve(arguments);
+  }
+
+  /// Resolves the request's tokens in `registry` and checks their use (c.5 "Use in a request"):
+  /// unknown token, an argument that is not among the buffer's roles for `model`, one buffer as
+  /// two outputs or as an input and an output, or request dimensions that contradict the
+  /// buffer's current (input) or allocated (output) dimensions are INVALID_ARGUMENT; an
+  /// uninitialized buffer used as an input is GENERAL_FAILURE (reported only when nothing
+  /// else is wrong with the use of buffers). On failure nothing stays bound.
+  Status bind(const Request& request, const PreparedModel& model, const BufferRegistry& registry) {
+    clear();
+    Status s = bind_checked(request, model, registry);
+    if (!s) clear();
+    return s;
+  }
+
+  /// Memory of the bound buffers, indexed by request pool (for ExecuteOptions::token_memory);
+  /// pools that are not tokens have empty entries.
+  std::span<const Memory> token_memory() const noexcept { return memory_; }
+
+  /// Applies an execution's outcome to the output buffers, then releases the bound buffers.
+  /// Success: every output buffer takes its produced shape from `shapes` and becomes
+  /// initialized (a shape other than the allocated dimensions is GENERAL_FAILURE, since the
+  /// buffer's size is fixed by them). Failure: every output buffer becomes uninitialized, as
+  /// the HAL text requires (the reference sample driver does not do this), and an
+  /// OUTPUT_INSUFFICIENT_SIZE that concerns a driver-managed output becomes GENERAL_FAILURE
+  /// (the buffer's dimensions were wrong). Returns the status to report.
+  Status finish(const Status& result, std::span<const OutputShape> shapes) {
+    Status status = result;
+    if (status) {
+      for (const Use& u : uses_) {
+        if (!u.output) continue;
+        const std::span<const std::uint32_t> produced =
+            u.index < shapes.size() ? std::span<const std::uint32_t>(shapes[u.index].dimensions)
+                                    : u.buffer->initial_dimensions();
+        const auto initial = u.buffer->initial_dimensions();
+        if (!std::equal(produced.begin(), produced.end(), initial.begin(), initial.end())) {
+          status = NNHAL_FAILURE("output %u: the produced shape (rank %zu) differs from the dimensions of "
+                                 "driver-managed buffer %u", u.index, produced.size(), u.buffer->token());
+          break;
+        }
+      }
+      if (status)
+        for (const Use& u : uses_)
+          if (u.output) u.buffer->set_written(u.index < shapes.size() ? std::span<const std::uint32_t>(shapes[u.index].dimensions)
+                                                                      : u.buffer->initial_dimensions());
+    } else if (status.error().status() == ErrorStatus::OUTPUT_INSUFFICIENT_SIZE) {
+      for (const Use& u : uses_)
+        if (u.output && (u.index >= shapes.size() || !shapes[u.index].isSufficient)) {
+          status = NNHAL_FAILURE("output %u: driver-managed buffer %u is too small for the produced shape",
+                                 u.index, u.buffer->token());
+          break;
+        }
+    }
+    if (!status)
+      for (const Use& u : uses_)
+        if (u.output) u.buffer->set_uninitialized();
+    clear();
+    return status;
+  }
+
+  /// Releases the bound buffers (keeps the capacity).
+  void clear() noexcept {
+    buffers_.clear();
+    memory_.clear();
+    uses_.clear();
+  }
+
+ private:
+  struct Use {
+    DeviceBuffer* buffer;
+    std::uint32_t index;  ///< input or output index in the request
+    bool output;
+  };
+
+  Status bind_checked(const Request& request, const PreparedModel& model, const BufferRegistry& registry) {
+    const std::size_t pools = request.pools.size();
+    bool any_token = false;
+    for (const RequestMemoryPool& pool : request.pools) any_token = any_token || pool.token != 0;
+    if (!any_token) return {};
+    buffers_.resize(pools);
+    memory_.resize(pools);
+    for (std::size_t p = 0; p < pools; ++p) {
+      const std::uint32_t token = request.pools[p].token;
+      if (token == 0) continue;
+      buffers_[p] = registry.find(token);
+      if (buffers_[p] == nullptr) return NNHAL_INVALID("pool %zu: no driver-managed buffer has token %u", p, token);
+      memory_[p] = buffers_[p]->memory();
+    }
+    const Subgraph& main = model.model().main;
+    if (request.inputs.size() != main.inputIndexes.size() || request.outputs.size() != main.outputIndexes.size())
+      return NNHAL_INVALID("request has %zu inputs and %zu outputs, the model %zu and %zu", request.inputs.size(),
+                           request.outputs.size(), main.inputIndexes.size(), main.outputIndexes.size());
+    Status uninitialized;  // reported last: an INVALID_ARGUMENT found later wins
+    for (int pass = 0; pass < 2; ++pass) {
+      const bool output = pass == 1;
+      const auto& args = output ? request.outputs : request.inputs;
+      const char* kind = output ? "output" : "input";
+      for (std::size_t i = 0; i < args.size(); ++i) {
+        const RequestArgument& arg = args[i];
+        if (arg.hasNoValue) continue;
+        const std::uint32_t p = arg.location.poolIndex;
+        if (p >= pools) return NNHAL_INVALID("%s %zu: poolIndex %u of %zu pools", kind, i, p, pools);
+        DeviceBuffer* buffer = buffers_[p].get();
+        if (buffer == nullptr) continue;
+        const auto index = static_cast<std::uint32_t>(i);
+        if (!buffer->has_role(model.id(), output, index))
+          return NNHAL_INVALID("%s %zu: driver-managed buffer %u was not allocated for %s %zu of this prepared model",
+                               kind, i, buffer->token(), kind, i);
+        if (output) {
+          Dims combined;
+          const auto initial = buffer->initial_dimensions();
+          if (!detail::combine_dims(initial, arg.dimensions, combined) ||
+              !std::equal(initial.begin(), initial.end(), combined.begin(), combined.end()))
+            return NNHAL_INVALID("output %zu: request dimensions do not match the dimensions of driver-managed "
+                                 "buffer %u", i, buffer->token());
+        } else if (Status s = buffer->check_input(arg.dimensions); !s) {
+          if (s.error().status() != ErrorStatus::GENERAL_FAILURE) return std::move(s.error().prefix("input %zu", i));
+          if (uninitialized) uninitialized = std::move(s.error().prefix("input %zu", i));
+        }
+        uses_.push_back({buffer, index, output});
+      }
+    }
+    // Aliasing: group the uses by buffer (a token may appear in several pools) and look for a
+    // buffer written twice, or read and written.
+    std::sort(uses_.begin(), uses_.end(), [](const Use& a, const Use& b) {
+      if (a.buffer != b.buffer) return std::less<const DeviceBuffer*>{}(a.buffer, b.buffer);
+      if (a.output != b.output) return b.output;
+      return a.index < b.index;
+    });
+    for (std::size_t k = 1; k < uses_.size(); ++k) {
+      const Use& a = uses_[k - 1];
+      const Use& b = uses_[k];
+      if (a.buffer != b.buffer || !b.output) continue;
+      if (a.output)
+        return NNHAL_INVALID("outputs %u and %u both use driver-managed buffer %u", a.index, b.index, b.buffer->token());
+      return NNHAL_INVALID("driver-managed buffer %u is both input %u and output %u", b.buffer->token(), a.index, b.index);
+    }
+    return uninitialized;
+  }
+
+  std::vector<std::shared_ptr<DeviceBuffer>> buffers_;  ///< per request pool; null if no token
+  std::vector<Memory> memory_;                          ///< per request pool
+  std::vector<Use> uses_;                               ///< arguments in driver-managed buffers
+};
+
+}  // namespace nnhal
+// ---- end nnhal/device/memory_domain.hpp ----
+
+#if NNHAL_ASYNC
+#include <mutex>
+// ---- begin nnhal/device/worker_pool.hpp ----
+/// \file
+/// WorkerPool: the threads that run a Device's asynchronous work (asynchronous executions and
+/// fenced executions whose fences complete later). Tasks run in the order they were queued;
+/// the destructor finishes every queued task before joining. Only with NNHAL_ASYNC.
+
+
+#if NNHAL_ASYNC
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace nnhal {
+
+class WorkerPool {
+ public:
+  /// Starts `threads` workers (at least one).
+  explicit WorkerPool(std::size_t threads) {
+    if (threads == 0) threads = 1;
+    workers_.reserve(threads);
+    for (std::size_t i = 0; i < threads; ++i) workers_.emplace_back([this] { work(); });
+  }
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+  ~WorkerPool() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread& t : workers_) t.join();
+  }
+
+  /// Queues `task`. False when the pool is shutting down (the task is not run).
+  bool post(std::function<void()> task) {
+    {
+      std::lock_guard lock(mutex_);
+      if (stopping_) return false;
+      tasks_.push_back(std::move(task));
+    }
+    wake_.notify_one();
+    return true;
+  }
+
+  std::size_t size() const noexcept { return workers_.size(); }
+
+ private:
+  void work() {
+    for (;;) {
+      std::function<void()> task;
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [&] { return stopping_ || !tasks_.empty(); });
+        if (tasks_.empty()) return;  // stopping, and nothing left to do
+        task = std::move(tasks_.front());
+        tasks_.pop_front();
+      }
+      task();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::function<void()>> tasks_;
+  bool stopping_ = false;
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace nnhal
+#endif  // NNHAL_ASYNC
+// ---- end nnhal/device/worker_pool.hpp ----
+#endif
+
+namespace nnhal::detail {
+
+template <Clock C>
+struct DeviceContext {
+  explicit DeviceContext(C c) : clock(std::move(c)) {}
+
+  C clock;  ///< read from any thread: it must be safe to call now() concurrently
+  BufferRegistry buffers;
+
+#if NNHAL_ASYNC
+  /// Queues `task` on the Device's workers; false when the Device is shutting down.
+  bool post(std::function<void()> task) {
+    std::lock_guard lock(pool_mutex);
+    return pool != nullptr && pool->post(std::move(task));
+  }
+  std::mutex pool_mutex;
+  WorkerPool* pool = nullptr;  ///< owned by the Device; cleared before it is destroyed
+#endif
+};
+
+}  // namespace nnhal::detail
+// ---- end nnhal/device/device_context.hpp ----
+// ---- begin nnhal/device/execution_types.hpp ----
+/// \file
+/// What every execution mode of the device layer takes and gives back (HAL13.md c.3, c.4, g):
+/// MeasureTiming, a deadline and a loop timeout in; status, output shapes and Timing out; and
+/// the callback objects of asynchronous and fenced execution.
+
+
+
+namespace nnhal {
+
+/// Arguments of one execution, whatever the mode.
+template <Clock C = SteadyClock>
+struct ExecutionArgs {
+  MeasureTiming measure = MeasureTiming::NO;
+  /// Absent: no deadline. Passed before the execution starts: MISSED_DEADLINE_PERSISTENT;
+  /// reached while it runs: MISSED_DEADLINE_TRANSIENT.
+  std::optional<typename C::time_point> deadline;
+  /// Time limit of each WHILE loop; absent = 2 s, larger values are clamped to 15 s.
+  std::optional<std::chrono::nanoseconds> loop_timeout;
+};
+
+/// The outcome of one execution. `output_shapes` is non-empty only for success and
+/// OUTPUT_INSUFFICIENT_SIZE; `timing` is measured only when asked and successful (else both
+/// fields are UINT64_MAX).
+struct ExecutionResult {
+  Status status;
+  std::vector<OutputShape> output_shapes;
+  Timing timing;
+
+  ErrorStatus error_status() const noexcept { return status ? ErrorStatus::NONE : status.error().status(); }
+};
+
+/// Receives the result of an asynchronous execution, exactly once (IExecutionCallback).
+class ExecutionCallback {
+ public:
+  virtual ~ExecutionCallback() = default;
+  virtual void notify(ExecutionResult result) = 0;
+};
+
+/// What IFencedExecutionCallback::getExecutionInfo returns.
+struct FencedExecutionInfo {
+  ErrorStatus status = ErrorStatus::GENERAL_FAILURE;
+  Timing timing_launched;  ///< from the executeFenced call until the fence is signalled
+  Timing timing_fenced;    ///< from when the waited fences were signalled until then
+};
+
+/// Microseconds between two readings of a clock, as HAL Timing reports them.
+template <class D>
+std::uint64_t to_microseconds(D d) noexcept {
+  const auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::nanoseconds(d)).count();
+  return us < 0 ? 0 : static_cast<std::uint64_t>(us);
+}
+
+}  // namespace nnhal
+// ---- end nnhal/device/execution_types.hpp ----
+// ---- begin nnhal/device/sync_fence.hpp ----
+/// \file
+/// SyncFence: a portable stand-in for a sync fence file descriptor. A fence is pending until it
+/// is signalled or put in error, once; waiters block on it and continuations run when it
+/// completes. Copies share one state. An empty fence (default constructed) is not a fence:
+/// executeFenced rejects it like an invalid handle.
+
+
+
+#if NNHAL_ASYNC
+#include <condition_variable>
+#include <mutex>
+#endif
+
+namespace nnhal {
+
+/// The state of a fence.
+enum class FenceState : std::uint8_t { Pending, Signaled, Error };
+
+class SyncFence {
+ public:
+  SyncFence() = default;
+
+  /// A fence that is already signalled (or in error).
+  static SyncFence signaled() { return SyncFence(FenceState::Signaled); }
+  static SyncFence failed() { return SyncFence(FenceState::Error); }
+#if NNHAL_ASYNC
+  /// A pending fence; complete it with signal() or set_error().
+  static SyncFence create() { return SyncFence(FenceState::Pending); }
+#endif
+
+  bool valid() const noexcept { return state_ != nullptr; }
+
+  FenceState state() const {
+#if NNHAL_ASYNC
+    std::lock_guard lock(state_->mutex);
+#endif
+    return state_->value;
+  }
+
+#if NNHAL_ASYNC
+  /// Completes the fence (first completion wins) and runs its continuations.
+  void signal() { complete(FenceState::Signaled); }
+  void set_error() { complete(FenceState::Error); }
+
+  /// Blocks until the fence completes or `timeout` passes; returns the state then.
+  FenceState wait(std::chrono::nanoseconds timeout = std::chrono::nanoseconds::max()) const {
+    std::unique_lock lock(state_->mutex);
+    auto done = [&] { return state_->value != FenceState::Pending; };
+    if (timeout == std::chrono::nanoseconds::max()) state_->completed.wait(lock, done);
+    else state_->completed.wait_for(lock, timeout, done);
+    return state_->value;
+  }
+
+  /// Calls `f(state)` once the fence completes: now (on this thread) if it already has, else on
+  /// the thread that completes it.
+  void on_completion(std::function<void(FenceState)> f) {
+    std::unique_lock lock(state_->mutex);
+    if (state_->value == FenceState::Pending) {
+      state_->continuations.push_back(std::move(f));
+      return;
+    }
+    const FenceState now = state_->value;
+    lock.unlock();
+    f(now);
+  }
+#endif
+
+ private:
+  struct State {
+    FenceState value = FenceState::Pending;
+#if NNHAL_ASYNC
+    mutable std::mutex mutex;
+    std::condition_variable completed;
+    std::vector<std::function<void(FenceState)>> continuations;
+#endif
+  };
+
+  explicit SyncFence(FenceState s) : state_(std::make_shared<State>()) { state_->value = s; }
+
+#if NNHAL_ASYNC
+  void complete(FenceState s) {
+    std::vector<std::function<void(FenceState)>> run;
+    {
+      std::lock_guard lock(state_->mutex);
+      if (state_->value != FenceState::Pending) return;
+      state_->value = s;
+      run.swap(state_->continuations);
+    }
+    state_->completed.notify_all();
+    for (auto& f : run) f(s);
+  }
+#endif
+
+  std::shared_ptr<State> state_;
+};
+
+}  // namespace nnhal
+// ---- end nnhal/device/sync_fence.hpp ----
+
+namespace nnhal {
+
+template <Clock C>
+class Burst;
+
+/// What executeFenced returns: the fence signalled when the execution ends (or put in error),
+/// and the object that then tells the status and timings.
+struct FencedExecution {
+  SyncFence fence;
+  /// getExecutionInfo(): GENERAL_FAILURE while the fence has not completed.
+  FencedExecutionInfo execution_info() const {
+    if (fence.state() == FenceState::Pending || result == nullptr) return {};
+    detail::LockGuard lock(result->mutex);
+    return result->info;
+  }
+  struct Shared {
+    detail::DeviceMutex mutex;
+    FencedExecutionInfo info;
+  };
+  std::shared_ptr<Shared> result;
+};
+
+/// Options a prepared model keeps from prepare.
+struct PreparedModelSettings {
+  ExecutionPreference preference = ExecutionPreference::FAST_SINGLE_ANSWER;
+  Priority priority = Priority::MEDIUM;
+  /// Execution contexts unused for this long are released (by the Device's housekeeping);
+  /// absent: they are kept until release_idle_memory() or the prepared model goes.
+  std::optional<std::chrono::nanoseconds> idle_release;
+};
+
+template <Clock C = SteadyClock>
+class DevicePreparedModel : public std::enable_shared_from_this<DevicePreparedModel<C>> {
+ public:
+  DevicePreparedModel(PreparedModel prepared, PreparedModelSettings settings,
+                      std::shared_ptr<detail::DeviceContext<C>> context)
+      : prepared_(std::move(prepared)), settings_(settings), context_(std::move(context)),
+        last_used_(context_->clock.now()) {}
+
+  const PreparedModel& prepared() const noexcept { return prepared_; }
+  /// Whether `device_state` is the state of the Device that prepared this model.
+  bool made_by(const void* device_state) const noexcept { return context_.get() == device_state; }
+  const PreparedModelSettings& settings() const noexcept { return settings_; }
+
+  /// executeSynchronously: runs `request` on the calling thread.
+  ExecutionResult execute(const Request& request, const ExecutionArgs<C>& args = {}) {
+    const auto start = context_->clock.now();
+    auto slot = acquire();
+    if (!slot) return failure(std::move(slot.error()));
+    ExecutionResult r = run(**slot, request, args, args.deadline, start, false, nullptr);
+    release(std::move(*slot));
+    return r;
+  }
+
+#if NNHAL_ASYNC
+  /// execute (asynchronous): validates now, runs on the Device's workers, and calls
+  /// `callback->notify` exactly once. Returns the launch status: INVALID_ARGUMENT for a null
+  /// callback (nothing notified) or an invalid request (also notified), GENERAL_FAILURE when the
+  /// work cannot be launched (also notified), else NONE.
+  Status execute_async(const Request& request, const ExecutionArgs<C>& args,
+                       std::shared_ptr<ExecutionCallback> callback) {
+    if (callback == nullptr) return NNHAL_INVALID("execute: the callback is null");
+    const auto start = context_->clock.now();
+    if (Status s = validate_request(request, prepared_.model()); !s) {
+      callback->notify(failure(s.error()));
+      return s;
+    }
+    auto slot = acquire();
+    if (!slot) {
+      callback->notify(failure(slot.error()));
+      return std::move(slot.error());
+    }
+    // std::function needs a copyable task, so the context travels as a raw pointer; the pool
+    // runs every task it accepted, and a refused task's context is released here.
+    Slot* raw = slot->release();
+    auto self = this->shared_from_this();
+    auto task = [self, request, args, start, callback, raw] {
+      std::unique_ptr<Slot> s(raw);
+      ExecutionResult r = self->run(*s, request, args, args.deadline, start, false, nullptr);
+      self->release(std::move(s));
+      callback->notify(std::move(r));
+    };
+    if (!context_->post(std::move(task))) {
+      release(std::unique_ptr<Slot>(raw));
+      Error e(ErrorStatus::GENERAL_FAILURE, "execute: the device is shutting down");
+      callback->notify(failure(e));
+      return e;
+    }
+    return {};
+  }
+#endif
+
+  /// executeFenced: outputs must be fully specified. Waits for every fence of `wait_for`, then
+  /// runs with the deadline min(deadline, fences signalled + timeout_after_fence). Immediate
+  /// errors (invalid request, an empty fence or one already in error: INVALID_ARGUMENT) are
+  /// returned. When every fence has already signalled, the execution runs in this call and its
+  /// error, if any, is returned too; otherwise (NNHAL_ASYNC) it runs on the Device's workers and
+  /// the returned fence goes to error if a waited fence does or the execution fails.
+  Expected<FencedExecution> execute_fenced(const Request& request, std::span<const SyncFence> wait_for,
+                                           const ExecutionArgs<C>& args = {},
+                                           std::optional<std::chrono::nanoseconds> timeout_after_fence = {}) {
+    const auto start = context_->clock.now();
+    RequestValidationOptions fenced;
+    fenced.allow_unspecified_outputs = false;
+    if (Status s = validate_request(request, prepared_.model(), fenced); !s)
+      return std::move(s.error().prefix("executeFenced"));
+    bool pending = false;
+    for (std::size_t i = 0; i < wait_for.size(); ++i) {
+      if (!wait_for[i].valid()) return NNHAL_INVALID("executeFenced: fence %zu is not a fence", i);
+      const FenceState st = wait_for[i].state();
+      if (st == FenceState::Error) return NNHAL_INVALID("executeFenced: fence %zu is in error", i);
+      pending = pending || st == FenceState::Pending;
+    }
+    auto shared = std::make_shared<FencedExecution::Shared>();
+    if (!pending) {
+      auto slot = acquire();
+      if (!slot) return std::move(slot.error());
+      ExecutionResult r = run(**slot, request, args, fenced_deadline(args, start, timeout_after_fence), start, true,
+                              &shared->info);
+      release(std::move(*slot));
+      if (!r.status) return std::move(r.status.error());
+      return FencedExecution{SyncFence::signaled(), std::move(shared)};
+    }
+#if NNHAL_ASYNC
+    return launch_fenced(request, wait_for, args, timeout_after_fence, start, std::move(shared));
+#else
+    return NNHAL_FAILURE("executeFenced: waiting on pending fences needs NNHAL_ASYNC");
+#endif
+  }
+
+  /// configureExecutionBurst: a burst keeps one execution context for itself.
+  Expected<std::unique_ptr<Burst<C>>> configure_burst();
+
+  /// Frees the cached execution contexts that no execution is using.
+  void release_idle_memory() {
+    std::vector<std::unique_ptr<Slot>> freed;
+    detail::LockGuard lock(mutex_);
+    freed.swap(free_);
+  }
+  /// Releases the cached contexts when none was used for the configured idle period.
+  void release_if_idle(typename C::time_point now) {
+    if (!settings_.idle_release) return;
+    std::vector<std::unique_ptr<Slot>> freed;
+    detail::LockGuard lock(mutex_);
+    if (in_use_ == 0 && std::chrono::nanoseconds(now - last_used_) >= *settings_.idle_release) freed.swap(free_);
+  }
+  /// Execution contexts held for reuse (not counting those running).
+  std::size_t cached_contexts() const {
+    detail::LockGuard lock(mutex_);
+    return free_.size();
+  }
+
+ private:
+  friend class Burst<C>;
+
+  struct Slot {
+    Execution<C> execution;
+    BoundBuffers buffers;
+  };
+
+  static bool has_token_pool(const Request& request) noexcept {
+    for (const RequestMemoryPool& p : request.pools)
+      if (p.token != 0) return true;
+    return false;
+  }
+
+  static ExecutionResult failure(const Error& e) {
+    ExecutionResult r;
+    r.status = e;
+    return r;
+  }
+
+  Expected<std::unique_ptr<Slot>> acquire() {
+    {
+      detail::LockGuard lock(mutex_);
+      ++in_use_;
+      if (!free_.empty()) {
+        std::unique_ptr<Slot> s = std::move(free_.back());
+        free_.pop_back();
+        return s;
+      }
+    }
+    auto created = create_slot();
+    if (!created) {
+      detail::LockGuard lock(mutex_);
+      --in_use_;
+    }
+    return created;
+  }
+  Expected<std::unique_ptr<Slot>> create_slot() {
+    auto e = prepared_.template create_execution<C>(context_->clock);
+    if (!e) return std::move(e.error());
+    const Model& m = prepared_.model();
+    return std::unique_ptr<Slot>(new Slot{std::move(*e), BoundBuffers(8, m.main.inputIndexes.size() + m.main.outputIndexes.size())});
+  }
+  void release(std::unique_ptr<Slot> slot) {
+    const auto now = context_->clock.now();
+    detail::LockGuard lock(mutex_);
+    --in_use_;
+    last_used_ = now;
+    free_.push_back(std::move(slot));  // capacity grows with the peak concurrency, then stays
+  }
+
+  static std::optional<typename C::time_point> fenced_deadline(const ExecutionArgs<C>& args,
+                                                               typename C::time_point fences_done,
+                                                               std::optional<std::chrono::nanoseconds> after) {
+    if (!after) return args.deadline;
+    const auto limit = fences_done + std::chrono::duration_cast<typename C::time_point::duration>(*after);
+    if (!args.deadline || std::chrono::nanoseconds(limit - *args.deadline) < std::chrono::nanoseconds{0}) return limit;
+    return args.deadline;
+  }
+
+  /// Runs one execution on `slot`: binds driver-managed buffers, runs, measures. `fenced_info`
+  /// (fenced mode) receives the status and timings, measured from `start` (the call) and from
+  /// the moment the run began (after the fences).
+  ExecutionResult run(Slot& slot, const Request& request, const ExecutionArgs<C>& args,
+                      std::optional<typename C::time_point> deadline, typename C::time_point start, bool fenced,
+                      FencedExecutionInfo* fenced_info) {
+    ExecutionResult r;
+    ExecuteOptions<C> options;
+    options.deadline = deadline;
+    options.loop_timeout = args.loop_timeout.value_or(kLoopTimeoutDefault);
+    options.request.allow_unspecified_outputs = !fenced;
+    C& clock = context_->clock;
+    const auto fences_done = clock.now();
+    auto device_start = fences_done, device_end = fences_done;
+    // With driver-managed buffers, the request is validated before their use is checked, so a
+    // malformed request gets INVALID_ARGUMENT even when it also reads an uninitialized buffer.
+    Status s = has_token_pool(request) ? validate_request(request, prepared_.model(), options.request) : Status{};
+    if (s) s = slot.buffers.bind(request, prepared_, context_->buffers);
+    if (s) {
+      options.token_memory = slot.buffers.token_memory();
+      device_start = clock.now();
+      s = slot.execution.run(request, options);
+      device_end = clock.now();
+      s = slot.buffers.finish(s, slot.execution.output_shapes());
+    }
+    const bool shapes = s || s.error().status() == ErrorStatus::OUTPUT_INSUFFICIENT_SIZE;
+    if (shapes && !fenced) {
+      const auto produced = slot.execution.output_shapes();
+      r.output_shapes.assign(produced.begin(), produced.end());
+    }
+    const auto end = clock.now();
+    if (s && args.measure == MeasureTiming::YES) {
+      r.timing.timeOnDevice = to_microseconds(device_end - device_start);
+      r.timing.timeInDriver = to_microseconds(end - start);
+    }
+    if (fenced_info != nullptr) {
+      fenced_info->status = s ? ErrorStatus::NONE : s.error().status();
+      if (s && args.measure == MeasureTiming::YES) {
+        fenced_info->timing_launched = r.timing;
+        fenced_info->timing_fenced = {r.timing.timeOnDevice, to_microseconds(end - fences_done)};
+      }
+    }
+    r.status = std::move(s);
+    return r;
+  }
+
+#if NNHAL_ASYNC
+  Expected<FencedExecution> launch_fenced(const Request& request, std::span<const SyncFence> wait_for,
+                                          const ExecutionArgs<C>& args,
+                                          std::optional<std::chrono::nanoseconds> after, typename C::time_point start,
+                                          std::shared_ptr<FencedExecution::Shared> shared);
+#endif
+
+  PreparedModel prepared_;
+  PreparedModelSettings settings_;
+  std::shared_ptr<detail::DeviceContext<C>> context_;
+  mutable detail::DeviceMutex mutex_;
+  std::vector<std::unique_ptr<Slot>> free_;
+  std::size_t in_use_ = 0;
+  typename C::time_point last_used_;
+};
+
+}  // namespace nnhal
+
+// ---- begin nnhal/device/fenced_execution.hpp ----
+/// \file
+/// The asynchronous half of executeFenced (NNHAL_ASYNC): when every waited fence has
+/// signalled, the execution is queued on the Device's workers; a waited fence in error puts the
+/// returned fence in error without running anything. Waiting costs no thread: fences call back.
+
+#include <atomic>
+
+
+#if NNHAL_ASYNC
+namespace nnhal {
+
+template <Clock C>
+Expected<FencedExecution> DevicePreparedModel<C>::launch_fenced(const Request& request,
+                                                                std::span<const SyncFence> wait_for,
+                                                                const ExecutionArgs<C>& args,
+                                                                std::optional<std::chrono::nanoseconds> after,
+                                                                typename C::time_point start,
+                                                                std::shared_ptr<FencedExecution::Shared> shared) {
+  SyncFence out = SyncFence::create();
+  auto fail = [shared, out]() mutable {
+    {
+      detail::LockGuard lock(shared->mutex);
+      shared->info = FencedExecutionInfo{};  // GENERAL_FAILURE, no timing
+    }
+    out.set_error();
+  };
+  auto self = this->shared_from_this();
+  auto launch = [self, request, args, after, start, shared, out, fail]() mutable {
+    auto slot = self->acquire();
+    if (!slot) return fail();
+    FencedExecutionInfo info;
+    const auto fences_done = self->context_->clock.now();
+    ExecutionResult r = self->run(**slot, request, args, fenced_deadline(args, fences_done, after), start, true, &info);
+    self->release(std::move(*slot));
+    {
+      detail::LockGuard lock(shared->mutex);
+      shared->info = info;
+    }
+    if (r.status) out.signal();
+    else out.set_error();
+  };
+  struct Countdown {
+    std::atomic<std::size_t> remaining;
+    std::atomic<bool> failed{false};
+  };
+  auto countdown = std::make_shared<Countdown>();
+  countdown->remaining = wait_for.size();
+  auto context = context_;
+  for (const SyncFence& f : wait_for) {
+    SyncFence waited = f;
+    waited.on_completion([countdown, context, launch, fail](FenceState state) mutable {
+      // An error is recorded before the count drops, so whoever brings it to zero sees it.
+      if (state == FenceState::Error && !countdown->failed.exchange(true)) fail();
+      if (countdown->remaining.fetch_sub(1) != 1 || countdown->failed) return;
+      if (!context->post(launch)) fail();
+    });
+  }
+  return FencedExecution{out, std::move(shared)};
+}
+
+}  // namespace nnhal
+#endif  // NNHAL_ASYNC
+// ---- end nnhal/device/fenced_execution.hpp ----
+// ---- end nnhal/device/device_prepared_model.hpp ----
+
+namespace nnhal {
+
+template <Clock C = SteadyClock>
+class Burst {
+ public:
+  using Model = DevicePreparedModel<C>;
+
+  /// Runs `request` like DevicePreparedModel::execute, on the burst's own context.
+  ExecutionResult execute(const Request& request, const ExecutionArgs<C>& args = {}) {
+    detail::LockGuard lock(mutex_);
+    const auto start = model_->context_->clock.now();
+    return model_->run(*slot_, request, args, args.deadline, start, false, nullptr);
+  }
+
+  const Model& prepared_model() const noexcept { return *model_; }
+
+ private:
+  friend class DevicePreparedModel<C>;
+  Burst(std::shared_ptr<Model> model, std::unique_ptr<typename Model::Slot> slot)
+      : model_(std::move(model)), slot_(std::move(slot)) {}
+
+  std::shared_ptr<Model> model_;
+  std::unique_ptr<typename Model::Slot> slot_;
+  detail::DeviceMutex mutex_;
+};
+
+template <Clock C>
+Expected<std::unique_ptr<Burst<C>>> DevicePreparedModel<C>::configure_burst() {
+  auto slot = create_slot();
+  if (!slot) return std::move(slot.error());
+  return std::unique_ptr<Burst<C>>(new Burst<C>(this->shared_from_this(), std::move(*slot)));
+}
+
+}  // namespace nnhal
+// ---- end nnhal/device/burst.hpp ----
+// ---- begin nnhal/device/cache.hpp ----
+/// \file
+/// Compilation cache of a prepared model (HAL13.md c.1.2, c.1.3). nnhal's "compiled" form is
+/// the validated Model itself: the model cache holds its structure (every subgraph, operand,
+/// operation and index list), the data cache its constants (operandValues and the bytes of
+/// every memory pool). Both are bound to the cache token and to this build's format fingerprint
+/// and carry a SHA-256 digest; the model cache also records the data cache's digest, so the
+/// pair cannot be mixed with files of another model. The reader trusts none of it: every count
+/// is checked against the bytes that remain before anything is allocated, enums and ranks are
+/// range-checked, and the decoded model goes through validate_model. Byte layout:
+/// cache_format.hpp.
+
+
+// ---- begin nnhal/device/cache_format.hpp ----
+/// \file
+/// The byte layout shared by nnhal's two compilation cache files (HAL13.md c.1.2, c.1.3), and
+/// the primitives that write and check it. Everything is explicit little-endian with
+/// fixed-width fields, so a cache does not depend on the host's struct layout or endianness.
+///
+/// A cache file is `header | payload | SHA-256(header | payload)`. The header:
+///
+/// | offset | bytes | field                                                            |
+/// |--------|-------|------------------------------------------------------------------|
+/// | 0      | 8     | magic: "NNHALMDL" (model cache) or "NNHALDAT" (data cache)       |
+/// | 8      | 4     | format version (kCacheFormatVersion)                             |
+/// | 12     | 8     | fingerprint of the build's encoding and operation table          |
+/// | 20     | 32    | the cache token                                                  |
+/// | 52     | 8     | payload length in bytes                                          |
+/// | 60     | 32    | model cache only: the digest of the data cache that belongs to it|
+
+
+// ---- begin nnhal/device/sha256.hpp ----
+/// \file
+/// A small SHA-256 (FIPS 180-4) for the compilation cache: it detects corrupted or mixed-up
+/// cache files. It is a checksum here, not a secret-keyed MAC: whoever can write a cache file
+/// can also recompute its digest, so the cache reader still validates everything it decodes.
+
+
+namespace nnhal {
+
+/// A SHA-256 digest (32 bytes, big-endian words as FIPS 180-4 prints them).
+using Sha256Digest = std::array<std::uint8_t, 32>;
+
+/// Incremental SHA-256: update() any number of times, then finish() once.
+class Sha256 {
+ public:
+  Sha256() noexcept = default;
+
+  /// Hashes `data` after everything given so far.
+  Sha256& update(std::span<const std::byte> data) noexcept {
+    const std::byte* p = data.data();
+    std::size_t n = data.size();
+    if (n == 0) return *this;  // (an empty span may have a null pointer: no memcpy from it)
+    total_ += n;
+    if (used_ != 0) {  // complete a partly filled block first
+      const std::size_t take = n < kBlock - used_ ? n : kBlock - used_;
+      std::memcpy(block_.data() + used_, p, take);
+      used_ += take;
+      p += take;
+      n -= take;
+      if (used_ < kBlock) return *this;
+      compress(block_.data());
+      used_ = 0;
+    }
+    for (; n >= kBlock; n -= kBlock, p += kBlock)
+      compress(reinterpret_cast<const std::uint8_t*>(p));
+    if (n != 0) std::memcpy(block_.data(), p, n);
+    used_ = n;
+    return *this;
+  }
+
+  /// Pads the message (a 1 bit, zeros, the 64-bit big-endian bit length) and returns the digest.
+  Sha256Digest finish() noexcept {
+    const std::uint64_t bits = total_ * 8;
+    block_[used_++] = 0x80;
+    if (used_ > kBlock - 8) {  // no room left for the length in this block
+      std::memset(block_.data() + used_, 0, kBlock - used_);
+      compress(block_.data());
+      used_ = 0;
+    }
+    std::memset(block_.data() + used_, 0, kBlock - 8 - used_);
+    for (int i = 0; i < 8; ++i) block_[kBlock - 1 - i] = static_cast<std::uint8_t>(bits >> (8 * i));
+    compress(block_.data());
+    Sha256Digest out{};
+    for (std::size_t i = 0; i < 8; ++i)
+      for (std::size_t b = 0; b < 4; ++b)
+        out[4 * i + b] = static_cast<std::uint8_t>(h_[i] >> (24 - 8 * b));
+    return out;
+  }
+
+ private:
+  static constexpr std::size_t kBlock = 64;
+
+  static constexpr std::uint32_t rotr(std::uint32_t x, int n) noexcept {
+    return (x >> n) | (x << (32 - n));
+  }
+
+  void compress(const std::uint8_t* in) noexcept {
+    // Round constants: the first 32 bits of the fractional parts of the cube roots of the
+    // first 64 primes (FIPS 180-4 section 4.2.2).
+    static constexpr std::uint32_t k[64] = {
+        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
+        0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
+        0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
+        0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+        0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
+        0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+        0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
+        0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+        0xc67178f2};
+    std::uint32_t w[64];
+    for (std::size_t t = 0; t < 16; ++t)
+      w[t] = std::uint32_t{in[4 * t]} << 24 | std::uint32_t{in[4 * t + 1]} << 16 |
+             std::uint32_t{in[4 * t + 2]} << 8 | std::uint32_t{in[4 * t + 3]};
+    for (std::size_t t = 16; t < 64; ++t) {
+      const std::uint32_t s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3);
+      const std::uint32_t s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10);
+      w[t] = w[t - 16] + s0 + w[t - 7] + s1;
+    }
+    std::uint32_t a = h_[0], b = h_[1], c = h_[2], d = h_[3], e = h_[4], f = h_[5], g = h_[6],
+                  h = h_[7];
+    for (std::size_t t = 0; t < 64; ++t) {
+      const std::uint32_t t1 =
+          h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + k[t] + w[t];
+      const std::uint32_t t2 =
+          (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+      h = g;
+      g = f;
+      f = e;
+      e = d + t1;
+      d = c;
+      c = b;
+      b = a;
+      a = t1 + t2;
+    }
+    h_[0] += a;
+    h_[1] += b;
+    h_[2] += c;
+    h_[3] += d;
+    h_[4] += e;
+    h_[5] += f;
+    h_[6] += g;
+    h_[7] += h;
+  }
+
+  // Initial hash value: fractional parts of the square roots of the first 8 primes.
+  std::uint32_t h_[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                         0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+  std::array<std::uint8_t, kBlock> block_{};
+  std::size_t used_ = 0;
+  std::uint64_t total_ = 0;
+};
+
+/// SHA-256 of `data` in one call.
+inline Sha256Digest sha256(std::span<const std::byte> data) noexcept {
+  return Sha256().update(data).finish();
+}
+
+}  // namespace nnhal
+// ---- end nnhal/device/sha256.hpp ----
+
+namespace nnhal {
+
+/// The 32-byte cache token of prepareModel / prepareModelFromCache.
+using CacheToken = std::array<std::uint8_t, 32>;
+
+/// Version of the cache encoding; bump it whenever the byte layout changes.
+inline constexpr std::uint32_t kCacheFormatVersion = 1;
+
+namespace detail::cache {
+
+static_assert(std::numeric_limits<float>::is_iec559 && sizeof(float) == 4,
+              "the cache stores floats as IEEE-754 binary32 bit patterns");
+
+/// Which of the two files a blob is.
+enum class Kind : std::uint8_t { Model, Data };
+
+inline constexpr std::size_t kMagicBytes = 8;
+inline constexpr char kModelMagic[kMagicBytes + 1] = "NNHALMDL";
+inline constexpr char kDataMagic[kMagicBytes + 1] = "NNHALDAT";
+
+inline constexpr std::size_t kVersionOffset = 8;
+inline constexpr std::size_t kFingerprintOffset = 12;
+inline constexpr std::size_t kTokenOffset = 20;
+inline constexpr std::size_t kPayloadLengthOffset = 52;
+inline constexpr std::size_t kDataDigestOffset = 60;
+inline constexpr std::size_t kDigestBytes = 32;
+
+/// Header size of a blob of `kind`.
+constexpr std::size_t header_bytes(Kind kind) noexcept {
+  return kind == Kind::Model ? kDataDigestOffset + kDigestBytes : kDataDigestOffset;
+}
+constexpr const char* magic_of(Kind kind) noexcept {
+  return kind == Kind::Model ? kModelMagic : kDataMagic;
+}
+constexpr const char* name_of(Kind kind) noexcept {
+  return kind == Kind::Model ? "model cache" : "data cache";
+}
+
+/// FNV-1a over 64-bit values: cheap enough to run at compile time over the whole table.
+struct Fnv1a {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  constexpr void add(std::uint64_t v) noexcept {
+    for (int i = 0; i < 8; ++i) {
+      h ^= (v >> (8 * i)) & 0xFF;
+      h *= 0x100000001b3ull;
+    }
+  }
+  constexpr void add(std::string_view s) noexcept {
+    add(s.size());
+    for (char c : s) add(static_cast<std::uint8_t>(c));
+  }
+};
+
+/// Fingerprint of what a cache's meaning depends on besides its own bytes: the format version,
+/// the limits the reader enforces, and the operation table (codes, names, slots, signatures,
+/// flags). A build whose table differs reads a cache as foreign. (Whether a row has a kernel is
+/// left out: comparing a pointer with null is not a constant expression under sanitizers.)
+constexpr std::uint64_t compute_fingerprint() noexcept {
+  Fnv1a f;
+  f.add(kCacheFormatVersion);
+  f.add(NNHAL_MAX_RANK);
+  f.add(NNHAL_MAX_CONTROL_FLOW_DEPTH);
+  f.add(static_cast<std::uint64_t>(kOperandTypeCount));
+  f.add(static_cast<std::uint64_t>(kOperationTypeCount));
+  for (const OperationInfo& info : operation_table()) {
+    f.add(static_cast<std::uint64_t>(info.type));
+    f.add(info.name);
+    f.add(static_cast<std::uint64_t>(info.since));
+    f.add(info.flags);
+    for (std::span<const Slot> slots : {info.inputs, info.outputs}) {
+      f.add(slots.size());
+      for (const Slot& s : slots) f.add(static_cast<std::uint64_t>(s.role) << 8 | s.flags);
+    }
+    f.add(info.signatures.size());
+    for (const Signature& sig : info.signatures) {
+      f.add(static_cast<std::uint64_t>(sig.version));
+      for (const TypeSeq* seq : {&sig.inputs, &sig.outputs}) {
+        f.add(static_cast<std::uint64_t>(seq->size) << 8 | static_cast<std::uint8_t>(seq->repeat));
+        for (std::size_t i = 0; i < seq->size; ++i) f.add(seq->codes[i]);
+      }
+    }
+  }
+  return f.h;
+}
+
+/// Appends little-endian fixed-width fields to a byte vector.
+class ByteWriter {
+ public:
+  explicit ByteWriter(std::vector<std::byte>& out) noexcept : out_(out) {}
+  void u8(std::uint8_t v) { out_.push_back(std::byte{v}); }
+  void u32(std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) out_.push_back(static_cast<std::byte>(v >> (8 * i)));
+  }
+  void u64(std::uint64_t v) {
+    for (int i = 0; i < 8; ++i) out_.push_back(static_cast<std::byte>(v >> (8 * i)));
+  }
+  void i32(std::int32_t v) { u32(static_cast<std::uint32_t>(v)); }
+  void f32(float v) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    u32(bits);
+  }
+  void bytes(const void* p, std::size_t n) {
+    const auto* b = static_cast<const std::byte*>(p);
+    if (n != 0) out_.insert(out_.end(), b, b + n);
+  }
+
+ private:
+  std::vector<std::byte>& out_;
+};
+
+/// Reads little-endian fixed-width fields from untrusted bytes. Every read is bounds-checked;
+/// a failed read leaves the reader unchanged and returns false.
+class ByteReader {
+ public:
+  explicit ByteReader(std::span<const std::byte> in) noexcept : in_(in) {}
+  std::size_t remaining() const noexcept { return in_.size() - at_; }
+  std::size_t position() const noexcept { return at_; }
+
+  bool u8(std::uint8_t& v) noexcept {
+    if (remaining() < 1) return false;
+    v = static_cast<std::uint8_t>(in_[at_++]);
+    return true;
+  }
+  bool u32(std::uint32_t& v) noexcept {
+    if (remaining() < 4) return false;
+    v = 0;
+    for (int i = 0; i < 4; ++i)
+      v |= std::uint32_t{static_cast<std::uint8_t>(in_[at_ + i])} << (8 * i);
+    at_ += 4;
+    return true;
+  }
+  bool u64(std::uint64_t& v) noexcept {
+    if (remaining() < 8) return false;
+    v = 0;
+    for (int i = 0; i < 8; ++i)
+      v |= std::uint64_t{static_cast<std::uint8_t>(in_[at_ + i])} << (8 * i);
+    at_ += 8;
+    return true;
+  }
+  bool i32(std::int32_t& v) noexcept {
+    std::uint32_t u;
+    if (!u32(u)) return false;
+    v = static_cast<std::int32_t>(u);
+    return true;
+  }
+  bool f32(float& v) noexcept {
+    std::uint32_t u;
+    if (!u32(u)) return false;
+    std::memcpy(&v, &u, sizeof v);
+    return true;
+  }
+  /// The next `n` bytes (false if fewer remain).
+  bool bytes(std::size_t n, std::span<const std::byte>& out) noexcept {
+    if (remaining() < n) return false;
+    out = in_.subspan(at_, n);
+    at_ += n;
+    return true;
+  }
+
+ private:
+  std::span<const std::byte> in_;
+  std::size_t at_ = 0;
+};
+
+/// Writes a whole blob: header, payload, digest. `data_digest` is used for the model cache.
+inline std::vector<std::byte> seal_blob(Kind kind, std::uint64_t fingerprint,
+                                        const CacheToken& token, std::span<const std::byte> payload,
+                                        const Sha256Digest& data_digest) {
+  std::vector<std::byte> blob;
+  blob.reserve(header_bytes(kind) + payload.size() + kDigestBytes);
+  ByteWriter w(blob);
+  w.bytes(magic_of(kind), kMagicBytes);
+  w.u32(kCacheFormatVersion);
+  w.u64(fingerprint);
+  w.bytes(token.data(), token.size());
+  w.u64(payload.size());
+  if (kind == Kind::Model) w.bytes(data_digest.data(), data_digest.size());
+  w.bytes(payload.data(), payload.size());
+  const Sha256Digest digest = sha256(blob);
+  w.bytes(digest.data(), digest.size());
+  return blob;
+}
+
+/// What open_blob() found in a verified blob.
+struct Opened {
+  std::span<const std::byte> payload;
+  Sha256Digest digest{};       ///< the blob's own digest
+  Sha256Digest data_digest{};  ///< model cache: the digest of its data cache
+};
+
+/// Checks a blob's header and digest; on success returns its payload. Errors are
+/// GENERAL_FAILURE naming the file and the first thing found wrong.
+inline Expected<Opened> open_blob(std::span<const std::byte> blob, Kind kind,
+                                  std::uint64_t fingerprint, const CacheToken& token) {
+  const char* name = name_of(kind);
+  const std::size_t fixed = header_bytes(kind) + kDigestBytes;
+  if (blob.size() < fixed)
+    return NNHAL_FAILURE("%s is %zu bytes, shorter than its %zu-byte header and digest", name,
+                         blob.size(), fixed);
+  ByteReader r(blob);
+  std::span<const std::byte> magic, tok;
+  std::uint32_t version = 0;
+  std::uint64_t found_fingerprint = 0, payload_length = 0;
+  // The size check above guarantees every header read succeeds.
+  (void)r.bytes(kMagicBytes, magic);
+  (void)r.u32(version);
+  (void)r.u64(found_fingerprint);
+  (void)r.bytes(token.size(), tok);
+  (void)r.u64(payload_length);
+  if (std::memcmp(magic.data(), magic_of(kind), kMagicBytes) != 0) {
+    const Kind other = kind == Kind::Model ? Kind::Data : Kind::Model;
+    if (std::memcmp(magic.data(), magic_of(other), kMagicBytes) == 0)
+      return NNHAL_FAILURE("%s holds a %s (the files are swapped)", name, name_of(other));
+    return NNHAL_FAILURE("%s does not start with the nnhal %s magic", name, name);
+  }
+  if (version != kCacheFormatVersion)
+    return NNHAL_FAILURE("%s has format version %u; this nnhal reads version %u", name, version,
+                         kCacheFormatVersion);
+  if (found_fingerprint != fingerprint)
+    return NNHAL_FAILURE(
+        "%s was written by a different nnhal build (fingerprint %016llx, expected %016llx)", name,
+        static_cast<unsigned long long>(found_fingerprint),
+        static_cast<unsigned long long>(fingerprint));
+  if (std::memcmp(tok.data(), token.data(), token.size()) != 0)
+    return NNHAL_FAILURE("%s was written for a different cache token", name);
+  const std::size_t held = blob.size() - fixed;
+  if (payload_length != held)
+    return NNHAL_FAILURE("%s declares a %llu-byte payload but holds %zu bytes", name,
+                         static_cast<unsigned long long>(payload_length), held);
+  Opened out;
+  if (kind == Kind::Model) {
+    std::span<const std::byte> d;
+    (void)r.bytes(kDigestBytes, d);
+    std::memcpy(out.data_digest.data(), d.data(), kDigestBytes);
+  }
+  out.payload = blob.subspan(header_bytes(kind), held);
+  out.digest = sha256(blob.first(header_bytes(kind) + held));
+  if (std::memcmp(out.digest.data(), blob.data() + header_bytes(kind) + held, kDigestBytes) != 0)
+    return NNHAL_FAILURE("%s is corrupted: its SHA-256 digest does not match its contents", name);
+  return out;
+}
+
+}  // namespace detail::cache
+
+/// Fingerprint of this nnhal build's cache encoding and operation table (see compute_fingerprint).
+inline constexpr std::uint64_t kCacheFingerprint = detail::cache::compute_fingerprint();
+
+}  // namespace nnhal
+// ---- end nnhal/device/cache_format.hpp ----
+
+namespace nnhal {
+
+/// Cache files nnhal needs (getNumberOfCacheFilesNeeded).
+inline constexpr std::uint32_t kModelCacheFiles = 1;
+inline constexpr std::uint32_t kDataCacheFiles = 1;
+
+/// Bytes to write: the security-sensitive model cache and the data cache.
+struct CacheBlobs {
+  std::vector<std::byte> model_cache;
+  std::vector<std::byte> data_cache;
+};
+
+/// A model read back from cache. `model.pools` point into `pools`, which it owns (moving a
+/// CachedModel keeps them valid; the pools must outlive anything prepared from `model`).
+struct CachedModel {
+  Model model;
+  std::vector<AlignedBuffer> pools;
+};
+
+namespace detail::cache {
+
+// Smallest encodings, used to bound a count by the bytes that remain before allocating.
+inline constexpr std::size_t kMinSubgraphBytes = 4 * 4;     // four counts
+inline constexpr std::size_t kMinOperandBytes = 4 * 9 + 1;  // 9 words + extra-params tag
+inline constexpr std::size_t kMinOperationBytes = 3 * 4;    // type + two counts
+inline constexpr std::size_t kMinPoolBytes = 8;             // size
+
+/// Writes `v.size()` as a u32 count (false if it does not fit).
+template <class V>
+bool put_count(ByteWriter& w, const V& v) {
+  if (v.size() > std::numeric_limits<std::uint32_t>::max()) return false;
+  w.u32(static_cast<std::uint32_t>(v.size()));
+  return true;
+}
+
+inline bool put_u32_list(ByteWriter& w, const std::vector<std::uint32_t>& v) {
+  if (!put_count(w, v)) return false;
+  for (std::uint32_t x : v) w.u32(x);
+  return true;
+}
+
+inline Status put_subgraph(ByteWriter& w, const Subgraph& sg) {
+  if (!put_count(w, sg.operands)) return NNHAL_FAILURE("too many operands to cache");
+  for (std::size_t i = 0; i < sg.operands.size(); ++i) {
+    const Operand& op = sg.operands[i];
+    if (op.dimensions.size() > NNHAL_MAX_RANK)
+      return NNHAL_FAILURE("operand %zu has rank %zu; the cache holds at most %d", i,
+                           op.dimensions.size(), NNHAL_MAX_RANK);
+    w.i32(static_cast<std::int32_t>(op.type));
+    (void)put_u32_list(w, op.dimensions);
+    w.u32(op.numberOfConsumers);
+    w.f32(op.scale);
+    w.i32(op.zeroPoint);
+    w.i32(static_cast<std::int32_t>(op.lifetime));
+    w.u32(op.location.poolIndex);
+    w.u32(op.location.offset);
+    w.u32(op.location.length);
+    w.u8(op.channelQuant.has_value() ? 1 : 0);
+    if (op.channelQuant.has_value()) {
+      w.u32(op.channelQuant->channelDim);
+      if (!put_count(w, op.channelQuant->scales))
+        return NNHAL_FAILURE("operand %zu: too many scales", i);
+      for (float s : op.channelQuant->scales) w.f32(s);
+    }
+  }
+  if (!put_count(w, sg.operations)) return NNHAL_FAILURE("too many operations to cache");
+  for (const Operation& op : sg.operations) {
+    w.i32(static_cast<std::int32_t>(op.type));
+    if (!put_u32_list(w, op.inputs) || !put_u32_list(w, op.outputs))
+      return NNHAL_FAILURE("operation has too many operands to cache");
+  }
+  if (!put_u32_list(w, sg.inputIndexes) || !put_u32_list(w, sg.outputIndexes))
+    return NNHAL_FAILURE("too many subgraph inputs or outputs to cache");
+  return {};
+}
+
+/// Error for a read that ran past the end of a payload.
+inline Error truncated(const ByteReader& r, const char* what) {
+  return NNHAL_FAILURE("cache payload ends at byte %zu while reading %s", r.position(), what);
+}
+
+/// Reads a count of items encoded in at least `min_bytes` each, refusing counts the remaining
+/// bytes cannot hold (so a forged count never turns into a huge allocation).
+inline Status get_count(ByteReader& r, std::size_t min_bytes, const char* what, std::uint32_t& n) {
+  if (!r.u32(n)) return truncated(r, what);
+  if (n > r.remaining() / min_bytes)
+    return NNHAL_FAILURE("cache payload claims %u %s but only %zu bytes remain", n, what,
+                         r.remaining());
+  return {};
+}
+
+inline Status get_u32_list(ByteReader& r, const char* what, std::vector<std::uint32_t>& out) {
+  std::uint32_t n = 0;
+  NNHAL_TRY(get_count(r, 4, what, n));
+  out.resize(n);
+  for (std::uint32_t& x : out) (void)r.u32(x);  // get_count checked that 4 * n bytes remain
+  return {};
+}
+
+constexpr bool known_operand_type(std::int32_t t) noexcept {
+  return (t >= 0 && t < kOperandTypeCount) || t == static_cast<std::int32_t>(OperandType::OEM) ||
+         t == static_cast<std::int32_t>(OperandType::TENSOR_OEM_BYTE);
+}
+constexpr bool known_operation_type(std::int32_t t) noexcept {
+  return (t >= 0 && t < kOperationTypeCount) ||
+         t == static_cast<std::int32_t>(OperationType::OEM_OPERATION);
+}
+
+inline Status get_operand(ByteReader& r, Operand& op) {
+  std::int32_t type = 0, lifetime = 0;
+  if (!r.i32(type)) return truncated(r, "operand type");
+  if (!known_operand_type(type)) return NNHAL_FAILURE("unknown operand type %d", type);
+  op.type = static_cast<OperandType>(type);
+  std::uint32_t rank = 0;
+  if (!r.u32(rank)) return truncated(r, "rank");
+  if (rank > NNHAL_MAX_RANK) return NNHAL_FAILURE("rank %u exceeds %d", rank, NNHAL_MAX_RANK);
+  op.dimensions.resize(rank);
+  for (std::uint32_t& d : op.dimensions)
+    if (!r.u32(d)) return truncated(r, "dimensions");
+  std::uint8_t extra = 0;
+  if (!r.u32(op.numberOfConsumers) || !r.f32(op.scale) || !r.i32(op.zeroPoint) ||
+      !r.i32(lifetime) || !r.u32(op.location.poolIndex) || !r.u32(op.location.offset) ||
+      !r.u32(op.location.length) || !r.u8(extra))
+    return truncated(r, "operand");
+  if (lifetime < 0 || lifetime > static_cast<std::int32_t>(OperandLifeTime::SUBGRAPH))
+    return NNHAL_FAILURE("unknown operand lifetime %d", lifetime);
+  op.lifetime = static_cast<OperandLifeTime>(lifetime);
+  if (extra > 1) return NNHAL_FAILURE("unknown extraParams kind %u", extra);
+  if (extra == 1) {
+    SymmPerChannelQuantParams q;
+    if (!r.u32(q.channelDim)) return truncated(r, "channelDim");
+    std::uint32_t n = 0;
+    NNHAL_TRY(get_count(r, 4, "channel scales", n));
+    q.scales.resize(n);
+    for (float& s : q.scales) (void)r.f32(s);
+    op.channelQuant = std::move(q);
+  }
+  return {};
+}
+
+inline Status get_subgraph(ByteReader& r, Subgraph& sg) {
+  std::uint32_t n = 0;
+  NNHAL_TRY(get_count(r, kMinOperandBytes, "operands", n));
+  sg.operands.resize(n);
+  for (std::uint32_t i = 0; i < n; ++i)
+    if (auto s = get_operand(r, sg.operands[i]); !s)
+      return std::move(s.error().prefix("operand %u", i));
+  NNHAL_TRY(get_count(r, kMinOperationBytes, "operations", n));
+  sg.operations.resize(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    Operation& op = sg.operations[i];
+    std::int32_t type = 0;
+    if (!r.i32(type)) return truncated(r, "operation type");
+    if (!known_operation_type(type))
+      return NNHAL_FAILURE("operation %u has unknown type %d", i, type);
+    op.type = static_cast<OperationType>(type);
+    NNHAL_TRY(get_u32_list(r, "operation inputs", op.inputs));
+    NNHAL_TRY(get_u32_list(r, "operation outputs", op.outputs));
+  }
+  NNHAL_TRY(get_u32_list(r, "inputIndexes", sg.inputIndexes));
+  NNHAL_TRY(get_u32_list(r, "outputIndexes", sg.outputIndexes));
+  return {};
+}
+
+/// Model cache payload: relax flag, main, referenced subgraphs.
+inline Status decode_structure(std::span<const std::byte> payload, Model& m) {
+  ByteReader r(payload);
+  std::uint8_t relax = 0;
+  if (!r.u8(relax)) return truncated(r, "relaxComputationFloat32toFloat16");
+  if (relax > 1) return NNHAL_FAILURE("relaxComputationFloat32toFloat16 is %u, not 0 or 1", relax);
+  m.relaxComputationFloat32toFloat16 = relax == 1;
+  if (auto s = get_subgraph(r, m.main); !s) return std::move(s.error().prefix("main"));
+  std::uint32_t n = 0;
+  NNHAL_TRY(get_count(r, kMinSubgraphBytes, "referenced subgraphs", n));
+  m.referenced.resize(n);
+  for (std::uint32_t g = 0; g < n; ++g)
+    if (auto s = get_subgraph(r, m.referenced[g]); !s)
+      return std::move(s.error().prefix("referenced[%u]", g));
+  if (r.remaining() != 0)
+    return NNHAL_FAILURE("%zu unexpected bytes after the model structure", r.remaining());
+  return {};
+}
+
+/// Data cache payload: operandValues, then each pool's size and bytes.
+inline Status decode_data(std::span<const std::byte> payload, CachedModel& out) {
+  ByteReader r(payload);
+  std::uint64_t n = 0;
+  std::span<const std::byte> b;
+  if (!r.u64(n)) return truncated(r, "operandValues length");
+  if (n > r.remaining() || !r.bytes(static_cast<std::size_t>(n), b))
+    return NNHAL_FAILURE("operandValues claims %llu bytes but only %zu remain",
+                         static_cast<unsigned long long>(n), r.remaining());
+  out.model.operandValues.resize(b.size());
+  if (!b.empty()) std::memcpy(out.model.operandValues.data(), b.data(), b.size());
+  std::uint32_t pools = 0;
+  NNHAL_TRY(get_count(r, kMinPoolBytes, "memory pools", pools));
+  out.pools.resize(pools);
+  out.model.pools.resize(pools);
+  for (std::uint32_t p = 0; p < pools; ++p) {
+    if (!r.u64(n)) return truncated(r, "pool size");
+    if (n > r.remaining() || !r.bytes(static_cast<std::size_t>(n), b))
+      return NNHAL_FAILURE("memory pool %u claims %llu bytes but only %zu remain", p,
+                           static_cast<unsigned long long>(n), r.remaining());
+    // One byte at least, so even an empty pool has an address (HAL memory is never null).
+    if (!out.pools[p].reserve(b.empty() ? 1 : b.size()))
+      return NNHAL_FAILURE("cannot allocate %zu bytes for memory pool %u", b.size(), p);
+    if (!b.empty()) std::memcpy(out.pools[p].data(), b.data(), b.size());
+    out.model.pools[p] = Memory{out.pools[p].data(), b.size()};
+  }
+  if (r.remaining() != 0)
+    return NNHAL_FAILURE("%zu unexpected bytes after the memory pools", r.remaining());
+  return {};
+}
+
+}  // namespace detail::cache
+
+/// Serializes a model that passed validate_model (all subgraphs, operands incl. extraParams /
+/// channel quantization, operations, input/output indexes, operandValues, the bytes of every
+/// memory pool, relaxComputationFloat32toFloat16) bound to `token`. Fails with GENERAL_FAILURE
+/// only for a model the format cannot hold (a rank above NNHAL_MAX_RANK, counts beyond 32 bits,
+/// a pool without data); the device layer then just does not cache.
+inline Expected<CacheBlobs> write_model_cache(const Model& model, const CacheToken& token) {
+  using namespace detail::cache;
+  std::vector<std::byte> data;
+  ByteWriter d(data);
+  d.u64(model.operandValues.size());
+  d.bytes(model.operandValues.data(), model.operandValues.size());
+  if (!put_count(d, model.pools)) return NNHAL_FAILURE("too many memory pools to cache");
+  for (std::size_t p = 0; p < model.pools.size(); ++p) {
+    const Memory& pool = model.pools[p];
+    if (pool.data == nullptr && pool.size != 0)
+      return NNHAL_FAILURE("memory pool %zu has no data", p);
+    d.u64(pool.size);
+    d.bytes(pool.data, pool.size);
+  }
+  std::vector<std::byte> structure;
+  ByteWriter s(structure);
+  s.u8(model.relaxComputationFloat32toFloat16 ? 1 : 0);
+  if (auto st = put_subgraph(s, model.main); !st)
+    return std::move(st.error().prefix("cannot cache main"));
+  if (!put_count(s, model.referenced))
+    return NNHAL_FAILURE("too many referenced subgraphs to cache");
+  for (std::size_t g = 0; g < model.referenced.size(); ++g)
+    if (auto st = put_subgraph(s, model.referenced[g]); !st)
+      return std::move(st.error().prefix("cannot cache referenced[%zu]", g));
+  CacheBlobs out;
+  out.data_cache = seal_blob(Kind::Data, kCacheFingerprint, token, data, Sha256Digest{});
+  Sha256Digest data_digest{};
+  std::memcpy(data_digest.data(), out.data_cache.data() + out.data_cache.size() - kDigestBytes,
+              kDigestBytes);
+  out.model_cache = seal_blob(Kind::Model, kCacheFingerprint, token, structure, data_digest);
+  return out;
+}
+
+/// Reads a cache pair back. Never trusts the bytes: corruption, truncation, extra bytes, a wrong
+/// token, another format version or nnhal build, or a data cache of another model give
+/// GENERAL_FAILURE with a message saying what is wrong. The decoded model is run through
+/// validate_model with `options` (a failure there is reported as GENERAL_FAILURE too: the cache
+/// is unusable).
+inline Expected<CachedModel> read_model_cache(std::span<const std::byte> model_cache,
+                                              std::span<const std::byte> data_cache,
+                                              const CacheToken& token,
+                                              const ValidationOptions& options = {}) {
+  using namespace detail::cache;
+  // The security-sensitive file first, then its data, then that they belong together.
+  auto model_blob = open_blob(model_cache, Kind::Model, kCacheFingerprint, token);
+  if (!model_blob) return std::move(model_blob.error());
+  auto data_blob = open_blob(data_cache, Kind::Data, kCacheFingerprint, token);
+  if (!data_blob) return std::move(data_blob.error());
+  if (model_blob->data_digest != data_blob->digest)
+    return NNHAL_FAILURE("data cache belongs to a different model cache (digest mismatch)");
+  CachedModel out;
+  if (auto s = decode_data(data_blob->payload, out); !s)
+    return std::move(s.error().prefix("data cache"));
+  if (auto s = decode_structure(model_blob->payload, out.model); !s)
+    return std::move(s.error().prefix("model cache"));
+  if (auto v = validate_model(out.model, options); !v)
+    return Error::format(ErrorStatus::GENERAL_FAILURE, "cached model is invalid: %s",
+                         v.error().c_str());
+  return out;
+}
+
+}  // namespace nnhal
+// ---- end nnhal/device/cache.hpp ----
+// ---- begin nnhal/device/cache_file.hpp ----
+/// \file
+/// CacheFile: one compilation cache file as the driver hands it over (a file descriptor, a
+/// flash region ...). nnhal reads and writes whole files through it; MemoryCacheFile keeps the
+/// bytes in memory (tests, drivers that persist caches themselves).
+
+
+namespace nnhal {
+
+class CacheFile {
+ public:
+  virtual ~CacheFile() = default;
+  /// Replaces the file's contents with `bytes` (truncating first). False on failure.
+  virtual bool write(std::span<const std::byte> bytes) = 0;
+  /// Reads the whole file into `out`. False on failure.
+  virtual bool read(std::vector<std::byte>& out) = 0;
+};
+
+/// A cache file held in memory.
+class MemoryCacheFile final : public CacheFile {
+ public:
+  bool write(std::span<const std::byte> bytes) override {
+    bytes_.assign(bytes.begin(), bytes.end());
+    return true;
+  }
+  bool read(std::vector<std::byte>& out) override {
+    out = bytes_;
+    return true;
+  }
+  std::vector<std::byte>& bytes() noexcept { return bytes_; }
+
+ private:
+  std::vector<std::byte> bytes_;
+};
+
+}  // namespace nnhal
+// ---- end nnhal/device/cache_file.hpp ----
+// ---- begin nnhal/device/capabilities.hpp ----
+/// \file
+/// The CPU device's Capabilities (spec/HAL13.md b.1, b.2, c.1, f.3): the calibrated constants
+/// it reports, the driver self-check of a Capabilities, the views older HAL versions ask for,
+/// and the runtime's cost model (what an operation or a subgraph costs on a device with given
+/// Capabilities), which drivers and partitioner-like tests use.
+///
+/// The figures are constants measured offline by tools/calibrate (docs/calibration.md), never
+/// at start-up: a device must report the same Capabilities on every query and every start.
+
+#include <cfloat>
+
+// ---- begin nnhal/device/calibrated_capabilities.hpp ----
+/// \file
+/// GENERATED by tools/calibrate; do not edit. Regenerate as docs/calibration.md says.
+///
+/// Command (run from the repository root; one command, wrapped):
+///   nnhal_calibrate --samples 601 --min-sample-us 300
+///       --header include/nnhal/device/calibrated_capabilities.hpp
+/// Date (UTC): 2026-11-22
+/// CPU: Intel(R) Xeon(R) Processor; Highway target: AVX3_DL
+/// Compiler: g++ 12.2.0, optimised build
+/// Load average at start: 0.68 1.35 1.75
+///
+/// Each figure is nnhal's time divided by the time of a scalar C++ reference loop doing the
+/// same work (median of back-to-back samples per model, geometric mean over a type's models).
+/// powerUsage = execTime: single-threaded CPU work, so energy follows time. Types without a
+/// runnable representative model get the conservative 1.0f (parity with the reference).
+
+
+namespace nnhal {
+
+/// The CPU device's performance figures, measured offline by tools/calibrate: constants, so
+/// every query and every start reports the same values.
+inline Capabilities calibrated_capabilities() {
+  Capabilities c;
+  // not measured, conservative: no operation takes a FLOAT32 scalar first
+  c.relaxedFloat32toFloat16PerformanceScalar = {1.0f, 1.0f};
+  // measured: geometric mean over ADD, MUL, FULLY_CONNECTED, LESS, CONCATENATION
+  c.relaxedFloat32toFloat16PerformanceTensor = {0.245625f, 0.245625f};
+  c.operandPerformance = {
+      // not measured, conservative: scalar type, never the first input of an operation
+      {OperandType::FLOAT32, {1.0f, 1.0f}},
+      // not measured, conservative: scalar type, never the first input of an operation
+      {OperandType::INT32, {1.0f, 1.0f}},
+      // not measured, conservative: scalar type, never the first input of an operation
+      {OperandType::UINT32, {1.0f, 1.0f}},
+      // measured: geometric mean over ADD, MUL, FULLY_CONNECTED, LESS, CONCATENATION
+      {OperandType::TENSOR_FLOAT32, {0.244363f, 0.244363f}},
+      // measured: geometric mean over ADD, MUL, LESS, CAST
+      {OperandType::TENSOR_INT32, {1.08145f, 1.08145f}},
+      // measured: geometric mean over ADD, MUL, FULLY_CONNECTED, LESS, CONCATENATION
+      {OperandType::TENSOR_QUANT8_ASYMM, {0.91194f, 0.91194f}},
+      // not measured, conservative: scalar type, never the first input of an operation
+      {OperandType::BOOL, {1.0f, 1.0f}},
+      // measured on identity CAST
+      {OperandType::TENSOR_QUANT16_SYMM, {0.156677f, 0.156677f}},
+      // measured: geometric mean over ADD, MUL, FULLY_CONNECTED, LESS, CAST
+      {OperandType::TENSOR_FLOAT16, {1.05354f, 1.05354f}},
+      // measured: geometric mean over LOGICAL_AND, LOGICAL_OR, EQUAL, LOGICAL_NOT
+      {OperandType::TENSOR_BOOL8, {0.629549f, 0.629549f}},
+      // not measured, conservative: scalar type, never the first input of an operation
+      {OperandType::FLOAT16, {1.0f, 1.0f}},
+      // not measured, conservative: only ever a convolution filter
+      {OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL, {1.0f, 1.0f}},
+      // measured on identity CAST
+      {OperandType::TENSOR_QUANT16_ASYMM, {0.109723f, 0.109723f}},
+      // measured on identity CAST
+      {OperandType::TENSOR_QUANT8_SYMM, {0.0575533f, 0.0575533f}},
+      // measured: geometric mean over ADD, MUL, FULLY_CONNECTED, LESS, CONCATENATION
+      {OperandType::TENSOR_QUANT8_ASYMM_SIGNED, {1.01547f, 1.01547f}},
+      // not measured, conservative: OEM type, no OEM_OPERATION kernel
+      {OperandType::OEM, {1.0f, 1.0f}},
+      // not measured, conservative: OEM type, no OEM_OPERATION kernel
+      {OperandType::TENSOR_OEM_BYTE, {1.0f, 1.0f}},
+  };
+  // measured: IF, each branch one ADD on TENSOR_FLOAT32 [64], vs. the branch by hand
+  c.ifPerformance = {5.44103f, 5.44103f};
+  // measured per iteration: WHILE (LESS, ADD on TENSOR_INT32 [1]) vs. the loop by hand
+  c.whilePerformance = {107.239f, 107.239f};
+  return c;
+}
+
+}  // namespace nnhal
+// ---- end nnhal/device/calibrated_capabilities.hpp ----
+
+namespace nnhal {
+
+/// The figure of an operand type that operandPerformance does not list (HAL13.md b.2).
+inline constexpr PerformanceInfo kPerformanceAbsent{FLT_MAX, FLT_MAX};
+
+/// What nnhal's CPU device reports from getCapabilities_1_3: the calibrated constants of
+/// include/nnhal/device/calibrated_capabilities.hpp. Equal on every call.
+inline Capabilities cpu_capabilities() {
+  return calibrated_capabilities();
+}
+
+/// The figure of `type` in `caps.operandPerformance`; kPerformanceAbsent when it has no entry.
+inline PerformanceInfo performance_of(const Capabilities& caps, OperandType type) noexcept {
+  for (const OperandPerformance& p : caps.operandPerformance)
+    if (p.type == type) return p.info;
+  return kPerformanceAbsent;
+}
+
+namespace detail {
+/// HAL version that introduced operand type `t` for the purpose of Capabilities: 0..15 by the
+/// type table, OEM types 1.0, extension types (above 0xFFFF) 1.2; UNSUPPORTED for other codes.
+constexpr HalVersion capability_type_version(OperandType t) noexcept {
+  const auto v = static_cast<std::int32_t>(t);
+  if (is_fundamental(t)) return info(t).since;
+  if (t == OperandType::OEM || t == OperandType::TENSOR_OEM_BYTE) return HalVersion::V1_0;
+  return v > 0xFFFF ? HalVersion::V1_2 : HalVersion::UNSUPPORTED;
+}
+
+inline Status check_performance_info(const PerformanceInfo& p, const char* what) {
+  if (!(p.execTime > 0.0f) || !std::isfinite(p.execTime))
+    return NNHAL_INVALID("%s: execTime is %g; it must be > 0 and finite", what,
+                         static_cast<double>(p.execTime));
+  if (!(p.powerUsage > 0.0f) || !std::isfinite(p.powerUsage))
+    return NNHAL_INVALID("%s: powerUsage is %g; it must be > 0 and finite", what,
+                         static_cast<double>(p.powerUsage));
+  return {};
+}
+}  // namespace detail
+
+/// The driver self-check of HAL13.md e.5: every figure > 0 and finite (FLT_MAX is allowed);
+/// operandPerformance sorted by type, strictly increasing, without SUBGRAPH, and listing only
+/// operand types (0..14, OEM, TENSOR_OEM_BYTE, extension types). INVALID_ARGUMENT names the
+/// first offending entry.
+inline Status check_capabilities(const Capabilities& caps) {
+  NNHAL_TRY(detail::check_performance_info(caps.relaxedFloat32toFloat16PerformanceScalar,
+                                           "relaxedFloat32toFloat16PerformanceScalar"));
+  NNHAL_TRY(detail::check_performance_info(caps.relaxedFloat32toFloat16PerformanceTensor,
+                                           "relaxedFloat32toFloat16PerformanceTensor"));
+  NNHAL_TRY(detail::check_performance_info(caps.ifPerformance, "ifPerformance"));
+  NNHAL_TRY(detail::check_performance_info(caps.whilePerformance, "whilePerformance"));
+  const auto& list = caps.operandPerformance;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const OperandType t = list[i].type;
+    const auto code = static_cast<std::int32_t>(t);
+    if (t == OperandType::SUBGRAPH)
+      return NNHAL_INVALID("operandPerformance[%zu] is SUBGRAPH, which must not be listed", i);
+    if (detail::capability_type_version(t) == HalVersion::UNSUPPORTED)
+      return NNHAL_INVALID("operandPerformance[%zu] has type %d, which is not an operand type", i,
+                           code);
+    const std::string_view name = to_string(t);
+    if (i > 0 && !(static_cast<std::int32_t>(list[i - 1].type) < code)) {
+      const std::string_view before = to_string(list[i - 1].type);
+      return NNHAL_INVALID(
+          "operandPerformance[%zu] (%.*s = %d) does not follow [%zu] (%.*s = %d): entries must "
+          "be sorted by type, strictly increasing",
+          i, static_cast<int>(name.size()), name.data(), code, i - 1,
+          static_cast<int>(before.size()), before.data(),
+          static_cast<std::int32_t>(list[i - 1].type));
+    }
+    char what[80];
+    std::snprintf(what, sizeof what, "operandPerformance[%zu] (%.*s)", i,
+                  static_cast<int>(name.size()), name.data());
+    NNHAL_TRY(detail::check_performance_info(list[i].info, what));
+  }
+  return {};
+}
+
+/// `@1.0::Capabilities`.
+struct CapabilitiesV1_0 {
+  PerformanceInfo float32Performance;
+  PerformanceInfo quantized8Performance;
+};
+
+/// `@1.1::Capabilities`.
+struct CapabilitiesV1_1 {
+  PerformanceInfo float32Performance;
+  PerformanceInfo quantized8Performance;
+  PerformanceInfo relaxedFloat32toFloat16Performance;
+};
+
+/// `@1.2::Capabilities`: 1.3 without ifPerformance / whilePerformance.
+struct CapabilitiesV1_2 {
+  PerformanceInfo relaxedFloat32toFloat16PerformanceScalar;
+  PerformanceInfo relaxedFloat32toFloat16PerformanceTensor;
+  std::vector<OperandPerformance> operandPerformance;
+};
+
+/// getCapabilities (1.0): float32 = the TENSOR_FLOAT32 entry, quantized8 = the
+/// TENSOR_QUANT8_ASYMM entry (kPerformanceAbsent where the entry is missing).
+inline CapabilitiesV1_0 convert_to_v1_0(const Capabilities& caps) {
+  return {performance_of(caps, OperandType::TENSOR_FLOAT32),
+          performance_of(caps, OperandType::TENSOR_QUANT8_ASYMM)};
+}
+
+/// getCapabilities_1_1: the 1.0 figures plus relaxed = the relaxed tensor figure.
+inline CapabilitiesV1_1 convert_to_v1_1(const Capabilities& caps) {
+  const CapabilitiesV1_0 v = convert_to_v1_0(caps);
+  return {v.float32Performance, v.quantized8Performance,
+          caps.relaxedFloat32toFloat16PerformanceTensor};
+}
+
+/// getCapabilities_1_2: the relaxed figures and the operandPerformance entries of types that
+/// HAL 1.2 has (1.3-only types, TENSOR_QUANT8_ASYMM_SIGNED and SUBGRAPH, are dropped).
+inline CapabilitiesV1_2 convert_to_v1_2(const Capabilities& caps) {
+  CapabilitiesV1_2 v{caps.relaxedFloat32toFloat16PerformanceScalar,
+                     caps.relaxedFloat32toFloat16PerformanceTensor,
+                     {}};
+  for (const OperandPerformance& p : caps.operandPerformance)
+    if (detail::capability_type_version(p.type) <= HalVersion::V1_2)
+      v.operandPerformance.push_back(p);
+  return v;
+}
+
+// ------------------------------------------------------------------------------------------
+// Cost model (HAL13.md b.2)
+// ------------------------------------------------------------------------------------------
+
+namespace detail::cost_model {
+/// A cost summed in double, so that sums of FLT_MAX figures do not overflow; saturated to
+/// FLT_MAX when handed out.
+struct Cost {
+  double exec = 0.0, power = 0.0;
+  Cost& operator+=(const Cost& o) noexcept { return exec += o.exec, power += o.power, *this; }
+};
+inline Cost cost_of(const PerformanceInfo& p) noexcept {
+  return {p.execTime, p.powerUsage};
+}
+inline PerformanceInfo saturated(const Cost& c) noexcept {
+  auto clamp = [](double v) {
+    return v < static_cast<double>(FLT_MAX) ? static_cast<float>(v) : FLT_MAX;
+  };
+  return {clamp(c.exec), clamp(c.power)};
+}
+
+/// Walks a model once: each referenced subgraph's cost is computed once and remembered, so a
+/// subgraph referenced from many places costs no extra time; a reference cycle is an error.
+class CostWalk {
+ public:
+  CostWalk(const Capabilities& caps, const Model& model)
+      : caps_(caps),
+        model_(model),
+        state_(model.referenced.size(), kUnseen),
+        memo_(model.referenced.size()) {}
+
+  Expected<Cost> subgraph(const Subgraph& g, std::size_t depth) {
+    Cost total;
+    for (std::size_t i = 0; i < g.operations.size(); ++i) {
+      auto c = operation(g, g.operations[i], depth);
+      if (!c) return std::move(c.error().prefix("operations[%zu]", i));
+      total += *c;
+    }
+    return total;
+  }
+
+  Expected<Cost> operation(const Subgraph& g, const Operation& op, std::size_t depth) {
+    if (op.type == OperationType::IF) {
+      auto then_cost = referenced(g, op, 1, depth);
+      if (!then_cost) return std::move(then_cost.error());
+      auto else_cost = referenced(g, op, 2, depth);
+      if (!else_cost) return std::move(else_cost.error());
+      Cost c = cost_of(caps_.ifPerformance);
+      c += Cost{0.5 * (then_cost->exec + else_cost->exec),
+                0.5 * (then_cost->power + else_cost->power)};
+      return c;
+    }
+    if (op.type == OperationType::WHILE) {
+      auto cond_cost = referenced(g, op, 0, depth);
+      if (!cond_cost) return std::move(cond_cost.error());
+      auto body_cost = referenced(g, op, 1, depth);
+      if (!body_cost) return std::move(body_cost.error());
+      Cost c = cost_of(caps_.whilePerformance);
+      c += *cond_cost;
+      c += *body_cost;
+      return c;
+    }
+    if (op.inputs.empty())
+      return NNHAL_INVALID("has no inputs, so no first input type to cost it by");
+    if (op.inputs[0] >= g.operands.size())
+      return NNHAL_INVALID("input 0 names operand %u, but the subgraph has %zu operands",
+                           op.inputs[0], g.operands.size());
+    const OperandType t = g.operands[op.inputs[0]].type;
+    if (model_.relaxComputationFloat32toFloat16 && t == OperandType::FLOAT32)
+      return cost_of(caps_.relaxedFloat32toFloat16PerformanceScalar);
+    if (model_.relaxComputationFloat32toFloat16 && t == OperandType::TENSOR_FLOAT32)
+      return cost_of(caps_.relaxedFloat32toFloat16PerformanceTensor);
+    return cost_of(performance_of(caps_, t));
+  }
+
+ private:
+  static constexpr std::uint8_t kUnseen = 0, kOnStack = 1, kDone = 2;
+
+  /// Cost of the subgraph that input `position` of IF / WHILE `op` names.
+  Expected<Cost> referenced(const Subgraph& g, const Operation& op, std::size_t position,
+                            std::size_t depth) {
+    if (position >= op.inputs.size() || op.inputs[position] >= g.operands.size())
+      return NNHAL_INVALID("input %zu does not name an operand", position);
+    const Operand& ref = g.operands[op.inputs[position]];
+    if (ref.type != OperandType::SUBGRAPH || ref.lifetime != OperandLifeTime::SUBGRAPH)
+      return NNHAL_INVALID("input %zu is not a SUBGRAPH operand", position);
+    const std::size_t k = ref.location.offset;
+    if (k >= model_.referenced.size())
+      return NNHAL_INVALID("input %zu names referenced subgraph %zu of %zu", position, k,
+                           model_.referenced.size());
+    if (state_[k] == kDone) return memo_[k];
+    if (state_[k] == kOnStack)
+      return NNHAL_INVALID("referenced subgraph %zu refers back to itself", k);
+    if (depth >= NNHAL_MAX_CONTROL_FLOW_DEPTH)
+      return NNHAL_INVALID("control flow is nested more than %d deep",
+                           NNHAL_MAX_CONTROL_FLOW_DEPTH);
+    state_[k] = kOnStack;
+    auto c = subgraph(model_.referenced[k], depth + 1);
+    if (!c) return std::move(c.error().prefix("referenced[%zu]", k));
+    state_[k] = kDone;
+    memo_[k] = *c;
+    return *c;
+  }
+
+  const Capabilities& caps_;
+  const Model& model_;
+  std::vector<std::uint8_t> state_;
+  std::vector<Cost> memo_;
+};
+}  // namespace detail::cost_model
+
+/// Cost of one operation of `graph` (main or one of `model.referenced`) on a device with
+/// `caps`, as the runtime computes it: the figure of its first input's type (the relaxed
+/// scalar / tensor figure for FLOAT32 / TENSOR_FLOAT32 when the model relaxes computation);
+/// IF = ifPerformance + 0.5 * (cost(then) + cost(else)); WHILE = whilePerformance +
+/// cost(cond) + cost(body). execTime and powerUsage are summed separately; sums saturate at
+/// FLT_MAX. INVALID_ARGUMENT for malformed control-flow references.
+inline Expected<PerformanceInfo> operation_cost(const Capabilities& caps, const Model& model,
+                                                const Subgraph& graph, const Operation& op) {
+  detail::cost_model::CostWalk walk(caps, model);
+  auto c = walk.operation(graph, op, 0);
+  if (!c) return std::move(c.error().prefix("operation"));
+  return detail::cost_model::saturated(*c);
+}
+
+/// Cost of a subgraph: the sum of its operations' costs (see operation_cost).
+inline Expected<PerformanceInfo> subgraph_cost(const Capabilities& caps, const Model& model,
+                                               const Subgraph& graph) {
+  detail::cost_model::CostWalk walk(caps, model);
+  auto c = walk.subgraph(graph, 0);
+  if (!c) return std::move(c.error());
+  return detail::cost_model::saturated(*c);
+}
+
+/// Cost of a model: the cost of its main subgraph.
+inline Expected<PerformanceInfo> model_cost(const Capabilities& caps, const Model& model) {
+  return subgraph_cost(caps, model, model.main);
+}
+
+}  // namespace nnhal
+// ---- end nnhal/device/capabilities.hpp ----
+// ---- begin nnhal/device/housekeeping.hpp ----
+/// \file
+/// Housekeeping (NNHAL_ASYNC): one background thread per Device that gives back the execution
+/// memory of prepared models left idle for their configured period. It wakes at half the
+/// shortest period it watches, so memory goes within 1.5 periods of the last execution.
+
+
+#if NNHAL_ASYNC
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+
+namespace nnhal::detail {
+
+template <Clock C>
+class Housekeeping {
+ public:
+  explicit Housekeeping(std::shared_ptr<DeviceContext<C>> context) : context_(std::move(context)) {
+    thread_ = std::thread([this] { loop(); });
+  }
+  Housekeeping(const Housekeeping&) = delete;
+  Housekeeping& operator=(const Housekeeping&) = delete;
+  ~Housekeeping() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+
+  void watch(const std::shared_ptr<DevicePreparedModel<C>>& model, std::chrono::nanoseconds period) {
+    {
+      std::lock_guard lock(mutex_);
+      watched_.push_back(model);
+      const auto half = period / 2 > std::chrono::milliseconds(1) ? period / 2 : std::chrono::nanoseconds(std::chrono::milliseconds(1));
+      if (tick_ == std::chrono::nanoseconds::zero() || half < tick_) tick_ = half;
+    }
+    wake_.notify_all();
+  }
+
+ private:
+  void loop() {
+    std::unique_lock lock(mutex_);
+    while (!stopping_) {
+      if (tick_ == std::chrono::nanoseconds::zero()) wake_.wait(lock);
+      else wake_.wait_for(lock, tick_);
+      if (stopping_) break;
+      const auto now = context_->clock.now();
+      std::size_t live = 0;
+      for (auto& w : watched_) {
+        auto model = w.lock();
+        if (!model) continue;
+        model->release_if_idle(now);
+        watched_[live++] = w;
+      }
+      watched_.resize(live);
+    }
+  }
+
+  std::shared_ptr<DeviceContext<C>> context_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::vector<std::weak_ptr<DevicePreparedModel<C>>> watched_;
+  std::chrono::nanoseconds tick_{0};
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace nnhal::detail
+#endif  // NNHAL_ASYNC
+// ---- end nnhal/device/housekeeping.hpp ----
+// ---- begin nnhal/device/policy.hpp ----
+/// \file
+/// SupportPolicy: how a driver narrows what its device accepts below what nnhal can run. The
+/// supported-operations query and prepare both honour it: an operation the policy refuses is
+/// reported unsupported (and so is an IF or WHILE whose subgraphs hold one), and a model with
+/// such an operation anywhere is not prepared.
+
+#include <bitset>
+
+
+namespace nnhal {
+
+/// What a device supports, beyond having a kernel. Default: everything nnhal runs.
+struct SupportPolicy {
+  static constexpr std::size_t kOperationCount = 102;  ///< HAL 1.3 codes 0..101
+  static constexpr std::size_t kOperandTypeCount = 16;  ///< HAL 1.3 codes 0..15
+
+  /// Operations the device takes, by code (IF and WHILE included).
+  std::bitset<kOperationCount> operations = std::bitset<kOperationCount>().set();
+  /// Operand types the device takes: an operation with any input or output of a type outside
+  /// this set is unsupported.
+  std::bitset<kOperandTypeCount> operand_types = std::bitset<kOperandTypeCount>().set();
+  /// Refines support by an operation's parameters, e.g. filter sizes; empty = no refinement.
+  std::function<bool(const OperationView&)> predicate;
+  /// Largest number of bytes one operation may touch (the sizes of its inputs and outputs, as
+  /// far as known when asked); 0 = no limit. Prepare also refuses a model whose execution
+  /// memory (plan arena) exceeds it.
+  std::uint64_t memory_limit = 0;
+
+  /// Removes one operation / operand type.
+  SupportPolicy& exclude(OperationType t) {
+    operations.reset(static_cast<std::size_t>(t));
+    return *this;
+  }
+  SupportPolicy& exclude(OperandType t) {
+    operand_types.reset(static_cast<std::size_t>(t));
+    return *this;
+  }
+
+  /// Whether the policy lets the device run `op` of subgraph `sg` (kernels aside).
+  bool allows(const Model& model, const Subgraph& sg, const Operation& op) const {
+    const auto code = static_cast<std::size_t>(op.type);
+    if (code >= kOperationCount || !operations.test(code)) return false;
+    std::uint64_t bytes = 0;
+    for (const auto* list : {&op.inputs, &op.outputs})
+      for (std::uint32_t index : *list) {
+        const Operand& operand = sg.operands[index];
+        const auto type = static_cast<std::size_t>(operand.type);
+        if (type >= kOperandTypeCount || !operand_types.test(type)) return false;
+        bytes += known_size(operand);
+      }
+    if (memory_limit != 0 && bytes > memory_limit) return false;
+    return !predicate || predicate(OperationView{model, sg, op});
+  }
+
+ private:
+  /// Bytes of an operand whose size is known (0 otherwise; sizes were bounded by validation).
+  static std::uint64_t known_size(const Operand& operand) {
+    if (operand.type == OperandType::SUBGRAPH) return 0;
+    std::uint64_t n = element_size(operand.type);
+    if (!is_tensor(operand.type)) return n;
+    if (operand.dimensions.empty()) return 0;
+    for (std::uint32_t d : operand.dimensions) n *= d;
+    return n;
+  }
+};
+
+}  // namespace nnhal
+// ---- end nnhal/device/policy.hpp ----
+// ---- begin nnhal/device/result_callback.hpp ----
+/// \file
+/// ResultCallback (NNHAL_ASYNC): a ready-made ExecutionCallback that keeps the result of an
+/// asynchronous execution and lets the caller block until it arrives, for drivers whose
+/// service API is synchronous at the edge, and for tests.
+
+
+#if NNHAL_ASYNC
+#include <condition_variable>
+#include <mutex>
+#include <optional>
+#include <utility>
+
+
+namespace nnhal {
+
+class ResultCallback final : public ExecutionCallback {
+ public:
+  void notify(ExecutionResult result) override {
+    {
+      std::lock_guard lock(mutex_);
+      ++notifications_;
+      result_ = std::move(result);
+    }
+    done_.notify_all();
+  }
+  /// Blocks until notified; returns the result (once: it is moved out).
+  ExecutionResult wait() {
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [&] { return result_.has_value(); });
+    ExecutionResult r = std::move(*result_);
+    result_.reset();
+    return r;
+  }
+  /// How many times notify() was called (exactly once per launched execution).
+  int notifications() const {
+    std::lock_guard lock(mutex_);
+    return notifications_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::condition_variable done_;
+  std::optional<ExecutionResult> result_;
+  int notifications_ = 0;
+};
+
+}  // namespace nnhal
+#endif  // NNHAL_ASYNC
+// ---- end nnhal/device/result_callback.hpp ----
+// ---- begin nnhal/validate/support.hpp ----
+/// \file
+/// The supported-operations query (HAL13.md c.1.1): after validating the whole model, one flag
+/// per operation of the main subgraph. An ordinary operation is supported when its table row
+/// has a kernel for its operand types; IF and WHILE only when the executor runs control flow
+/// and every operation of every subgraph they reference, transitively, is supported.
+
+
+
+namespace nnhal {
+
+namespace detail {
+
+/// True when the kernel choice of `info` accepts the declared operand records of `operation`.
+inline bool kernel_available(const Model& model, const Subgraph& sg, const Operation& operation,
+                             const OperationInfo& info) {
+  if (!info.implemented()) return false;
+  std::vector<RtOperand> records;
+  std::vector<std::uint32_t> ins, outs;
+  records.reserve(operation.inputs.size() + operation.outputs.size());
+  for (std::uint32_t i : operation.inputs) {
+    auto r = make_record(model, sg.operands[i]);
+    if (!r) return false;
+    ins.push_back(static_cast<std::uint32_t>(records.size()));
+    records.push_back(*r);
+  }
+  for (std::uint32_t o : operation.outputs) {
+    auto r = make_record(model, sg.operands[o]);
+    if (!r) return false;
+    outs.push_back(static_cast<std::uint32_t>(records.size()));
+    records.push_back(*r);
+  }
+  alignas(16) std::byte params[kNodeParamBytes];
+  const NodeIO io(records.data(), ins, outs);
+  return info.impl->select(io, std::span<std::byte, kNodeParamBytes>(params)).has_value();
+}
+
+/// Support flags of every operation of `sg`. Referenced subgraphs are evaluated once each, in
+/// post-order of an iterative DFS (no recursion on untrusted nesting depth); validation has
+/// already rejected reference cycles.
+class SupportQuery {
+ public:
+  /// `allowed`, when given, further restricts every operation (a device's policy).
+  using Filter = std::function<bool(const Subgraph&, const Operation&)>;
+  explicit SupportQuery(const Model& model, Filter allowed = {})
+      : model_(model), allowed_(std::move(allowed)), supported_(model.referenced.size(), 0) {
+    const std::size_t n = model.referenced.size();
+    std::vector<std::uint8_t> done(n, 0);
+    struct Frame {
+      std::size_t graph;
+      std::size_t next_operand;
+    };
+    std::vector<Frame> stack;
+    for (std::size_t root = 0; root < n; ++root) {
+      if (done[root]) continue;
+      stack.push_back({root, 0});
+      done[root] = 1;
+      while (!stack.empty()) {
+        Frame& f = stack.back();
+        const auto& operands = model.referenced[f.graph].operands;
+        bool descended = false;
+        while (f.next_operand < operands.size()) {
+          const Operand& op = operands[f.next_operand++];
+          if (op.lifetime == OperandLifeTime::SUBGRAPH && !done[op.location.offset]) {
+            done[op.location.offset] = 1;
+            stack.push_back({op.location.offset, 0});
+            descended = true;
+            break;
+          }
+        }
+        if (descended) continue;
+        // Every subgraph this one references is evaluated: evaluate it.
+        const Subgraph& sg = model.referenced[f.graph];
+        bool all = true;
+        for (const Operation& op : sg.operations) all = all && operation(sg, op);
+        supported_[f.graph] = all ? 1 : 0;
+        stack.pop_back();
+      }
+    }
+  }
+
+  std::vector<bool> operations(const Subgraph& sg) const {
+    std::vector<bool> out(sg.operations.size(), false);
+    for (std::size_t k = 0; k < sg.operations.size(); ++k) out[k] = operation(sg, sg.operations[k]);
+    return out;
+  }
+
+ private:
+  bool operation(const Subgraph& sg, const Operation& op) const {
+    const OperationInfo* info = find_operation(op.type);
+    if (info == nullptr) return false;
+    if (allowed_ && !allowed_(sg, op)) return false;
+    if (!info->has(kOpControlFlow)) return kernel_available(model_, sg, op, *info);
+    if (!info->implemented()) return false;
+    for (std::uint32_t in : op.inputs) {
+      const Operand& operand = sg.operands[in];
+      if (operand.lifetime == OperandLifeTime::SUBGRAPH && !supported_[operand.location.offset]) return false;
+    }
+    return true;
+  }
+
+  const Model& model_;
+  Filter allowed_;
+  std::vector<std::uint8_t> supported_;
+};
+
+}  // namespace detail
+
+/// Validates `model` and reports, for each operation of its main subgraph, whether nnhal can
+/// execute it. INVALID_ARGUMENT for an invalid model.
+inline Expected<std::vector<bool>> supported_operations(const Model& model,
+                                                        const ValidationOptions& options = {}) {
+  if (auto v = validate_model(model, options); !v) return std::move(v.error());
+  detail::SupportQuery query(model);
+  return query.operations(model.main);
+}
+
+/// True when every operation of every subgraph of a valid `model` is supported (and allowed by
+/// `allowed`, when given): what prepare needs. Names the first one that is not in `why`.
+inline bool all_operations_supported(const Model& model, detail::SupportQuery::Filter allowed, Error& why) {
+  detail::SupportQuery query(model, std::move(allowed));
+  // Referenced subgraphs first, so the error names the operation at fault rather than the IF
+  // or WHILE that leads to it.
+  for (std::size_t h = 1; h <= model.referenced.size() + 1; ++h) {
+    const std::size_t g = h % (model.referenced.size() + 1);
+    const Subgraph& sg = g == 0 ? model.main : model.referenced[g - 1];
+    const std::vector<bool> flags = query.operations(sg);
+    for (std::size_t k = 0; k < flags.size(); ++k)
+      if (!flags[k]) {
+        const OperationInfo* info = find_operation(sg.operations[k].type);
+        const char* name = info != nullptr ? info->name.data() : "?";
+        why = g == 0 ? NNHAL_INVALID("main operation %zu (%s) is not supported by this device", k, name)
+                     : NNHAL_INVALID("referenced[%zu] operation %zu (%s) is not supported by this device", g - 1,
+                                     k, name);
+        return false;
+      }
+  }
+  return true;
+}
+
+}  // namespace nnhal
+// ---- end nnhal/validate/support.hpp ----
+// ---- begin nnhal/version.hpp ----
+/// \file
+/// nnhal's version (kept equal to the CMake project version).
+
+#define NNHAL_VERSION_MAJOR 0
+#define NNHAL_VERSION_MINOR 1
+#define NNHAL_VERSION_PATCH 0
+#define NNHAL_VERSION_STRING "0.1.0"
+// ---- end nnhal/version.hpp ----
+
+namespace nnhal {
+
+/// Options of a Device.
+template <Clock C = SteadyClock>
+struct DeviceOptions {
+  std::string name = "nnhal-cpu";
+  SupportPolicy policy;
+  /// Threads for asynchronous and fenced work (NNHAL_ASYNC); 0 = one per hardware thread.
+  std::size_t worker_threads = 0;
+  C clock{};
+};
+
+/// Arguments of prepare (prepareModel_1_3).
+template <Clock C = SteadyClock>
+struct PrepareArgs {
+  ExecutionPreference preference = ExecutionPreference::FAST_SINGLE_ANSWER;
+  Priority priority = Priority::MEDIUM;
+  /// Passed at entry: MISSED_DEADLINE_PERSISTENT; passed when preparation ends:
+  /// MISSED_DEADLINE_TRANSIENT.
+  std::optional<typename C::time_point> deadline;
+  /// Cache files to write (kModelCacheFiles / kDataCacheFiles of them) and the token naming
+  /// the model. Both empty: no caching. Wrong counts or failing files never fail preparation.
+  std::span<CacheFile* const> model_cache;
+  std::span<CacheFile* const> data_cache;
+  CacheToken token{};
+  /// Release the prepared model's execution memory after this long without executions.
+  std::optional<std::chrono::nanoseconds> idle_release;
+};
+
+/// A vendor extension the device supports (none for nnhal's CPU device).
+struct Extension {
+  std::string name;
+};
+
+/// What allocate() returns: the buffer and its token (> 0) for request pools.
+struct AllocatedBuffer {
+  std::shared_ptr<DeviceBuffer> buffer;
+  std::uint32_t token = 0;
+};
+
+template <Clock C = SteadyClock>
+class Device {
+ public:
+  using PreparedModelPtr = std::shared_ptr<DevicePreparedModel<C>>;
+
+  explicit Device(DeviceOptions<C> options = {})
+      : name_(std::move(options.name)), policy_(std::move(options.policy)),
+        context_(std::make_shared<detail::DeviceContext<C>>(std::move(options.clock))) {
+#if NNHAL_ASYNC
+    std::size_t threads = options.worker_threads;
+    if (threads == 0) threads = std::thread::hardware_concurrency();
+    pool_ = std::make_unique<WorkerPool>(threads == 0 ? 1 : threads);
+    context_->pool = pool_.get();
+#endif
+  }
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+  ~Device() {
+#if NNHAL_ASYNC
+    housekeeping_.reset();
+    {
+      std::lock_guard lock(context_->pool_mutex);
+      context_->pool = nullptr;
+    }
+    pool_.reset();  // finishes every queued task, then joins
+#endif
+  }
+
+  DeviceStatus status() const noexcept { return DeviceStatus::AVAILABLE; }
+  std::string_view name() const noexcept { return name_; }
+  /// getVersionString: the library version (stable for a given build).
+  std::string_view version_string() const noexcept { return "nnhal " NNHAL_VERSION_STRING; }
+  DeviceType type() const noexcept { return DeviceType::CPU; }
+  HalVersion feature_level() const noexcept { return HalVersion::V1_3; }
+  std::vector<Extension> supported_extensions() const { return {}; }
+  /// getCapabilities_1_3: the calibrated constants (the same on every call and every run).
+  Capabilities capabilities() const { return cpu_capabilities(); }
+  /// getNumberOfCacheFilesNeeded: {model cache files, data cache files}.
+  std::pair<std::uint32_t, std::uint32_t> cache_files_needed() const noexcept {
+    return {kModelCacheFiles, kDataCacheFiles};
+  }
+  const SupportPolicy& policy() const noexcept { return policy_; }
+
+  /// getSupportedOperations_1_3: INVALID_ARGUMENT for an invalid model, else one flag per
+  /// main operation (IF/WHILE only when everything they reference is supported).
+  Expected<std::vector<bool>> supported_operations(const Model& model) const {
+    if (auto v = validate_model(model); !v) return std::move(v.error());
+    detail::SupportQuery query(model, filter(model));
+    return query.operations(model.main);
+  }
+
+  /// prepareModel_1_3 (see PrepareArgs). INVALID_ARGUMENT for an invalid model or argument,
+  /// or a model with an operation this device does not support.
+  Expected<PreparedModelPtr> prepare(const Model& model, const PrepareArgs<C>& args = {}) {
+    if (args.deadline && detail::passed(context_->clock.now(), *args.deadline))
+      return Error(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "prepare: the deadline had passed");
+    if (static_cast<std::uint32_t>(args.preference) > 2)
+      return NNHAL_INVALID("prepare: invalid execution preference %d", static_cast<int>(args.preference));
+    if (static_cast<std::uint32_t>(args.priority) > 2)
+      return NNHAL_INVALID("prepare: invalid priority %d", static_cast<int>(args.priority));
+    auto prepared = prepare_model(model, {}, args.deadline);
+    if (!prepared) return std::move(prepared.error());
+    write_cache(model, args);
+    return make_prepared(std::move(*prepared), args.preference, args.priority, args.idle_release);
+  }
+
+  /// prepareModelFromCache_1_3: reads the files prepare() wrote for `token`. Wrong file counts:
+  /// INVALID_ARGUMENT; unreadable, corrupted, truncated or mismatched caches: GENERAL_FAILURE
+  /// (a cache is never trusted: it is checked, decoded with bounds checks and validated again).
+  Expected<PreparedModelPtr> prepare_from_cache(std::optional<typename C::time_point> deadline,
+                                                std::span<CacheFile* const> model_cache,
+                                                std::span<CacheFile* const> data_cache, const CacheToken& token) {
+    if (deadline && detail::passed(context_->clock.now(), *deadline))
+      return Error(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "prepareFromCache: the deadline had passed");
+    if (model_cache.size() != kModelCacheFiles || data_cache.size() != kDataCacheFiles)
+      return NNHAL_INVALID("prepareFromCache: %zu model and %zu data cache files given, %u and %u needed",
+                           model_cache.size(), data_cache.size(), kModelCacheFiles, kDataCacheFiles);
+    std::vector<std::byte> model_bytes, data_bytes;
+    if (model_cache[0] == nullptr || data_cache[0] == nullptr || !model_cache[0]->read(model_bytes) ||
+        !data_cache[0]->read(data_bytes))
+      return NNHAL_FAILURE("prepareFromCache: a cache file cannot be read");
+    auto cached = read_model_cache(model_bytes, data_bytes, token);
+    if (!cached) return Error(ErrorStatus::GENERAL_FAILURE, cached.error().message()).prefix("prepareFromCache");
+    auto owner = std::make_shared<CachedModel>(std::move(*cached));
+    auto prepared = prepare_model(owner->model, owner, deadline);
+    if (!prepared) return std::move(prepared.error().prefix("prepareFromCache"));
+    return make_prepared(std::move(*prepared), ExecutionPreference::FAST_SINGLE_ANSWER, Priority::MEDIUM, {});
+  }
+
+  /// allocate (c.5): a driver-managed buffer for the given roles of `models`.
+  Expected<AllocatedBuffer> allocate(const BufferDesc& desc, std::span<const PreparedModelPtr> models,
+                                        std::span<const BufferRole> input_roles,
+                                        std::span<const BufferRole> output_roles) {
+    std::vector<const PreparedModel*> plans;
+    plans.reserve(models.size());
+    for (std::size_t i = 0; i < models.size(); ++i) {
+      if (models[i] == nullptr) return NNHAL_INVALID("allocate: prepared model %zu is null", i);
+      if (!models[i]->made_by(context_.get()))
+        return NNHAL_INVALID("allocate: prepared model %zu comes from another device", i);
+      plans.push_back(&models[i]->prepared());
+    }
+    auto made = context_->buffers.allocate(desc, plans, input_roles, output_roles);
+    if (!made) return std::move(made.error());
+    return AllocatedBuffer{std::move(made->first), made->second};
+  }
+
+  /// Driver-managed buffers currently alive.
+  const BufferRegistry& buffers() const noexcept { return context_->buffers; }
+  /// The clock the device reads (deadlines, timing).
+  const C& clock() const noexcept { return context_->clock; }
+
+ private:
+  std::function<bool(const Subgraph&, const Operation&)> filter(const Model& model) const {
+    return [this, &model](const Subgraph& sg, const Operation& op) { return policy_.allows(model, sg, op); };
+  }
+
+  Expected<PreparedModel> prepare_model(const Model& model, std::shared_ptr<const void> owner,
+                                        const std::optional<typename C::time_point>& deadline) {
+    if (auto v = validate_model(model); !v) return std::move(v.error().prefix("prepare"));
+    Error why;
+    if (!all_operations_supported(model, filter(model), why)) return std::move(why.prefix("prepare"));
+    PrepareOptions options;
+    options.owner = std::move(owner);
+    auto prepared = PreparedModel::prepare(model, options);
+    if (!prepared) return std::move(prepared.error().prefix("prepare"));
+    if (policy_.memory_limit != 0 && prepared->arena_bytes() > policy_.memory_limit)
+      return Error::format(ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT,
+                           "prepare: the model needs %llu bytes of execution memory, the device allows %llu",
+                           static_cast<unsigned long long>(prepared->arena_bytes()),
+                           static_cast<unsigned long long>(policy_.memory_limit));
+    if (deadline && detail::passed(context_->clock.now(), *deadline))
+      return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "prepare: the deadline passed while preparing");
+    return prepared;
+  }
+
+  /// Writes the cache when asked to; failures do not fail preparation (HAL13.md c.1.2).
+  void write_cache(const Model& model, const PrepareArgs<C>& args) {
+    if (args.model_cache.size() != kModelCacheFiles || args.data_cache.size() != kDataCacheFiles) return;
+    if (args.model_cache[0] == nullptr || args.data_cache[0] == nullptr) return;
+    auto blobs = write_model_cache(model, args.token);
+    if (!blobs) return;
+    // The data cache first: a model cache is only useful with its data beside it.
+    if (args.data_cache[0]->write(blobs->data_cache)) (void)args.model_cache[0]->write(blobs->model_cache);
+  }
+
+  PreparedModelPtr make_prepared(PreparedModel prepared, ExecutionPreference preference, Priority priority,
+                                 std::optional<std::chrono::nanoseconds> idle_release) {
+    PreparedModelSettings settings{preference, priority, idle_release};
+    auto made = std::make_shared<DevicePreparedModel<C>>(std::move(prepared), settings, context_);
+#if NNHAL_ASYNC
+    if (idle_release) {
+      std::lock_guard lock(housekeeping_mutex_);
+      if (!housekeeping_) housekeeping_ = std::make_unique<detail::Housekeeping<C>>(context_);
+      housekeeping_->watch(made, *idle_release);
+    }
+#endif
+    return made;
+  }
+
+  std::string name_;
+  SupportPolicy policy_;
+  std::shared_ptr<detail::DeviceContext<C>> context_;
+#if NNHAL_ASYNC
+  std::unique_ptr<WorkerPool> pool_;
+  std::mutex housekeeping_mutex_;
+  std::unique_ptr<detail::Housekeeping<C>> housekeeping_;
+#endif
+};
+
+}  // namespace nnhal
+// ---- end nnhal/device/device.hpp ----
 // ---- begin nnhal/model/builder.hpp ----
 /// \file
 /// ModelBuilder: builds a Model in code with operand handles typed by their OperandType. Every
@@ -9659,118 +12686,4 @@ class ModelBuilder : public GraphBuilder {
 
 }  // namespace nnhal
 // ---- end nnhal/model/builder.hpp ----
-// ---- begin nnhal/validate/support.hpp ----
-/// \file
-/// The supported-operations query (HAL13.md c.1.1): after validating the whole model, one flag
-/// per operation of the main subgraph. An ordinary operation is supported when its table row
-/// has a kernel for its operand types; IF and WHILE only when the executor runs control flow
-/// and every operation of every subgraph they reference, transitively, is supported.
-
-
-
-namespace nnhal {
-
-namespace detail {
-
-/// True when the kernel choice of `info` accepts the declared operand records of `operation`.
-inline bool kernel_available(const Model& model, const Subgraph& sg, const Operation& operation,
-                             const OperationInfo& info) {
-  if (!info.implemented()) return false;
-  std::vector<RtOperand> records;
-  std::vector<std::uint32_t> ins, outs;
-  records.reserve(operation.inputs.size() + operation.outputs.size());
-  for (std::uint32_t i : operation.inputs) {
-    auto r = make_record(model, sg.operands[i]);
-    if (!r) return false;
-    ins.push_back(static_cast<std::uint32_t>(records.size()));
-    records.push_back(*r);
-  }
-  for (std::uint32_t o : operation.outputs) {
-    auto r = make_record(model, sg.operands[o]);
-    if (!r) return false;
-    outs.push_back(static_cast<std::uint32_t>(records.size()));
-    records.push_back(*r);
-  }
-  alignas(16) std::byte params[kNodeParamBytes];
-  const NodeIO io(records.data(), ins, outs);
-  return info.impl->select(io, std::span<std::byte, kNodeParamBytes>(params)).has_value();
-}
-
-/// Support flags of every operation of `sg`. Referenced subgraphs are evaluated once each, in
-/// post-order of an iterative DFS (no recursion on untrusted nesting depth); validation has
-/// already rejected reference cycles.
-class SupportQuery {
- public:
-  explicit SupportQuery(const Model& model) : model_(model), supported_(model.referenced.size(), 0) {
-    const std::size_t n = model.referenced.size();
-    std::vector<std::uint8_t> done(n, 0);
-    struct Frame {
-      std::size_t graph;
-      std::size_t next_operand;
-    };
-    std::vector<Frame> stack;
-    for (std::size_t root = 0; root < n; ++root) {
-      if (done[root]) continue;
-      stack.push_back({root, 0});
-      done[root] = 1;
-      while (!stack.empty()) {
-        Frame& f = stack.back();
-        const auto& operands = model.referenced[f.graph].operands;
-        bool descended = false;
-        while (f.next_operand < operands.size()) {
-          const Operand& op = operands[f.next_operand++];
-          if (op.lifetime == OperandLifeTime::SUBGRAPH && !done[op.location.offset]) {
-            done[op.location.offset] = 1;
-            stack.push_back({op.location.offset, 0});
-            descended = true;
-            break;
-          }
-        }
-        if (descended) continue;
-        // Every subgraph this one references is evaluated: evaluate it.
-        const Subgraph& sg = model.referenced[f.graph];
-        bool all = true;
-        for (const Operation& op : sg.operations) all = all && operation(sg, op);
-        supported_[f.graph] = all ? 1 : 0;
-        stack.pop_back();
-      }
-    }
-  }
-
-  std::vector<bool> operations(const Subgraph& sg) const {
-    std::vector<bool> out(sg.operations.size(), false);
-    for (std::size_t k = 0; k < sg.operations.size(); ++k) out[k] = operation(sg, sg.operations[k]);
-    return out;
-  }
-
- private:
-  bool operation(const Subgraph& sg, const Operation& op) const {
-    const OperationInfo* info = find_operation(op.type);
-    if (info == nullptr) return false;
-    if (!info->has(kOpControlFlow)) return kernel_available(model_, sg, op, *info);
-    if (!info->implemented()) return false;
-    for (std::uint32_t in : op.inputs) {
-      const Operand& operand = sg.operands[in];
-      if (operand.lifetime == OperandLifeTime::SUBGRAPH && !supported_[operand.location.offset]) return false;
-    }
-    return true;
-  }
-
-  const Model& model_;
-  std::vector<std::uint8_t> supported_;
-};
-
-}  // namespace detail
-
-/// Validates `model` and reports, for each operation of its main subgraph, whether nnhal can
-/// execute it. INVALID_ARGUMENT for an invalid model.
-inline Expected<std::vector<bool>> supported_operations(const Model& model,
-                                                        const ValidationOptions& options = {}) {
-  if (auto v = validate_model(model, options); !v) return std::move(v.error());
-  detail::SupportQuery query(model);
-  return query.operations(model.main);
-}
-
-}  // namespace nnhal
-// ---- end nnhal/validate/support.hpp ----
 // ---- end nnhal/nnhal.hpp ----

@@ -1,6 +1,6 @@
 // nnhal_cts: runs the NNAPI conformance corpus (shared/cts/SCHEMA.md) through nnhal.
 //
-//   nnhal_cts [--filter SUBSTRING] [--loop-timeout-ms N] [--verbose] PATH...
+//   nnhal_cts [--mode sync|async|fenced|burst] [--filter SUBSTRING] [--loop-timeout-ms N] [--verbose] PATH...
 //
 // Prints `FAIL <file>:<model>: <reason>` for each failing model as it happens (with --verbose
 // also `SKIP ...: <reason>` and `PASS ...` lines, for triage), then a table of
@@ -43,7 +43,8 @@ struct CommandLine {
 };
 
 void print_usage(std::ostream& out) {
-  out << "usage: nnhal_cts [--filter SUBSTRING] [--loop-timeout-ms N] [--verbose] PATH...\n"
+  out << "usage: nnhal_cts [--mode sync|async|fenced|burst] [--filter SUBSTRING] [--loop-timeout-ms N] [--verbose] PATH...\n"
+         "  --mode MODE        how executions are launched through the device (default sync)\n"
          "  PATH               a corpus JSON file or a folder (searched recursively for *.json)\n"
          "  --filter SUBSTRING run only the models whose name contains SUBSTRING\n"
          "  --loop-timeout-ms N  WHILE loop time limit in milliseconds\n"
@@ -70,6 +71,18 @@ bool parse_command_line(int argc, char** argv, CommandLine& cl) {
       const char* v = value(arg);
       if (v == nullptr) return false;
       cl.filter = v;
+    } else if (arg == "--mode") {
+      const char* v = value(arg);
+      if (v == nullptr) return false;
+      const std::string_view mode = v;
+      if (mode == "sync") cl.options.mode = ExecutionMode::Sync;
+      else if (mode == "async") cl.options.mode = ExecutionMode::Async;
+      else if (mode == "fenced") cl.options.mode = ExecutionMode::Fenced;
+      else if (mode == "burst") cl.options.mode = ExecutionMode::Burst;
+      else {
+        std::cerr << "nnhal_cts: --mode is sync, async, fenced or burst, got '" << mode << "'\n";
+        return false;
+      }
     } else if (arg == "--loop-timeout-ms") {
       const char* v = value(arg);
       if (v == nullptr) return false;
@@ -191,6 +204,9 @@ int main(int argc, char** argv) {
   if (total[0] + total[1] + total[2] == 0)
     std::fprintf(stderr, "nnhal_cts: no model matched%s%s\n", cl.filter.empty() ? "" : " --filter ",
                  cl.filter.c_str());
+  if (cl.options.mode == ExecutionMode::Fenced)
+    std::printf("fenced mode: %zu runs with outputs that cannot be fully specified were refused with "
+                "INVALID_ARGUMENT, as executeFenced must\n", fenced_unspecified_runs());
   std::printf("%zu passed, %zu failed, %zu skipped\n", total[0], total[1], total[2]);
   std::fflush(stdout);
   if (file_errors) return kExitUsage;

@@ -3,7 +3,9 @@
 #include "cts/runner.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,9 +20,7 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 #endif
-#include "nnhal/exec/options.hpp"
-#include "nnhal/exec/prepared_model.hpp"
-#include "nnhal/validate/support.hpp"
+#include "nnhal/device/device.hpp"
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
@@ -40,32 +40,92 @@ std::string describe(std::string_view stage, const Error& e) {
 /// What one execution produced: its status and, on success, the reported output shapes.
 struct ExecutionResult {
   std::optional<std::string> failure;  ///< "stage: STATUS: message" when something failed
+  std::optional<ErrorStatus> status;   ///< the failing status
   std::vector<OutputShape> shapes;
 };
 
-/// The executor's options for one run: the loop timeout from the command line, if given.
-ExecuteOptions<> execute_options(const RunnerOptions& options) {
-  ExecuteOptions<> o;
-  if (options.loop_timeout_ms) o.loop_timeout = std::chrono::milliseconds(*options.loop_timeout_ms);
-  return o;
+/// The one device every model runs on (worker threads for the asynchronous modes).
+Device<>& device() {
+  static Device<> d;
+  return d;
 }
 
-ExecutionResult execute_sync(const PreparedModel& prepared, const Request& request, const RunnerOptions& options) {
-  auto execution = prepared.create_execution();
-  if (!execution) return {describe("create execution", execution.error()), {}};
-  if (Status s = execution->run(request, execute_options(options)); !s) return {describe("run", s.error()), {}};
-  const auto shapes = execution->output_shapes();
-  return {std::nullopt, std::vector<OutputShape>(shapes.begin(), shapes.end())};
+std::atomic<std::size_t> g_fenced_unspecified{0};
+
+ExecutionResult failed(std::string_view stage, const Error& e) { return {describe(stage, e), e.status(), {}}; }
+
+/// Checks the HAL's timing rules on a successful run measured with MeasureTiming::YES.
+std::optional<std::string> timing_problem(const Timing& t) {
+  if (t.timeInDriver == UINT64_MAX || t.timeOnDevice == UINT64_MAX) return "timing asked for but not reported";
+  if (t.timeOnDevice > t.timeInDriver) return "time on device exceeds time in driver";
+  return std::nullopt;
 }
 
-/// The one place an execution is launched; every run of the runner goes through it, so the
-/// execution modes plug in here only.
-ExecutionResult execute(const PreparedModel& prepared, const Request& request, const RunnerOptions& options) {
+ExecutionResult finish(std::string_view stage, nnhal::ExecutionResult r) {
+  if (!r.status) return failed(stage, r.status.error());
+  if (auto p = timing_problem(r.timing)) return {std::string(stage) + ": " + *p, ErrorStatus::GENERAL_FAILURE, {}};
+  return {std::nullopt, std::nullopt, std::move(r.output_shapes)};
+}
+
+/// The one place an execution is launched; every run of the runner goes through it, in the
+/// mode the command line chose. Timing is always asked for and checked.
+ExecutionResult execute(DevicePreparedModel<>& prepared, const Request& request, const RunnerOptions& options) {
+  ExecutionArgs<> args;
+  args.measure = MeasureTiming::YES;
+  if (options.loop_timeout_ms) args.loop_timeout = std::chrono::milliseconds(*options.loop_timeout_ms);
   switch (options.mode) {
     case ExecutionMode::Sync:
-      return execute_sync(prepared, request, options);
+      return finish("execute", prepared.execute(request, args));
+    case ExecutionMode::Burst: {
+      auto burst = prepared.configure_burst();
+      if (!burst) return failed("configure burst", burst.error());
+      return finish("burst", (*burst)->execute(request, args));
+    }
+    case ExecutionMode::Async: {
+      auto callback = std::make_shared<ResultCallback>();
+      Status launched = prepared.execute_async(request, args, callback);
+      nnhal::ExecutionResult r = callback->wait();  // notified on every launch, failed or not
+      if (!launched) return failed("launch", launched.error());
+      return finish("async", std::move(r));
+    }
+    case ExecutionMode::Fenced: {
+      // A pending fence signalled after the call, so the execution takes the path that waits.
+      SyncFence gate = SyncFence::create();
+      const SyncFence waits[] = {gate};
+      auto launched = prepared.execute_fenced(request, waits, args);
+      gate.signal();
+      if (!launched) return failed("executeFenced", launched.error());
+      const FenceState state = launched->fence.wait();
+      const FencedExecutionInfo info = launched->execution_info();
+      if (state != FenceState::Signaled || info.status != ErrorStatus::NONE) {
+        const ErrorStatus st = info.status == ErrorStatus::NONE ? ErrorStatus::GENERAL_FAILURE : info.status;
+        return {std::string("fenced: ") + std::string(to_string(st)) + ": the fence went to error", st, {}};
+      }
+      if (auto p = timing_problem(info.timing_launched)) return {"fenced: launched " + *p, ErrorStatus::GENERAL_FAILURE, {}};
+      if (auto p = timing_problem(info.timing_fenced)) return {"fenced: fenced " + *p, ErrorStatus::GENERAL_FAILURE, {}};
+      return {};  // executeFenced reports no output shapes
+    }
   }
-  return {"run: unknown execution mode", {}};
+  return {"run: unknown execution mode", ErrorStatus::GENERAL_FAILURE, {}};
+}
+
+/// executeFenced needs fully specified outputs: the request gives each output the dimensions
+/// the corpus lists when the model leaves them unknown. False when some output still cannot be
+/// specified (unknown rank or a zero-sized dimension).
+bool specify_outputs(const TestModel& test, const Model& model, Request& request) {
+  bool all = true;
+  for (std::size_t k = 0; k < request.outputs.size(); ++k) {
+    const Operand& declared = model.main.operands[model.main.outputIndexes[k]];
+    if (!is_tensor(declared.type)) continue;
+    const auto& listed = test.main.operands[test.main.outputIndexes[k]].operand.dimensions;
+    bool known = !declared.dimensions.empty();
+    for (std::uint32_t d : declared.dimensions) known = known && d != 0;
+    if (known) continue;
+    request.outputs[k].dimensions = listed;
+    for (std::uint32_t d : listed) all = all && d != 0;
+    all = all && !listed.empty();
+  }
+  return all;
 }
 
 /// True when every main output is declared with a known rank and no 0 dimension: only then may
@@ -88,9 +148,9 @@ void add_problem(std::string& problems, std::size_t output, const std::string& w
 
 /// Checks every non-ignored output of a successful run: reported shape and values.
 std::optional<std::string> check_outputs(const TestModel& test, const Model& model, const BuiltRequest& request,
-                                         const std::vector<OutputShape>& shapes) {
+                                         const std::vector<OutputShape>& shapes, bool request_specifies_outputs) {
   const TestSubgraph& main = test.main;
-  if (shapes.empty() && !outputs_fully_specified(model))
+  if (shapes.empty() && !outputs_fully_specified(model) && !request_specifies_outputs)
     return "no output shapes reported, but some outputs have unknown dimensions";
   if (!shapes.empty() && shapes.size() != main.outputIndexes.size())
     return std::to_string(shapes.size()) + " output shapes reported for " +
@@ -146,13 +206,24 @@ struct Attempt {
 };
 
 Attempt attempt(const TestModel& test, const BuiltModel& built, bool check, const RunnerOptions& options) {
-  auto prepared = PreparedModel::prepare(built.model);
+  auto prepared = device().prepare(built.model);
   if (!prepared) return {false, describe("prepare", prepared.error())};
   BuiltRequest request = build_request(test);
-  ExecutionResult result = execute(*prepared, request.request, options);
+  const bool fenced = options.mode == ExecutionMode::Fenced;
+  if (fenced && !specify_outputs(test, built.model, request.request)) {
+    ExecutionResult result = execute(**prepared, request.request, options);
+    if (!check) return {!result.failure, result.failure};
+    if (result.status == ErrorStatus::INVALID_ARGUMENT) {
+      ++g_fenced_unspecified;
+      return {true, std::nullopt};
+    }
+    return {true, "executeFenced accepted outputs that are not fully specified"};
+  }
+  ExecutionResult result = execute(**prepared, request.request, options);
   if (result.failure) return {false, result.failure};
   if (!check) return {true, std::nullopt};
-  return {true, check_outputs(test, built.model, request, result.shapes)};
+  // Fenced runs report no shapes; their request specified every output instead.
+  return {true, check_outputs(test, built.model, request, result.shapes, fenced)};
 }
 
 std::string unsupported_list(const TestSubgraph& main, const std::vector<bool>& supported) {
@@ -173,11 +244,13 @@ std::string unsupported_list(const TestSubgraph& main, const std::vector<bool>& 
 
 }  // namespace
 
+std::size_t fenced_unspecified_runs() { return g_fenced_unspecified.load(); }
+
 ModelResult run_model(const TestModel& test, const RunnerOptions& options) {
   if (!test.conversionError.empty()) return {Outcome::Failed, test.conversionError};
 
   const BuiltModel built = build_model(test, OutputDims::Listed);
-  auto supported = supported_operations(built.model);  // validates the model first
+  auto supported = device().supported_operations(built.model);  // validates the model first
   if (!supported) {
     if (test.expectFailure) return {Outcome::Passed, {}};
     return {Outcome::Failed, describe("validation", supported.error())};

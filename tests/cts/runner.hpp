@@ -11,10 +11,15 @@
 
 namespace nnhal::cts {
 
-/// How an execution is launched. Only the synchronous Execution::run exists today; the planned
-/// `--mode sync|async|fenced|burst` adds enumerators here and cases in execute() (runner.cpp),
-/// the single function every run goes through.
-enum class ExecutionMode { Sync };
+/// How an execution is launched through the device interface (`--mode`): executeSynchronously,
+/// execute with a callback, executeFenced behind a fence signalled after the call, or a burst.
+/// execute() in runner.cpp is the single function every run goes through.
+enum class ExecutionMode { Sync, Async, Fenced, Burst };
+
+/// Runs in fenced mode whose request outputs cannot be fully specified (zero-sized or unknown
+/// dimensions): executeFenced must refuse them with INVALID_ARGUMENT (HAL13.md c.3), which the
+/// runner checks instead of the values. Counted so the runner can say how many there were.
+std::size_t fenced_unspecified_runs();
 
 /// Everything the command line configures about running a model.
 struct RunnerOptions {

@@ -14,7 +14,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
-#include <mutex>
+#include "nnhal/device/mutex.hpp"
 #include <span>
 #include <utility>
 #include <vector>
@@ -35,7 +35,7 @@ namespace detail {
 /// The token -> buffer map of one device, shared by the registry and its buffers so that a
 /// buffer outliving its registry can still release its token.
 struct TokenTable {
-  mutable std::mutex mutex;
+  mutable detail::DeviceMutex mutex;
   std::map<std::uint32_t, std::weak_ptr<DeviceBuffer>> live;
   std::uint32_t next = 1;
 };
@@ -58,7 +58,7 @@ class DeviceBuffer {
   /// Releases the token (it may then name a new buffer).
   ~DeviceBuffer() {
     if (table_ == nullptr) return;
-    std::lock_guard<std::mutex> lock(table_->mutex);
+    detail::LockGuard lock(table_->mutex);
     table_->live.erase(token_);
   }
 
@@ -68,7 +68,7 @@ class DeviceBuffer {
     if (dst.size != size())
       return NNHAL_INVALID("copyTo: destination has %zu bytes, the buffer %zu", dst.size, size());
     if (dst.data == nullptr) return NNHAL_FAILURE("copyTo: destination memory is not mapped");
-    std::lock_guard<std::mutex> lock(mutex_);
+    detail::LockGuard lock(mutex_);
     if (!initialized_) return NNHAL_FAILURE("copyTo: buffer %u is not initialized", token_);
     std::memmove(dst.data, storage_.data(), size());
     return {};
@@ -79,7 +79,7 @@ class DeviceBuffer {
   /// agreeing with them; empty for scalars). Success initializes the buffer; any failure leaves
   /// it uninitialized.
   Status copy_from(Memory src, std::span<const std::uint32_t> dimensions) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    detail::LockGuard lock(mutex_);
     Status s = check_copy_from(src, dimensions);
     if (!s) {
       initialized_ = false;
@@ -104,12 +104,12 @@ class DeviceBuffer {
   std::uint32_t token() const noexcept { return token_; }
   /// True once written by copy_from or an execution, until a failed one.
   bool initialized() const {
-    std::lock_guard<std::mutex> lock(mutex_);
+    detail::LockGuard lock(mutex_);
     return initialized_;
   }
   /// Current dimensions: the ones last written (initially the allocated ones).
   std::vector<std::uint32_t> dimensions() const {
-    std::lock_guard<std::mutex> lock(mutex_);
+    detail::LockGuard lock(mutex_);
     return {current_.begin(), current_.end()};
   }
   /// Dimensions fixed at allocation (desc and roles combined); never change.
@@ -155,7 +155,7 @@ class DeviceBuffer {
   /// Checks use as an input with request dimensions `dims`: GENERAL_FAILURE when
   /// uninitialized, INVALID_ARGUMENT when `dims` contradict the current dimensions.
   Status check_input(std::span<const std::uint32_t> dims) const {
-    std::lock_guard<std::mutex> lock(mutex_);
+    detail::LockGuard lock(mutex_);
     if (!initialized_) return NNHAL_FAILURE("driver-managed buffer %u is used as an input before it is initialized", token_);
     Dims combined;
     if (!detail::combine_dims(current_.span(), dims, combined) || !(combined == current_))
@@ -165,12 +165,12 @@ class DeviceBuffer {
 
   /// After a successful execution wrote the buffer with shape `dims`.
   void set_written(std::span<const std::uint32_t> dims) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    detail::LockGuard lock(mutex_);
     current_.assign(dims);
     initialized_ = true;
   }
   void set_uninitialized() {
-    std::lock_guard<std::mutex> lock(mutex_);
+    detail::LockGuard lock(mutex_);
     initialized_ = false;
   }
 
@@ -178,7 +178,7 @@ class DeviceBuffer {
   AlignedBuffer storage_;
   std::shared_ptr<detail::TokenTable> table_;  ///< set, with token_, when registered
   std::uint32_t token_ = 0;
-  mutable std::mutex mutex_;
+  mutable detail::DeviceMutex mutex_;
   bool initialized_ = false;  ///< guarded by mutex_
   Dims current_;              ///< guarded by mutex_
 };
@@ -206,7 +206,7 @@ class BufferRegistry {
     // Nothing the device returns may show earlier heap contents, even through a bug elsewhere.
     std::memset(storage.data(), 0, layout->size);
     auto buffer = std::make_shared<DeviceBuffer>(DeviceBuffer::Key{}, std::move(*layout), std::move(storage));
-    std::lock_guard<std::mutex> lock(table_->mutex);
+    detail::LockGuard lock(table_->mutex);
     if (table_->live.size() >= std::size_t{UINT32_MAX} - 1)
       return NNHAL_FAILURE("allocate: every token is in use");
     std::uint32_t token = table_->next;
@@ -220,14 +220,14 @@ class BufferRegistry {
 
   /// The live buffer `token` names, or null.
   std::shared_ptr<DeviceBuffer> find(std::uint32_t token) const {
-    std::lock_guard<std::mutex> lock(table_->mutex);
+    detail::LockGuard lock(table_->mutex);
     const auto it = table_->live.find(token);
     return it == table_->live.end() ? nullptr : it->second.lock();
   }
 
   /// Number of live tokens.
   std::size_t size() const {
-    std::lock_guard<std::mutex> lock(table_->mutex);
+    detail::LockGuard lock(table_->mutex);
     return table_->live.size();
   }
 

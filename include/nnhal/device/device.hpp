@@ -1,0 +1,245 @@
+#pragma once
+/// \file
+/// Device: the IDevice of HAL13.md c.1 as portable C++. A driver maps its HIDL or AIDL service
+/// onto it: capabilities (calibrated constants), identity, the supported-operations query and
+/// prepare, both narrowed by the driver's SupportPolicy, prepare from cache, and
+/// driver-managed buffers. Methods are synchronous and return errors as values; a HIDL
+/// service calls its IPreparedModelCallback with the result of prepare().
+///
+/// A Device outlives nothing it made: prepared models and buffers keep the state they need,
+/// and asynchronous work still queued when the Device goes is finished first (its workers are
+/// joined). Memory pools of a model (CONSTANT_REFERENCE) must outlive what is prepared from it.
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "nnhal/config.hpp"
+#include "nnhal/device/burst.hpp"
+#include "nnhal/device/cache.hpp"
+#include "nnhal/device/cache_file.hpp"
+#include "nnhal/device/capabilities.hpp"
+#include "nnhal/device/device_context.hpp"
+#include "nnhal/device/device_prepared_model.hpp"
+#include "nnhal/device/housekeeping.hpp"
+#include "nnhal/device/memory_domain.hpp"
+#include "nnhal/device/policy.hpp"
+#include "nnhal/device/result_callback.hpp"
+#include "nnhal/validate/support.hpp"
+#include "nnhal/version.hpp"
+
+namespace nnhal {
+
+/// Options of a Device.
+template <Clock C = SteadyClock>
+struct DeviceOptions {
+  std::string name = "nnhal-cpu";
+  SupportPolicy policy;
+  /// Threads for asynchronous and fenced work (NNHAL_ASYNC); 0 = one per hardware thread.
+  std::size_t worker_threads = 0;
+  C clock{};
+};
+
+/// Arguments of prepare (prepareModel_1_3).
+template <Clock C = SteadyClock>
+struct PrepareArgs {
+  ExecutionPreference preference = ExecutionPreference::FAST_SINGLE_ANSWER;
+  Priority priority = Priority::MEDIUM;
+  /// Passed at entry: MISSED_DEADLINE_PERSISTENT; passed when preparation ends:
+  /// MISSED_DEADLINE_TRANSIENT.
+  std::optional<typename C::time_point> deadline;
+  /// Cache files to write (kModelCacheFiles / kDataCacheFiles of them) and the token naming
+  /// the model. Both empty: no caching. Wrong counts or failing files never fail preparation.
+  std::span<CacheFile* const> model_cache;
+  std::span<CacheFile* const> data_cache;
+  CacheToken token{};
+  /// Release the prepared model's execution memory after this long without executions.
+  std::optional<std::chrono::nanoseconds> idle_release;
+};
+
+/// A vendor extension the device supports (none for nnhal's CPU device).
+struct Extension {
+  std::string name;
+};
+
+/// What allocate() returns: the buffer and its token (> 0) for request pools.
+struct AllocatedBuffer {
+  std::shared_ptr<DeviceBuffer> buffer;
+  std::uint32_t token = 0;
+};
+
+template <Clock C = SteadyClock>
+class Device {
+ public:
+  using PreparedModelPtr = std::shared_ptr<DevicePreparedModel<C>>;
+
+  explicit Device(DeviceOptions<C> options = {})
+      : name_(std::move(options.name)), policy_(std::move(options.policy)),
+        context_(std::make_shared<detail::DeviceContext<C>>(std::move(options.clock))) {
+#if NNHAL_ASYNC
+    std::size_t threads = options.worker_threads;
+    if (threads == 0) threads = std::thread::hardware_concurrency();
+    pool_ = std::make_unique<WorkerPool>(threads == 0 ? 1 : threads);
+    context_->pool = pool_.get();
+#endif
+  }
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+  ~Device() {
+#if NNHAL_ASYNC
+    housekeeping_.reset();
+    {
+      std::lock_guard lock(context_->pool_mutex);
+      context_->pool = nullptr;
+    }
+    pool_.reset();  // finishes every queued task, then joins
+#endif
+  }
+
+  DeviceStatus status() const noexcept { return DeviceStatus::AVAILABLE; }
+  std::string_view name() const noexcept { return name_; }
+  /// getVersionString: the library version (stable for a given build).
+  std::string_view version_string() const noexcept { return "nnhal " NNHAL_VERSION_STRING; }
+  DeviceType type() const noexcept { return DeviceType::CPU; }
+  HalVersion feature_level() const noexcept { return HalVersion::V1_3; }
+  std::vector<Extension> supported_extensions() const { return {}; }
+  /// getCapabilities_1_3: the calibrated constants (the same on every call and every run).
+  Capabilities capabilities() const { return cpu_capabilities(); }
+  /// getNumberOfCacheFilesNeeded: {model cache files, data cache files}.
+  std::pair<std::uint32_t, std::uint32_t> cache_files_needed() const noexcept {
+    return {kModelCacheFiles, kDataCacheFiles};
+  }
+  const SupportPolicy& policy() const noexcept { return policy_; }
+
+  /// getSupportedOperations_1_3: INVALID_ARGUMENT for an invalid model, else one flag per
+  /// main operation (IF/WHILE only when everything they reference is supported).
+  Expected<std::vector<bool>> supported_operations(const Model& model) const {
+    if (auto v = validate_model(model); !v) return std::move(v.error());
+    detail::SupportQuery query(model, filter(model));
+    return query.operations(model.main);
+  }
+
+  /// prepareModel_1_3 (see PrepareArgs). INVALID_ARGUMENT for an invalid model or argument,
+  /// or a model with an operation this device does not support.
+  Expected<PreparedModelPtr> prepare(const Model& model, const PrepareArgs<C>& args = {}) {
+    if (args.deadline && detail::passed(context_->clock.now(), *args.deadline))
+      return Error(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "prepare: the deadline had passed");
+    if (static_cast<std::uint32_t>(args.preference) > 2)
+      return NNHAL_INVALID("prepare: invalid execution preference %d", static_cast<int>(args.preference));
+    if (static_cast<std::uint32_t>(args.priority) > 2)
+      return NNHAL_INVALID("prepare: invalid priority %d", static_cast<int>(args.priority));
+    auto prepared = prepare_model(model, {}, args.deadline);
+    if (!prepared) return std::move(prepared.error());
+    write_cache(model, args);
+    return make_prepared(std::move(*prepared), args.preference, args.priority, args.idle_release);
+  }
+
+  /// prepareModelFromCache_1_3: reads the files prepare() wrote for `token`. Wrong file counts:
+  /// INVALID_ARGUMENT; unreadable, corrupted, truncated or mismatched caches: GENERAL_FAILURE
+  /// (a cache is never trusted: it is checked, decoded with bounds checks and validated again).
+  Expected<PreparedModelPtr> prepare_from_cache(std::optional<typename C::time_point> deadline,
+                                                std::span<CacheFile* const> model_cache,
+                                                std::span<CacheFile* const> data_cache, const CacheToken& token) {
+    if (deadline && detail::passed(context_->clock.now(), *deadline))
+      return Error(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "prepareFromCache: the deadline had passed");
+    if (model_cache.size() != kModelCacheFiles || data_cache.size() != kDataCacheFiles)
+      return NNHAL_INVALID("prepareFromCache: %zu model and %zu data cache files given, %u and %u needed",
+                           model_cache.size(), data_cache.size(), kModelCacheFiles, kDataCacheFiles);
+    std::vector<std::byte> model_bytes, data_bytes;
+    if (model_cache[0] == nullptr || data_cache[0] == nullptr || !model_cache[0]->read(model_bytes) ||
+        !data_cache[0]->read(data_bytes))
+      return NNHAL_FAILURE("prepareFromCache: a cache file cannot be read");
+    auto cached = read_model_cache(model_bytes, data_bytes, token);
+    if (!cached) return Error(ErrorStatus::GENERAL_FAILURE, cached.error().message()).prefix("prepareFromCache");
+    auto owner = std::make_shared<CachedModel>(std::move(*cached));
+    auto prepared = prepare_model(owner->model, owner, deadline);
+    if (!prepared) return std::move(prepared.error().prefix("prepareFromCache"));
+    return make_prepared(std::move(*prepared), ExecutionPreference::FAST_SINGLE_ANSWER, Priority::MEDIUM, {});
+  }
+
+  /// allocate (c.5): a driver-managed buffer for the given roles of `models`.
+  Expected<AllocatedBuffer> allocate(const BufferDesc& desc, std::span<const PreparedModelPtr> models,
+                                        std::span<const BufferRole> input_roles,
+                                        std::span<const BufferRole> output_roles) {
+    std::vector<const PreparedModel*> plans;
+    plans.reserve(models.size());
+    for (std::size_t i = 0; i < models.size(); ++i) {
+      if (models[i] == nullptr) return NNHAL_INVALID("allocate: prepared model %zu is null", i);
+      if (!models[i]->made_by(context_.get()))
+        return NNHAL_INVALID("allocate: prepared model %zu comes from another device", i);
+      plans.push_back(&models[i]->prepared());
+    }
+    auto made = context_->buffers.allocate(desc, plans, input_roles, output_roles);
+    if (!made) return std::move(made.error());
+    return AllocatedBuffer{std::move(made->first), made->second};
+  }
+
+  /// Driver-managed buffers currently alive.
+  const BufferRegistry& buffers() const noexcept { return context_->buffers; }
+  /// The clock the device reads (deadlines, timing).
+  const C& clock() const noexcept { return context_->clock; }
+
+ private:
+  std::function<bool(const Subgraph&, const Operation&)> filter(const Model& model) const {
+    return [this, &model](const Subgraph& sg, const Operation& op) { return policy_.allows(model, sg, op); };
+  }
+
+  Expected<PreparedModel> prepare_model(const Model& model, std::shared_ptr<const void> owner,
+                                        const std::optional<typename C::time_point>& deadline) {
+    if (auto v = validate_model(model); !v) return std::move(v.error().prefix("prepare"));
+    Error why;
+    if (!all_operations_supported(model, filter(model), why)) return std::move(why.prefix("prepare"));
+    PrepareOptions options;
+    options.owner = std::move(owner);
+    auto prepared = PreparedModel::prepare(model, options);
+    if (!prepared) return std::move(prepared.error().prefix("prepare"));
+    if (policy_.memory_limit != 0 && prepared->arena_bytes() > policy_.memory_limit)
+      return Error::format(ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT,
+                           "prepare: the model needs %llu bytes of execution memory, the device allows %llu",
+                           static_cast<unsigned long long>(prepared->arena_bytes()),
+                           static_cast<unsigned long long>(policy_.memory_limit));
+    if (deadline && detail::passed(context_->clock.now(), *deadline))
+      return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "prepare: the deadline passed while preparing");
+    return prepared;
+  }
+
+  /// Writes the cache when asked to; failures do not fail preparation (HAL13.md c.1.2).
+  void write_cache(const Model& model, const PrepareArgs<C>& args) {
+    if (args.model_cache.size() != kModelCacheFiles || args.data_cache.size() != kDataCacheFiles) return;
+    if (args.model_cache[0] == nullptr || args.data_cache[0] == nullptr) return;
+    auto blobs = write_model_cache(model, args.token);
+    if (!blobs) return;
+    // The data cache first: a model cache is only useful with its data beside it.
+    if (args.data_cache[0]->write(blobs->data_cache)) (void)args.model_cache[0]->write(blobs->model_cache);
+  }
+
+  PreparedModelPtr make_prepared(PreparedModel prepared, ExecutionPreference preference, Priority priority,
+                                 std::optional<std::chrono::nanoseconds> idle_release) {
+    PreparedModelSettings settings{preference, priority, idle_release};
+    auto made = std::make_shared<DevicePreparedModel<C>>(std::move(prepared), settings, context_);
+#if NNHAL_ASYNC
+    if (idle_release) {
+      std::lock_guard lock(housekeeping_mutex_);
+      if (!housekeeping_) housekeeping_ = std::make_unique<detail::Housekeeping<C>>(context_);
+      housekeeping_->watch(made, *idle_release);
+    }
+#endif
+    return made;
+  }
+
+  std::string name_;
+  SupportPolicy policy_;
+  std::shared_ptr<detail::DeviceContext<C>> context_;
+#if NNHAL_ASYNC
+  std::unique_ptr<WorkerPool> pool_;
+  std::mutex housekeeping_mutex_;
+  std::unique_ptr<detail::Housekeeping<C>> housekeeping_;
+#endif
+};
+
+}  // namespace nnhal

@@ -1,0 +1,39 @@
+#pragma once
+/// \file
+/// What a Device shares with the prepared models it made: its clock, its driver-managed
+/// buffers, and (with NNHAL_ASYNC) a way to post work to its worker pool that fails cleanly
+/// once the Device is gone.
+
+#include <functional>
+#include <memory>
+
+#include "nnhal/config.hpp"
+#include "nnhal/device/memory_domain.hpp"
+#include "nnhal/exec/clock.hpp"
+
+#if NNHAL_ASYNC
+#include <mutex>
+#include "nnhal/device/worker_pool.hpp"
+#endif
+
+namespace nnhal::detail {
+
+template <Clock C>
+struct DeviceContext {
+  explicit DeviceContext(C c) : clock(std::move(c)) {}
+
+  C clock;  ///< read from any thread: it must be safe to call now() concurrently
+  BufferRegistry buffers;
+
+#if NNHAL_ASYNC
+  /// Queues `task` on the Device's workers; false when the Device is shutting down.
+  bool post(std::function<void()> task) {
+    std::lock_guard lock(pool_mutex);
+    return pool != nullptr && pool->post(std::move(task));
+  }
+  std::mutex pool_mutex;
+  WorkerPool* pool = nullptr;  ///< owned by the Device; cleared before it is destroyed
+#endif
+};
+
+}  // namespace nnhal::detail
