@@ -85,8 +85,18 @@ void if_dispatch(benchmark::State& state) {
                                                      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
+/// For scale: one reading of the default clock (std::chrono::steady_clock), which a WHILE loop
+/// would pay every iteration if it read the clock that often.
+void steady_clock_now(benchmark::State& state) {
+  nnhal::SteadyClock clock;
+  for (auto _ : state) benchmark::DoNotOptimize(clock.now());
+  state.counters["ns_per_call"] = benchmark::Counter(static_cast<double>(state.iterations()),
+                                                     benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
 }  // namespace
 
+BENCHMARK(steady_clock_now);
 BENCHMARK(while_counter)->Arg(1000)->Arg(100000);
 BENCHMARK(while_counter_native)->Arg(1000)->Arg(100000);
 BENCHMARK(if_dispatch);
