@@ -8604,6 +8604,15 @@ class Execution {
     /// on, the values bound are the previous iteration's shapes again, so only the data
     /// pointers change (the first two iterations bind and check in full).
     bool static_shapes = false;
+    /// For static_shapes: per carried operand, the records the loop rebinds and its two
+    /// buffers, resolved once so an iteration only stores pointers.
+    struct Rebind {
+      RtOperand* cond_in;
+      RtOperand* body_in;
+      RtOperand* body_out;
+      std::byte* buffer[2];
+    };
+    std::vector<Rebind> rebind;
   };
 
   Execution(std::shared_ptr<const detail::PreparedCore> core, C clock)
@@ -8685,6 +8694,19 @@ Expected<Execution<C>> Execution<C>::create(std::shared_ptr<const detail::Prepar
       }
     }
   }
+  // Every table exists now: resolve the static loops' rebinding records.
+  for (std::size_t g = 0; g < graphs.size(); ++g)
+    for (const Node& node : graphs[g].nodes) {
+      const auto* w = std::get_if<WhileNode>(&node);
+      if (w == nullptr || !e.whiles_[w->state].static_shapes) continue;
+      WhileState& ws = e.whiles_[w->state];
+      const SubgraphPlan& cond = graphs[w->condition];
+      const SubgraphPlan& body = graphs[w->body];
+      for (std::size_t i = 0; i < w->carried; ++i)
+        ws.rebind.push_back({&e.graphs_[w->condition].table[cond.inputs[i]], &e.graphs_[w->body].table[body.inputs[i]],
+                             &e.graphs_[w->body].table[body.outputs[i]],
+                             {ws.buffers[2 * i].data(), ws.buffers[2 * i + 1].data()}});
+    }
   const SubgraphPlan& main = graphs[0];
   e.main_declared_.resize(main.outputs.size());
   e.regions_.reserve(main.inputs.size() + main.outputs.size() + e.core_->model.pools.size());
@@ -8947,9 +8969,11 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
   auto last_reading = start;
   std::uint32_t stride = 1, countdown = 1;
   for (std::uint64_t iteration = 0;; ++iteration) {
+    // Body iteration j writes buffers [j & 1], so iteration `iteration` reads [previous].
     const bool rebind_data_only = ws.static_shapes && iteration >= 2;
+    const std::size_t previous = (iteration - 1) & 1u;
     if (rebind_data_only) {
-      for (std::size_t i = 0; i < carried; ++i) cs.table[cp.inputs[i]].data = ws.current[i].data;
+      for (const auto& r : ws.rebind) r.cond_in->data = r.buffer[previous];
     } else {
       NNHAL_TRY(bind_loop_inputs(node.condition));
     }
@@ -8960,7 +8984,11 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
       cond_out.length = 1;
     }
     NNHAL_TRY(run_nodes(node.condition));
-    if (ws.condition == 0) break;
+    if (ws.condition == 0) {
+      if (rebind_data_only)
+        for (std::size_t i = 0; i < carried; ++i) ws.current[i].data = ws.rebind[i].buffer[previous];
+      break;
+    }
 
     if (--countdown == 0) {
       const auto now = clock_.now();
@@ -8977,12 +9005,11 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
 
     const std::size_t parity = iteration & 1u;
     if (rebind_data_only) {
-      for (std::size_t i = 0; i < carried; ++i) {
-        bs.table[bp.inputs[i]].data = ws.current[i].data;
-        bs.table[bp.outputs[i]].data = ws.buffers[2 * i + parity].data();
+      for (const auto& r : ws.rebind) {
+        r.body_in->data = r.buffer[previous];
+        r.body_out->data = r.buffer[parity];
       }
       NNHAL_TRY(run_nodes(node.body));
-      for (std::size_t i = 0; i < carried; ++i) ws.current[i].data = bs.table[bp.outputs[i]].data;
       continue;
     }
     NNHAL_TRY(bind_loop_inputs(node.body));
