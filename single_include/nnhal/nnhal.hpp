@@ -1281,6 +1281,28 @@ class NodeIO {
     return {reinterpret_cast<element_t<T>*>(op.data), op.dims, op.scale, op.zero_point};
   }
 
+  /// Typed element pointers of tensor input / output i, without a view: for kernels whose
+  /// shapes prepare fixed. Precondition: the operand's type is T.
+  template <OperandType T>
+  const element_t<T>* in_data(std::size_t i) const noexcept {
+    static_assert(is_tensor(T), "nnhal: in_data<T>() needs a tensor operand type");
+    NNHAL_ASSERT(input(i).type == T);
+    return reinterpret_cast<const element_t<T>*>(input(i).data);
+  }
+  template <OperandType T>
+  element_t<T>* out_data(std::size_t i) const noexcept {
+    static_assert(is_tensor(T), "nnhal: out_data<T>() needs a tensor operand type");
+    NNHAL_ASSERT(output(i).type == T);
+    return reinterpret_cast<element_t<T>*>(output(i).data);
+  }
+
+  /// True when inputs 0 and 1 and output 0 have one shape, fully known: at prepare time this
+  /// means a node that is not dynamic will always run on exactly these shapes.
+  bool same_known_shapes() const noexcept {
+    const RtOperand &a = input(0), &b = input(1), &o = output(0);
+    return a.shape_known() && b.shape_known() && o.shape_known() && a.dims == b.dims && a.dims == o.dims;
+  }
+
   /// The per-node parameters written at prepare time, as P.
   template <class P>
   const P& params() const noexcept {
@@ -2126,6 +2148,20 @@ Status kernel_i32(const NodeIO& io) {
   return {};
 }
 
+/// TENSOR_INT32 when prepare fixed one shape for both inputs and the output: a flat loop, no
+/// views and no broadcasting (the case of loop counters and most element-wise graphs).
+template <class Op>
+Status kernel_i32_same_shape(const NodeIO& io) {
+  if (io.scalar<OperandType::INT32>(2) != 0)
+    return NNHAL_FAILURE("TENSOR_INT32 arithmetic requires fused activation NONE");
+  const auto n = static_cast<std::size_t>(io.output(0).dims.element_count());
+  const std::int32_t* a = io.in_data<OperandType::TENSOR_INT32>(0);
+  const std::int32_t* b = io.in_data<OperandType::TENSOR_INT32>(1);
+  std::int32_t* o = io.out_data<OperandType::TENSOR_INT32>(0);
+  for (std::size_t i = 0; i < n; ++i) o[i] = Op::apply(a[i], b[i]);
+  return {};
+}
+
 /// Precomputed requantization of quantized ADD / SUB (TFLite's AddParams).
 struct AddQuantParams {
   std::int32_t input1_offset, input2_offset, output_offset;
@@ -2216,7 +2252,7 @@ Expected<KernelFn> select(const NodeIO& io, std::span<std::byte, kNodeParamBytes
   const OperandType t = io.input(0).type;
   if (t == OperandType::TENSOR_FLOAT32) return &kernel_f32<Op>;
   if (t == OperandType::TENSOR_FLOAT16) return &kernel_f16<Op>;
-  if (t == OperandType::TENSOR_INT32) return &kernel_i32<Op>;
+  if (t == OperandType::TENSOR_INT32) return io.same_known_shapes() ? &kernel_i32_same_shape<Op> : &kernel_i32<Op>;
   const bool q8 = t == OperandType::TENSOR_QUANT8_ASYMM;
   const bool q8s = t == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
   if constexpr (Op::quant == QuantKind::AddLike) {
@@ -5613,6 +5649,22 @@ Status kernel_compare(const NodeIO& io) {
   return {};
 }
 
+/// The same when prepare fixed one shape for both inputs and the output: a flat loop.
+template <class Pred, OperandType T>
+Status kernel_compare_same_shape(const NodeIO& io) {
+  const auto n = static_cast<std::size_t>(io.output(0).dims.element_count());
+  const auto* a = io.in_data<T>(0);
+  const auto* b = io.in_data<T>(1);
+  std::uint8_t* o = io.out_data<OperandType::TENSOR_BOOL8>(0);
+  for (std::size_t i = 0; i < n; ++i) {
+    if constexpr (T == OperandType::TENSOR_FLOAT16)
+      o[i] = Pred::apply(static_cast<float>(a[i]), static_cast<float>(b[i])) ? 1 : 0;
+    else
+      o[i] = Pred::apply(a[i], b[i]) ? 1 : 0;
+  }
+  return {};
+}
+
 /// Quantized inputs are compared by real value, computed in float exactly as the reference:
 /// float(q - zeroPoint) * scale, each input with its own scale and zero point.
 template <class Pred, OperandType T>
@@ -5633,11 +5685,20 @@ Status kernel_compare_quant(const NodeIO& io) {
 /// The comparison kernel for the operand type of input 0.
 template <class Pred>
 Expected<KernelFn> select_comparison(const NodeIO& io) {
+  const bool flat = io.same_known_shapes();
   switch (io.input(0).type) {
-    case OperandType::TENSOR_BOOL8: return &kernel_compare<Pred, OperandType::TENSOR_BOOL8>;
-    case OperandType::TENSOR_FLOAT16: return &kernel_compare<Pred, OperandType::TENSOR_FLOAT16>;
-    case OperandType::TENSOR_FLOAT32: return &kernel_compare<Pred, OperandType::TENSOR_FLOAT32>;
-    case OperandType::TENSOR_INT32: return &kernel_compare<Pred, OperandType::TENSOR_INT32>;
+    case OperandType::TENSOR_BOOL8:
+      return flat ? &kernel_compare_same_shape<Pred, OperandType::TENSOR_BOOL8>
+                  : &kernel_compare<Pred, OperandType::TENSOR_BOOL8>;
+    case OperandType::TENSOR_FLOAT16:
+      return flat ? &kernel_compare_same_shape<Pred, OperandType::TENSOR_FLOAT16>
+                  : &kernel_compare<Pred, OperandType::TENSOR_FLOAT16>;
+    case OperandType::TENSOR_FLOAT32:
+      return flat ? &kernel_compare_same_shape<Pred, OperandType::TENSOR_FLOAT32>
+                  : &kernel_compare<Pred, OperandType::TENSOR_FLOAT32>;
+    case OperandType::TENSOR_INT32:
+      return flat ? &kernel_compare_same_shape<Pred, OperandType::TENSOR_INT32>
+                  : &kernel_compare<Pred, OperandType::TENSOR_INT32>;
     case OperandType::TENSOR_QUANT8_ASYMM:
       return &kernel_compare_quant<Pred, OperandType::TENSOR_QUANT8_ASYMM>;
     case OperandType::TENSOR_QUANT8_ASYMM_SIGNED:

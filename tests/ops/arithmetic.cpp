@@ -7,6 +7,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "nnhal/model/builder.hpp"
@@ -121,6 +122,35 @@ TEST_CASE("int32 arithmetic: wrapping, floor division, division by zero, activat
   const auto relu = run(binary_model<OperationType::MUL, OperandType::TENSOR_INT32>({6}, {6}, {6}, 1));
   REQUIRE_FALSE(relu.status.has_value());
   CHECK(relu.status.error().status() == nnhal::ErrorStatus::GENERAL_FAILURE);
+}
+
+TEST_CASE("int32 arithmetic broadcasts like the equal-shape (flat) kernel computes") {
+  // [2, 3] op [3]: the broadcasting kernel; [2, 3] op [2, 3] with the row repeated: the flat one.
+  const std::vector<std::int32_t> a = {7, -7, 9, 0, 12, -5};
+  const std::vector<std::int32_t> row = {2, -3, 4};
+  std::vector<std::int32_t> repeated = row;
+  repeated.insert(repeated.end(), row.begin(), row.end());
+  auto check = [&](auto op_tag, auto expected) {
+    constexpr OperationType Op = decltype(op_tag)::value;
+    CAPTURE(static_cast<int>(Op));
+    const auto wide = t::run_model(binary_model<Op, OperandType::TENSOR_INT32>({2, 3}, {3}, {2, 3}, 0),
+                                   {t::arg_of(a), t::arg_of(row)}, {t::output_of(6 * sizeof(std::int32_t))});
+    const auto flat = t::run_model(binary_model<Op, OperandType::TENSOR_INT32>({2, 3}, {2, 3}, {2, 3}, 0),
+                                   {t::arg_of(a), t::arg_of(repeated)}, {t::output_of(6 * sizeof(std::int32_t))});
+    REQUIRE(wide.status.has_value());
+    REQUIRE(flat.status.has_value());
+    const std::vector<std::int32_t> got = flat.template output<std::int32_t>(0);
+    CHECK(wide.template output<std::int32_t>(0) == got);
+    for (std::size_t i = 0; i < 6; ++i) CHECK(got[i] == expected(a[i], repeated[i]));
+  };
+  check(std::integral_constant<OperationType, OperationType::ADD>{}, [](std::int32_t x, std::int32_t y) { return x + y; });
+  check(std::integral_constant<OperationType, OperationType::SUB>{}, [](std::int32_t x, std::int32_t y) { return x - y; });
+  check(std::integral_constant<OperationType, OperationType::MUL>{}, [](std::int32_t x, std::int32_t y) { return x * y; });
+  // DIV rounds toward negative infinity (floor), as the reference does for TENSOR_INT32.
+  check(std::integral_constant<OperationType, OperationType::DIV>{}, [](std::int32_t x, std::int32_t y) {
+    const std::int32_t q = x / y;
+    return (x % y != 0 && ((x < 0) != (y < 0))) ? q - 1 : q;
+  });
 }
 
 TEST_CASE_TEMPLATE("quantized ADD/SUB/MUL agree with real arithmetic within one step", E, std::uint8_t, std::int8_t) {

@@ -93,6 +93,34 @@ TEST_CASE_TEMPLATE("comparisons broadcast and compare every input type", Tag,
   }
 }
 
+TEST_CASE_TEMPLATE("comparisons of equal shapes (the flat kernel) agree with the broadcasting one", Tag,
+                   CmpTag<OperandType::TENSOR_FLOAT32>, CmpTag<OperandType::TENSOR_FLOAT16>,
+                   CmpTag<OperandType::TENSOR_INT32>, CmpTag<OperandType::TENSOR_BOOL8>) {
+  constexpr OperandType T = Tag::type;
+  std::vector<double> a = {-1, 0, 0.5, 1, 2, -0.5}, b = {0, 0, 1, -1, 2, 0.5};
+  if (T == OperandType::TENSOR_INT32) a = {-2, 0, 1, 3, 5, -1}, b = {0, 0, 3, -2, 5, 1};
+  if (T == OperandType::TENSOR_BOOL8) a = {0, 1, 1, 0, 1, 0}, b = {0, 0, 1, 1, 1, 0};
+  for (const Comparison& cmp : kComparisons) {
+    CAPTURE(cmp.name);
+    // Same shape: prepare-time shapes are equal, so the flat kernel runs.
+    KernelNode flat;
+    flat.tensor<T>({2, 3}, cmp_store<T>(a, 1, 0));
+    flat.tensor<T>({2, 3}, cmp_store<T>(b, 1, 0));
+    flat.output(OperandType::TENSOR_BOOL8);
+    REQUIRE(flat.run(*cmp.impl));
+    // The same comparison with b as [1, 2, 3] broadcast against [2, 3]... of the same values.
+    KernelNode broadcast;
+    broadcast.tensor<T>({2, 3}, cmp_store<T>(a, 1, 0));
+    broadcast.tensor<T>({1, 2, 3}, cmp_store<T>(b, 1, 0));
+    broadcast.output(OperandType::TENSOR_BOOL8);
+    REQUIRE(broadcast.run(*cmp.impl));
+    const auto got = flat.values<OperandType::TENSOR_BOOL8>(0);
+    REQUIRE(got.size() == 6);
+    CHECK(got == broadcast.values<OperandType::TENSOR_BOOL8>(0));
+    for (std::size_t i = 0; i < 6; ++i) CHECK(got[i] == (cmp.expected(a[i], b[i]) ? 1 : 0));
+  }
+}
+
 TEST_CASE("comparisons of BOOL8 compare the bytes, not their truth") {
   // 2 and 1 are both true, but as bytes 2 > 1.
   for (const Comparison& cmp : kComparisons) {

@@ -89,6 +89,28 @@ class NodeIO {
     return {reinterpret_cast<element_t<T>*>(op.data), op.dims, op.scale, op.zero_point};
   }
 
+  /// Typed element pointers of tensor input / output i, without a view: for kernels whose
+  /// shapes prepare fixed. Precondition: the operand's type is T.
+  template <OperandType T>
+  const element_t<T>* in_data(std::size_t i) const noexcept {
+    static_assert(is_tensor(T), "nnhal: in_data<T>() needs a tensor operand type");
+    NNHAL_ASSERT(input(i).type == T);
+    return reinterpret_cast<const element_t<T>*>(input(i).data);
+  }
+  template <OperandType T>
+  element_t<T>* out_data(std::size_t i) const noexcept {
+    static_assert(is_tensor(T), "nnhal: out_data<T>() needs a tensor operand type");
+    NNHAL_ASSERT(output(i).type == T);
+    return reinterpret_cast<element_t<T>*>(output(i).data);
+  }
+
+  /// True when inputs 0 and 1 and output 0 have one shape, fully known: at prepare time this
+  /// means a node that is not dynamic will always run on exactly these shapes.
+  bool same_known_shapes() const noexcept {
+    const RtOperand &a = input(0), &b = input(1), &o = output(0);
+    return a.shape_known() && b.shape_known() && o.shape_known() && a.dims == b.dims && a.dims == o.dims;
+  }
+
   /// The per-node parameters written at prepare time, as P.
   template <class P>
   const P& params() const noexcept {

@@ -167,6 +167,20 @@ Status kernel_i32(const NodeIO& io) {
   return {};
 }
 
+/// TENSOR_INT32 when prepare fixed one shape for both inputs and the output: a flat loop, no
+/// views and no broadcasting (the case of loop counters and most element-wise graphs).
+template <class Op>
+Status kernel_i32_same_shape(const NodeIO& io) {
+  if (io.scalar<OperandType::INT32>(2) != 0)
+    return NNHAL_FAILURE("TENSOR_INT32 arithmetic requires fused activation NONE");
+  const auto n = static_cast<std::size_t>(io.output(0).dims.element_count());
+  const std::int32_t* a = io.in_data<OperandType::TENSOR_INT32>(0);
+  const std::int32_t* b = io.in_data<OperandType::TENSOR_INT32>(1);
+  std::int32_t* o = io.out_data<OperandType::TENSOR_INT32>(0);
+  for (std::size_t i = 0; i < n; ++i) o[i] = Op::apply(a[i], b[i]);
+  return {};
+}
+
 /// Precomputed requantization of quantized ADD / SUB (TFLite's AddParams).
 struct AddQuantParams {
   std::int32_t input1_offset, input2_offset, output_offset;
@@ -257,7 +271,7 @@ Expected<KernelFn> select(const NodeIO& io, std::span<std::byte, kNodeParamBytes
   const OperandType t = io.input(0).type;
   if (t == OperandType::TENSOR_FLOAT32) return &kernel_f32<Op>;
   if (t == OperandType::TENSOR_FLOAT16) return &kernel_f16<Op>;
-  if (t == OperandType::TENSOR_INT32) return &kernel_i32<Op>;
+  if (t == OperandType::TENSOR_INT32) return io.same_known_shapes() ? &kernel_i32_same_shape<Op> : &kernel_i32<Op>;
   const bool q8 = t == OperandType::TENSOR_QUANT8_ASYMM;
   const bool q8s = t == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
   if constexpr (Op::quant == QuantKind::AddLike) {

@@ -98,6 +98,22 @@ Status kernel_compare(const NodeIO& io) {
   return {};
 }
 
+/// The same when prepare fixed one shape for both inputs and the output: a flat loop.
+template <class Pred, OperandType T>
+Status kernel_compare_same_shape(const NodeIO& io) {
+  const auto n = static_cast<std::size_t>(io.output(0).dims.element_count());
+  const auto* a = io.in_data<T>(0);
+  const auto* b = io.in_data<T>(1);
+  std::uint8_t* o = io.out_data<OperandType::TENSOR_BOOL8>(0);
+  for (std::size_t i = 0; i < n; ++i) {
+    if constexpr (T == OperandType::TENSOR_FLOAT16)
+      o[i] = Pred::apply(static_cast<float>(a[i]), static_cast<float>(b[i])) ? 1 : 0;
+    else
+      o[i] = Pred::apply(a[i], b[i]) ? 1 : 0;
+  }
+  return {};
+}
+
 /// Quantized inputs are compared by real value, computed in float exactly as the reference:
 /// float(q - zeroPoint) * scale, each input with its own scale and zero point.
 template <class Pred, OperandType T>
@@ -118,11 +134,20 @@ Status kernel_compare_quant(const NodeIO& io) {
 /// The comparison kernel for the operand type of input 0.
 template <class Pred>
 Expected<KernelFn> select_comparison(const NodeIO& io) {
+  const bool flat = io.same_known_shapes();
   switch (io.input(0).type) {
-    case OperandType::TENSOR_BOOL8: return &kernel_compare<Pred, OperandType::TENSOR_BOOL8>;
-    case OperandType::TENSOR_FLOAT16: return &kernel_compare<Pred, OperandType::TENSOR_FLOAT16>;
-    case OperandType::TENSOR_FLOAT32: return &kernel_compare<Pred, OperandType::TENSOR_FLOAT32>;
-    case OperandType::TENSOR_INT32: return &kernel_compare<Pred, OperandType::TENSOR_INT32>;
+    case OperandType::TENSOR_BOOL8:
+      return flat ? &kernel_compare_same_shape<Pred, OperandType::TENSOR_BOOL8>
+                  : &kernel_compare<Pred, OperandType::TENSOR_BOOL8>;
+    case OperandType::TENSOR_FLOAT16:
+      return flat ? &kernel_compare_same_shape<Pred, OperandType::TENSOR_FLOAT16>
+                  : &kernel_compare<Pred, OperandType::TENSOR_FLOAT16>;
+    case OperandType::TENSOR_FLOAT32:
+      return flat ? &kernel_compare_same_shape<Pred, OperandType::TENSOR_FLOAT32>
+                  : &kernel_compare<Pred, OperandType::TENSOR_FLOAT32>;
+    case OperandType::TENSOR_INT32:
+      return flat ? &kernel_compare_same_shape<Pred, OperandType::TENSOR_INT32>
+                  : &kernel_compare<Pred, OperandType::TENSOR_INT32>;
     case OperandType::TENSOR_QUANT8_ASYMM:
       return &kernel_compare_quant<Pred, OperandType::TENSOR_QUANT8_ASYMM>;
     case OperandType::TENSOR_QUANT8_ASYMM_SIGNED:
