@@ -12156,21 +12156,11 @@ struct SupportPolicy {
         const Operand& operand = sg.operands[index];
         const auto type = static_cast<std::size_t>(operand.type);
         if (type >= kOperandTypeCount || !operand_types.test(type)) return false;
-        bytes += known_size(operand);
+        const auto size = operand_byte_size(operand);  // 0 when not fully known
+        bytes += size ? *size : 0;
       }
     if (memory_limit != 0 && bytes > memory_limit) return false;
     return !predicate || predicate(OperationView{model, sg, op});
-  }
-
- private:
-  /// Bytes of an operand whose size is known (0 otherwise; sizes were bounded by validation).
-  static std::uint64_t known_size(const Operand& operand) {
-    if (operand.type == OperandType::SUBGRAPH) return 0;
-    std::uint64_t n = element_size(operand.type);
-    if (!is_tensor(operand.type)) return n;
-    if (operand.dimensions.empty()) return 0;
-    for (std::uint32_t d : operand.dimensions) n *= d;
-    return n;
   }
 };
 
@@ -12335,11 +12325,12 @@ class SupportQuery {
 }  // namespace detail
 
 /// Validates `model` and reports, for each operation of its main subgraph, whether nnhal can
-/// execute it. INVALID_ARGUMENT for an invalid model.
-inline Expected<std::vector<bool>> supported_operations(const Model& model,
-                                                        const ValidationOptions& options = {}) {
+/// execute it (and `allowed`, a device's policy, accepts it, when given). INVALID_ARGUMENT for
+/// an invalid model.
+inline Expected<std::vector<bool>> supported_operations(const Model& model, const ValidationOptions& options = {},
+                                                        detail::SupportQuery::Filter allowed = {}) {
   if (auto v = validate_model(model, options); !v) return std::move(v.error());
-  detail::SupportQuery query(model);
+  detail::SupportQuery query(model, std::move(allowed));
   return query.operations(model.main);
 }
 
@@ -12464,9 +12455,7 @@ class Device {
   /// getSupportedOperations_1_3: INVALID_ARGUMENT for an invalid model, else one flag per
   /// main operation (IF/WHILE only when everything they reference is supported).
   Expected<std::vector<bool>> supported_operations(const Model& model) const {
-    if (auto v = validate_model(model); !v) return std::move(v.error());
-    detail::SupportQuery query(model, filter(model));
-    return query.operations(model.main);
+    return nnhal::supported_operations(model, {}, filter(model));
   }
 
   /// prepareModel_1_3 (see PrepareArgs). INVALID_ARGUMENT for an invalid model or argument,

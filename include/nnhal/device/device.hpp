@@ -119,9 +119,7 @@ class Device {
   /// getSupportedOperations_1_3: INVALID_ARGUMENT for an invalid model, else one flag per
   /// main operation (IF/WHILE only when everything they reference is supported).
   Expected<std::vector<bool>> supported_operations(const Model& model) const {
-    if (auto v = validate_model(model); !v) return std::move(v.error());
-    detail::SupportQuery query(model, filter(model));
-    return query.operations(model.main);
+    return nnhal::supported_operations(model, {}, filter(model));
   }
 
   /// prepareModel_1_3 (see PrepareArgs). INVALID_ARGUMENT for an invalid model or argument,

@@ -12,6 +12,7 @@
 #include "nnhal/core/enums.hpp"
 #include "nnhal/core/operand_traits.hpp"
 #include "nnhal/model/model.hpp"
+#include "nnhal/validate/operand.hpp"
 #include "nnhal/validate/operation_view.hpp"
 
 namespace nnhal {
@@ -53,21 +54,11 @@ struct SupportPolicy {
         const Operand& operand = sg.operands[index];
         const auto type = static_cast<std::size_t>(operand.type);
         if (type >= kOperandTypeCount || !operand_types.test(type)) return false;
-        bytes += known_size(operand);
+        const auto size = operand_byte_size(operand);  // 0 when not fully known
+        bytes += size ? *size : 0;
       }
     if (memory_limit != 0 && bytes > memory_limit) return false;
     return !predicate || predicate(OperationView{model, sg, op});
-  }
-
- private:
-  /// Bytes of an operand whose size is known (0 otherwise; sizes were bounded by validation).
-  static std::uint64_t known_size(const Operand& operand) {
-    if (operand.type == OperandType::SUBGRAPH) return 0;
-    std::uint64_t n = element_size(operand.type);
-    if (!is_tensor(operand.type)) return n;
-    if (operand.dimensions.empty()) return 0;
-    for (std::uint32_t d : operand.dimensions) n *= d;
-    return n;
   }
 };
 

@@ -114,11 +114,12 @@ class SupportQuery {
 }  // namespace detail
 
 /// Validates `model` and reports, for each operation of its main subgraph, whether nnhal can
-/// execute it. INVALID_ARGUMENT for an invalid model.
-inline Expected<std::vector<bool>> supported_operations(const Model& model,
-                                                        const ValidationOptions& options = {}) {
+/// execute it (and `allowed`, a device's policy, accepts it, when given). INVALID_ARGUMENT for
+/// an invalid model.
+inline Expected<std::vector<bool>> supported_operations(const Model& model, const ValidationOptions& options = {},
+                                                        detail::SupportQuery::Filter allowed = {}) {
   if (auto v = validate_model(model, options); !v) return std::move(v.error());
-  detail::SupportQuery query(model);
+  detail::SupportQuery query(model, std::move(allowed));
   return query.operations(model.main);
 }
 
