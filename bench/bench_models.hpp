@@ -24,6 +24,10 @@
 #include "nnhal/exec/prepared_model.hpp"
 #include "nnhal/model/model.hpp"
 
+// The kernels and the executor are compiled once, in bench/kernels.cpp.
+NNHAL_EXTERN_KERNEL_SET(nnhal::AllKernels);
+NNHAL_EXTERN_EXECUTION(nnhal::SteadyClock);
+
 namespace nnhal::bench {
 
 /// Floats at a 64-byte-aligned address that never moves (memory pools point into it).

@@ -8,6 +8,10 @@
 #include "nnhal/exec/prepared_model.hpp"
 #include "../tests/control/control_flow_models.hpp"
 
+// The kernels and the executor are compiled once, in bench/kernels.cpp.
+NNHAL_EXTERN_KERNEL_SET(nnhal::AllKernels);
+NNHAL_EXTERN_EXECUTION(nnhal::SteadyClock);
+
 namespace {
 
 /// A prepared model with an execution and a request over one int32 pool.

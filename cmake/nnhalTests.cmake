@@ -53,7 +53,7 @@ target_include_directories(nnhal_tests PRIVATE ${NNHAL_TESTS_DIR})
 # nnhal's umbrella header is in the PCH too: every test TU would otherwise re-parse the whole
 # operation table.
 target_precompile_headers(nnhal_tests PRIVATE
-  <doctest/doctest.h> <nnhal/nnhal.hpp>
+  <doctest/doctest.h> <nnhal/nnhal_all.hpp>
   <algorithm> <array> <cmath> <cstddef> <cstdint> <cstring> <limits> <optional> <span>
   <string> <string_view> <type_traits> <utility> <variant> <vector>)
 # The main TU defines DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN before including doctest.
@@ -257,7 +257,7 @@ endif()
 if(Python3_FOUND)
   add_test(NAME single_include_up_to_date
     COMMAND Python3::Interpreter ${PROJECT_SOURCE_DIR}/tools/amalgamate.py
-            ${PROJECT_SOURCE_DIR}/include nnhal/nnhal.hpp
+            ${PROJECT_SOURCE_DIR}/include nnhal/nnhal_all.hpp
             ${PROJECT_SOURCE_DIR}/single_include/nnhal/nnhal.hpp --check)
 else()
   nnhal_add_skipped_test(single_include_up_to_date

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "nnhal/nnhal.hpp"
+#include "nnhal/nnhal_all.hpp"
 
 int main() {
   using nnhal::OperandType;

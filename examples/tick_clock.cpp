@@ -12,7 +12,7 @@
 #include <cstdio>
 #include <thread>
 
-#include "nnhal/nnhal.hpp"
+#include "nnhal/nnhal_all.hpp"
 
 namespace {
 

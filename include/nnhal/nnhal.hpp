@@ -1,17 +1,22 @@
 #pragma once
 /// \file
 /// nnhal umbrella header: the HAL 1.3 vocabulary, the operation table, validation, the
-/// supported-operations query, the executor and the device layer.
+/// supported-operations query, the executor and the device layer — everything but the kernels.
+///
+/// Kernels are compiled only where a program asks for them: include <nnhal/kernels/all.hpp> in
+/// one file for the default set (every kernel), or name a smaller set (see
+/// nnhal/interface/kernel_set.hpp). <nnhal/nnhal_all.hpp> is this header plus every kernel.
 
 #include "nnhal/config.hpp"
 #include "nnhal/core/dims.hpp"
 #include "nnhal/core/enums.hpp"
 #include "nnhal/core/half.hpp"
 #include "nnhal/core/operand_traits.hpp"
+#include "nnhal/builder/builder.hpp"
 #include "nnhal/core/result.hpp"
 #include "nnhal/device/device.hpp"
 #include "nnhal/exec/prepared_model.hpp"
-#include "nnhal/model/builder.hpp"
+#include "nnhal/interface/kernel_set.hpp"
 #include "nnhal/model/model.hpp"
 #include "nnhal/ops/registry.hpp"
 #include "nnhal/tensor/tensor_view.hpp"

@@ -1,6 +1,6 @@
 // expect-error: no signature of this operation accepts these operand types
 // ADD without its activation scalar must not compile.
-#include "nnhal/model/builder.hpp"
+#include "nnhal/builder/builder.hpp"
 
 int main() {
   nnhal::ModelBuilder b;

@@ -1,6 +1,6 @@
 // expect-error: no signature of this operation accepts these operand types
 // ADD of a TENSOR_QUANT8_ASYMM and a TENSOR_FLOAT32 operand must not compile.
-#include "nnhal/model/builder.hpp"
+#include "nnhal/builder/builder.hpp"
 
 int main() {
   nnhal::ModelBuilder b;

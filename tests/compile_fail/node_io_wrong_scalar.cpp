@@ -1,6 +1,6 @@
 // expect-error: scalar<T>\(\) needs a scalar operand type
 // Asking NodeIO for a tensor type as a scalar must not compile.
-#include "nnhal/exec/operand.hpp"
+#include "nnhal/interface/node_io.hpp"
 
 int main() {
   nnhal::RtOperand table[1];

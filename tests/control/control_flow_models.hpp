@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "nnhal/model/builder.hpp"
+#include "nnhal/builder/builder.hpp"
 
 namespace nnhal::test::cf {
 

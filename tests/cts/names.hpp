@@ -61,30 +61,22 @@ inline constexpr std::optional<OperandLifeTime> lifetime_from_name(std::string_v
   return std::nullopt;
 }
 
-/// Operation names indexed by code: HAL 1.3's 0..101, then the post-1.3 operations 102..105 of
-/// the AIDL folders. Those keep their real codes so that nnhal's validation, not the runner,
-/// decides what happens to them (a HAL 1.3 validator rejects codes above 101).
-inline constexpr std::array<std::string_view, 106> kOperationNames{
-    "ADD", "AVERAGE_POOL_2D", "CONCATENATION", "CONV_2D", "DEPTHWISE_CONV_2D",
-    "DEPTH_TO_SPACE", "DEQUANTIZE", "EMBEDDING_LOOKUP", "FLOOR", "FULLY_CONNECTED",
-    "HASHTABLE_LOOKUP", "L2_NORMALIZATION", "L2_POOL_2D", "LOCAL_RESPONSE_NORMALIZATION",
-    "LOGISTIC", "LSH_PROJECTION", "LSTM", "MAX_POOL_2D", "MUL", "RELU", "RELU1", "RELU6",
-    "RESHAPE", "RESIZE_BILINEAR", "RNN", "SOFTMAX", "SPACE_TO_DEPTH", "SVDF", "TANH",
-    "BATCH_TO_SPACE_ND", "DIV", "MEAN", "PAD", "SPACE_TO_BATCH_ND", "SQUEEZE", "STRIDED_SLICE",
-    "SUB", "TRANSPOSE", "ABS", "ARGMAX", "ARGMIN", "AXIS_ALIGNED_BBOX_TRANSFORM",
-    "BIDIRECTIONAL_SEQUENCE_LSTM", "BIDIRECTIONAL_SEQUENCE_RNN", "BOX_WITH_NMS_LIMIT", "CAST",
-    "CHANNEL_SHUFFLE", "DETECTION_POSTPROCESSING", "EQUAL", "EXP", "EXPAND_DIMS", "GATHER",
-    "GENERATE_PROPOSALS", "GREATER", "GREATER_EQUAL", "GROUPED_CONV_2D", "HEATMAP_MAX_KEYPOINT",
-    "INSTANCE_NORMALIZATION", "LESS", "LESS_EQUAL", "LOG", "LOGICAL_AND", "LOGICAL_NOT",
-    "LOGICAL_OR", "LOG_SOFTMAX", "MAXIMUM", "MINIMUM", "NEG", "NOT_EQUAL", "PAD_V2", "POW",
-    "PRELU", "QUANTIZE", "QUANTIZED_16BIT_LSTM", "RANDOM_MULTINOMIAL", "REDUCE_ALL",
-    "REDUCE_ANY", "REDUCE_MAX", "REDUCE_MIN", "REDUCE_PROD", "REDUCE_SUM", "ROI_ALIGN",
-    "ROI_POOLING", "RSQRT", "SELECT", "SIN", "SLICE", "SPLIT", "SQRT", "TILE", "TOPK_V2",
-    "TRANSPOSE_CONV_2D", "UNIDIRECTIONAL_SEQUENCE_LSTM", "UNIDIRECTIONAL_SEQUENCE_RNN",
-    "RESIZE_NEAREST_NEIGHBOR", "QUANTIZED_LSTM", "IF", "WHILE", "ELU", "HARD_SWISH", "FILL",
-    "RANK",
+/// Operation names indexed by code: HAL 1.3's 0..101 (nnhal's own names, from the one operation
+/// list), then the post-1.3 operations 102..105 of the AIDL folders. Those keep their real codes so
+/// that nnhal's validation, not the runner, decides what happens to them (a HAL 1.3 validator
+/// rejects codes above 101).
+inline constexpr std::array<std::string_view, 4> kPostHal13OperationNames{
     // Not HAL 1.3 (SCHEMA.md "Folders"): canonical feature levels 6 and 7.
     "BATCH_MATMUL", "PACK", "MIRROR_PAD", "REVERSE"};
+inline constexpr std::array<std::string_view, kOperationTypeCount + kPostHal13OperationNames.size()>
+    kOperationNames = [] {
+      std::array<std::string_view, kOperationTypeCount + kPostHal13OperationNames.size()> names{};
+      for (std::int32_t code = 0; code < kOperationTypeCount; ++code)
+        names[static_cast<std::size_t>(code)] = to_string(static_cast<OperationType>(code));
+      for (std::size_t i = 0; i < kPostHal13OperationNames.size(); ++i)
+        names[kOperationTypeCount + i] = kPostHal13OperationNames[i];
+      return names;
+    }();
 
 inline constexpr std::optional<OperationType> operation_from_name(std::string_view name) {
   for (std::size_t code = 0; code < kOperationNames.size(); ++code)

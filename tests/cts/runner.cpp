@@ -21,6 +21,7 @@
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 #endif
 #include "nnhal/device/device.hpp"
+#include "nnhal/kernels/all.hpp"
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif

@@ -221,7 +221,7 @@ Sha256Digest digest_of(const std::vector<std::byte>& blob) {
 
 /// A consistent pair around hand-made payloads (valid headers and digests).
 CacheBlobs forge(const std::vector<std::byte>& structure, const std::vector<std::byte>& data,
-                 const CacheToken& token, std::uint64_t fingerprint = kCacheFingerprint) {
+                 const CacheToken& token, std::uint64_t fingerprint = cache_fingerprint()) {
   CacheBlobs b;
   b.data_cache = fmt::seal_blob(fmt::Kind::Data, fingerprint, token, data, Sha256Digest{});
   b.model_cache =
@@ -461,7 +461,7 @@ TEST_CASE("cache: another format version or nnhal build is rejected even with a 
   SUBCASE("another build's fingerprint") {
     const CacheBlobs b =
         forge(payload_of(written->model_cache, fmt::Kind::Model),
-              payload_of(written->data_cache, fmt::Kind::Data), token, kCacheFingerprint ^ 1);
+              payload_of(written->data_cache, fmt::Kind::Data), token, cache_fingerprint() ^ 1);
     check_rejected(read(b, token), "different nnhal build");
     // The same payloads with this build's fingerprint are fine: only the fingerprint differed.
     CHECK(read(forge(payload_of(written->model_cache, fmt::Kind::Model),

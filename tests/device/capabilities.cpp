@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "control/control_flow_models.hpp"
-#include "nnhal/model/builder.hpp"
+#include "nnhal/builder/builder.hpp"
 
 namespace nnhal::test::caps {
 

@@ -17,7 +17,7 @@
 
 #include "nnhal/device/memory_domain.hpp"
 #include "nnhal/exec/clock.hpp"
-#include "nnhal/model/builder.hpp"
+#include "nnhal/builder/builder.hpp"
 #include "../support/counting_allocator.hpp"
 
 namespace nnhal::test::mdomain {

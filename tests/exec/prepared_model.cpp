@@ -7,7 +7,7 @@
 #include <optional>
 #include <vector>
 
-#include "nnhal/model/builder.hpp"
+#include "nnhal/builder/builder.hpp"
 #include "../support/run_model.hpp"
 
 using nnhal::OperandType;

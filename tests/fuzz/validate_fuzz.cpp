@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "nnhal/exec/prepared_model.hpp"
+#include "nnhal/kernels/all.hpp"
 #include "nnhal/ops/registry.hpp"
 #include "nnhal/validate/model.hpp"
 #include "nnhal/validate/request.hpp"
@@ -254,7 +255,7 @@ void build_subgraph(Reader& r, ModelBox& box, Subgraph& sg) {
       // An implemented operation, if any (else any code).
       std::vector<OperationType> implemented;
       for (const OperationInfo& info : operation_table())
-        if (info.implemented()) implemented.push_back(info.type);
+        if (kernel_table<AllKernels>().find(info.type) != nullptr) implemented.push_back(info.type);
       type = implemented.empty() ? static_cast<OperationType>(r.below(kOperationTypeCount))
                                  : implemented[r.below(static_cast<std::uint32_t>(implemented.size()))];
     } else if (pick < 16) {

@@ -10,8 +10,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "nnhal/model/builder.hpp"
+#include "nnhal/builder/builder.hpp"
 #include "../support/run_model.hpp"
+#include "kernel_test_util.hpp"
 
 using nnhal::OperandType;
 using nnhal::OperationType;
@@ -201,9 +202,11 @@ TEST_CASE("zero-sized operands are allowed and produce zero-sized results") {
   const std::uint32_t ins[3] = {0, 1, 2}, outs[1] = {3};
   alignas(16) std::byte params[nnhal::kNodeParamBytes];
   const nnhal::NodeIO io(table, ins, outs, params);
-  REQUIRE(add.impl->infer(io).has_value());
+  const nnhal::OpKernel& kernels = nnhal::test::kernels_of<OperationType::ADD>();
+  REQUIRE(kernels.infer(io).has_value());
   CHECK(table[3].dims == nnhal::Dims{0, 2});
-  auto kernel = add.impl->select(io, std::span<std::byte, nnhal::kNodeParamBytes>(params));
+  nnhal::KernelPrepare setup{std::span<std::byte, nnhal::kNodeParamBytes>(params)};
+  auto kernel = kernels.select(io, setup);
   REQUIRE(kernel.has_value());
   CHECK((*kernel)(io).has_value());
 }

@@ -16,7 +16,7 @@ using nnhal::Half;
 using nnhal::OperandType;
 using nnhal::element_t;
 using nnhal::test::KernelNode;
-namespace cast = nnhal::ops::cast;
+namespace cast = nnhal::kernels::cast;
 
 namespace {
 
@@ -37,7 +37,7 @@ std::vector<element_t<Out>> cast_values(const std::vector<element_t<In>>& v, flo
   KernelNode node;
   node.tensor<In>({static_cast<std::uint32_t>(v.size())}, v, scale, zero_point);
   node.output(Out, scale, zero_point);
-  const auto s = node.run(cast::kImpl);
+  const auto s = node.run(nnhal::test::kernels_of<nnhal::OperationType::CAST>());
   REQUIRE(s);
   return node.values<Out>(0);
 }
@@ -129,7 +129,7 @@ TEST_CASE_TEMPLATE("CAST identity casts of the 1.3 types copy the bytes", Tag,
   KernelNode node;
   node.tensor<T>({1, 5}, v, 0.25f, 0);
   node.output(T, 0.25f, 0);
-  REQUIRE(node.run(cast::kImpl));
+  REQUIRE(node.run(nnhal::test::kernels_of<nnhal::OperationType::CAST>()));
   CHECK(node.out(0).dims == Dims{1, 5});
   CHECK(node.values<T>(0) == v);
 }
@@ -138,7 +138,7 @@ TEST_CASE("CAST output shape is the input shape") {
   KernelNode node;
   node.tensor<OperandType::TENSOR_INT32>({2, 1, 3}, {1, 2, 3, 4, 5, 6});
   node.output(OperandType::TENSOR_FLOAT32);
-  REQUIRE(node.run(cast::kImpl));
+  REQUIRE(node.run(nnhal::test::kernels_of<nnhal::OperationType::CAST>()));
   CHECK(node.out(0).dims == Dims{2, 1, 3});
   CHECK(node.out(0).rank_known);
   CHECK(node.values<OperandType::TENSOR_FLOAT32>(0) == std::vector<float>{1, 2, 3, 4, 5, 6});
@@ -148,6 +148,6 @@ TEST_CASE("CAST select rejects a pair outside the table") {
   KernelNode node;
   node.tensor<OperandType::TENSOR_QUANT8_ASYMM_SIGNED>({1}, {1});
   node.output(OperandType::TENSOR_FLOAT32);
-  REQUIRE(node.infer(cast::kImpl));
-  CHECK_FALSE(node.select(cast::kImpl));
+  REQUIRE(node.infer(nnhal::test::kernels_of<nnhal::OperationType::CAST>()));
+  CHECK_FALSE(node.select(nnhal::test::kernels_of<nnhal::OperationType::CAST>()));
 }

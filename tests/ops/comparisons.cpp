@@ -30,16 +30,16 @@ struct CmpTag {
 
 struct Comparison {
   const char* name;
-  const nnhal::OpImpl* impl;
+  const nnhal::OpKernel* impl;
   bool (*expected)(double, double);
 };
 const Comparison kComparisons[] = {
-    {"EQUAL", &ops::equal::kImpl, [](double a, double b) { return a == b; }},
-    {"NOT_EQUAL", &ops::not_equal::kImpl, [](double a, double b) { return a != b; }},
-    {"LESS", &ops::less::kImpl, [](double a, double b) { return a < b; }},
-    {"LESS_EQUAL", &ops::less_equal::kImpl, [](double a, double b) { return a <= b; }},
-    {"GREATER", &ops::greater::kImpl, [](double a, double b) { return a > b; }},
-    {"GREATER_EQUAL", &ops::greater_equal::kImpl, [](double a, double b) { return a >= b; }},
+    {"EQUAL", &nnhal::test::kernels_of<nnhal::OperationType::EQUAL>(), [](double a, double b) { return a == b; }},
+    {"NOT_EQUAL", &nnhal::test::kernels_of<nnhal::OperationType::NOT_EQUAL>(), [](double a, double b) { return a != b; }},
+    {"LESS", &nnhal::test::kernels_of<nnhal::OperationType::LESS>(), [](double a, double b) { return a < b; }},
+    {"LESS_EQUAL", &nnhal::test::kernels_of<nnhal::OperationType::LESS_EQUAL>(), [](double a, double b) { return a <= b; }},
+    {"GREATER", &nnhal::test::kernels_of<nnhal::OperationType::GREATER>(), [](double a, double b) { return a > b; }},
+    {"GREATER_EQUAL", &nnhal::test::kernels_of<nnhal::OperationType::GREATER_EQUAL>(), [](double a, double b) { return a >= b; }},
 };
 
 /// Stores real values as elements of T (quantized: real / scale + zero point, exact here).
@@ -158,7 +158,7 @@ TEST_CASE("comparisons of quantized inputs use the real value computed in float"
   node.tensor<OperandType::TENSOR_QUANT8_ASYMM>({1}, {13}, 0.1f, 10);
   node.tensor<OperandType::TENSOR_QUANT8_ASYMM>({1}, {1}, 0.3f, 0);
   node.output(OperandType::TENSOR_BOOL8);
-  REQUIRE(node.run(ops::equal::kImpl));
+  REQUIRE(node.run(nnhal::test::kernels_of<nnhal::OperationType::EQUAL>()));
   CHECK(node.values<OperandType::TENSOR_BOOL8>(0) == std::vector<std::uint8_t>{1});
 }
 
@@ -167,5 +167,5 @@ TEST_CASE("comparisons reject shapes that do not broadcast") {
   node.tensor<OperandType::TENSOR_INT32>({2, 3}, {1, 2, 3, 4, 5, 6});
   node.tensor<OperandType::TENSOR_INT32>({4}, {1, 2, 3, 4});
   node.output(OperandType::TENSOR_BOOL8);
-  CHECK_FALSE(node.infer(ops::less::kImpl));
+  CHECK_FALSE(node.infer(nnhal::test::kernels_of<nnhal::OperationType::LESS>()));
 }

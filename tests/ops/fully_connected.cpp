@@ -15,7 +15,7 @@ using nnhal::Dims;
 using nnhal::Half;
 using nnhal::OperandType;
 using nnhal::test::KernelNode;
-namespace fc = nnhal::ops::fully_connected;
+namespace fc = nnhal::kernels::fully_connected;
 
 namespace {
 
@@ -81,7 +81,7 @@ TEST_CASE_TEMPLATE("FULLY_CONNECTED float: rank 2..4 input, bias, every activati
       node.tensor<T>({3}, fc_values<T>(bias));
       node.scalar<OperandType::INT32>(act.code);
       node.output(T);
-      REQUIRE(node.run(fc::kImpl));
+      REQUIRE(node.run(nnhal::test::kernels_of<nnhal::OperationType::FULLY_CONNECTED>()));
       CHECK(node.out(0).dims == Dims{3, 3});
       CHECK(node.out(0).rank_known);
       const auto want = fc_expected(in, w, bias, 4, act.lo, act.hi);
@@ -102,7 +102,7 @@ TEST_CASE("FULLY_CONNECTED half accumulates in float and rounds once") {
   node.tensor<OperandType::TENSOR_FLOAT16>({1}, {Half(0.0f)});
   node.scalar<OperandType::INT32>(0);
   node.output(OperandType::TENSOR_FLOAT16);
-  REQUIRE(node.run(fc::kImpl));
+  REQUIRE(node.run(nnhal::test::kernels_of<nnhal::OperationType::FULLY_CONNECTED>()));
   CHECK(static_cast<float>(node.values<OperandType::TENSOR_FLOAT16>(0)[0]) == 1.0f + 0.0009765625f);
 }
 
@@ -121,7 +121,7 @@ TEST_CASE("FULLY_CONNECTED quantized rescaling rounds twice, as TFLite does") {
   node.tensor<OperandType::TENSOR_INT32>({n}, bias, 0.25f, 0);
   node.scalar<OperandType::INT32>(0);
   node.output(OperandType::TENSOR_QUANT8_ASYMM, 1.0f, 128);
-  REQUIRE(node.run(fc::kImpl));
+  REQUIRE(node.run(nnhal::test::kernels_of<nnhal::OperationType::FULLY_CONNECTED>()));
   const auto got = node.values<OperandType::TENSOR_QUANT8_ASYMM>(0);
   for (std::size_t i = 0; i < acc.size(); ++i) {
     CAPTURE(acc[i]);
@@ -181,7 +181,7 @@ TEST_CASE_TEMPLATE("FULLY_CONNECTED quantized: integer accumulation, rescaling, 
       node.tensor<OperandType::TENSOR_INT32>({units}, bias, c.in_scale * c.w_scale, 0);
       node.scalar<OperandType::INT32>(act.code);
       node.output(T, c.out_scale, out_zp);
-      REQUIRE(node.run(fc::kImpl));
+      REQUIRE(node.run(nnhal::test::kernels_of<nnhal::OperationType::FULLY_CONNECTED>()));
       const auto got = node.values<T>(0);
       // Activation bounds in the quantized domain, then the storage range.
       const auto q = [&](double r) { return out_zp + static_cast<std::int32_t>(std::lround(r / c.out_scale)); };
@@ -214,7 +214,7 @@ TEST_CASE("FULLY_CONNECTED quantized output saturates at both storage ends") {
   node.tensor<OperandType::TENSOR_INT32>({1}, {0}, 1.0f, 0);
   node.scalar<OperandType::INT32>(0);
   node.output(OperandType::TENSOR_QUANT8_ASYMM, 1.0f, 128);
-  REQUIRE(node.run(fc::kImpl));
+  REQUIRE(node.run(nnhal::test::kernels_of<nnhal::OperationType::FULLY_CONNECTED>()));
   // batch 0: 2 * 255 * 127 + 128 -> 255; batch 1: 0 + 128.
   CHECK(node.values<OperandType::TENSOR_QUANT8_ASYMM>(0) == std::vector<std::uint8_t>{255, 128});
 
@@ -224,7 +224,7 @@ TEST_CASE("FULLY_CONNECTED quantized output saturates at both storage ends") {
   neg.tensor<OperandType::TENSOR_INT32>({1}, {5}, 1.0f, 0);
   neg.scalar<OperandType::INT32>(0);
   neg.output(OperandType::TENSOR_QUANT8_ASYMM_SIGNED, 1.0f, 0);
-  REQUIRE(neg.run(fc::kImpl));
+  REQUIRE(neg.run(nnhal::test::kernels_of<nnhal::OperationType::FULLY_CONNECTED>()));
   CHECK(neg.values<OperandType::TENSOR_QUANT8_ASYMM_SIGNED>(0) == std::vector<std::int8_t>{-128});
 }
 
@@ -235,7 +235,7 @@ TEST_CASE("FULLY_CONNECTED zero-sized batch") {
   node.tensor<OperandType::TENSOR_FLOAT32>({3}, {1, 2, 3});
   node.scalar<OperandType::INT32>(0);
   node.output(OperandType::TENSOR_FLOAT32);
-  REQUIRE(node.run(fc::kImpl));
+  REQUIRE(node.run(nnhal::test::kernels_of<nnhal::OperationType::FULLY_CONNECTED>()));
   CHECK(node.out(0).dims == Dims{0, 3});
 
   KernelNode q;
@@ -244,7 +244,7 @@ TEST_CASE("FULLY_CONNECTED zero-sized batch") {
   q.tensor<OperandType::TENSOR_INT32>({2}, {0, 0}, 0.25f, 0);
   q.scalar<OperandType::INT32>(0);
   q.output(OperandType::TENSOR_QUANT8_ASYMM, 1.0f, 0);
-  REQUIRE(q.run(fc::kImpl));
+  REQUIRE(q.run(nnhal::test::kernels_of<nnhal::OperationType::FULLY_CONNECTED>()));
   CHECK(q.out(0).dims == Dims{0, 2});
 }
 
@@ -268,7 +268,7 @@ TEST_CASE("FULLY_CONNECTED shape inference rejects inconsistent shapes") {
     node.tensor<OperandType::TENSOR_FLOAT32>(c.bias, std::vector<float>(c.bias.element_count()));
     node.scalar<OperandType::INT32>(0);
     node.output(OperandType::TENSOR_FLOAT32);
-    CHECK_FALSE(node.infer(fc::kImpl));
+    CHECK_FALSE(node.infer(nnhal::test::kernels_of<nnhal::OperationType::FULLY_CONNECTED>()));
   }
 }
 
@@ -279,8 +279,8 @@ TEST_CASE("FULLY_CONNECTED runtime errors: bias scale, activation code") {
   node.tensor<OperandType::TENSOR_INT32>({1}, {0}, 0.3f, 0);  // should be 0.25
   node.scalar<OperandType::INT32>(0);
   node.output(OperandType::TENSOR_QUANT8_ASYMM, 1.0f, 0);
-  REQUIRE(node.infer(fc::kImpl));
-  CHECK_FALSE(node.select(fc::kImpl));
+  REQUIRE(node.infer(nnhal::test::kernels_of<nnhal::OperationType::FULLY_CONNECTED>()));
+  CHECK_FALSE(node.select(nnhal::test::kernels_of<nnhal::OperationType::FULLY_CONNECTED>()));
 
   KernelNode act;
   act.tensor<OperandType::TENSOR_FLOAT32>({1, 2}, {1, 2});
@@ -288,7 +288,7 @@ TEST_CASE("FULLY_CONNECTED runtime errors: bias scale, activation code") {
   act.tensor<OperandType::TENSOR_FLOAT32>({1}, {0});
   act.scalar<OperandType::INT32>(4);
   act.output(OperandType::TENSOR_FLOAT32);
-  CHECK_FALSE(act.run(fc::kImpl));
+  CHECK_FALSE(act.run(nnhal::test::kernels_of<nnhal::OperationType::FULLY_CONNECTED>()));
 }
 
 TEST_CASE("FULLY_CONNECTED reference_f32 and the SIMD kernel give the exact result on dyadic data") {

@@ -12,9 +12,17 @@
 #include <memory>
 #include <vector>
 
-#include "nnhal/exec/operand.hpp"
+#include "nnhal/interface/kernel_set.hpp"
+#include "nnhal/interface/node_io.hpp"
 
 namespace nnhal::test {
+
+/// The kernels of operation Op in a kernel set of Op alone (the kernels' header and
+/// nnhal/kernels/resolve.hpp must be included).
+template <OperationType Op>
+const OpKernel& kernels_of() noexcept {
+  return *kernel_table<OpSet<Op>>().find(Op);
+}
 
 /// One node: inputs and outputs in one operand table, each with its own heap buffer.
 class KernelNode {
@@ -61,11 +69,12 @@ class KernelNode {
   RtOperand& in(std::size_t i) { return table_[inputs_[i]]; }
   RtOperand& out(std::size_t i) { return table_[outputs_[i]]; }
 
-  Status infer(const OpImpl& impl) { return impl.infer(io()); }
+  Status infer(const OpKernel& impl) { return impl.infer(io()); }
 
   /// select, then a buffer for every output from its inferred shape (at least one byte).
-  Expected<KernelFn> select(const OpImpl& impl) {
-    auto k = impl.select(io(), std::span<std::byte, kNodeParamBytes>(params_));
+  Expected<KernelFn> select(const OpKernel& impl) {
+    KernelPrepare setup{std::span<std::byte, kNodeParamBytes>(params_)};
+    auto k = impl.select(io(), setup);
     if (!k) return k;
     for (std::uint32_t o : outputs_) {
       RtOperand& op = table_[o];
@@ -75,7 +84,7 @@ class KernelNode {
   }
 
   /// infer, select, kernel; the first error is returned.
-  Status run(const OpImpl& impl) {
+  Status run(const OpKernel& impl) {
     if (auto s = infer(impl); !s) return s;
     auto k = select(impl);
     if (!k) return std::move(k.error());

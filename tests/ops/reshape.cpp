@@ -12,7 +12,7 @@ using nnhal::Dims;
 using nnhal::Half;
 using nnhal::OperandType;
 using nnhal::test::KernelNode;
-namespace reshape = nnhal::ops::reshape;
+namespace reshape = nnhal::kernels::reshape;
 
 namespace {
 
@@ -27,7 +27,7 @@ nnhal::Expected<Dims> reshape_dims(const Dims& in, const std::vector<std::int32_
   node.tensor<OperandType::TENSOR_FLOAT32>(in, std::vector<float>(in.element_count()));
   node.tensor<OperandType::TENSOR_INT32>({static_cast<std::uint32_t>(shape.size())}, shape);
   node.output(OperandType::TENSOR_FLOAT32);
-  if (auto s = node.infer(reshape::kImpl); !s) return std::move(s.error());
+  if (auto s = node.infer(nnhal::test::kernels_of<nnhal::OperationType::RESHAPE>()); !s) return std::move(s.error());
   CHECK(node.out(0).rank_known);
   return node.out(0).dims;
 }
@@ -80,7 +80,7 @@ TEST_CASE_TEMPLATE("RESHAPE copies the elements unchanged", Tag, ReshapeTag<Oper
   node.tensor<T>({3, 4}, data, 0.5f, 3);
   node.tensor<OperandType::TENSOR_INT32>({3}, {2, -1, 3});
   node.output(T, 0.5f, 3);
-  REQUIRE(node.run(reshape::kImpl));
+  REQUIRE(node.run(nnhal::test::kernels_of<nnhal::OperationType::RESHAPE>()));
   CHECK(node.out(0).dims == Dims{2, 2, 3});
   const auto got = node.values<T>(0);
   REQUIRE(got.size() == data.size());
@@ -97,8 +97,8 @@ TEST_CASE("RESHAPE with the output sharing the input buffer leaves the data in p
   node.tensor<OperandType::TENSOR_FLOAT32>({2, 2}, {1, 2, 3, 4});
   node.tensor<OperandType::TENSOR_INT32>({1}, {4});
   node.output(OperandType::TENSOR_FLOAT32);
-  REQUIRE(node.infer(reshape::kImpl));
-  auto kernel = node.select(reshape::kImpl);
+  REQUIRE(node.infer(nnhal::test::kernels_of<nnhal::OperationType::RESHAPE>()));
+  auto kernel = node.select(nnhal::test::kernels_of<nnhal::OperationType::RESHAPE>());
   REQUIRE(kernel);
   node.out(0).data = node.in(0).data;  // the executor may alias them
   node.out(0).length = node.in(0).length;
@@ -107,5 +107,5 @@ TEST_CASE("RESHAPE with the output sharing the input buffer leaves the data in p
 }
 
 TEST_CASE("RESHAPE declares that its shape depends on the value of input 1") {
-  CHECK(reshape::kImpl.value_inputs == (std::uint64_t{1} << 1));
+  CHECK(nnhal::operation_info<nnhal::OperationType::RESHAPE>().value_inputs == (std::uint64_t{1} << 1));
 }

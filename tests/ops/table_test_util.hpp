@@ -12,7 +12,7 @@
 
 #include "nnhal/model/model.hpp"
 #include "nnhal/ops/registry.hpp"
-#include "nnhal/validate/operation_view.hpp"
+#include "nnhal/interface/operation_view.hpp"
 
 namespace nnhal::test {
 

@@ -9,14 +9,14 @@
 #include <cstdint>
 #include <vector>
 
-#include "nnhal/ops/common/activation.hpp"
+#include "nnhal/kernels/common/activation.hpp"
 #include "nnhal/ops/common/arithmetic.hpp"
 #include "nnhal/simd/elementwise_f32.hpp"
 #include "simd/simd_tester.hpp"
 
 namespace {
 
-namespace ar = nnhal::ops::arithmetic;
+namespace ar = nnhal::kernels::arithmetic;
 namespace st = nnhal::test::simd;
 using nnhal::FloatRange;
 

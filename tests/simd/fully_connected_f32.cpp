@@ -1,6 +1,6 @@
 // nnhal::simd::fully_connected_f32 (include/nnhal/simd/fully_connected_f32.hpp) against a
 // double-precision dot product and against the FLOAT32 reference kernel
-// nnhal::ops::fully_connected::reference_f32.
+// nnhal::kernels::fully_connected::reference_f32.
 //
 // The SIMD kernel sums in another order than the reference (vector lanes, fused multiply-adds,
 // a tree over the lanes), so the check is a bound, not equality. For a sum of n float terms
@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "nnhal/ops/common/activation.hpp"
+#include "nnhal/kernels/common/activation.hpp"
 #include "nnhal/ops/fully_connected.hpp"
 #include "nnhal/simd/fully_connected_f32.hpp"
 #include "simd/simd_tester.hpp"
@@ -97,7 +97,7 @@ void check_shape(Shape s, st::Offsets off, FloatRange r, bool with_bias, std::ui
   st::check_same(bias.span(), vbias);
 
   std::vector<float> ref(s.batch * s.units);
-  nnhal::ops::fully_connected::reference_f32(vin.data(), vw.data(),
+  nnhal::kernels::fully_connected::reference_f32(vin.data(), vw.data(),
                                              with_bias ? vbias.data() : nullptr, ref.data(),
                                              s.batch, s.input_size, s.units, r.min, r.max);
   {
@@ -173,7 +173,7 @@ TEST_CASE("simd::fully_connected_f32 reads nothing past its buffers (exact-size 
       std::vector<float> out(bu.first * bu.second), ref(out.size());
       nnhal::simd::fully_connected_f32(in.data(), w.data(), bias.data(), out.data(), bu.first, k,
                                        bu.second, -1.0f, 1.0f);
-      nnhal::ops::fully_connected::reference_f32(in.data(), w.data(), bias.data(), ref.data(),
+      nnhal::kernels::fully_connected::reference_f32(in.data(), w.data(), bias.data(), ref.data(),
                                                  bu.first, k, bu.second, -1.0f, 1.0f);
       const ExactResult e = exact(in, w, bias.data(), {bu.first, k, bu.second}, {-1.0f, 1.0f});
       st::check_within(out, e.value, e.bound);

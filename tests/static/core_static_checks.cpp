@@ -5,7 +5,7 @@
 #include "nnhal/core/enums.hpp"
 #include "nnhal/core/half.hpp"
 #include "nnhal/core/operand_traits.hpp"
-#include "nnhal/model/builder.hpp"
+#include "nnhal/builder/builder.hpp"
 #include "nnhal/ops/registry.hpp"
 #include "nnhal/tensor/tensor_view.hpp"
 

@@ -11,6 +11,7 @@
 
 #include "control/control_flow_models.hpp"
 #include "nnhal/device/device.hpp"
+#include "nnhal/kernels/all.hpp"
 #include "validate/model_fixtures.hpp"
 
 namespace nnhal::test::stress {

@@ -53,11 +53,12 @@ struct RunResult {
   }
 };
 
-/// Prepares `model` and runs one request with `inputs` and output buffers `outputs`.
-inline RunResult run_model(const Model& model, const std::vector<Arg>& inputs,
-                           const std::vector<Arg>& outputs) {
+/// Prepares `model` with kernel set `Set` and runs one request with `inputs` and output buffers
+/// `outputs`.
+template <class Set = AllKernels>
+RunResult run_model(const Model& model, const std::vector<Arg>& inputs, const std::vector<Arg>& outputs) {
   RunResult result;
-  auto prepared = PreparedModel::prepare(model);
+  auto prepared = PreparedModel::prepare<Set>(model);
   if (!prepared) {
     result.status = std::move(prepared.error());
     return result;

@@ -22,7 +22,7 @@
 #define NNHAL_TEST_HAVE_FORK 1
 #endif
 
-#include "nnhal/exec/operand.hpp"
+#include "nnhal/interface/node_io.hpp"
 #include "nnhal/exec/prepared_model.hpp"
 #include "nnhal/validate/model.hpp"
 #include "nnhal/validate/request.hpp"

@@ -11,7 +11,7 @@
 #include <limits>
 #include <vector>
 
-#include "nnhal/exec/operand.hpp"
+#include "nnhal/interface/node_io.hpp"
 #include "nnhal/exec/prepared_model.hpp"
 #include "nnhal/validate/model.hpp"
 #include "nnhal/validate/request.hpp"

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "nnhal/core/operand_traits.hpp"
-#include "nnhal/model/builder.hpp"
+#include "nnhal/builder/builder.hpp"
 #include "reference.hpp"
 
 namespace nnhal::calibrate {

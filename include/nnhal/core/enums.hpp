@@ -2,6 +2,7 @@
 /// \file
 /// The HAL 1.3 enumerations with their exact numeric values (spec/HAL13.md section a).
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 
@@ -43,115 +44,141 @@ enum class OperandLifeTime : std::int32_t {
   SUBGRAPH = 6,
 };
 
+/// THE list of NN HAL 1.3 operations, X(NAME, code) in code order 0..101. Everything that
+/// needs every operation (the enum, names, the operation table, the default kernel set) expands
+/// it, so no other hand-kept list of operations exists.
+#define NNHAL_OPERATION_TYPES(X) \
+  X(ADD, 0) \
+  X(AVERAGE_POOL_2D, 1) \
+  X(CONCATENATION, 2) \
+  X(CONV_2D, 3) \
+  X(DEPTHWISE_CONV_2D, 4) \
+  X(DEPTH_TO_SPACE, 5) \
+  X(DEQUANTIZE, 6) \
+  X(EMBEDDING_LOOKUP, 7) \
+  X(FLOOR, 8) \
+  X(FULLY_CONNECTED, 9) \
+  X(HASHTABLE_LOOKUP, 10) \
+  X(L2_NORMALIZATION, 11) \
+  X(L2_POOL_2D, 12) \
+  X(LOCAL_RESPONSE_NORMALIZATION, 13) \
+  X(LOGISTIC, 14) \
+  X(LSH_PROJECTION, 15) \
+  X(LSTM, 16) \
+  X(MAX_POOL_2D, 17) \
+  X(MUL, 18) \
+  X(RELU, 19) \
+  X(RELU1, 20) \
+  X(RELU6, 21) \
+  X(RESHAPE, 22) \
+  X(RESIZE_BILINEAR, 23) \
+  X(RNN, 24) \
+  X(SOFTMAX, 25) \
+  X(SPACE_TO_DEPTH, 26) \
+  X(SVDF, 27) \
+  X(TANH, 28) \
+  X(BATCH_TO_SPACE_ND, 29) \
+  X(DIV, 30) \
+  X(MEAN, 31) \
+  X(PAD, 32) \
+  X(SPACE_TO_BATCH_ND, 33) \
+  X(SQUEEZE, 34) \
+  X(STRIDED_SLICE, 35) \
+  X(SUB, 36) \
+  X(TRANSPOSE, 37) \
+  X(ABS, 38) \
+  X(ARGMAX, 39) \
+  X(ARGMIN, 40) \
+  X(AXIS_ALIGNED_BBOX_TRANSFORM, 41) \
+  X(BIDIRECTIONAL_SEQUENCE_LSTM, 42) \
+  X(BIDIRECTIONAL_SEQUENCE_RNN, 43) \
+  X(BOX_WITH_NMS_LIMIT, 44) \
+  X(CAST, 45) \
+  X(CHANNEL_SHUFFLE, 46) \
+  X(DETECTION_POSTPROCESSING, 47) \
+  X(EQUAL, 48) \
+  X(EXP, 49) \
+  X(EXPAND_DIMS, 50) \
+  X(GATHER, 51) \
+  X(GENERATE_PROPOSALS, 52) \
+  X(GREATER, 53) \
+  X(GREATER_EQUAL, 54) \
+  X(GROUPED_CONV_2D, 55) \
+  X(HEATMAP_MAX_KEYPOINT, 56) \
+  X(INSTANCE_NORMALIZATION, 57) \
+  X(LESS, 58) \
+  X(LESS_EQUAL, 59) \
+  X(LOG, 60) \
+  X(LOGICAL_AND, 61) \
+  X(LOGICAL_NOT, 62) \
+  X(LOGICAL_OR, 63) \
+  X(LOG_SOFTMAX, 64) \
+  X(MAXIMUM, 65) \
+  X(MINIMUM, 66) \
+  X(NEG, 67) \
+  X(NOT_EQUAL, 68) \
+  X(PAD_V2, 69) \
+  X(POW, 70) \
+  X(PRELU, 71) \
+  X(QUANTIZE, 72) \
+  X(QUANTIZED_16BIT_LSTM, 73) \
+  X(RANDOM_MULTINOMIAL, 74) \
+  X(REDUCE_ALL, 75) \
+  X(REDUCE_ANY, 76) \
+  X(REDUCE_MAX, 77) \
+  X(REDUCE_MIN, 78) \
+  X(REDUCE_PROD, 79) \
+  X(REDUCE_SUM, 80) \
+  X(ROI_ALIGN, 81) \
+  X(ROI_POOLING, 82) \
+  X(RSQRT, 83) \
+  X(SELECT, 84) \
+  X(SIN, 85) \
+  X(SLICE, 86) \
+  X(SPLIT, 87) \
+  X(SQRT, 88) \
+  X(TILE, 89) \
+  X(TOPK_V2, 90) \
+  X(TRANSPOSE_CONV_2D, 91) \
+  X(UNIDIRECTIONAL_SEQUENCE_LSTM, 92) \
+  X(UNIDIRECTIONAL_SEQUENCE_RNN, 93) \
+  X(RESIZE_NEAREST_NEIGHBOR, 94) \
+  X(QUANTIZED_LSTM, 95) \
+  X(IF, 96) \
+  X(WHILE, 97) \
+  X(ELU, 98) \
+  X(HARD_SWISH, 99) \
+  X(FILL, 100) \
+  X(RANK, 101)
+
 /// Operation codes of NN HAL 1.3 (0..101).
 enum class OperationType : std::int32_t {
-  ADD = 0,
-  AVERAGE_POOL_2D = 1,
-  CONCATENATION = 2,
-  CONV_2D = 3,
-  DEPTHWISE_CONV_2D = 4,
-  DEPTH_TO_SPACE = 5,
-  DEQUANTIZE = 6,
-  EMBEDDING_LOOKUP = 7,
-  FLOOR = 8,
-  FULLY_CONNECTED = 9,
-  HASHTABLE_LOOKUP = 10,
-  L2_NORMALIZATION = 11,
-  L2_POOL_2D = 12,
-  LOCAL_RESPONSE_NORMALIZATION = 13,
-  LOGISTIC = 14,
-  LSH_PROJECTION = 15,
-  LSTM = 16,
-  MAX_POOL_2D = 17,
-  MUL = 18,
-  RELU = 19,
-  RELU1 = 20,
-  RELU6 = 21,
-  RESHAPE = 22,
-  RESIZE_BILINEAR = 23,
-  RNN = 24,
-  SOFTMAX = 25,
-  SPACE_TO_DEPTH = 26,
-  SVDF = 27,
-  TANH = 28,
-  BATCH_TO_SPACE_ND = 29,
-  DIV = 30,
-  MEAN = 31,
-  PAD = 32,
-  SPACE_TO_BATCH_ND = 33,
-  SQUEEZE = 34,
-  STRIDED_SLICE = 35,
-  SUB = 36,
-  TRANSPOSE = 37,
-  ABS = 38,
-  ARGMAX = 39,
-  ARGMIN = 40,
-  AXIS_ALIGNED_BBOX_TRANSFORM = 41,
-  BIDIRECTIONAL_SEQUENCE_LSTM = 42,
-  BIDIRECTIONAL_SEQUENCE_RNN = 43,
-  BOX_WITH_NMS_LIMIT = 44,
-  CAST = 45,
-  CHANNEL_SHUFFLE = 46,
-  DETECTION_POSTPROCESSING = 47,
-  EQUAL = 48,
-  EXP = 49,
-  EXPAND_DIMS = 50,
-  GATHER = 51,
-  GENERATE_PROPOSALS = 52,
-  GREATER = 53,
-  GREATER_EQUAL = 54,
-  GROUPED_CONV_2D = 55,
-  HEATMAP_MAX_KEYPOINT = 56,
-  INSTANCE_NORMALIZATION = 57,
-  LESS = 58,
-  LESS_EQUAL = 59,
-  LOG = 60,
-  LOGICAL_AND = 61,
-  LOGICAL_NOT = 62,
-  LOGICAL_OR = 63,
-  LOG_SOFTMAX = 64,
-  MAXIMUM = 65,
-  MINIMUM = 66,
-  NEG = 67,
-  NOT_EQUAL = 68,
-  PAD_V2 = 69,
-  POW = 70,
-  PRELU = 71,
-  QUANTIZE = 72,
-  QUANTIZED_16BIT_LSTM = 73,
-  RANDOM_MULTINOMIAL = 74,
-  REDUCE_ALL = 75,
-  REDUCE_ANY = 76,
-  REDUCE_MAX = 77,
-  REDUCE_MIN = 78,
-  REDUCE_PROD = 79,
-  REDUCE_SUM = 80,
-  ROI_ALIGN = 81,
-  ROI_POOLING = 82,
-  RSQRT = 83,
-  SELECT = 84,
-  SIN = 85,
-  SLICE = 86,
-  SPLIT = 87,
-  SQRT = 88,
-  TILE = 89,
-  TOPK_V2 = 90,
-  TRANSPOSE_CONV_2D = 91,
-  UNIDIRECTIONAL_SEQUENCE_LSTM = 92,
-  UNIDIRECTIONAL_SEQUENCE_RNN = 93,
-  RESIZE_NEAREST_NEIGHBOR = 94,
-  QUANTIZED_LSTM = 95,
-  IF = 96,
-  WHILE = 97,
-  ELU = 98,
-  HARD_SWISH = 99,
-  FILL = 100,
-  RANK = 101,
+#define NNHAL_OPERATION_ENUMERATOR(name, code) name = code,
+  NNHAL_OPERATION_TYPES(NNHAL_OPERATION_ENUMERATOR)
+#undef NNHAL_OPERATION_ENUMERATOR
   OEM_OPERATION = 10000,
 };
 
 /// Number of HAL 1.3 operation codes (0..101).
 inline constexpr std::int32_t kOperationTypeCount = 102;
+
+namespace detail {
+/// Operation names indexed by code.
+inline constexpr std::array<std::string_view, kOperationTypeCount> kOperationNames{
+#define NNHAL_OPERATION_NAME(name, code) #name,
+    NNHAL_OPERATION_TYPES(NNHAL_OPERATION_NAME)
+#undef NNHAL_OPERATION_NAME
+};
+constexpr bool operation_list_in_code_order() {
+  std::int32_t expected = 0;
+#define NNHAL_OPERATION_CODE_CHECK(name, code) \
+  if (static_cast<std::int32_t>(OperationType::name) != expected++) return false;
+  NNHAL_OPERATION_TYPES(NNHAL_OPERATION_CODE_CHECK)
+#undef NNHAL_OPERATION_CODE_CHECK
+  return expected == kOperationTypeCount;
+}
+static_assert(operation_list_in_code_order(), "NNHAL_OPERATION_TYPES must list codes 0..101 in order");
+}  // namespace detail
 
 /// Result codes of the HAL (`@1.3::ErrorStatus`).
 enum class ErrorStatus : std::int32_t {
@@ -194,6 +221,13 @@ enum class HalVersion : std::uint8_t { V1_0 = 0, V1_1 = 1, V1_2 = 2, V1_3 = 3, U
 
 /// The larger of two versions.
 constexpr HalVersion max_version(HalVersion a, HalVersion b) noexcept { return a < b ? b : a; }
+
+/// Name of an operation code ("ADD", ...), or "UNKNOWN_OPERATION" outside 0..101.
+constexpr std::string_view to_string(OperationType t) noexcept {
+  const auto code = static_cast<std::int32_t>(t);
+  if (code < 0 || code >= kOperationTypeCount) return "UNKNOWN_OPERATION";
+  return detail::kOperationNames[static_cast<std::size_t>(code)];
+}
 
 /// Printable name of a HAL version ("1.0" ... "1.3").
 constexpr std::string_view to_string(HalVersion v) noexcept {

@@ -271,11 +271,11 @@ inline Expected<CacheBlobs> write_model_cache(const Model& model, const CacheTok
     if (auto st = put_subgraph(s, model.referenced[g]); !st)
       return std::move(st.error().prefix("cannot cache referenced[%zu]", g));
   CacheBlobs out;
-  out.data_cache = seal_blob(Kind::Data, kCacheFingerprint, token, data, Sha256Digest{});
+  out.data_cache = seal_blob(Kind::Data, cache_fingerprint(), token, data, Sha256Digest{});
   Sha256Digest data_digest{};
   std::memcpy(data_digest.data(), out.data_cache.data() + out.data_cache.size() - kDigestBytes,
               kDigestBytes);
-  out.model_cache = seal_blob(Kind::Model, kCacheFingerprint, token, structure, data_digest);
+  out.model_cache = seal_blob(Kind::Model, cache_fingerprint(), token, structure, data_digest);
   return out;
 }
 
@@ -290,9 +290,9 @@ inline Expected<CachedModel> read_model_cache(std::span<const std::byte> model_c
                                               const ValidationOptions& options = {}) {
   using namespace detail::cache;
   // The security-sensitive file first, then its data, then that they belong together.
-  auto model_blob = open_blob(model_cache, Kind::Model, kCacheFingerprint, token);
+  auto model_blob = open_blob(model_cache, Kind::Model, cache_fingerprint(), token);
   if (!model_blob) return std::move(model_blob.error());
-  auto data_blob = open_blob(data_cache, Kind::Data, kCacheFingerprint, token);
+  auto data_blob = open_blob(data_cache, Kind::Data, cache_fingerprint(), token);
   if (!data_blob) return std::move(data_blob.error());
   if (model_blob->data_digest != data_blob->digest)
     return NNHAL_FAILURE("data cache belongs to a different model cache (digest mismatch)");

@@ -108,7 +108,7 @@ constexpr std::uint64_t compute_fingerprint() noexcept {
       f.add(static_cast<std::uint64_t>(sig.version));
       for (const TypeSeq* seq : {&sig.inputs, &sig.outputs}) {
         f.add(static_cast<std::uint64_t>(seq->size) << 8 | static_cast<std::uint8_t>(seq->repeat));
-        for (std::size_t i = 0; i < seq->size; ++i) f.add(seq->codes[i]);
+        for (std::size_t i = 0; i < seq->size; ++i) f.add(seq->code(i));
       }
     }
   }
@@ -275,7 +275,12 @@ inline Expected<Opened> open_blob(std::span<const std::byte> blob, Kind kind,
 
 }  // namespace detail::cache
 
-/// Fingerprint of this nnhal build's cache encoding and operation table (see compute_fingerprint).
-inline constexpr std::uint64_t kCacheFingerprint = detail::cache::compute_fingerprint();
+/// Fingerprint of this nnhal build's cache encoding and operation table (see
+/// compute_fingerprint). Computed once, on first use: evaluating it as a constant in every file
+/// that includes the device layer would cost each of them a walk over the whole table.
+inline std::uint64_t cache_fingerprint() noexcept {
+  static const std::uint64_t fingerprint = detail::cache::compute_fingerprint();
+  return fingerprint;
+}
 
 }  // namespace nnhal

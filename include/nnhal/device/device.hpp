@@ -73,7 +73,9 @@ struct AllocatedBuffer {
   std::uint32_t token = 0;
 };
 
-template <Clock C = SteadyClock>
+/// The driver-facing device. `Set` is the kernel set it runs (nnhal/interface/kernel_set.hpp;
+/// default: every kernel): operations outside it are reported unsupported and refused at prepare.
+template <Clock C = SteadyClock, class Set = AllKernels>
 class Device {
  public:
   using PreparedModelPtr = std::shared_ptr<DevicePreparedModel<C>>;
@@ -119,7 +121,7 @@ class Device {
   /// getSupportedOperations_1_3: INVALID_ARGUMENT for an invalid model, else one flag per
   /// main operation (IF/WHILE only when everything they reference is supported).
   Expected<std::vector<bool>> supported_operations(const Model& model) const {
-    return nnhal::supported_operations(model, {}, filter(model));
+    return nnhal::supported_operations(model, kernel_table<Set>(), {}, filter(model));
   }
 
   /// prepareModel_1_3 (see PrepareArgs). INVALID_ARGUMENT for an invalid model or argument,
@@ -191,10 +193,11 @@ class Device {
                                         const std::optional<typename C::time_point>& deadline) {
     if (auto v = validate_model(model); !v) return std::move(v.error().prefix("prepare"));
     Error why;
-    if (!all_operations_supported(model, filter(model), why)) return std::move(why.prefix("prepare"));
+    const KernelTable& kernels = kernel_table<Set>();
+    if (!all_operations_supported(model, kernels, filter(model), why)) return std::move(why.prefix("prepare"));
     PrepareOptions options;
     options.owner = std::move(owner);
-    auto prepared = PreparedModel::prepare(model, options);
+    auto prepared = PreparedModel::prepare(model, kernels, options);
     if (!prepared) return std::move(prepared.error().prefix("prepare"));
     if (policy_.memory_limit != 0 && prepared->arena_bytes() > policy_.memory_limit)
       return Error::format(ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT,

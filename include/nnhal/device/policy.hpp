@@ -13,7 +13,7 @@
 #include "nnhal/core/operand_traits.hpp"
 #include "nnhal/model/model.hpp"
 #include "nnhal/validate/operand.hpp"
-#include "nnhal/validate/operation_view.hpp"
+#include "nnhal/interface/operation_view.hpp"
 
 namespace nnhal {
 

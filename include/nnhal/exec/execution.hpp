@@ -305,7 +305,9 @@ Status Execution<C>::run_compute(std::uint32_t g, const ComputeNode& node) {
   GraphState& s = graphs_[g];
   const auto ins = p.node_inputs(node);
   const auto outs = p.node_outputs(node);
-  const NodeIO io(s.table.data(), ins, outs, node.params);
+  std::byte* workspace =
+      node.workspace_bytes != 0 ? arena_.data() + p.arena_base + node.workspace_offset : nullptr;
+  const NodeIO io(s.table.data(), ins, outs, node.params, workspace, node.packed.data());
   const OperationInfo& info = *node.info;
   for (std::size_t i = 0; node.check_inputs && i < ins.size(); ++i) {
     const RtOperand& in = s.table[ins[i]];
@@ -318,7 +320,7 @@ Status Execution<C>::run_compute(std::uint32_t g, const ComputeNode& node) {
       return NNHAL_FAILURE("%s: input %zu is zero-sized", info.name.data(), i);
   }
   if (node.dynamic) {
-    if (auto r = info.impl->infer(io); !r) return std::move(r.error().prefix("%s", info.name.data()));
+    if (auto r = node.op->infer(io); !r) return std::move(r.error().prefix("%s", info.name.data()));
     bool insufficient = false;
     for (std::uint32_t out : outs) {
       RtOperand& rec = s.table[out];

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "nnhal/control/nodes.hpp"
-#include "nnhal/exec/operand.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/node_io.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal {
 
@@ -36,6 +36,7 @@ struct OperandPlan {
 /// An ordinary operation, with its kernel chosen at prepare time.
 struct ComputeNode {
   const OperationInfo* info = nullptr;
+  const OpKernel* op = nullptr;  ///< the kernel set's shape inference (for dynamic nodes)
   KernelFn kernel = nullptr;
   std::uint32_t inputs_at = 0, input_count = 0;    ///< range in SubgraphPlan::indexes
   std::uint32_t outputs_at = 0, output_count = 0;  ///< range in SubgraphPlan::indexes
@@ -44,6 +45,12 @@ struct ComputeNode {
   /// before the kernel runs (false when prepare proved every input present and non-empty).
   bool check_inputs = true;
   alignas(16) std::byte params[kNodeParamBytes] = {};
+  /// Scratch bytes the kernel asked for, at `workspace_offset` in the subgraph's arena (planned
+  /// like a temporary that lives while the node runs).
+  std::uint64_t workspace_bytes = 0;
+  std::uint64_t workspace_offset = 0;
+  /// Data the kernel packed at prepare time (NodeIO::packed()).
+  std::vector<std::byte> packed;
 };
 
 /// One step of a prepared subgraph, visited by the one generic executor.

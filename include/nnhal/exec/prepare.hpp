@@ -13,37 +13,15 @@
 
 #include "nnhal/exec/plan.hpp"
 #include "nnhal/model/model.hpp"
+#include "nnhal/interface/kernel_set.hpp"
 #include "nnhal/ops/registry.hpp"
 
 namespace nnhal {
 
 namespace detail {
 
-/// The runtime record of a declared operand, with constants bound to their bytes.
-inline Expected<RtOperand> make_record(const Model& model, const Operand& op) {
-  RtOperand r;
-  r.type = op.type;
-  r.lifetime = op.lifetime;
-  r.rank_known = !(is_tensor(op.type) && op.dimensions.empty());
-  if (!r.dims.assign(op.dimensions))
-    return NNHAL_FAILURE("rank %zu exceeds the supported maximum %zu", op.dimensions.size(), kMaxRank);
-  r.scale = op.scale;
-  r.zero_point = op.zeroPoint;
-  r.channel_quant = op.channelQuant ? &*op.channelQuant : nullptr;
-  if (op.lifetime == OperandLifeTime::CONSTANT_COPY) {
-    r.data = const_cast<std::byte*>(reinterpret_cast<const std::byte*>(model.operandValues.data())) +
-             op.location.offset;
-    r.length = op.location.length;
-  } else if (op.lifetime == OperandLifeTime::CONSTANT_REFERENCE) {
-    r.data = model.pools[op.location.poolIndex].data + op.location.offset;
-    r.length = op.location.length;
-  }
-  return r;
-}
-
 /// True when every tensor input of a node has a known shape and every input whose value shape
-/// inference may read (any scalar, and the tensors flagged in OpImpl::value_inputs) is a
-/// constant.
+/// inference may read (any scalar, and the tensors the row flags kSlotValueRead) is a constant.
 inline bool inputs_static(const SubgraphPlan& plan, const OperationInfo& info,
                           std::span<const std::uint32_t> inputs) noexcept {
   for (std::size_t i = 0; i < inputs.size(); ++i) {
@@ -51,7 +29,7 @@ inline bool inputs_static(const SubgraphPlan& plan, const OperationInfo& info,
     if (!op.has_value()) continue;
     if (!op.shape_known()) return false;
     const bool value_needed =
-        !is_tensor(op.type) || (i < 64 && ((info.impl->value_inputs >> i) & 1u) != 0);
+        !is_tensor(op.type) || (i < 64 && ((info.value_inputs >> i) & 1u) != 0);
     if (value_needed && plan.storage[inputs[i]].storage != Storage::Constant) return false;
   }
   return true;
@@ -63,6 +41,8 @@ inline bool inputs_static(const SubgraphPlan& plan, const OperationInfo& info,
 /// of temporaries.
 inline void plan_arena(SubgraphPlan& plan, const std::vector<std::uint32_t>& first_use,
                        const std::vector<std::uint32_t>& last_use, std::size_t node_count) {
+  // A node's workspace is taken after its outputs and released before the next node, so it
+  // never overlaps a live tensor of that node.
   constexpr std::uint64_t kAlign = 64;
   std::vector<std::vector<std::uint32_t>> born(node_count), dies(node_count);
   std::vector<std::uint64_t> bytes(plan.operands.size(), 0);
@@ -122,6 +102,11 @@ inline void plan_arena(SubgraphPlan& plan, const std::vector<std::uint32_t>& fir
   };
   for (std::size_t k = 0; k < node_count; ++k) {
     for (std::uint32_t i : born[k]) plan.storage[i].arena_offset = take(bytes[i]);
+    if (auto* node = std::get_if<ComputeNode>(&plan.nodes[k]); node != nullptr && node->workspace_bytes != 0) {
+      const std::uint64_t ws = (node->workspace_bytes + kAlign - 1) & ~(kAlign - 1);
+      node->workspace_offset = take(ws);
+      release(node->workspace_offset, ws);
+    }
     for (std::uint32_t i : dies[k]) release(plan.storage[i].arena_offset, bytes[i]);
   }
   plan.arena_bytes = end;
@@ -165,12 +150,12 @@ inline bool inputs_need_checks(const SubgraphPlan& plan, std::span<const std::ui
 /// subgraph inputs and outputs are bound from the request; for a referenced one, by the IF or
 /// WHILE that runs it.
 inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_main,
-                               SubgraphPlan& plan, PrepareCounters& counters) {
+                               SubgraphPlan& plan, PrepareCounters& counters, const KernelTable& kernels) {
   const std::size_t n = sg.operands.size();
   plan.operands.resize(n);
   plan.storage.assign(n, OperandPlan{});
   for (std::size_t i = 0; i < n; ++i) {
-    auto r = detail::make_record(model, sg.operands[i]);
+    auto r = make_record(model, sg.operands[i]);
     if (!r) return std::move(r.error().prefix("operand %zu", i));
     plan.operands[i] = *r;
     switch (sg.operands[i].lifetime) {
@@ -193,8 +178,9 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
   for (std::uint32_t k = 0; k < sg.operations.size(); ++k) {
     const Operation& operation = sg.operations[k];
     const OperationInfo* info = find_operation(operation.type);
-    if (info == nullptr || !info->implemented())
-      return NNHAL_FAILURE("operation %u (%s) is not supported by this executor", k,
+    const OpKernel* op = kernels.find(operation.type);
+    if (info == nullptr || op == nullptr)
+      return NNHAL_FAILURE("operation %u (%s) has no kernel in this program's kernel set", k,
                            info ? info->name.data() : "unknown");
     for (std::uint32_t in : operation.inputs) last_use[in] = k;
     for (std::uint32_t out : operation.outputs) first_use[out] = last_use[out] = k;
@@ -222,6 +208,7 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
 
     ComputeNode node;
     node.info = info;
+    node.op = op;
     add_operand_lists(plan, node, operation.inputs, operation.outputs);
     const auto ins = plan.node_inputs(node);
     const auto outs = plan.node_outputs(node);
@@ -229,19 +216,22 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
     node.dynamic = !detail::inputs_static(plan, *info, ins);
     node.check_inputs = detail::inputs_need_checks(plan, ins, is_main);
     if (!node.dynamic) {
-      if (auto s = info->impl->infer(io); !s)
+      if (auto s = op->infer(io); !s)
         return std::move(s.error().prefix("operation %u (%s)", k, info->name.data()));
       for (std::uint32_t out : outs) {
         RtOperand& rec = plan.operands[out];
         rec.rank_known = true;
-        RtOperand declared = *detail::make_record(model, sg.operands[out]);
+        RtOperand declared = *make_record(model, sg.operands[out]);
         if (auto s = merge_declared_shape(declared, rec); !s)
           return std::move(s.error().prefix("operation %u (%s) output operand %u", k, info->name.data(), out));
       }
     }
-    auto kernel = info->impl->select(io, std::span<std::byte, kNodeParamBytes>(node.params));
+    KernelPrepare setup{std::span<std::byte, kNodeParamBytes>(node.params)};
+    setup.packed = &node.packed;
+    auto kernel = op->select(io, setup);
     if (!kernel) return std::move(kernel.error().prefix("operation %u (%s)", k, info->name.data()));
     node.kernel = *kernel;
+    node.workspace_bytes = setup.workspace_bytes;
     plan.nodes.emplace_back(node);
   }
 

@@ -6,8 +6,10 @@
 
 #include "nnhal/exec/execution.hpp"
 #include "nnhal/exec/prepare.hpp"
+#include "nnhal/interface/kernel_set.hpp"
 #include "nnhal/model/model.hpp"
 #include "nnhal/validate/model.hpp"
+#include "nnhal/validate/support.hpp"
 
 namespace nnhal {
 
@@ -19,13 +21,36 @@ struct PrepareOptions {
   std::shared_ptr<const void> owner;
 };
 
+class PreparedModel;
+
+/// The compiled entry points of kernel set `Set`: preparation and the supported-operations
+/// query. They are members of a class template so that a program of several files can compile
+/// them, with the set's kernels, in one file only (NNHAL_EXTERN_KERNEL_SET /
+/// NNHAL_INSTANTIATE_KERNEL_SET); the other files then compile none of validation, preparation or
+/// kernels.
+template <class Set>
+struct Runtime {
+  static Expected<PreparedModel> prepare(const Model& model, const PrepareOptions& options);
+  static Expected<std::vector<bool>> supported_operations(const Model& model, const ValidationOptions& options,
+                                                          detail::SupportQuery::Filter allowed);
+};
+
 /// A model validated and prepared for execution. Cheap to copy (shares the plan).
 class PreparedModel {
  public:
   /// Validates `model` and prepares every subgraph: execution order, shapes, kernels, control
   /// flow, memory plan. The model's memory pools must outlive the prepared model; everything
   /// else is copied.
+  /// The kernels come from kernel set `Set` (nnhal/interface/kernel_set.hpp; the default is
+  /// every kernel, <nnhal/kernels/all.hpp>): an operation outside the set fails to prepare.
+  template <class Set = AllKernels>
   static Expected<PreparedModel> prepare(const Model& model, const PrepareOptions& options = {}) {
+    return Runtime<Set>::prepare(model, options);
+  }
+
+  /// The same with the kernel table of a set resolved elsewhere.
+  static Expected<PreparedModel> prepare(const Model& model, const KernelTable& kernels,
+                                         const PrepareOptions& options = {}) {
     auto version = validate_model(model, options.validation);
     if (!version) return std::move(version.error());
     if (const std::size_t depth = control_flow_depth(model); depth > NNHAL_MAX_CONTROL_FLOW_DEPTH)
@@ -41,7 +66,7 @@ class PreparedModel {
     for (std::size_t g = 0; g < core->graphs.size(); ++g) {
       const Subgraph& sg = g == 0 ? m.main : m.referenced[g - 1];
       SubgraphPlan& plan = core->graphs[g];
-      if (auto s = prepare_subgraph(m, sg, g == 0, plan, counters); !s) {
+      if (auto s = prepare_subgraph(m, sg, g == 0, plan, counters, kernels); !s) {
         if (g == 0) return std::move(s.error().prefix("main"));
         return std::move(s.error().prefix("referenced[%zu]", g - 1));
       }
@@ -74,4 +99,38 @@ class PreparedModel {
   std::shared_ptr<const detail::PreparedCore> core_;
 };
 
+/// Validates `model` and reports, for each operation of its main subgraph, whether kernel set
+/// `Set` (default: every kernel) runs it (see nnhal/validate/support.hpp).
+template <class Set = AllKernels>
+Expected<std::vector<bool>> supported_operations(const Model& model, const ValidationOptions& options = {},
+                                                 detail::SupportQuery::Filter allowed = {}) {
+  return Runtime<Set>::supported_operations(model, options, std::move(allowed));
+}
+
+template <class Set>
+Expected<PreparedModel> Runtime<Set>::prepare(const Model& model, const PrepareOptions& options) {
+  return PreparedModel::prepare(model, kernel_table<Set>(), options);
+}
+
+template <class Set>
+Expected<std::vector<bool>> Runtime<Set>::supported_operations(const Model& model, const ValidationOptions& options,
+                                                               detail::SupportQuery::Filter allowed) {
+  return nnhal::supported_operations(model, kernel_table<Set>(), options, std::move(allowed));
+}
+
 }  // namespace nnhal
+
+/// In every file but one of a program that uses kernel set `Set` (after including
+/// <nnhal/nnhal.hpp>): the set's kernels, validation and preparation are compiled in another file.
+#define NNHAL_EXTERN_KERNEL_SET(...)                          \
+  extern template struct nnhal::KernelResolver<__VA_ARGS__>; \
+  extern template struct nnhal::Runtime<__VA_ARGS__>
+/// In the one file that compiles them (after including the set's kernels, or
+/// <nnhal/kernels/all.hpp>, and <nnhal/nnhal.hpp>).
+#define NNHAL_INSTANTIATE_KERNEL_SET(...)              \
+  template struct nnhal::KernelResolver<__VA_ARGS__>; \
+  template struct nnhal::Runtime<__VA_ARGS__>
+
+/// The same for the executor of clock `C` (nnhal::SteadyClock by default).
+#define NNHAL_EXTERN_EXECUTION(...) extern template class nnhal::Execution<__VA_ARGS__>
+#define NNHAL_INSTANTIATE_EXECUTION(...) template class nnhal::Execution<__VA_ARGS__>

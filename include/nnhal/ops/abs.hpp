@@ -3,7 +3,7 @@
 /// ABS (38): elementwise absolute value (INT32 since 1.3).
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -17,10 +17,18 @@ inline constexpr auto kSignatures = lists::unary(std::array<TypeVersion, 3>{{
 }});
 }  // namespace abs
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// ABS in the operation table.
-struct Abs : OperationDescriptor<OperationType::ABS> {
-  static constexpr OperationInfo info{OperationType::ABS, "ABS",         HalVersion::V1_2,
-                                      abs::kInputs,       abs::kOutputs, abs::kSignatures};
+template <>
+struct Row<OperationType::ABS> {
+  static constexpr OperationInfo info = make_row(OperationType::ABS, {
+      .inputs = ops::abs::kInputs,
+      .outputs = ops::abs::kOutputs,
+      .signatures = ops::abs::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

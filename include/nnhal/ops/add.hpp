@@ -3,7 +3,7 @@
 /// ADD (0): elementwise sum with broadcasting and a fused activation.
 
 #include "nnhal/ops/common/arithmetic.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -20,11 +20,20 @@ inline Status validate(const OperationView& op, HalVersion&) { return arithmetic
 
 }  // namespace add
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// ADD in the operation table.
-struct Add : OperationDescriptor<OperationType::ADD> {
-  static constexpr OperationInfo info{OperationType::ADD,    "ADD",          HalVersion::V1_0,
-                                      arithmetic::kInputs,   arithmetic::kOutputs, add::kSignatures,
-                                      &add::validate,        &arithmetic::kImpl<arithmetic::Add>,    kOpAllowsZeroSized};
+template <>
+struct Row<OperationType::ADD> {
+  static constexpr OperationInfo info = make_row(OperationType::ADD, {
+      .inputs = ops::arithmetic::kInputs,
+      .outputs = ops::arithmetic::kOutputs,
+      .signatures = ops::add::kSignatures,
+      .validate = &ops::add::validate,
+      .flags = kOpAllowsZeroSized,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -3,7 +3,7 @@
 /// ARGMAX (39): index of the largest value along an axis (TENSOR_INT32 output).
 
 #include "nnhal/ops/common/arg_min_max.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -13,10 +13,18 @@ inline constexpr auto& kOutputs = arg_min_max::kOutputs;
 inline constexpr auto& kSignatures = arg_min_max::kSignatures;
 }  // namespace argmax
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// ARGMAX in the operation table.
-struct Argmax : OperationDescriptor<OperationType::ARGMAX> {
-  static constexpr OperationInfo info{OperationType::ARGMAX, "ARGMAX",         HalVersion::V1_2,
-                                      argmax::kInputs,       argmax::kOutputs, argmax::kSignatures};
+template <>
+struct Row<OperationType::ARGMAX> {
+  static constexpr OperationInfo info = make_row(OperationType::ARGMAX, {
+      .inputs = ops::argmax::kInputs,
+      .outputs = ops::argmax::kOutputs,
+      .signatures = ops::argmax::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

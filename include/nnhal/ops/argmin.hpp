@@ -3,7 +3,7 @@
 /// ARGMIN (40): index of the smallest value along an axis (TENSOR_INT32 output).
 
 #include "nnhal/ops/common/arg_min_max.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -13,10 +13,18 @@ inline constexpr auto& kOutputs = arg_min_max::kOutputs;
 inline constexpr auto& kSignatures = arg_min_max::kSignatures;
 }  // namespace argmin
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// ARGMIN in the operation table.
-struct Argmin : OperationDescriptor<OperationType::ARGMIN> {
-  static constexpr OperationInfo info{OperationType::ARGMIN, "ARGMIN",         HalVersion::V1_2,
-                                      argmin::kInputs,       argmin::kOutputs, argmin::kSignatures};
+template <>
+struct Row<OperationType::ARGMIN> {
+  static constexpr OperationInfo info = make_row(OperationType::ARGMIN, {
+      .inputs = ops::argmin::kInputs,
+      .outputs = ops::argmin::kOutputs,
+      .signatures = ops::argmin::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -4,7 +4,7 @@
 /// valid (unpadded) elements, with explicit or implicit padding and a fused activation.
 
 #include "nnhal/ops/common/pool_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -15,13 +15,19 @@ inline constexpr auto& kOutputs = pool::kOutputs;
 inline constexpr auto kSignatures = pool::signatures(v1_0::float_quant_types(HalVersion::V1_0));
 }  // namespace average_pool_2d
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// AVERAGE_POOL_2D in the operation table.
-struct AveragePool2D : OperationDescriptor<OperationType::AVERAGE_POOL_2D> {
-  static constexpr OperationInfo info{OperationType::AVERAGE_POOL_2D, "AVERAGE_POOL_2D",
-                                      HalVersion::V1_0,               average_pool_2d::kInputs,
-                                      average_pool_2d::kOutputs,      average_pool_2d::kSignatures,
-                                      nullptr,                        nullptr,
-                                      kOpAllowsZeroSized};
+template <>
+struct Row<OperationType::AVERAGE_POOL_2D> {
+  static constexpr OperationInfo info = make_row(OperationType::AVERAGE_POOL_2D, {
+      .inputs = ops::average_pool_2d::kInputs,
+      .outputs = ops::average_pool_2d::kOutputs,
+      .signatures = ops::average_pool_2d::kSignatures,
+      .flags = kOpAllowsZeroSized,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

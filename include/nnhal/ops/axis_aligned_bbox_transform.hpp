@@ -4,7 +4,7 @@
 /// (x1, y1, x2, y2), clipped to the image. Zero ROIs allowed.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -35,17 +35,19 @@ inline constexpr auto kSignatures = [] {
 }();
 }  // namespace axis_aligned_bbox_transform
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// AXIS_ALIGNED_BBOX_TRANSFORM in the operation table.
-struct AxisAlignedBboxTransform : OperationDescriptor<OperationType::AXIS_ALIGNED_BBOX_TRANSFORM> {
-  static constexpr OperationInfo info{OperationType::AXIS_ALIGNED_BBOX_TRANSFORM,
-                                      "AXIS_ALIGNED_BBOX_TRANSFORM",
-                                      HalVersion::V1_2,
-                                      axis_aligned_bbox_transform::kInputs,
-                                      axis_aligned_bbox_transform::kOutputs,
-                                      axis_aligned_bbox_transform::kSignatures,
-                                      nullptr,
-                                      nullptr,
-                                      kOpAllowsZeroSized};
+template <>
+struct Row<OperationType::AXIS_ALIGNED_BBOX_TRANSFORM> {
+  static constexpr OperationInfo info = make_row(OperationType::AXIS_ALIGNED_BBOX_TRANSFORM, {
+      .inputs = ops::axis_aligned_bbox_transform::kInputs,
+      .outputs = ops::axis_aligned_bbox_transform::kOutputs,
+      .signatures = ops::axis_aligned_bbox_transform::kSignatures,
+      .flags = kOpAllowsZeroSized,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -6,7 +6,7 @@
 #include <array>
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -24,11 +24,18 @@ inline constexpr auto kSignatures = v1_0::with_trailing(
     {OperandType::BOOL}, HalVersion::V1_2);
 }  // namespace batch_to_space_nd
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// BATCH_TO_SPACE_ND in the operation table.
-struct BatchToSpaceNd : OperationDescriptor<OperationType::BATCH_TO_SPACE_ND> {
-  static constexpr OperationInfo info{OperationType::BATCH_TO_SPACE_ND, "BATCH_TO_SPACE_ND",
-                                      HalVersion::V1_1,                 batch_to_space_nd::kInputs,
-                                      batch_to_space_nd::kOutputs,      batch_to_space_nd::kSignatures};
+template <>
+struct Row<OperationType::BATCH_TO_SPACE_ND> {
+  static constexpr OperationInfo info = make_row(OperationType::BATCH_TO_SPACE_ND, {
+      .inputs = ops::batch_to_space_nd::kInputs,
+      .outputs = ops::batch_to_space_nd::kOutputs,
+      .signatures = ops::batch_to_space_nd::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -6,7 +6,7 @@
 
 #include "nnhal/ops/common/lstm_slots.hpp"
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -154,17 +154,20 @@ inline Status validate(const OperationView& op, HalVersion&) {
 }
 }  // namespace bidirectional_sequence_lstm
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// BIDIRECTIONAL_SEQUENCE_LSTM in the operation table.
-struct BidirectionalSequenceLstm : OperationDescriptor<OperationType::BIDIRECTIONAL_SEQUENCE_LSTM> {
-  static constexpr OperationInfo info{OperationType::BIDIRECTIONAL_SEQUENCE_LSTM,
-                                      "BIDIRECTIONAL_SEQUENCE_LSTM",
-                                      HalVersion::V1_2,
-                                      bidirectional_sequence_lstm::kInputs,
-                                      bidirectional_sequence_lstm::kOutputs,
-                                      bidirectional_sequence_lstm::kSignatures,
-                                      &bidirectional_sequence_lstm::validate,
-                                      nullptr,
-                                      kOpAllowsOmitted};
+template <>
+struct Row<OperationType::BIDIRECTIONAL_SEQUENCE_LSTM> {
+  static constexpr OperationInfo info = make_row(OperationType::BIDIRECTIONAL_SEQUENCE_LSTM, {
+      .inputs = ops::bidirectional_sequence_lstm::kInputs,
+      .outputs = ops::bidirectional_sequence_lstm::kOutputs,
+      .signatures = ops::bidirectional_sequence_lstm::kSignatures,
+      .validate = &ops::bidirectional_sequence_lstm::validate,
+      .flags = kOpAllowsOmitted,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

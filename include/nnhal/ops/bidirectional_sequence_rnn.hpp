@@ -4,7 +4,7 @@
 /// sequence, with optional auxiliary input and (1.3) final hidden-state outputs.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -79,17 +79,20 @@ inline Status validate(const OperationView& op, HalVersion&) {
 }
 }  // namespace bidirectional_sequence_rnn
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// BIDIRECTIONAL_SEQUENCE_RNN in the operation table.
-struct BidirectionalSequenceRnn : OperationDescriptor<OperationType::BIDIRECTIONAL_SEQUENCE_RNN> {
-  static constexpr OperationInfo info{OperationType::BIDIRECTIONAL_SEQUENCE_RNN,
-                                      "BIDIRECTIONAL_SEQUENCE_RNN",
-                                      HalVersion::V1_2,
-                                      bidirectional_sequence_rnn::kInputs,
-                                      bidirectional_sequence_rnn::kOutputs,
-                                      bidirectional_sequence_rnn::kSignatures,
-                                      &bidirectional_sequence_rnn::validate,
-                                      nullptr,
-                                      kOpAllowsOmitted};
+template <>
+struct Row<OperationType::BIDIRECTIONAL_SEQUENCE_RNN> {
+  static constexpr OperationInfo info = make_row(OperationType::BIDIRECTIONAL_SEQUENCE_RNN, {
+      .inputs = ops::bidirectional_sequence_rnn::kInputs,
+      .outputs = ops::bidirectional_sequence_rnn::kOutputs,
+      .signatures = ops::bidirectional_sequence_rnn::kSignatures,
+      .validate = &ops::bidirectional_sequence_rnn::validate,
+      .flags = kOpAllowsOmitted,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -4,7 +4,7 @@
 /// suppression, keeping at most a given number of detections per image. Zero ROIs allowed.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -34,20 +34,22 @@ inline constexpr auto kSignatures =
       const OperandType box = lists::box_type_for(t), f = float_scalar_for(t);
       constexpr OperandType I32 = OperandType::TENSOR_INT32, i32 = OperandType::INT32;
       return sig(v, {t, box, I32, f, i32, i32, f, f, f}, {t, box, I32, I32});
-    });
+  });
 }  // namespace box_with_nms_limit
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// BOX_WITH_NMS_LIMIT in the operation table.
-struct BoxWithNmsLimit : OperationDescriptor<OperationType::BOX_WITH_NMS_LIMIT> {
-  static constexpr OperationInfo info{OperationType::BOX_WITH_NMS_LIMIT,
-                                      "BOX_WITH_NMS_LIMIT",
-                                      HalVersion::V1_2,
-                                      box_with_nms_limit::kInputs,
-                                      box_with_nms_limit::kOutputs,
-                                      box_with_nms_limit::kSignatures,
-                                      nullptr,
-                                      nullptr,
-                                      kOpAllowsZeroSized};
+template <>
+struct Row<OperationType::BOX_WITH_NMS_LIMIT> {
+  static constexpr OperationInfo info = make_row(OperationType::BOX_WITH_NMS_LIMIT, {
+      .inputs = ops::box_with_nms_limit::kInputs,
+      .outputs = ops::box_with_nms_limit::kOutputs,
+      .signatures = ops::box_with_nms_limit::kSignatures,
+      .flags = kOpAllowsZeroSized,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

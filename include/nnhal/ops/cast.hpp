@@ -11,8 +11,7 @@
 #include <span>
 #include <type_traits>
 
-#include "nnhal/exec/operand.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -53,97 +52,21 @@ inline Status validate(const OperationView& op, HalVersion&) {
   return {};
 }
 
-/// Output shape = input shape.
-inline Status infer(const NodeIO& io) {
-  RtOperand& out = io.output(0);
-  out.dims = io.input(0).dims;
-  out.rank_known = true;
-  return {};
-}
-
-/// Converts one element as the reference's static_cast does, without its undefined cases:
-/// to uint8 clamps to [0, 255] first (reference behaviour; NaN -> 0 here); float to int32
-/// truncates toward zero, clamped to the int32 range, NaN -> 0 (the reference's static_cast is
-/// undefined there). int32 -> half goes through float, which is exact below 2^24 and rounds to
-/// infinity above half's range, so it equals a direct rounding.
-template <class To, class From>
-To convert(From v) noexcept {
-  if constexpr (std::is_same_v<To, From>) {
-    return v;
-  } else if constexpr (std::is_same_v<From, Half>) {
-    return convert<To>(static_cast<float>(v));
-  } else if constexpr (std::is_same_v<To, Half>) {
-    return Half(static_cast<float>(v));
-  } else if constexpr (std::is_same_v<To, std::uint8_t>) {
-    if constexpr (std::is_same_v<From, float>) {
-      if (std::isnan(v)) return 0;
-    }
-    if (v < 0) return 0;
-    if (v > 255) return 255;
-    return static_cast<std::uint8_t>(v);
-  } else if constexpr (std::is_same_v<To, std::int32_t> && std::is_same_v<From, float>) {
-    if (std::isnan(v)) return 0;
-    if (v >= 2147483648.0f) return INT32_MAX;
-    if (v < -2147483648.0f) return INT32_MIN;
-    return static_cast<std::int32_t>(v);
-  } else {
-    return static_cast<To>(v);
-  }
-}
-
-template <OperandType In, OperandType Out>
-Status kernel_convert(const NodeIO& io) {
-  const auto in = io.in<In>(0);
-  const auto out = io.out<Out>(0);
-  const std::size_t n = in.size();
-  for (std::size_t i = 0; i < n; ++i) out[i] = convert<element_t<Out>>(in[i]);
-  return {};
-}
-
-/// Identity cast: copies the bytes.
-inline Status kernel_copy(const NodeIO& io) {
-  const RtOperand& in = io.input(0);
-  RtOperand& out = io.output(0);
-  const std::uint64_t bytes = in.required_bytes();
-  if (bytes == 0 || out.data == in.data) return {};
-  if (bytes > out.length) return NNHAL_FAILURE("CAST output buffer too small");
-  std::memcpy(out.data, in.data, static_cast<std::size_t>(bytes));
-  return {};
-}
-
-template <OperandType In>
-Expected<KernelFn> select_to(OperandType out) {
-  switch (out) {
-    case OperandType::TENSOR_FLOAT16: return &kernel_convert<In, OperandType::TENSOR_FLOAT16>;
-    case OperandType::TENSOR_FLOAT32: return &kernel_convert<In, OperandType::TENSOR_FLOAT32>;
-    case OperandType::TENSOR_INT32: return &kernel_convert<In, OperandType::TENSOR_INT32>;
-    case OperandType::TENSOR_QUANT8_ASYMM: return &kernel_convert<In, OperandType::TENSOR_QUANT8_ASYMM>;
-    default: break;
-  }
-  return NNHAL_FAILURE("CAST has no kernel for this output type");
-}
-
-inline Expected<KernelFn> select(const NodeIO& io, std::span<std::byte, kNodeParamBytes>) {
-  const OperandType in = io.input(0).type, out = io.output(0).type;
-  if (in == out) return &kernel_copy;
-  switch (in) {
-    case OperandType::TENSOR_FLOAT16: return select_to<OperandType::TENSOR_FLOAT16>(out);
-    case OperandType::TENSOR_FLOAT32: return select_to<OperandType::TENSOR_FLOAT32>(out);
-    case OperandType::TENSOR_INT32: return select_to<OperandType::TENSOR_INT32>(out);
-    case OperandType::TENSOR_QUANT8_ASYMM: return select_to<OperandType::TENSOR_QUANT8_ASYMM>(out);
-    default: break;
-  }
-  return NNHAL_FAILURE("CAST has no kernel for this input type");
-}
-
-inline constexpr OpImpl kImpl{&infer, &select};
 }  // namespace cast
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// CAST in the operation table.
-struct Cast : OperationDescriptor<OperationType::CAST> {
-  static constexpr OperationInfo info{OperationType::CAST, "CAST",         HalVersion::V1_2,
-                                      cast::kInputs,       cast::kOutputs, cast::kSignatures,
-                                      &cast::validate,     &cast::kImpl};
+template <>
+struct Row<OperationType::CAST> {
+  static constexpr OperationInfo info = make_row(OperationType::CAST, {
+      .inputs = ops::cast::kInputs,
+      .outputs = ops::cast::kOutputs,
+      .signatures = ops::cast::kSignatures,
+      .validate = &ops::cast::validate,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -4,7 +4,7 @@
 /// (`out[k * groups + g] = in[g * group_size + k]`); out q = in.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -19,7 +19,7 @@ inline constexpr auto& kOutputs = lists::kSingleOutput;
 inline constexpr auto kSignatures =
     for_each_type(lists::kFloatQuant, [](OperandType t, HalVersion v) {
       return sig(v, {t, OperandType::INT32, OperandType::INT32}, {t});
-    });
+  });
 
 /// Input rank <= 4 when known (ChannelShuffle.cpp validate).
 inline Status validate(const OperationView& op, HalVersion&) {
@@ -27,12 +27,19 @@ inline Status validate(const OperationView& op, HalVersion&) {
 }
 }  // namespace channel_shuffle
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// CHANNEL_SHUFFLE in the operation table.
-struct ChannelShuffle : OperationDescriptor<OperationType::CHANNEL_SHUFFLE> {
-  static constexpr OperationInfo info{
-      OperationType::CHANNEL_SHUFFLE, "CHANNEL_SHUFFLE",         HalVersion::V1_2,
-      channel_shuffle::kInputs,       channel_shuffle::kOutputs, channel_shuffle::kSignatures,
-      &channel_shuffle::validate};
+template <>
+struct Row<OperationType::CHANNEL_SHUFFLE> {
+  static constexpr OperationInfo info = make_row(OperationType::CHANNEL_SHUFFLE, {
+      .inputs = ops::channel_shuffle::kInputs,
+      .outputs = ops::channel_shuffle::kOutputs,
+      .signatures = ops::channel_shuffle::kSignatures,
+      .validate = &ops::channel_shuffle::validate,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

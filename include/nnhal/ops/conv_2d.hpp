@@ -6,7 +6,7 @@
 #include <array>
 
 #include "nnhal/ops/common/conv_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -51,11 +51,20 @@ inline Status validate(const OperationView& op, HalVersion& version) {
 }
 }  // namespace conv_2d
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// CONV_2D in the operation table.
-struct Conv2D : OperationDescriptor<OperationType::CONV_2D> {
-  static constexpr OperationInfo info{OperationType::CONV_2D, "CONV_2D",  HalVersion::V1_0,
-                                      conv_2d::kInputs,        conv_2d::kOutputs, conv_2d::kSignatures,
-                                      &conv_2d::validate,      nullptr,   kOpAllowsZeroSized};
+template <>
+struct Row<OperationType::CONV_2D> {
+  static constexpr OperationInfo info = make_row(OperationType::CONV_2D, {
+      .inputs = ops::conv_2d::kInputs,
+      .outputs = ops::conv_2d::kOutputs,
+      .signatures = ops::conv_2d::kSignatures,
+      .validate = &ops::conv_2d::validate,
+      .flags = kOpAllowsZeroSized,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -6,7 +6,7 @@
 #include <array>
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -25,11 +25,18 @@ inline constexpr auto kSignatures = v1_0::with_trailing(
     {OperandType::BOOL}, HalVersion::V1_2);
 }  // namespace depth_to_space
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// DEPTH_TO_SPACE in the operation table.
-struct DepthToSpace : OperationDescriptor<OperationType::DEPTH_TO_SPACE> {
-  static constexpr OperationInfo info{OperationType::DEPTH_TO_SPACE, "DEPTH_TO_SPACE",
-                                      HalVersion::V1_0,              depth_to_space::kInputs,
-                                      depth_to_space::kOutputs,      depth_to_space::kSignatures};
+template <>
+struct Row<OperationType::DEPTH_TO_SPACE> {
+  static constexpr OperationInfo info = make_row(OperationType::DEPTH_TO_SPACE, {
+      .inputs = ops::depth_to_space::kInputs,
+      .outputs = ops::depth_to_space::kOutputs,
+      .signatures = ops::depth_to_space::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -7,7 +7,7 @@
 #include <array>
 
 #include "nnhal/ops/common/conv_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -54,13 +54,20 @@ inline Status validate(const OperationView& op, HalVersion& version) {
 }
 }  // namespace depthwise_conv_2d
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// DEPTHWISE_CONV_2D in the operation table.
-struct DepthwiseConv2D : OperationDescriptor<OperationType::DEPTHWISE_CONV_2D> {
-  static constexpr OperationInfo info{OperationType::DEPTHWISE_CONV_2D, "DEPTHWISE_CONV_2D",
-                                      HalVersion::V1_0,                 depthwise_conv_2d::kInputs,
-                                      depthwise_conv_2d::kOutputs,      depthwise_conv_2d::kSignatures,
-                                      &depthwise_conv_2d::validate,     nullptr,
-                                      kOpAllowsZeroSized};
+template <>
+struct Row<OperationType::DEPTHWISE_CONV_2D> {
+  static constexpr OperationInfo info = make_row(OperationType::DEPTHWISE_CONV_2D, {
+      .inputs = ops::depthwise_conv_2d::kInputs,
+      .outputs = ops::depthwise_conv_2d::kOutputs,
+      .signatures = ops::depthwise_conv_2d::kSignatures,
+      .validate = &ops::depthwise_conv_2d::validate,
+      .flags = kOpAllowsZeroSized,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

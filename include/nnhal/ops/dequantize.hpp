@@ -6,7 +6,7 @@
 #include <array>
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -38,13 +38,20 @@ inline Status validate(const OperationView& op, HalVersion& version) {
 }
 }  // namespace dequantize
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// DEQUANTIZE in the operation table.
-struct Dequantize : OperationDescriptor<OperationType::DEQUANTIZE> {
-  static constexpr OperationInfo info{OperationType::DEQUANTIZE, "DEQUANTIZE",
-                                      HalVersion::V1_0,          dequantize::kInputs,
-                                      dequantize::kOutputs,      dequantize::kSignatures,
-                                      &dequantize::validate,     nullptr,
-                                      kOpAllowsZeroSized};
+template <>
+struct Row<OperationType::DEQUANTIZE> {
+  static constexpr OperationInfo info = make_row(OperationType::DEQUANTIZE, {
+      .inputs = ops::dequantize::kInputs,
+      .outputs = ops::dequantize::kOutputs,
+      .signatures = ops::dequantize::kSignatures,
+      .validate = &ops::dequantize::validate,
+      .flags = kOpAllowsZeroSized,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -4,7 +4,7 @@
 /// non-max suppression, padded to a fixed number of detections per batch.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -41,14 +41,18 @@ inline constexpr auto kSignatures = for_each_type(lists::kFloat, [](OperandType 
 });
 }  // namespace detection_postprocessing
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// DETECTION_POSTPROCESSING in the operation table.
-struct DetectionPostprocessing : OperationDescriptor<OperationType::DETECTION_POSTPROCESSING> {
-  static constexpr OperationInfo info{OperationType::DETECTION_POSTPROCESSING,
-                                      "DETECTION_POSTPROCESSING",
-                                      HalVersion::V1_2,
-                                      detection_postprocessing::kInputs,
-                                      detection_postprocessing::kOutputs,
-                                      detection_postprocessing::kSignatures};
+template <>
+struct Row<OperationType::DETECTION_POSTPROCESSING> {
+  static constexpr OperationInfo info = make_row(OperationType::DETECTION_POSTPROCESSING, {
+      .inputs = ops::detection_postprocessing::kInputs,
+      .outputs = ops::detection_postprocessing::kOutputs,
+      .signatures = ops::detection_postprocessing::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

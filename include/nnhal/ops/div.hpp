@@ -4,14 +4,14 @@
 /// floor division with x / 0 = 0.
 
 #include "nnhal/ops/common/arithmetic.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
 namespace div {
 // Reference quirk (HAL13.md i.8): TENSOR_QUANT8_ASYMM_SIGNED passes the reference validation at
 // HAL 1.3 but no kernel exists; it is described here so validation agrees with the reference,
-// and the supported-operations query reports it unsupported (select fails).
+// and nnhal/kernels/div.hpp lists it under no_kernel (the support query reports it unsupported).
 inline constexpr auto kSignatures = arithmetic::signatures(std::array<TypeVersion, 4>{{
     {OperandType::TENSOR_FLOAT32, HalVersion::V1_1},
     {OperandType::TENSOR_FLOAT16, HalVersion::V1_2},
@@ -23,11 +23,20 @@ inline Status validate(const OperationView& op, HalVersion&) { return arithmetic
 
 }  // namespace div
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// DIV in the operation table.
-struct Div : OperationDescriptor<OperationType::DIV> {
-  static constexpr OperationInfo info{OperationType::DIV,    "DIV",          HalVersion::V1_1,
-                                      arithmetic::kInputs,   arithmetic::kOutputs, div::kSignatures,
-                                      &div::validate,        &arithmetic::kImpl<arithmetic::Div>,    kOpAllowsZeroSized};
+template <>
+struct Row<OperationType::DIV> {
+  static constexpr OperationInfo info = make_row(OperationType::DIV, {
+      .inputs = ops::arithmetic::kInputs,
+      .outputs = ops::arithmetic::kOutputs,
+      .signatures = ops::div::kSignatures,
+      .validate = &ops::div::validate,
+      .flags = kOpAllowsZeroSized,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

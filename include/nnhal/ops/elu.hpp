@@ -5,7 +5,7 @@
 /// kOpAllowsZeroSized is not set.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -26,10 +26,18 @@ inline constexpr auto kSignatures = for_each_type(kTypes, [](OperandType t, HalV
 });
 }  // namespace elu
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// ELU in the operation table.
-struct Elu : OperationDescriptor<OperationType::ELU> {
-  static constexpr OperationInfo info{OperationType::ELU, "ELU",         HalVersion::V1_3,
-                                      elu::kInputs,       elu::kOutputs, elu::kSignatures};
+template <>
+struct Row<OperationType::ELU> {
+  static constexpr OperationInfo info = make_row(OperationType::ELU, {
+      .inputs = ops::elu::kInputs,
+      .outputs = ops::elu::kOutputs,
+      .signatures = ops::elu::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -6,7 +6,7 @@
 #include <array>
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -29,11 +29,18 @@ inline constexpr auto kSignatures = for_each_type(
     [](OperandType t, HalVersion v) { return sig(v, {OperandType::TENSOR_INT32, t}, {t}); });
 }  // namespace embedding_lookup
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// EMBEDDING_LOOKUP in the operation table.
-struct EmbeddingLookup : OperationDescriptor<OperationType::EMBEDDING_LOOKUP> {
-  static constexpr OperationInfo info{OperationType::EMBEDDING_LOOKUP, "EMBEDDING_LOOKUP",
-                                      HalVersion::V1_0,                embedding_lookup::kInputs,
-                                      embedding_lookup::kOutputs,      embedding_lookup::kSignatures};
+template <>
+struct Row<OperationType::EMBEDDING_LOOKUP> {
+  static constexpr OperationInfo info = make_row(OperationType::EMBEDDING_LOOKUP, {
+      .inputs = ops::embedding_lookup::kInputs,
+      .outputs = ops::embedding_lookup::kOutputs,
+      .signatures = ops::embedding_lookup::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -3,7 +3,7 @@
 /// EXP (49): elementwise natural exponential.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -13,10 +13,18 @@ inline constexpr auto& kOutputs = lists::kSingleOutput;
 inline constexpr auto kSignatures = lists::unary(lists::kFloat);
 }  // namespace exp
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// EXP in the operation table.
-struct Exp : OperationDescriptor<OperationType::EXP> {
-  static constexpr OperationInfo info{OperationType::EXP, "EXP",         HalVersion::V1_2,
-                                      exp::kInputs,       exp::kOutputs, exp::kSignatures};
+template <>
+struct Row<OperationType::EXP> {
+  static constexpr OperationInfo info = make_row(OperationType::EXP, {
+      .inputs = ops::exp::kInputs,
+      .outputs = ops::exp::kOutputs,
+      .signatures = ops::exp::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

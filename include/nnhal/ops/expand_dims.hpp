@@ -3,7 +3,7 @@
 /// EXPAND_DIMS (50): inserts a dimension of size 1 at `axis`; out q = in.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -17,14 +17,21 @@ inline constexpr auto& kOutputs = lists::kSingleOutput;
 inline constexpr auto kSignatures =
     for_each_type(lists::kFloatIntQuant, [](OperandType t, HalVersion v) {
       return sig(v, {t, OperandType::INT32}, {t});
-    });
+  });
 }  // namespace expand_dims
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// EXPAND_DIMS in the operation table.
-struct ExpandDims : OperationDescriptor<OperationType::EXPAND_DIMS> {
-  static constexpr OperationInfo info{OperationType::EXPAND_DIMS, "EXPAND_DIMS",
-                                      HalVersion::V1_2,           expand_dims::kInputs,
-                                      expand_dims::kOutputs,      expand_dims::kSignatures};
+template <>
+struct Row<OperationType::EXPAND_DIMS> {
+  static constexpr OperationInfo info = make_row(OperationType::EXPAND_DIMS, {
+      .inputs = ops::expand_dims::kInputs,
+      .outputs = ops::expand_dims::kOutputs,
+      .signatures = ops::expand_dims::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

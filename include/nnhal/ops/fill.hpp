@@ -3,7 +3,7 @@
 /// FILL (100): a tensor of the shape held in `dims` with every element set to `value`.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -24,10 +24,18 @@ inline constexpr std::array<Signature, 3> kSignatures{{
 }};
 }  // namespace fill
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// FILL in the operation table.
-struct Fill : OperationDescriptor<OperationType::FILL> {
-  static constexpr OperationInfo info{OperationType::FILL, "FILL",         HalVersion::V1_3,
-                                      fill::kInputs,       fill::kOutputs, fill::kSignatures};
+template <>
+struct Row<OperationType::FILL> {
+  static constexpr OperationInfo info = make_row(OperationType::FILL, {
+      .inputs = ops::fill::kInputs,
+      .outputs = ops::fill::kOutputs,
+      .signatures = ops::fill::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -3,7 +3,7 @@
 /// FLOOR (8): elementwise round toward negative infinity.
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -18,11 +18,20 @@ inline Status validate(const OperationView& op, HalVersion& version) {
 }
 }  // namespace floor
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// FLOOR in the operation table.
-struct Floor : OperationDescriptor<OperationType::FLOOR> {
-  static constexpr OperationInfo info{OperationType::FLOOR, "FLOOR", HalVersion::V1_0,
-                                      floor::kInputs, floor::kOutputs, floor::kSignatures,
-                                      &floor::validate, nullptr, kOpNone};
+template <>
+struct Row<OperationType::FLOOR> {
+  static constexpr OperationInfo info = make_row(OperationType::FLOOR, {
+      .inputs = ops::floor::kInputs,
+      .outputs = ops::floor::kOutputs,
+      .signatures = ops::floor::kSignatures,
+      .validate = &ops::floor::validate,
+      .flags = kOpNone,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -9,12 +9,8 @@
 #include <cstdint>
 #include <span>
 
-#include "nnhal/exec/operand.hpp"
-#include "nnhal/ops/common/activation.hpp"
 #include "nnhal/ops/common/arithmetic.hpp"
-#include "nnhal/ops/common/quantization.hpp"
-#include "nnhal/ops/operation_info.hpp"
-#include "nnhal/simd/fully_connected_f32.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -75,183 +71,22 @@ inline Status validate(const OperationView& op, HalVersion& version) {
   return {};
 }
 
-/// Output shape [batch, num_units]. Same checks as at validation, on the actual shapes; only the
-/// batch may be 0. Unlike the reference, a bias length that differs from num_units is always an
-/// error (the reference skips the check for a zero-sized bias and then reads past it).
-inline Status infer(const NodeIO& io) {
-  const Dims& in = io.input(0).dims;
-  const Dims& w = io.input(1).dims;
-  const Dims& bias = io.input(2).dims;
-  if (in.rank() < 2 || in.rank() > 4)
-    return NNHAL_FAILURE("FULLY_CONNECTED input 0 has rank %zu, expected 2..4", in.rank());
-  if (w.rank() != 2) return NNHAL_FAILURE("FULLY_CONNECTED weights have rank %zu, expected 2", w.rank());
-  if (bias.rank() != 1) return NNHAL_FAILURE("FULLY_CONNECTED bias has rank %zu, expected 1", bias.rank());
-  const std::uint32_t num_units = w[0], input_size = w[1];
-  if (num_units == 0 || input_size == 0)
-    return NNHAL_FAILURE("FULLY_CONNECTED weights [%u, %u] must not be empty", num_units, input_size);
-  const std::uint64_t elements = in.element_count();
-  if (elements % input_size != 0)
-    return NNHAL_FAILURE("FULLY_CONNECTED input has %llu elements, not a multiple of input_size %u",
-                         static_cast<unsigned long long>(elements), input_size);
-  if (bias[0] != num_units)
-    return NNHAL_FAILURE("FULLY_CONNECTED bias length %u differs from num_units %u", bias[0], num_units);
-  const std::uint64_t batch = elements / input_size;
-  if (batch > UINT32_MAX) return NNHAL_FAILURE("FULLY_CONNECTED batch size too large");
-  RtOperand& out = io.output(0);
-  out.dims = Dims{static_cast<std::uint32_t>(batch), num_units};
-  out.rank_known = true;
-  return {};
-}
-
-/// Reads the activation scalar (input 3); GENERAL_FAILURE if it is not a defined code.
-inline Expected<std::int32_t> activation(const NodeIO& io) {
-  const std::int32_t act = io.scalar<OperandType::INT32>(3);
-  if (!is_valid_activation(act)) return NNHAL_FAILURE("invalid fused activation %d", act);
-  return act;
-}
-
-/// Reference FLOAT32 computation (TFLite reference_ops order: sum of products, then + bias, then
-/// clamp). The SIMD kernel simd::fully_connected_f32 is checked against it.
-inline void reference_f32(const float* in, const float* weights, const float* bias, float* out,
-                          std::size_t batch, std::size_t input_size, std::size_t num_units,
-                          float act_min, float act_max) noexcept {
-  for (std::size_t b = 0; b < batch; ++b) {
-    for (std::size_t u = 0; u < num_units; ++u) {
-      float total = 0.0f;
-      for (std::size_t k = 0; k < input_size; ++k)
-        total += in[b * input_size + k] * weights[u * input_size + k];
-      const float r = total + (bias != nullptr ? bias[u] : 0.0f);
-      out[b * num_units + u] = r < act_min ? act_min : (r > act_max ? act_max : r);
-    }
-  }
-}
-
-inline Status kernel_f32(const NodeIO& io) {
-  auto act = activation(io);
-  if (!act) return std::move(act.error());
-  const FloatRange r = float_activation_range(*act);
-  const auto w = io.in<OperandType::TENSOR_FLOAT32>(1);
-  const auto o = io.out<OperandType::TENSOR_FLOAT32>(0);
-  if (o.size() == 0) return {};  // zero-sized batch: nothing to compute
-  simd::fully_connected_f32(io.in<OperandType::TENSOR_FLOAT32>(0).data(), w.data(),
-                            io.in<OperandType::TENSOR_FLOAT32>(2).data(), o.data(), o.dim(0),
-                            w.dim(1), w.dim(0), r.min, r.max);
-  return {};
-}
-
-/// FLOAT16: computed in float (same order as reference_f32), rounded to half once per output.
-inline Status kernel_f16(const NodeIO& io) {
-  auto act = activation(io);
-  if (!act) return std::move(act.error());
-  const FloatRange r = float_activation_range(*act);
-  const auto x = io.in<OperandType::TENSOR_FLOAT16>(0);
-  const auto w = io.in<OperandType::TENSOR_FLOAT16>(1);
-  const auto bias = io.in<OperandType::TENSOR_FLOAT16>(2);
-  const auto o = io.out<OperandType::TENSOR_FLOAT16>(0);
-  const std::size_t batch = o.size() == 0 ? 0 : o.dim(0), input_size = w.dim(1), units = w.dim(0);
-  for (std::size_t b = 0; b < batch; ++b) {
-    for (std::size_t u = 0; u < units; ++u) {
-      float total = 0.0f;
-      for (std::size_t k = 0; k < input_size; ++k)
-        total += static_cast<float>(x[b * input_size + k]) * static_cast<float>(w[u * input_size + k]);
-      o[b * units + u] = Half(r.apply(total + static_cast<float>(bias[u])));
-    }
-  }
-  return {};
-}
-
-/// Precomputed requantization of the quantized kernels.
-struct QuantParams {
-  std::int32_t input_offset, weights_offset, output_offset;
-  quant::Multiplier output;
-};
-
-/// Builds QuantParams as the reference does (GetQuantizedConvolutionMultiplier): the product
-/// input_scale * weights_scale is taken in float and widened; the bias scale must equal it to
-/// within 1e-6 relative (a runtime check in the reference, an error at prepare time here).
-inline Expected<QuantParams> make_quant_params(const NodeIO& io) noexcept {
-  const RtOperand &in = io.input(0), &w = io.input(1), &bias = io.input(2), &out = io.output(0);
-  const double product = static_cast<double>(in.scale * w.scale);
-  const double bias_scale = bias.scale;
-  if (!(std::abs(product - bias_scale) <= 1e-6 * (product < bias_scale ? product : bias_scale)))
-    return NNHAL_FAILURE("FULLY_CONNECTED bias scale %g differs from input scale * weights scale %g",
-                         bias_scale, product);
-  QuantParams p{};
-  p.input_offset = -in.zero_point;
-  p.weights_offset = -w.zero_point;
-  p.output_offset = out.zero_point;
-  p.output = quant::quantize_multiplier(product / static_cast<double>(out.scale));
-  return p;
-}
-
-/// TFLite reference integer FullyConnected: acc = bias[u] + sum (w + w_off) * (x + x_off) in
-/// int32 (wrapping, as the hardware does, instead of undefined overflow), then rescaled,
-/// offset and clamped to the activation range.
-template <OperandType T>
-Status kernel_quant(const NodeIO& io) {
-  using E = element_t<T>;
-  auto act = activation(io);
-  if (!act) return std::move(act.error());
-  const auto& p = io.params<QuantParams>();
-  const auto x = io.in<T>(0);
-  const auto w = io.in<T>(1);
-  const auto bias = io.in<OperandType::TENSOR_INT32>(2);
-  const auto o = io.out<T>(0);
-  const auto storage = quant::storage_range<E>();
-  const auto range = quant::activation_range(static_cast<FusedActivationFunc>(*act), o.scale(),
-                                             o.zero_point(), storage.min, storage.max);
-  const std::size_t batch = o.size() == 0 ? 0 : o.dim(0), input_size = w.dim(1), units = w.dim(0);
-  for (std::size_t b = 0; b < batch; ++b) {
-    for (std::size_t u = 0; u < units; ++u) {
-      std::uint32_t acc = 0;
-      for (std::size_t k = 0; k < input_size; ++k) {
-        const std::int32_t xv = x[b * input_size + k] + p.input_offset;
-        const std::int32_t wv = w[u * input_size + k] + p.weights_offset;
-        acc += static_cast<std::uint32_t>(xv * wv);
-      }
-      acc += static_cast<std::uint32_t>(bias[u]);
-      std::int32_t r = quant::multiply_by_quantized_multiplier(static_cast<std::int32_t>(acc),
-                                                               p.output.value, p.output.shift);
-      r += p.output_offset;
-      r = r < range.min ? range.min : (r > range.max ? range.max : r);
-      o[b * units + u] = static_cast<E>(r);
-    }
-  }
-  return {};
-}
-
-inline Expected<KernelFn> select(const NodeIO& io, std::span<std::byte, kNodeParamBytes> params) {
-  const OperandType t = io.input(0).type;
-  switch (t) {
-    case OperandType::TENSOR_FLOAT32: return &kernel_f32;
-    case OperandType::TENSOR_FLOAT16: return &kernel_f16;
-    case OperandType::TENSOR_QUANT8_ASYMM:
-    case OperandType::TENSOR_QUANT8_ASYMM_SIGNED: {
-      auto p = make_quant_params(io);
-      if (!p) return std::move(p.error());
-      arithmetic::store_params(params, *p);
-      if (t == OperandType::TENSOR_QUANT8_ASYMM) return &kernel_quant<OperandType::TENSOR_QUANT8_ASYMM>;
-      return &kernel_quant<OperandType::TENSOR_QUANT8_ASYMM_SIGNED>;
-    }
-    default: break;
-  }
-  return NNHAL_FAILURE("FULLY_CONNECTED has no kernel for this operand type");
-}
-
-inline constexpr OpImpl kImpl{&infer, &select};
 }  // namespace fully_connected
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// FULLY_CONNECTED in the operation table.
-struct FullyConnected : OperationDescriptor<OperationType::FULLY_CONNECTED> {
-  static constexpr OperationInfo info{OperationType::FULLY_CONNECTED,
-                                      "FULLY_CONNECTED",
-                                      HalVersion::V1_0,
-                                      fully_connected::kInputs,
-                                      fully_connected::kOutputs,
-                                      fully_connected::kSignatures,
-                                      &fully_connected::validate,
-                                      &fully_connected::kImpl,
-                                      kOpAllowsZeroSized};
+template <>
+struct Row<OperationType::FULLY_CONNECTED> {
+  static constexpr OperationInfo info = make_row(OperationType::FULLY_CONNECTED, {
+      .inputs = ops::fully_connected::kInputs,
+      .outputs = ops::fully_connected::kOutputs,
+      .signatures = ops::fully_connected::kSignatures,
+      .validate = &ops::fully_connected::validate,
+      .flags = kOpAllowsZeroSized,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -3,7 +3,7 @@
 /// GATHER (51): picks slices of the input along `axis` at the given indices; out q = in.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -18,13 +18,21 @@ inline constexpr auto& kOutputs = lists::kSingleOutput;
 inline constexpr auto kSignatures =
     for_each_type(lists::kFloatIntQuant, [](OperandType t, HalVersion v) {
       return sig(v, {t, OperandType::INT32, OperandType::TENSOR_INT32}, {t});
-    });
+  });
 }  // namespace gather
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// GATHER in the operation table.
-struct Gather : OperationDescriptor<OperationType::GATHER> {
-  static constexpr OperationInfo info{OperationType::GATHER, "GATHER",         HalVersion::V1_2,
-                                      gather::kInputs,       gather::kOutputs, gather::kSignatures};
+template <>
+struct Row<OperationType::GATHER> {
+  static constexpr OperationInfo info = make_row(OperationType::GATHER, {
+      .inputs = ops::gather::kInputs,
+      .outputs = ops::gather::kOutputs,
+      .signatures = ops::gather::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

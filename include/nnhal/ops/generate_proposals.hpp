@@ -4,7 +4,7 @@
 /// proposals per image.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -40,17 +40,21 @@ inline constexpr auto kSignatures =
       constexpr OperandType i32 = OperandType::INT32;
       return sig(v, {t, t, anchors, box, f, f, i32, i32, f, f, OperandType::BOOL},
                  {t, box, OperandType::TENSOR_INT32});
-    });
+  });
 }  // namespace generate_proposals
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// GENERATE_PROPOSALS in the operation table.
-struct GenerateProposals : OperationDescriptor<OperationType::GENERATE_PROPOSALS> {
-  static constexpr OperationInfo info{OperationType::GENERATE_PROPOSALS,
-                                      "GENERATE_PROPOSALS",
-                                      HalVersion::V1_2,
-                                      generate_proposals::kInputs,
-                                      generate_proposals::kOutputs,
-                                      generate_proposals::kSignatures};
+template <>
+struct Row<OperationType::GENERATE_PROPOSALS> {
+  static constexpr OperationInfo info = make_row(OperationType::GENERATE_PROPOSALS, {
+      .inputs = ops::generate_proposals::kInputs,
+      .outputs = ops::generate_proposals::kOutputs,
+      .signatures = ops::generate_proposals::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -4,30 +4,27 @@
 /// compared by real value).
 
 #include "nnhal/ops/common/boolean_ops.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
 namespace greater_equal {
 inline constexpr const auto& kSignatures = boolean_ops::kComparisonSignatures;
 
-inline Expected<KernelFn> select(const NodeIO& io, std::span<std::byte, kNodeParamBytes>) {
-  return boolean_ops::select_comparison<boolean_ops::GreaterEqual>(io);
-}
-
-inline constexpr OpImpl kImpl{&boolean_ops::infer_broadcast, &select};
 }  // namespace greater_equal
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// GREATER_EQUAL in the operation table.
-struct GreaterEqual : OperationDescriptor<OperationType::GREATER_EQUAL> {
-  static constexpr OperationInfo info{OperationType::GREATER_EQUAL,
-                                      "GREATER_EQUAL",
-                                      HalVersion::V1_2,
-                                      boolean_ops::kBinaryInputs,
-                                      boolean_ops::kOutputs,
-                                      greater_equal::kSignatures,
-                                      nullptr,
-                                      &greater_equal::kImpl};
+template <>
+struct Row<OperationType::GREATER_EQUAL> {
+  static constexpr OperationInfo info = make_row(OperationType::GREATER_EQUAL, {
+      .inputs = ops::boolean_ops::kBinaryInputs,
+      .outputs = ops::boolean_ops::kOutputs,
+      .signatures = ops::greater_equal::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

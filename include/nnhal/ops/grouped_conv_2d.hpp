@@ -4,7 +4,7 @@
 /// independent groups, each with its own slice of the filters.
 
 #include "nnhal/ops/common/conv_v12_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -42,12 +42,19 @@ inline Status validate(const OperationView& op, HalVersion&) {
 }
 }  // namespace grouped_conv_2d
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// GROUPED_CONV_2D in the operation table.
-struct GroupedConv2D : OperationDescriptor<OperationType::GROUPED_CONV_2D> {
-  static constexpr OperationInfo info{
-      OperationType::GROUPED_CONV_2D, "GROUPED_CONV_2D",         HalVersion::V1_2,
-      grouped_conv_2d::kInputs,       grouped_conv_2d::kOutputs, grouped_conv_2d::kSignatures,
-      &grouped_conv_2d::validate};
+template <>
+struct Row<OperationType::GROUPED_CONV_2D> {
+  static constexpr OperationInfo info = make_row(OperationType::GROUPED_CONV_2D, {
+      .inputs = ops::grouped_conv_2d::kInputs,
+      .outputs = ops::grouped_conv_2d::kOutputs,
+      .signatures = ops::grouped_conv_2d::kSignatures,
+      .validate = &ops::grouped_conv_2d::validate,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

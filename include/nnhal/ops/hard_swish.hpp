@@ -4,7 +4,7 @@
 /// input's. No rank limit; zero-sized inputs allowed.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -19,17 +19,19 @@ inline constexpr auto kSignatures = lists::unary(std::array<TypeVersion, 4>{{
 }});
 }  // namespace hard_swish
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// HARD_SWISH in the operation table.
-struct HardSwish : OperationDescriptor<OperationType::HARD_SWISH> {
-  static constexpr OperationInfo info{OperationType::HARD_SWISH,
-                                      "HARD_SWISH",
-                                      HalVersion::V1_3,
-                                      hard_swish::kInputs,
-                                      hard_swish::kOutputs,
-                                      hard_swish::kSignatures,
-                                      nullptr,
-                                      nullptr,
-                                      kOpAllowsZeroSized};
+template <>
+struct Row<OperationType::HARD_SWISH> {
+  static constexpr OperationInfo info = make_row(OperationType::HARD_SWISH, {
+      .inputs = ops::hard_swish::kInputs,
+      .outputs = ops::hard_swish::kOutputs,
+      .signatures = ops::hard_swish::kSignatures,
+      .flags = kOpAllowsZeroSized,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -6,7 +6,7 @@
 #include <array>
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -30,14 +30,21 @@ inline constexpr auto kSignatures = for_each_type(
     [](OperandType t, HalVersion v) {
       using enum OperandType;
       return sig(v, {TENSOR_INT32, TENSOR_INT32, t}, {t, TENSOR_QUANT8_ASYMM});
-    });
+  });
 }  // namespace hashtable_lookup
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// HASHTABLE_LOOKUP in the operation table.
-struct HashtableLookup : OperationDescriptor<OperationType::HASHTABLE_LOOKUP> {
-  static constexpr OperationInfo info{OperationType::HASHTABLE_LOOKUP, "HASHTABLE_LOOKUP",
-                                      HalVersion::V1_0,                hashtable_lookup::kInputs,
-                                      hashtable_lookup::kOutputs,      hashtable_lookup::kSignatures};
+template <>
+struct Row<OperationType::HASHTABLE_LOOKUP> {
+  static constexpr OperationInfo info = make_row(OperationType::HASHTABLE_LOOKUP, {
+      .inputs = ops::hashtable_lookup::kInputs,
+      .outputs = ops::hashtable_lookup::kOutputs,
+      .signatures = ops::hashtable_lookup::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -4,7 +4,7 @@
 /// refined by a quadratic fit and mapped into the box.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -25,17 +25,21 @@ inline constexpr auto kSignatures =
     for_each_type(lists::kFloatQuant, [](OperandType t, HalVersion v) {
       const OperandType box = lists::box_type_for(t);
       return sig(v, {t, box, OperandType::BOOL}, {t, box});
-    });
+  });
 }  // namespace heatmap_max_keypoint
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// HEATMAP_MAX_KEYPOINT in the operation table.
-struct HeatmapMaxKeypoint : OperationDescriptor<OperationType::HEATMAP_MAX_KEYPOINT> {
-  static constexpr OperationInfo info{OperationType::HEATMAP_MAX_KEYPOINT,
-                                      "HEATMAP_MAX_KEYPOINT",
-                                      HalVersion::V1_2,
-                                      heatmap_max_keypoint::kInputs,
-                                      heatmap_max_keypoint::kOutputs,
-                                      heatmap_max_keypoint::kSignatures};
+template <>
+struct Row<OperationType::HEATMAP_MAX_KEYPOINT> {
+  static constexpr OperationInfo info = make_row(OperationType::HEATMAP_MAX_KEYPOINT, {
+      .inputs = ops::heatmap_max_keypoint::kInputs,
+      .outputs = ops::heatmap_max_keypoint::kOutputs,
+      .signatures = ops::heatmap_max_keypoint::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -1,10 +1,10 @@
 #pragma once
 /// \file
 /// IF (96): runs the then or else subgraph on its data inputs, chosen by a TENSOR_BOOL8 [1].
-/// The layout is variable (HAL13.md d.2); validation lives in nnhal/validate/control_flow.hpp.
+/// The layout is variable (HAL13.md d.2); validation lives in nnhal/control/validate.hpp.
 
-#include "nnhal/ops/operation_info.hpp"
-#include "nnhal/validate/control_flow.hpp"
+#include "nnhal/interface/operation_info.hpp"
+#include "nnhal/control/validate.hpp"
 
 namespace nnhal::ops {
 
@@ -24,11 +24,20 @@ inline constexpr std::array<Signature, 1> kSignatures{{
 }};
 }  // namespace if_op
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// IF in the operation table.
-struct If : OperationDescriptor<OperationType::IF> {
-  static constexpr OperationInfo info{OperationType::IF,  "IF",   HalVersion::V1_3,
-                                      if_op::kInputs,     if_op::kOutputs, if_op::kSignatures,
-                                      &validate_if_operation, &kControlFlowImpl, kOpControlFlow};
+template <>
+struct Row<OperationType::IF> {
+  static constexpr OperationInfo info = make_row(OperationType::IF, {
+      .inputs = ops::if_op::kInputs,
+      .outputs = ops::if_op::kOutputs,
+      .signatures = ops::if_op::kSignatures,
+      .validate = &validate_if_operation,
+      .flags = kOpControlFlow,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

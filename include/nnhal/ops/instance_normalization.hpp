@@ -4,7 +4,7 @@
 /// `gamma * (x - mean) / sqrt(var + epsilon) + beta`.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -24,14 +24,18 @@ inline constexpr auto kSignatures = for_each_type(lists::kFloat, [](OperandType 
 });
 }  // namespace instance_normalization
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// INSTANCE_NORMALIZATION in the operation table.
-struct InstanceNormalization : OperationDescriptor<OperationType::INSTANCE_NORMALIZATION> {
-  static constexpr OperationInfo info{OperationType::INSTANCE_NORMALIZATION,
-                                      "INSTANCE_NORMALIZATION",
-                                      HalVersion::V1_2,
-                                      instance_normalization::kInputs,
-                                      instance_normalization::kOutputs,
-                                      instance_normalization::kSignatures};
+template <>
+struct Row<OperationType::INSTANCE_NORMALIZATION> {
+  static constexpr OperationInfo info = make_row(OperationType::INSTANCE_NORMALIZATION, {
+      .inputs = ops::instance_normalization::kInputs,
+      .outputs = ops::instance_normalization::kOutputs,
+      .signatures = ops::instance_normalization::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -7,7 +7,7 @@
 #include <array>
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -34,12 +34,19 @@ inline Status validate(const OperationView& op, HalVersion& version) {
 }
 }  // namespace l2_normalization
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// L2_NORMALIZATION in the operation table.
-struct L2Normalization : OperationDescriptor<OperationType::L2_NORMALIZATION> {
-  static constexpr OperationInfo info{OperationType::L2_NORMALIZATION, "L2_NORMALIZATION",
-                                      HalVersion::V1_0,                l2_normalization::kInputs,
-                                      l2_normalization::kOutputs,      l2_normalization::kSignatures,
-                                      &l2_normalization::validate};
+template <>
+struct Row<OperationType::L2_NORMALIZATION> {
+  static constexpr OperationInfo info = make_row(OperationType::L2_NORMALIZATION, {
+      .inputs = ops::l2_normalization::kInputs,
+      .outputs = ops::l2_normalization::kOutputs,
+      .signatures = ops::l2_normalization::kSignatures,
+      .validate = &ops::l2_normalization::validate,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -4,7 +4,7 @@
 /// with explicit or implicit padding and a fused activation. Float types only.
 
 #include "nnhal/ops/common/pool_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -15,13 +15,19 @@ inline constexpr auto& kOutputs = pool::kOutputs;
 inline constexpr auto kSignatures = pool::signatures(v1_0::kFloatTypes);
 }  // namespace l2_pool_2d
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// L2_POOL_2D in the operation table.
-struct L2Pool2D : OperationDescriptor<OperationType::L2_POOL_2D> {
-  static constexpr OperationInfo info{OperationType::L2_POOL_2D, "L2_POOL_2D",
-                                      HalVersion::V1_0,          l2_pool_2d::kInputs,
-                                      l2_pool_2d::kOutputs,      l2_pool_2d::kSignatures,
-                                      nullptr,                   nullptr,
-                                      kOpAllowsZeroSized};
+template <>
+struct Row<OperationType::L2_POOL_2D> {
+  static constexpr OperationInfo info = make_row(OperationType::L2_POOL_2D, {
+      .inputs = ops::l2_pool_2d::kInputs,
+      .outputs = ops::l2_pool_2d::kOutputs,
+      .signatures = ops::l2_pool_2d::kSignatures,
+      .flags = kOpAllowsZeroSized,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -4,30 +4,27 @@
 /// compared by real value).
 
 #include "nnhal/ops/common/boolean_ops.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
 namespace less {
 inline constexpr const auto& kSignatures = boolean_ops::kComparisonSignatures;
 
-inline Expected<KernelFn> select(const NodeIO& io, std::span<std::byte, kNodeParamBytes>) {
-  return boolean_ops::select_comparison<boolean_ops::Less>(io);
-}
-
-inline constexpr OpImpl kImpl{&boolean_ops::infer_broadcast, &select};
 }  // namespace less
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// LESS in the operation table.
-struct Less : OperationDescriptor<OperationType::LESS> {
-  static constexpr OperationInfo info{OperationType::LESS,
-                                      "LESS",
-                                      HalVersion::V1_2,
-                                      boolean_ops::kBinaryInputs,
-                                      boolean_ops::kOutputs,
-                                      less::kSignatures,
-                                      nullptr,
-                                      &less::kImpl};
+template <>
+struct Row<OperationType::LESS> {
+  static constexpr OperationInfo info = make_row(OperationType::LESS, {
+      .inputs = ops::boolean_ops::kBinaryInputs,
+      .outputs = ops::boolean_ops::kOutputs,
+      .signatures = ops::less::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

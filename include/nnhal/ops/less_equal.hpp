@@ -4,30 +4,27 @@
 /// compared by real value).
 
 #include "nnhal/ops/common/boolean_ops.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
 namespace less_equal {
 inline constexpr const auto& kSignatures = boolean_ops::kComparisonSignatures;
 
-inline Expected<KernelFn> select(const NodeIO& io, std::span<std::byte, kNodeParamBytes>) {
-  return boolean_ops::select_comparison<boolean_ops::LessEqual>(io);
-}
-
-inline constexpr OpImpl kImpl{&boolean_ops::infer_broadcast, &select};
 }  // namespace less_equal
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// LESS_EQUAL in the operation table.
-struct LessEqual : OperationDescriptor<OperationType::LESS_EQUAL> {
-  static constexpr OperationInfo info{OperationType::LESS_EQUAL,
-                                      "LESS_EQUAL",
-                                      HalVersion::V1_2,
-                                      boolean_ops::kBinaryInputs,
-                                      boolean_ops::kOutputs,
-                                      less_equal::kSignatures,
-                                      nullptr,
-                                      &less_equal::kImpl};
+template <>
+struct Row<OperationType::LESS_EQUAL> {
+  static constexpr OperationInfo info = make_row(OperationType::LESS_EQUAL, {
+      .inputs = ops::boolean_ops::kBinaryInputs,
+      .outputs = ops::boolean_ops::kOutputs,
+      .signatures = ops::less_equal::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

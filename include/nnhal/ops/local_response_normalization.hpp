@@ -6,7 +6,7 @@
 #include <array>
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -37,15 +37,19 @@ inline Status validate(const OperationView& op, HalVersion& version) {
 }
 }  // namespace local_response_normalization
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// LOCAL_RESPONSE_NORMALIZATION in the operation table.
-struct LocalResponseNormalization : OperationDescriptor<OperationType::LOCAL_RESPONSE_NORMALIZATION> {
-  static constexpr OperationInfo info{OperationType::LOCAL_RESPONSE_NORMALIZATION,
-                                      "LOCAL_RESPONSE_NORMALIZATION",
-                                      HalVersion::V1_0,
-                                      local_response_normalization::kInputs,
-                                      local_response_normalization::kOutputs,
-                                      local_response_normalization::kSignatures,
-                                      &local_response_normalization::validate};
+template <>
+struct Row<OperationType::LOCAL_RESPONSE_NORMALIZATION> {
+  static constexpr OperationInfo info = make_row(OperationType::LOCAL_RESPONSE_NORMALIZATION, {
+      .inputs = ops::local_response_normalization::kInputs,
+      .outputs = ops::local_response_normalization::kOutputs,
+      .signatures = ops::local_response_normalization::kSignatures,
+      .validate = &ops::local_response_normalization::validate,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -3,7 +3,7 @@
 /// LOG (60): elementwise natural logarithm.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -13,10 +13,18 @@ inline constexpr auto& kOutputs = lists::kSingleOutput;
 inline constexpr auto kSignatures = lists::unary(lists::kFloat);
 }  // namespace log
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// LOG in the operation table.
-struct Log : OperationDescriptor<OperationType::LOG> {
-  static constexpr OperationInfo info{OperationType::LOG, "LOG",         HalVersion::V1_2,
-                                      log::kInputs,       log::kOutputs, log::kSignatures};
+template <>
+struct Row<OperationType::LOG> {
+  static constexpr OperationInfo info = make_row(OperationType::LOG, {
+      .inputs = ops::log::kInputs,
+      .outputs = ops::log::kOutputs,
+      .signatures = ops::log::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -3,7 +3,7 @@
 /// LOG_SOFTMAX (64): `x * beta - log(sum(exp(x * beta), axis))`.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -20,11 +20,18 @@ inline constexpr auto kSignatures = for_each_type(lists::kFloat, [](OperandType 
 });
 }  // namespace log_softmax
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// LOG_SOFTMAX in the operation table.
-struct LogSoftmax : OperationDescriptor<OperationType::LOG_SOFTMAX> {
-  static constexpr OperationInfo info{OperationType::LOG_SOFTMAX, "LOG_SOFTMAX",
-                                      HalVersion::V1_2,           log_softmax::kInputs,
-                                      log_softmax::kOutputs,      log_softmax::kSignatures};
+template <>
+struct Row<OperationType::LOG_SOFTMAX> {
+  static constexpr OperationInfo info = make_row(OperationType::LOG_SOFTMAX, {
+      .inputs = ops::log_softmax::kInputs,
+      .outputs = ops::log_softmax::kOutputs,
+      .signatures = ops::log_softmax::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -4,7 +4,7 @@
 /// zeroPoint 0 (QA8) or -128 (QAS8), enforced at execution.
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -19,11 +19,20 @@ inline Status validate(const OperationView& op, HalVersion& version) {
 }
 }  // namespace logistic
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// LOGISTIC in the operation table.
-struct Logistic : OperationDescriptor<OperationType::LOGISTIC> {
-  static constexpr OperationInfo info{OperationType::LOGISTIC, "LOGISTIC", HalVersion::V1_0,
-                                      logistic::kInputs, logistic::kOutputs, logistic::kSignatures,
-                                      &logistic::validate, nullptr, kOpAllowsZeroSized};
+template <>
+struct Row<OperationType::LOGISTIC> {
+  static constexpr OperationInfo info = make_row(OperationType::LOGISTIC, {
+      .inputs = ops::logistic::kInputs,
+      .outputs = ops::logistic::kOutputs,
+      .signatures = ops::logistic::kSignatures,
+      .validate = &ops::logistic::validate,
+      .flags = kOpAllowsZeroSized,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -7,7 +7,7 @@
 #include <cstddef>
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -40,13 +40,19 @@ inline constexpr auto kSignatures = [] {
 }();
 }  // namespace lsh_projection
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// LSH_PROJECTION in the operation table.
-struct LshProjection : OperationDescriptor<OperationType::LSH_PROJECTION> {
-  static constexpr OperationInfo info{OperationType::LSH_PROJECTION, "LSH_PROJECTION",
-                                      HalVersion::V1_0,              lsh_projection::kInputs,
-                                      lsh_projection::kOutputs,      lsh_projection::kSignatures,
-                                      nullptr,                       nullptr,
-                                      kOpAllowsOmitted};
+template <>
+struct Row<OperationType::LSH_PROJECTION> {
+  static constexpr OperationInfo info = make_row(OperationType::LSH_PROJECTION, {
+      .inputs = ops::lsh_projection::kInputs,
+      .outputs = ops::lsh_projection::kOutputs,
+      .signatures = ops::lsh_projection::kSignatures,
+      .flags = kOpAllowsOmitted,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -9,7 +9,7 @@
 
 #include "nnhal/ops/common/lstm_slots.hpp"
 #include "nnhal/ops/common/v1_0_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -55,11 +55,20 @@ inline Status validate(const OperationView& op, HalVersion&) {
 }
 }  // namespace lstm
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// LSTM in the operation table.
-struct Lstm : OperationDescriptor<OperationType::LSTM> {
-  static constexpr OperationInfo info{OperationType::LSTM, "LSTM",         HalVersion::V1_0,
-                                      lstm::kInputs,       lstm::kOutputs, lstm::kSignatures,
-                                      &lstm::validate,     nullptr,        kOpAllowsOmitted};
+template <>
+struct Row<OperationType::LSTM> {
+  static constexpr OperationInfo info = make_row(OperationType::LSTM, {
+      .inputs = ops::lstm::kInputs,
+      .outputs = ops::lstm::kOutputs,
+      .signatures = ops::lstm::kSignatures,
+      .validate = &ops::lstm::validate,
+      .flags = kOpAllowsOmitted,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

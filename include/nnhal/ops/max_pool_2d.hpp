@@ -4,7 +4,7 @@
 /// padding and a fused activation.
 
 #include "nnhal/ops/common/pool_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -15,13 +15,19 @@ inline constexpr auto& kOutputs = pool::kOutputs;
 inline constexpr auto kSignatures = pool::signatures(v1_0::float_quant_types(HalVersion::V1_0));
 }  // namespace max_pool_2d
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// MAX_POOL_2D in the operation table.
-struct MaxPool2D : OperationDescriptor<OperationType::MAX_POOL_2D> {
-  static constexpr OperationInfo info{OperationType::MAX_POOL_2D, "MAX_POOL_2D",
-                                      HalVersion::V1_0,           max_pool_2d::kInputs,
-                                      max_pool_2d::kOutputs,      max_pool_2d::kSignatures,
-                                      nullptr,                    nullptr,
-                                      kOpAllowsZeroSized};
+template <>
+struct Row<OperationType::MAX_POOL_2D> {
+  static constexpr OperationInfo info = make_row(OperationType::MAX_POOL_2D, {
+      .inputs = ops::max_pool_2d::kInputs,
+      .outputs = ops::max_pool_2d::kOutputs,
+      .signatures = ops::max_pool_2d::kSignatures,
+      .flags = kOpAllowsZeroSized,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -4,7 +4,7 @@
 /// quantization parameters may all differ.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -15,11 +15,18 @@ inline constexpr auto& kOutputs = lists::kSingleOutput;
 inline constexpr auto kSignatures = lists::binary(lists::kFloatIntQuant);
 }  // namespace maximum
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// MAXIMUM in the operation table.
-struct Maximum : OperationDescriptor<OperationType::MAXIMUM> {
-  static constexpr OperationInfo info{OperationType::MAXIMUM, "MAXIMUM",
-                                      HalVersion::V1_2,       maximum::kInputs,
-                                      maximum::kOutputs,      maximum::kSignatures};
+template <>
+struct Row<OperationType::MAXIMUM> {
+  static constexpr OperationInfo info = make_row(OperationType::MAXIMUM, {
+      .inputs = ops::maximum::kInputs,
+      .outputs = ops::maximum::kOutputs,
+      .signatures = ops::maximum::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

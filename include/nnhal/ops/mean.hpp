@@ -6,7 +6,7 @@
 #include <array>
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -21,17 +21,25 @@ inline constexpr auto& kOutputs = v1_0::kSingleOutput;
 inline constexpr auto kSignatures = for_each_type(
     v1_0::float_quant_types(HalVersion::V1_1), [](OperandType t, HalVersion v) {
       return sig(v, {t, OperandType::TENSOR_INT32, OperandType::INT32}, {t});
-    });
+  });
 
 /// Input rank <= 4 (declared dimensions). Axis values are runtime checks.
 inline Status validate(const OperationView& op, HalVersion&) { return v1_0::check_max_rank(op, 0, 4); }
 }  // namespace mean
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// MEAN in the operation table.
-struct Mean : OperationDescriptor<OperationType::MEAN> {
-  static constexpr OperationInfo info{OperationType::MEAN, "MEAN",         HalVersion::V1_1,
-                                      mean::kInputs,       mean::kOutputs, mean::kSignatures,
-                                      &mean::validate};
+template <>
+struct Row<OperationType::MEAN> {
+  static constexpr OperationInfo info = make_row(OperationType::MEAN, {
+      .inputs = ops::mean::kInputs,
+      .outputs = ops::mean::kOutputs,
+      .signatures = ops::mean::kSignatures,
+      .validate = &ops::mean::validate,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

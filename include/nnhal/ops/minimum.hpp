@@ -4,7 +4,7 @@
 /// quantization parameters may all differ.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -15,11 +15,18 @@ inline constexpr auto& kOutputs = lists::kSingleOutput;
 inline constexpr auto kSignatures = lists::binary(lists::kFloatIntQuant);
 }  // namespace minimum
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// MINIMUM in the operation table.
-struct Minimum : OperationDescriptor<OperationType::MINIMUM> {
-  static constexpr OperationInfo info{OperationType::MINIMUM, "MINIMUM",
-                                      HalVersion::V1_2,       minimum::kInputs,
-                                      minimum::kOutputs,      minimum::kSignatures};
+template <>
+struct Row<OperationType::MINIMUM> {
+  static constexpr OperationInfo info = make_row(OperationType::MINIMUM, {
+      .inputs = ops::minimum::kInputs,
+      .outputs = ops::minimum::kOutputs,
+      .signatures = ops::minimum::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

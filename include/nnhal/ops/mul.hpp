@@ -3,7 +3,7 @@
 /// MUL (18): elementwise product with broadcasting and a fused activation.
 
 #include "nnhal/ops/common/arithmetic.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -31,11 +31,20 @@ inline Status validate(const OperationView& op, HalVersion&) {
 
 }  // namespace mul
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// MUL in the operation table.
-struct Mul : OperationDescriptor<OperationType::MUL> {
-  static constexpr OperationInfo info{OperationType::MUL,    "MUL",          HalVersion::V1_0,
-                                      arithmetic::kInputs,   arithmetic::kOutputs, mul::kSignatures,
-                                      &mul::validate,        &arithmetic::kImpl<arithmetic::Mul>,    kOpAllowsZeroSized};
+template <>
+struct Row<OperationType::MUL> {
+  static constexpr OperationInfo info = make_row(OperationType::MUL, {
+      .inputs = ops::arithmetic::kInputs,
+      .outputs = ops::arithmetic::kOutputs,
+      .signatures = ops::mul::kSignatures,
+      .validate = &ops::mul::validate,
+      .flags = kOpAllowsZeroSized,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -3,7 +3,7 @@
 /// NEG (67): elementwise negation.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -17,10 +17,18 @@ inline constexpr auto kSignatures = lists::unary(std::array<TypeVersion, 3>{{
 }});
 }  // namespace neg
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// NEG in the operation table.
-struct Neg : OperationDescriptor<OperationType::NEG> {
-  static constexpr OperationInfo info{OperationType::NEG, "NEG",         HalVersion::V1_2,
-                                      neg::kInputs,       neg::kOutputs, neg::kSignatures};
+template <>
+struct Row<OperationType::NEG> {
+  static constexpr OperationInfo info = make_row(OperationType::NEG, {
+      .inputs = ops::neg::kInputs,
+      .outputs = ops::neg::kOutputs,
+      .signatures = ops::neg::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

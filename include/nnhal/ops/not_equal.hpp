@@ -4,30 +4,27 @@
 /// compared by real value).
 
 #include "nnhal/ops/common/boolean_ops.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
 namespace not_equal {
 inline constexpr const auto& kSignatures = boolean_ops::kComparisonSignatures;
 
-inline Expected<KernelFn> select(const NodeIO& io, std::span<std::byte, kNodeParamBytes>) {
-  return boolean_ops::select_comparison<boolean_ops::NotEqual>(io);
-}
-
-inline constexpr OpImpl kImpl{&boolean_ops::infer_broadcast, &select};
 }  // namespace not_equal
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// NOT_EQUAL in the operation table.
-struct NotEqual : OperationDescriptor<OperationType::NOT_EQUAL> {
-  static constexpr OperationInfo info{OperationType::NOT_EQUAL,
-                                      "NOT_EQUAL",
-                                      HalVersion::V1_2,
-                                      boolean_ops::kBinaryInputs,
-                                      boolean_ops::kOutputs,
-                                      not_equal::kSignatures,
-                                      nullptr,
-                                      &not_equal::kImpl};
+template <>
+struct Row<OperationType::NOT_EQUAL> {
+  static constexpr OperationInfo info = make_row(OperationType::NOT_EQUAL, {
+      .inputs = ops::boolean_ops::kBinaryInputs,
+      .outputs = ops::boolean_ops::kOutputs,
+      .signatures = ops::not_equal::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -6,7 +6,7 @@
 #include <array>
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -29,11 +29,19 @@ inline Status validate(const OperationView& op, HalVersion& version) {
 }
 }  // namespace pad
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// PAD in the operation table.
-struct Pad : OperationDescriptor<OperationType::PAD> {
-  static constexpr OperationInfo info{OperationType::PAD, "PAD",        HalVersion::V1_1,
-                                      pad::kInputs,       pad::kOutputs, pad::kSignatures,
-                                      &pad::validate};
+template <>
+struct Row<OperationType::PAD> {
+  static constexpr OperationInfo info = make_row(OperationType::PAD, {
+      .inputs = ops::pad::kInputs,
+      .outputs = ops::pad::kOutputs,
+      .signatures = ops::pad::kSignatures,
+      .validate = &ops::pad::validate,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -3,7 +3,7 @@
 /// PAD_V2 (69): pads with a given value; `dim[i] + before[i] + after[i]`; out q = in.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -20,7 +20,7 @@ inline constexpr auto kSignatures =
     for_each_type(lists::kFloatQuant, [](OperandType t, HalVersion v) {
       const OperandType value = lists::is_quant8(t) ? OperandType::INT32 : float_scalar_for(t);
       return sig(v, {t, OperandType::TENSOR_INT32, value}, {t});
-    });
+  });
 
 /// Input rank <= 4. The reference (validatePadV2) checks the declared dimension count, so an
 /// operand of unknown rank passes here and is checked at execution.
@@ -29,11 +29,19 @@ inline Status validate(const OperationView& op, HalVersion&) {
 }
 }  // namespace pad_v2
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// PAD_V2 in the operation table.
-struct PadV2 : OperationDescriptor<OperationType::PAD_V2> {
-  static constexpr OperationInfo info{OperationType::PAD_V2, "PAD_V2",         HalVersion::V1_2,
-                                      pad_v2::kInputs,       pad_v2::kOutputs, pad_v2::kSignatures,
-                                      &pad_v2::validate};
+template <>
+struct Row<OperationType::PAD_V2> {
+  static constexpr OperationInfo info = make_row(OperationType::PAD_V2, {
+      .inputs = ops::pad_v2::kInputs,
+      .outputs = ops::pad_v2::kOutputs,
+      .signatures = ops::pad_v2::kSignatures,
+      .validate = &ops::pad_v2::validate,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

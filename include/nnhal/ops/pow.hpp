@@ -3,7 +3,7 @@
 /// POW (70): elementwise `base ^ exponent` with broadcasting.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -17,10 +17,18 @@ inline constexpr auto& kOutputs = lists::kSingleOutput;
 inline constexpr auto kSignatures = lists::binary(lists::kFloat);
 }  // namespace pow
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// POW in the operation table.
-struct Pow : OperationDescriptor<OperationType::POW> {
-  static constexpr OperationInfo info{OperationType::POW, "POW",         HalVersion::V1_2,
-                                      pow::kInputs,       pow::kOutputs, pow::kSignatures};
+template <>
+struct Row<OperationType::POW> {
+  static constexpr OperationInfo info = make_row(OperationType::POW, {
+      .inputs = ops::pow::kInputs,
+      .outputs = ops::pow::kOutputs,
+      .signatures = ops::pow::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -4,7 +4,7 @@
 /// quantization parameters may differ.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -18,10 +18,18 @@ inline constexpr auto& kOutputs = lists::kSingleOutput;
 inline constexpr auto kSignatures = lists::binary(lists::kFloatQuant);
 }  // namespace prelu
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// PRELU in the operation table.
-struct Prelu : OperationDescriptor<OperationType::PRELU> {
-  static constexpr OperationInfo info{OperationType::PRELU, "PRELU",         HalVersion::V1_2,
-                                      prelu::kInputs,       prelu::kOutputs, prelu::kSignatures};
+template <>
+struct Row<OperationType::PRELU> {
+  static constexpr OperationInfo info = make_row(OperationType::PRELU, {
+      .inputs = ops::prelu::kInputs,
+      .outputs = ops::prelu::kOutputs,
+      .signatures = ops::prelu::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

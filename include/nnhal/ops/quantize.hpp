@@ -4,7 +4,7 @@
 /// `q = clamp(round(x / scale) + zeroPoint)`. Zero-sized inputs allowed.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -20,11 +20,19 @@ inline constexpr std::array<Signature, 4> kSignatures{{
 }};
 }  // namespace quantize
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// QUANTIZE in the operation table.
-struct Quantize : OperationDescriptor<OperationType::QUANTIZE> {
-  static constexpr OperationInfo info{
-      OperationType::QUANTIZE, "QUANTIZE", HalVersion::V1_2, quantize::kInputs, quantize::kOutputs,
-      quantize::kSignatures,   nullptr,    nullptr,          kOpAllowsZeroSized};
+template <>
+struct Row<OperationType::QUANTIZE> {
+  static constexpr OperationInfo info = make_row(OperationType::QUANTIZE, {
+      .inputs = ops::quantize::kInputs,
+      .outputs = ops::quantize::kOutputs,
+      .signatures = ops::quantize::kSignatures,
+      .flags = kOpAllowsZeroSized,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -6,7 +6,7 @@
 /// execution, as in the reference.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -45,14 +45,18 @@ inline constexpr auto kSignatures = [] {
 }();
 }  // namespace quantized_16bit_lstm
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// QUANTIZED_16BIT_LSTM in the operation table.
-struct Quantized16bitLstm : OperationDescriptor<OperationType::QUANTIZED_16BIT_LSTM> {
-  static constexpr OperationInfo info{OperationType::QUANTIZED_16BIT_LSTM,
-                                      "QUANTIZED_16BIT_LSTM",
-                                      HalVersion::V1_2,
-                                      quantized_16bit_lstm::kInputs,
-                                      quantized_16bit_lstm::kOutputs,
-                                      quantized_16bit_lstm::kSignatures};
+template <>
+struct Row<OperationType::QUANTIZED_16BIT_LSTM> {
+  static constexpr OperationInfo info = make_row(OperationType::QUANTIZED_16BIT_LSTM, {
+      .inputs = ops::quantized_16bit_lstm::kInputs,
+      .outputs = ops::quantized_16bit_lstm::kOutputs,
+      .signatures = ops::quantized_16bit_lstm::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

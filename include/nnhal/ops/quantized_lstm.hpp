@@ -5,7 +5,7 @@
 
 #include "nnhal/ops/common/lstm_slots.hpp"
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -61,17 +61,20 @@ inline Status validate(const OperationView& op, HalVersion&) {
 }
 }  // namespace quantized_lstm
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// QUANTIZED_LSTM in the operation table.
-struct QuantizedLstm : OperationDescriptor<OperationType::QUANTIZED_LSTM> {
-  static constexpr OperationInfo info{OperationType::QUANTIZED_LSTM,
-                                      "QUANTIZED_LSTM",
-                                      HalVersion::V1_3,
-                                      quantized_lstm::kInputs,
-                                      quantized_lstm::kOutputs,
-                                      quantized_lstm::kSignatures,
-                                      &quantized_lstm::validate,
-                                      nullptr,
-                                      kOpAllowsOmitted};
+template <>
+struct Row<OperationType::QUANTIZED_LSTM> {
+  static constexpr OperationInfo info = make_row(OperationType::QUANTIZED_LSTM, {
+      .inputs = ops::quantized_lstm::kInputs,
+      .outputs = ops::quantized_lstm::kOutputs,
+      .signatures = ops::quantized_lstm::kSignatures,
+      .validate = &ops::quantized_lstm::validate,
+      .flags = kOpAllowsOmitted,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -3,7 +3,7 @@
 /// RANDOM_MULTINOMIAL (74): draws samples from categorical distributions given by logits.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -21,14 +21,18 @@ inline constexpr auto kSignatures = for_each_type(lists::kFloat, [](OperandType 
 });
 }  // namespace random_multinomial
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// RANDOM_MULTINOMIAL in the operation table.
-struct RandomMultinomial : OperationDescriptor<OperationType::RANDOM_MULTINOMIAL> {
-  static constexpr OperationInfo info{OperationType::RANDOM_MULTINOMIAL,
-                                      "RANDOM_MULTINOMIAL",
-                                      HalVersion::V1_2,
-                                      random_multinomial::kInputs,
-                                      random_multinomial::kOutputs,
-                                      random_multinomial::kSignatures};
+template <>
+struct Row<OperationType::RANDOM_MULTINOMIAL> {
+  static constexpr OperationInfo info = make_row(OperationType::RANDOM_MULTINOMIAL, {
+      .inputs = ops::random_multinomial::kInputs,
+      .outputs = ops::random_multinomial::kOutputs,
+      .signatures = ops::random_multinomial::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -3,7 +3,7 @@
 /// RANK (101): the rank of the input as an INT32 scalar.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -29,10 +29,18 @@ inline constexpr auto kSignatures = for_each_type(
     kTypes, [](OperandType t, HalVersion v) { return sig(v, {t}, {OperandType::INT32}); });
 }  // namespace rank
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// RANK in the operation table.
-struct Rank : OperationDescriptor<OperationType::RANK> {
-  static constexpr OperationInfo info{OperationType::RANK, "RANK",         HalVersion::V1_3,
-                                      rank::kInputs,       rank::kOutputs, rank::kSignatures};
+template <>
+struct Row<OperationType::RANK> {
+  static constexpr OperationInfo info = make_row(OperationType::RANK, {
+      .inputs = ops::rank::kInputs,
+      .outputs = ops::rank::kOutputs,
+      .signatures = ops::rank::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

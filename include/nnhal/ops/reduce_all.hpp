@@ -3,7 +3,7 @@
 /// REDUCE_ALL (75): logical AND over the given axes.
 
 #include "nnhal/ops/common/reduce_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -14,12 +14,19 @@ inline constexpr auto& kSignatures = reduce::kLogicalSignatures;
 inline constexpr ValidateFn validate = &reduce::validate;
 }  // namespace reduce_all
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// REDUCE_ALL in the operation table.
-struct ReduceAll : OperationDescriptor<OperationType::REDUCE_ALL> {
-  static constexpr OperationInfo info{OperationType::REDUCE_ALL, "REDUCE_ALL",
-                                      HalVersion::V1_2,          reduce_all::kInputs,
-                                      reduce_all::kOutputs,      reduce_all::kSignatures,
-                                      reduce_all::validate};
+template <>
+struct Row<OperationType::REDUCE_ALL> {
+  static constexpr OperationInfo info = make_row(OperationType::REDUCE_ALL, {
+      .inputs = ops::reduce_all::kInputs,
+      .outputs = ops::reduce_all::kOutputs,
+      .signatures = ops::reduce_all::kSignatures,
+      .validate = ops::reduce_all::validate,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

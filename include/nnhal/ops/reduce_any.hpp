@@ -3,7 +3,7 @@
 /// REDUCE_ANY (76): logical OR over the given axes.
 
 #include "nnhal/ops/common/reduce_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -14,12 +14,19 @@ inline constexpr auto& kSignatures = reduce::kLogicalSignatures;
 inline constexpr ValidateFn validate = &reduce::validate;
 }  // namespace reduce_any
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// REDUCE_ANY in the operation table.
-struct ReduceAny : OperationDescriptor<OperationType::REDUCE_ANY> {
-  static constexpr OperationInfo info{OperationType::REDUCE_ANY, "REDUCE_ANY",
-                                      HalVersion::V1_2,          reduce_any::kInputs,
-                                      reduce_any::kOutputs,      reduce_any::kSignatures,
-                                      reduce_any::validate};
+template <>
+struct Row<OperationType::REDUCE_ANY> {
+  static constexpr OperationInfo info = make_row(OperationType::REDUCE_ANY, {
+      .inputs = ops::reduce_any::kInputs,
+      .outputs = ops::reduce_any::kOutputs,
+      .signatures = ops::reduce_any::kSignatures,
+      .validate = ops::reduce_any::validate,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -3,7 +3,7 @@
 /// REDUCE_MAX (77): maximum over the given axes.
 
 #include "nnhal/ops/common/reduce_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -14,12 +14,19 @@ inline constexpr auto& kSignatures = reduce::kMaxMinSignatures;
 inline constexpr ValidateFn validate = &reduce::validate;
 }  // namespace reduce_max
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// REDUCE_MAX in the operation table.
-struct ReduceMax : OperationDescriptor<OperationType::REDUCE_MAX> {
-  static constexpr OperationInfo info{OperationType::REDUCE_MAX, "REDUCE_MAX",
-                                      HalVersion::V1_2,          reduce_max::kInputs,
-                                      reduce_max::kOutputs,      reduce_max::kSignatures,
-                                      reduce_max::validate};
+template <>
+struct Row<OperationType::REDUCE_MAX> {
+  static constexpr OperationInfo info = make_row(OperationType::REDUCE_MAX, {
+      .inputs = ops::reduce_max::kInputs,
+      .outputs = ops::reduce_max::kOutputs,
+      .signatures = ops::reduce_max::kSignatures,
+      .validate = ops::reduce_max::validate,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

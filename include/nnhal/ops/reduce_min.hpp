@@ -3,7 +3,7 @@
 /// REDUCE_MIN (78): minimum over the given axes.
 
 #include "nnhal/ops/common/reduce_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -14,12 +14,19 @@ inline constexpr auto& kSignatures = reduce::kMaxMinSignatures;
 inline constexpr ValidateFn validate = &reduce::validate;
 }  // namespace reduce_min
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// REDUCE_MIN in the operation table.
-struct ReduceMin : OperationDescriptor<OperationType::REDUCE_MIN> {
-  static constexpr OperationInfo info{OperationType::REDUCE_MIN, "REDUCE_MIN",
-                                      HalVersion::V1_2,          reduce_min::kInputs,
-                                      reduce_min::kOutputs,      reduce_min::kSignatures,
-                                      reduce_min::validate};
+template <>
+struct Row<OperationType::REDUCE_MIN> {
+  static constexpr OperationInfo info = make_row(OperationType::REDUCE_MIN, {
+      .inputs = ops::reduce_min::kInputs,
+      .outputs = ops::reduce_min::kOutputs,
+      .signatures = ops::reduce_min::kSignatures,
+      .validate = ops::reduce_min::validate,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

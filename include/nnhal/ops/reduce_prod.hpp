@@ -3,7 +3,7 @@
 /// REDUCE_PROD (79): product over the given axes.
 
 #include "nnhal/ops/common/reduce_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -14,12 +14,19 @@ inline constexpr auto& kSignatures = reduce::kProdSumSignatures;
 inline constexpr ValidateFn validate = &reduce::validate;
 }  // namespace reduce_prod
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// REDUCE_PROD in the operation table.
-struct ReduceProd : OperationDescriptor<OperationType::REDUCE_PROD> {
-  static constexpr OperationInfo info{OperationType::REDUCE_PROD, "REDUCE_PROD",
-                                      HalVersion::V1_2,           reduce_prod::kInputs,
-                                      reduce_prod::kOutputs,      reduce_prod::kSignatures,
-                                      reduce_prod::validate};
+template <>
+struct Row<OperationType::REDUCE_PROD> {
+  static constexpr OperationInfo info = make_row(OperationType::REDUCE_PROD, {
+      .inputs = ops::reduce_prod::kInputs,
+      .outputs = ops::reduce_prod::kOutputs,
+      .signatures = ops::reduce_prod::kSignatures,
+      .validate = ops::reduce_prod::validate,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

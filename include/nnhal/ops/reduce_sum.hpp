@@ -3,7 +3,7 @@
 /// REDUCE_SUM (80): sum over the given axes.
 
 #include "nnhal/ops/common/reduce_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -14,12 +14,19 @@ inline constexpr auto& kSignatures = reduce::kProdSumSignatures;
 inline constexpr ValidateFn validate = &reduce::validate;
 }  // namespace reduce_sum
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// REDUCE_SUM in the operation table.
-struct ReduceSum : OperationDescriptor<OperationType::REDUCE_SUM> {
-  static constexpr OperationInfo info{OperationType::REDUCE_SUM, "REDUCE_SUM",
-                                      HalVersion::V1_2,          reduce_sum::kInputs,
-                                      reduce_sum::kOutputs,      reduce_sum::kSignatures,
-                                      reduce_sum::validate};
+template <>
+struct Row<OperationType::REDUCE_SUM> {
+  static constexpr OperationInfo info = make_row(OperationType::REDUCE_SUM, {
+      .inputs = ops::reduce_sum::kInputs,
+      .outputs = ops::reduce_sum::kOutputs,
+      .signatures = ops::reduce_sum::kSignatures,
+      .validate = ops::reduce_sum::validate,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

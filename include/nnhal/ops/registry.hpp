@@ -1,15 +1,14 @@
 #pragma once
 /// \file
-/// THE operation table: one OperationInfo per HAL 1.3 operation code 0..101, assembled at compile
-/// time from the per-operation descriptor types (one header each under nnhal/ops/). Validation,
-/// the supported-operations query and the executor's kernel choice all read this table; nothing
-/// in nnhal switches over operation codes.
+/// THE operation table: one row (OperationInfo) per HAL 1.3 operation code 0..101, gathered at
+/// compile time from the rows the per-operation headers define (`Row<Op>`, nnhal/ops/<name>.hpp)
+/// in the order of the one operation list, NNHAL_OPERATION_TYPES. Validation, the typed builder,
+/// the supported-operations query and the cache fingerprint read this table. It holds no kernels
+/// (those are in nnhal/kernels/, chosen by a kernel set), so including it is cheap.
 
 #include <array>
 #include <cstdint>
-
-#include <boost/hana/tuple.hpp>
-#include <boost/hana/unpack.hpp>
+#include <span>
 
 #include "nnhal/ops/add.hpp"
 #include "nnhal/ops/average_pool_2d.hpp"
@@ -117,117 +116,13 @@
 namespace nnhal {
 
 namespace detail {
-/// Every operation descriptor, in code order.
-inline constexpr auto kOperationDescriptors = boost::hana::tuple_t<
-    ops::Add,
-    ops::AveragePool2D,
-    ops::Concatenation,
-    ops::Conv2D,
-    ops::DepthwiseConv2D,
-    ops::DepthToSpace,
-    ops::Dequantize,
-    ops::EmbeddingLookup,
-    ops::Floor,
-    ops::FullyConnected,
-    ops::HashtableLookup,
-    ops::L2Normalization,
-    ops::L2Pool2D,
-    ops::LocalResponseNormalization,
-    ops::Logistic,
-    ops::LshProjection,
-    ops::Lstm,
-    ops::MaxPool2D,
-    ops::Mul,
-    ops::Relu,
-    ops::Relu1,
-    ops::Relu6,
-    ops::Reshape,
-    ops::ResizeBilinear,
-    ops::Rnn,
-    ops::Softmax,
-    ops::SpaceToDepth,
-    ops::Svdf,
-    ops::Tanh,
-    ops::BatchToSpaceNd,
-    ops::Div,
-    ops::Mean,
-    ops::Pad,
-    ops::SpaceToBatchNd,
-    ops::Squeeze,
-    ops::StridedSlice,
-    ops::Sub,
-    ops::Transpose,
-    ops::Abs,
-    ops::Argmax,
-    ops::Argmin,
-    ops::AxisAlignedBboxTransform,
-    ops::BidirectionalSequenceLstm,
-    ops::BidirectionalSequenceRnn,
-    ops::BoxWithNmsLimit,
-    ops::Cast,
-    ops::ChannelShuffle,
-    ops::DetectionPostprocessing,
-    ops::Equal,
-    ops::Exp,
-    ops::ExpandDims,
-    ops::Gather,
-    ops::GenerateProposals,
-    ops::Greater,
-    ops::GreaterEqual,
-    ops::GroupedConv2D,
-    ops::HeatmapMaxKeypoint,
-    ops::InstanceNormalization,
-    ops::Less,
-    ops::LessEqual,
-    ops::Log,
-    ops::LogicalAnd,
-    ops::LogicalNot,
-    ops::LogicalOr,
-    ops::LogSoftmax,
-    ops::Maximum,
-    ops::Minimum,
-    ops::Neg,
-    ops::NotEqual,
-    ops::PadV2,
-    ops::Pow,
-    ops::Prelu,
-    ops::Quantize,
-    ops::Quantized16bitLstm,
-    ops::RandomMultinomial,
-    ops::ReduceAll,
-    ops::ReduceAny,
-    ops::ReduceMax,
-    ops::ReduceMin,
-    ops::ReduceProd,
-    ops::ReduceSum,
-    ops::RoiAlign,
-    ops::RoiPooling,
-    ops::Rsqrt,
-    ops::Select,
-    ops::Sin,
-    ops::Slice,
-    ops::Split,
-    ops::Sqrt,
-    ops::Tile,
-    ops::TopkV2,
-    ops::TransposeConv2D,
-    ops::UnidirectionalSequenceLstm,
-    ops::UnidirectionalSequenceRnn,
-    ops::ResizeNearestNeighbor,
-    ops::QuantizedLstm,
-    ops::If,
-    ops::While,
-    ops::Elu,
-    ops::HardSwish,
-    ops::Fill,
-    ops::Rank>;
-
-inline constexpr auto kOperationTable = boost::hana::unpack(kOperationDescriptors, [](auto... d) {
-  return std::array<OperationInfo, sizeof...(d)>{decltype(d)::type::info...};
-});
+#define NNHAL_OPERATION_ROW(name, code) Row<OperationType::name>::info,
+/// Every row, in code order.
+inline constexpr std::array<OperationInfo, static_cast<std::size_t>(kOperationTypeCount)> kOperationTable{
+    NNHAL_OPERATION_TYPES(NNHAL_OPERATION_ROW)};
+#undef NNHAL_OPERATION_ROW
 
 constexpr bool operation_table_is_complete() {
-  if (kOperationTable.size() != static_cast<std::size_t>(kOperationTypeCount)) return false;
   for (std::size_t i = 0; i < kOperationTable.size(); ++i)
     if (static_cast<std::size_t>(kOperationTable[i].type) != i) return false;
   return true;
@@ -251,9 +146,7 @@ constexpr const OperationInfo* find_operation(OperationType type) noexcept {
 /// The table row of a compile-time known operation.
 template <OperationType Op>
 constexpr const OperationInfo& operation_info() noexcept {
-  static_assert(static_cast<std::int32_t>(Op) >= 0 &&
-                static_cast<std::int32_t>(Op) < kOperationTypeCount);
-  return detail::kOperationTable[static_cast<std::size_t>(Op)];
+  return Row<Op>::info;
 }
 
 }  // namespace nnhal

@@ -3,7 +3,7 @@
 /// RELU (19): elementwise `max(0, x)`; the output keeps the input's quantization.
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -18,11 +18,20 @@ inline Status validate(const OperationView& op, HalVersion& version) {
 }
 }  // namespace relu
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// RELU in the operation table.
-struct Relu : OperationDescriptor<OperationType::RELU> {
-  static constexpr OperationInfo info{OperationType::RELU, "RELU", HalVersion::V1_0,
-                                      relu::kInputs, relu::kOutputs, relu::kSignatures,
-                                      &relu::validate, nullptr, kOpAllowsZeroSized};
+template <>
+struct Row<OperationType::RELU> {
+  static constexpr OperationInfo info = make_row(OperationType::RELU, {
+      .inputs = ops::relu::kInputs,
+      .outputs = ops::relu::kOutputs,
+      .signatures = ops::relu::kSignatures,
+      .validate = &ops::relu::validate,
+      .flags = kOpAllowsZeroSized,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

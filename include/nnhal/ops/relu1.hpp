@@ -3,7 +3,7 @@
 /// RELU1 (20): elementwise `min(1, max(-1, x))`; the output keeps the input's quantization.
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -18,11 +18,20 @@ inline Status validate(const OperationView& op, HalVersion& version) {
 }
 }  // namespace relu1
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// RELU1 in the operation table.
-struct Relu1 : OperationDescriptor<OperationType::RELU1> {
-  static constexpr OperationInfo info{OperationType::RELU1, "RELU1", HalVersion::V1_0,
-                                      relu1::kInputs, relu1::kOutputs, relu1::kSignatures,
-                                      &relu1::validate, nullptr, kOpAllowsZeroSized};
+template <>
+struct Row<OperationType::RELU1> {
+  static constexpr OperationInfo info = make_row(OperationType::RELU1, {
+      .inputs = ops::relu1::kInputs,
+      .outputs = ops::relu1::kOutputs,
+      .signatures = ops::relu1::kSignatures,
+      .validate = &ops::relu1::validate,
+      .flags = kOpAllowsZeroSized,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

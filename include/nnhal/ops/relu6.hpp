@@ -3,7 +3,7 @@
 /// RELU6 (21): elementwise `min(6, max(0, x))`; the output keeps the input's quantization.
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -18,11 +18,20 @@ inline Status validate(const OperationView& op, HalVersion& version) {
 }
 }  // namespace relu6
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// RELU6 in the operation table.
-struct Relu6 : OperationDescriptor<OperationType::RELU6> {
-  static constexpr OperationInfo info{OperationType::RELU6, "RELU6", HalVersion::V1_0,
-                                      relu6::kInputs, relu6::kOutputs, relu6::kSignatures,
-                                      &relu6::validate, nullptr, kOpAllowsZeroSized};
+template <>
+struct Row<OperationType::RELU6> {
+  static constexpr OperationInfo info = make_row(OperationType::RELU6, {
+      .inputs = ops::relu6::kInputs,
+      .outputs = ops::relu6::kOutputs,
+      .signatures = ops::relu6::kSignatures,
+      .validate = &ops::relu6::validate,
+      .flags = kOpAllowsZeroSized,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

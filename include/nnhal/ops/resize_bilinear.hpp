@@ -8,7 +8,7 @@
 #include <cstddef>
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -53,13 +53,19 @@ inline constexpr auto kSignatures = [] {
 }();
 }  // namespace resize_bilinear
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// RESIZE_BILINEAR in the operation table.
-struct ResizeBilinear : OperationDescriptor<OperationType::RESIZE_BILINEAR> {
-  static constexpr OperationInfo info{OperationType::RESIZE_BILINEAR, "RESIZE_BILINEAR",
-                                      HalVersion::V1_0,               resize_bilinear::kInputs,
-                                      resize_bilinear::kOutputs,      resize_bilinear::kSignatures,
-                                      nullptr,                        nullptr,
-                                      kOpAllowsZeroSized};
+template <>
+struct Row<OperationType::RESIZE_BILINEAR> {
+  static constexpr OperationInfo info = make_row(OperationType::RESIZE_BILINEAR, {
+      .inputs = ops::resize_bilinear::kInputs,
+      .outputs = ops::resize_bilinear::kOutputs,
+      .signatures = ops::resize_bilinear::kSignatures,
+      .flags = kOpAllowsZeroSized,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -4,7 +4,7 @@
 /// scale; out q = in. Zero-sized inputs allowed.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -38,17 +38,19 @@ inline constexpr auto kSignatures = [] {
 }();
 }  // namespace resize_nearest_neighbor
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// RESIZE_NEAREST_NEIGHBOR in the operation table.
-struct ResizeNearestNeighbor : OperationDescriptor<OperationType::RESIZE_NEAREST_NEIGHBOR> {
-  static constexpr OperationInfo info{OperationType::RESIZE_NEAREST_NEIGHBOR,
-                                      "RESIZE_NEAREST_NEIGHBOR",
-                                      HalVersion::V1_2,
-                                      resize_nearest_neighbor::kInputs,
-                                      resize_nearest_neighbor::kOutputs,
-                                      resize_nearest_neighbor::kSignatures,
-                                      nullptr,
-                                      nullptr,
-                                      kOpAllowsZeroSized};
+template <>
+struct Row<OperationType::RESIZE_NEAREST_NEIGHBOR> {
+  static constexpr OperationInfo info = make_row(OperationType::RESIZE_NEAREST_NEIGHBOR, {
+      .inputs = ops::resize_nearest_neighbor::kInputs,
+      .outputs = ops::resize_nearest_neighbor::kOutputs,
+      .signatures = ops::resize_nearest_neighbor::kSignatures,
+      .flags = kOpAllowsZeroSized,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

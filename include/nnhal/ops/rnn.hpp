@@ -6,7 +6,7 @@
 #include <array>
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -29,10 +29,18 @@ inline constexpr auto kSignatures = for_each_type(v1_0::kFloatTypes, [](OperandT
 });
 }  // namespace rnn
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// RNN in the operation table.
-struct Rnn : OperationDescriptor<OperationType::RNN> {
-  static constexpr OperationInfo info{OperationType::RNN, "RNN",         HalVersion::V1_0,
-                                      rnn::kInputs,       rnn::kOutputs, rnn::kSignatures};
+template <>
+struct Row<OperationType::RNN> {
+  static constexpr OperationInfo info = make_row(OperationType::RNN, {
+      .inputs = ops::rnn::kInputs,
+      .outputs = ops::rnn::kOutputs,
+      .signatures = ops::rnn::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

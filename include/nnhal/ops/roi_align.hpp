@@ -4,7 +4,7 @@
 /// size. The output's quantization may differ from the input's. Zero ROIs allowed.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -34,20 +34,22 @@ inline constexpr auto kSignatures =
                  {t, lists::box_type_for(t), OperandType::TENSOR_INT32, i32, i32, f, f, i32, i32,
                   OperandType::BOOL},
                  {t});
-    });
+  });
 }  // namespace roi_align
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// ROI_ALIGN in the operation table.
-struct RoiAlign : OperationDescriptor<OperationType::ROI_ALIGN> {
-  static constexpr OperationInfo info{OperationType::ROI_ALIGN,
-                                      "ROI_ALIGN",
-                                      HalVersion::V1_2,
-                                      roi_align::kInputs,
-                                      roi_align::kOutputs,
-                                      roi_align::kSignatures,
-                                      nullptr,
-                                      nullptr,
-                                      kOpAllowsZeroSized};
+template <>
+struct Row<OperationType::ROI_ALIGN> {
+  static constexpr OperationInfo info = make_row(OperationType::ROI_ALIGN, {
+      .inputs = ops::roi_align::kInputs,
+      .outputs = ops::roi_align::kOutputs,
+      .signatures = ops::roi_align::kSignatures,
+      .flags = kOpAllowsZeroSized,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -3,7 +3,7 @@
 /// ROI_POOLING (82): max pooling of each ROI of a 4-D feature map to a fixed size; out q = in.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -31,11 +31,18 @@ inline constexpr auto kSignatures = for_each_type(lists::kFloatQuant, [](Operand
 });
 }  // namespace roi_pooling
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// ROI_POOLING in the operation table.
-struct RoiPooling : OperationDescriptor<OperationType::ROI_POOLING> {
-  static constexpr OperationInfo info{OperationType::ROI_POOLING, "ROI_POOLING",
-                                      HalVersion::V1_2,           roi_pooling::kInputs,
-                                      roi_pooling::kOutputs,      roi_pooling::kSignatures};
+template <>
+struct Row<OperationType::ROI_POOLING> {
+  static constexpr OperationInfo info = make_row(OperationType::ROI_POOLING, {
+      .inputs = ops::roi_pooling::kInputs,
+      .outputs = ops::roi_pooling::kOutputs,
+      .signatures = ops::roi_pooling::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -4,7 +4,7 @@
 /// outside HAL 1.3, so only the float types are listed.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -14,10 +14,18 @@ inline constexpr auto& kOutputs = lists::kSingleOutput;
 inline constexpr auto kSignatures = lists::unary(lists::kFloat);
 }  // namespace rsqrt
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// RSQRT in the operation table.
-struct Rsqrt : OperationDescriptor<OperationType::RSQRT> {
-  static constexpr OperationInfo info{OperationType::RSQRT, "RSQRT",         HalVersion::V1_2,
-                                      rsqrt::kInputs,       rsqrt::kOutputs, rsqrt::kSignatures};
+template <>
+struct Row<OperationType::RSQRT> {
+  static constexpr OperationInfo info = make_row(OperationType::RSQRT, {
+      .inputs = ops::rsqrt::kInputs,
+      .outputs = ops::rsqrt::kOutputs,
+      .signatures = ops::rsqrt::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

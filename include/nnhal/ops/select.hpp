@@ -4,7 +4,7 @@
 /// shapes (no broadcasting, checked at execution).
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -19,13 +19,21 @@ inline constexpr auto& kOutputs = lists::kSingleOutput;
 inline constexpr auto kSignatures =
     for_each_type(lists::kFloatIntQuant, [](OperandType t, HalVersion v) {
       return sig(v, {OperandType::TENSOR_BOOL8, t, t}, {t});
-    });
+  });
 }  // namespace select
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// SELECT in the operation table.
-struct Select : OperationDescriptor<OperationType::SELECT> {
-  static constexpr OperationInfo info{OperationType::SELECT, "SELECT",         HalVersion::V1_2,
-                                      select::kInputs,       select::kOutputs, select::kSignatures};
+template <>
+struct Row<OperationType::SELECT> {
+  static constexpr OperationInfo info = make_row(OperationType::SELECT, {
+      .inputs = ops::select::kInputs,
+      .outputs = ops::select::kOutputs,
+      .signatures = ops::select::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

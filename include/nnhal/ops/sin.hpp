@@ -3,7 +3,7 @@
 /// SIN (85): elementwise sine.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -13,10 +13,18 @@ inline constexpr auto& kOutputs = lists::kSingleOutput;
 inline constexpr auto kSignatures = lists::unary(lists::kFloat);
 }  // namespace sin
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// SIN in the operation table.
-struct Sin : OperationDescriptor<OperationType::SIN> {
-  static constexpr OperationInfo info{OperationType::SIN, "SIN",         HalVersion::V1_2,
-                                      sin::kInputs,       sin::kOutputs, sin::kSignatures};
+template <>
+struct Row<OperationType::SIN> {
+  static constexpr OperationInfo info = make_row(OperationType::SIN, {
+      .inputs = ops::sin::kInputs,
+      .outputs = ops::sin::kOutputs,
+      .signatures = ops::sin::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -7,7 +7,7 @@
 #include <array>
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -34,11 +34,20 @@ inline Status validate(const OperationView& op, HalVersion& version) {
 }
 }  // namespace softmax
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// SOFTMAX in the operation table.
-struct Softmax : OperationDescriptor<OperationType::SOFTMAX> {
-  static constexpr OperationInfo info{OperationType::SOFTMAX, "SOFTMAX",        HalVersion::V1_0,
-                                      softmax::kInputs,       softmax::kOutputs, softmax::kSignatures,
-                                      &softmax::validate,     nullptr,          kOpAllowsZeroSized};
+template <>
+struct Row<OperationType::SOFTMAX> {
+  static constexpr OperationInfo info = make_row(OperationType::SOFTMAX, {
+      .inputs = ops::softmax::kInputs,
+      .outputs = ops::softmax::kOutputs,
+      .signatures = ops::softmax::kSignatures,
+      .validate = &ops::softmax::validate,
+      .flags = kOpAllowsZeroSized,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -7,7 +7,7 @@
 #include <array>
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -35,12 +35,19 @@ inline Status validate(const OperationView& op, HalVersion& version) {
 }
 }  // namespace space_to_batch_nd
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// SPACE_TO_BATCH_ND in the operation table.
-struct SpaceToBatchNd : OperationDescriptor<OperationType::SPACE_TO_BATCH_ND> {
-  static constexpr OperationInfo info{OperationType::SPACE_TO_BATCH_ND, "SPACE_TO_BATCH_ND",
-                                      HalVersion::V1_1,                 space_to_batch_nd::kInputs,
-                                      space_to_batch_nd::kOutputs,      space_to_batch_nd::kSignatures,
-                                      &space_to_batch_nd::validate};
+template <>
+struct Row<OperationType::SPACE_TO_BATCH_ND> {
+  static constexpr OperationInfo info = make_row(OperationType::SPACE_TO_BATCH_ND, {
+      .inputs = ops::space_to_batch_nd::kInputs,
+      .outputs = ops::space_to_batch_nd::kOutputs,
+      .signatures = ops::space_to_batch_nd::kSignatures,
+      .validate = &ops::space_to_batch_nd::validate,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

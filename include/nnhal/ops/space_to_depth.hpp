@@ -6,7 +6,7 @@
 #include <array>
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -25,11 +25,18 @@ inline constexpr auto kSignatures = v1_0::with_trailing(
     {OperandType::BOOL}, HalVersion::V1_2);
 }  // namespace space_to_depth
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// SPACE_TO_DEPTH in the operation table.
-struct SpaceToDepth : OperationDescriptor<OperationType::SPACE_TO_DEPTH> {
-  static constexpr OperationInfo info{OperationType::SPACE_TO_DEPTH, "SPACE_TO_DEPTH",
-                                      HalVersion::V1_0,              space_to_depth::kInputs,
-                                      space_to_depth::kOutputs,      space_to_depth::kSignatures};
+template <>
+struct Row<OperationType::SPACE_TO_DEPTH> {
+  static constexpr OperationInfo info = make_row(OperationType::SPACE_TO_DEPTH, {
+      .inputs = ops::space_to_depth::kInputs,
+      .outputs = ops::space_to_depth::kOutputs,
+      .signatures = ops::space_to_depth::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -3,7 +3,7 @@
 /// SPLIT (87): splits the input along `axis` into `num_splits` equal tensors; out q = in.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -19,13 +19,21 @@ inline constexpr std::array<Slot, 1> kOutputs{{{"outputs", Role::Data, kSlotRepe
 inline constexpr auto kSignatures =
     for_each_type(lists::kFloatIntQuant, [](OperandType t, HalVersion v) {
       return sig(v, {t, OperandType::INT32, OperandType::INT32}, TypeSeq({t}, 0));
-    });
+  });
 }  // namespace split
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// SPLIT in the operation table.
-struct Split : OperationDescriptor<OperationType::SPLIT> {
-  static constexpr OperationInfo info{OperationType::SPLIT, "SPLIT",         HalVersion::V1_2,
-                                      split::kInputs,       split::kOutputs, split::kSignatures};
+template <>
+struct Row<OperationType::SPLIT> {
+  static constexpr OperationInfo info = make_row(OperationType::SPLIT, {
+      .inputs = ops::split::kInputs,
+      .outputs = ops::split::kOutputs,
+      .signatures = ops::split::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -3,7 +3,7 @@
 /// SQRT (88): elementwise square root.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -13,10 +13,18 @@ inline constexpr auto& kOutputs = lists::kSingleOutput;
 inline constexpr auto kSignatures = lists::unary(lists::kFloat);
 }  // namespace sqrt
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// SQRT in the operation table.
-struct Sqrt : OperationDescriptor<OperationType::SQRT> {
-  static constexpr OperationInfo info{OperationType::SQRT, "SQRT",         HalVersion::V1_2,
-                                      sqrt::kInputs,       sqrt::kOutputs, sqrt::kSignatures};
+template <>
+struct Row<OperationType::SQRT> {
+  static constexpr OperationInfo info = make_row(OperationType::SQRT, {
+      .inputs = ops::sqrt::kInputs,
+      .outputs = ops::sqrt::kOutputs,
+      .signatures = ops::sqrt::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -6,7 +6,7 @@
 #include <array>
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -27,11 +27,20 @@ inline Status validate(const OperationView& op, HalVersion& version) {
 }
 }  // namespace squeeze
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// SQUEEZE in the operation table.
-struct Squeeze : OperationDescriptor<OperationType::SQUEEZE> {
-  static constexpr OperationInfo info{OperationType::SQUEEZE, "SQUEEZE",       HalVersion::V1_1,
-                                      squeeze::kInputs,       squeeze::kOutputs, squeeze::kSignatures,
-                                      &squeeze::validate,     nullptr,         kOpAllowsOmitted};
+template <>
+struct Row<OperationType::SQUEEZE> {
+  static constexpr OperationInfo info = make_row(OperationType::SQUEEZE, {
+      .inputs = ops::squeeze::kInputs,
+      .outputs = ops::squeeze::kOutputs,
+      .signatures = ops::squeeze::kSignatures,
+      .validate = &ops::squeeze::validate,
+      .flags = kOpAllowsOmitted,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

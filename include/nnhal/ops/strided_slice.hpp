@@ -6,7 +6,7 @@
 #include <array>
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -26,7 +26,7 @@ inline constexpr auto kSignatures = for_each_type(
     v1_0::float_quant_types(HalVersion::V1_1), [](OperandType t, HalVersion v) {
       using enum OperandType;
       return sig(v, {t, TENSOR_INT32, TENSOR_INT32, TENSOR_INT32, INT32, INT32, INT32}, {t});
-    });
+  });
 
 /// Input rank <= 4 when known. Begin/end/stride values are runtime checks.
 inline Status validate(const OperationView& op, HalVersion& version) {
@@ -34,12 +34,19 @@ inline Status validate(const OperationView& op, HalVersion& version) {
 }
 }  // namespace strided_slice
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// STRIDED_SLICE in the operation table.
-struct StridedSlice : OperationDescriptor<OperationType::STRIDED_SLICE> {
-  static constexpr OperationInfo info{OperationType::STRIDED_SLICE, "STRIDED_SLICE",
-                                      HalVersion::V1_1,             strided_slice::kInputs,
-                                      strided_slice::kOutputs,      strided_slice::kSignatures,
-                                      &strided_slice::validate};
+template <>
+struct Row<OperationType::STRIDED_SLICE> {
+  static constexpr OperationInfo info = make_row(OperationType::STRIDED_SLICE, {
+      .inputs = ops::strided_slice::kInputs,
+      .outputs = ops::strided_slice::kOutputs,
+      .signatures = ops::strided_slice::kSignatures,
+      .validate = &ops::strided_slice::validate,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

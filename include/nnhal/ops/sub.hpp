@@ -3,7 +3,7 @@
 /// SUB (36): elementwise difference with broadcasting and a fused activation.
 
 #include "nnhal/ops/common/arithmetic.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -20,11 +20,20 @@ inline Status validate(const OperationView& op, HalVersion&) { return arithmetic
 
 }  // namespace sub
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// SUB in the operation table.
-struct Sub : OperationDescriptor<OperationType::SUB> {
-  static constexpr OperationInfo info{OperationType::SUB,    "SUB",          HalVersion::V1_1,
-                                      arithmetic::kInputs,   arithmetic::kOutputs, sub::kSignatures,
-                                      &sub::validate,        &arithmetic::kImpl<arithmetic::Sub>,    kOpAllowsZeroSized};
+template <>
+struct Row<OperationType::SUB> {
+  static constexpr OperationInfo info = make_row(OperationType::SUB, {
+      .inputs = ops::arithmetic::kInputs,
+      .outputs = ops::arithmetic::kOutputs,
+      .signatures = ops::sub::kSignatures,
+      .validate = &ops::sub::validate,
+      .flags = kOpAllowsZeroSized,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

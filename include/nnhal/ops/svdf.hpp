@@ -6,7 +6,7 @@
 #include <array>
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -30,11 +30,19 @@ inline constexpr auto kSignatures = for_each_type(v1_0::kFloatTypes, [](OperandT
 });
 }  // namespace svdf
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// SVDF in the operation table.
-struct Svdf : OperationDescriptor<OperationType::SVDF> {
-  static constexpr OperationInfo info{OperationType::SVDF, "SVDF",         HalVersion::V1_0,
-                                      svdf::kInputs,       svdf::kOutputs, svdf::kSignatures,
-                                      nullptr,             nullptr,        kOpAllowsOmitted};
+template <>
+struct Row<OperationType::SVDF> {
+  static constexpr OperationInfo info = make_row(OperationType::SVDF, {
+      .inputs = ops::svdf::kInputs,
+      .outputs = ops::svdf::kOutputs,
+      .signatures = ops::svdf::kSignatures,
+      .flags = kOpAllowsOmitted,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -6,7 +6,7 @@
 #include <array>
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -26,11 +26,20 @@ inline Status validate(const OperationView& op, HalVersion& version) {
 }
 }  // namespace tanh
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// TANH in the operation table.
-struct Tanh : OperationDescriptor<OperationType::TANH> {
-  static constexpr OperationInfo info{OperationType::TANH, "TANH", HalVersion::V1_0,
-                                      tanh::kInputs, tanh::kOutputs, tanh::kSignatures,
-                                      &tanh::validate, nullptr, kOpAllowsZeroSized};
+template <>
+struct Row<OperationType::TANH> {
+  static constexpr OperationInfo info = make_row(OperationType::TANH, {
+      .inputs = ops::tanh::kInputs,
+      .outputs = ops::tanh::kOutputs,
+      .signatures = ops::tanh::kSignatures,
+      .validate = &ops::tanh::validate,
+      .flags = kOpAllowsZeroSized,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -3,7 +3,7 @@
 /// TILE (89): repeats the input `multiples[i]` times along every axis; out q = in.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -16,13 +16,21 @@ inline constexpr auto& kOutputs = lists::kSingleOutput;
 inline constexpr auto kSignatures =
     for_each_type(lists::kFloatIntQuant, [](OperandType t, HalVersion v) {
       return sig(v, {t, OperandType::TENSOR_INT32}, {t});
-    });
+  });
 }  // namespace tile
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// TILE in the operation table.
-struct Tile : OperationDescriptor<OperationType::TILE> {
-  static constexpr OperationInfo info{OperationType::TILE, "TILE",         HalVersion::V1_2,
-                                      tile::kInputs,       tile::kOutputs, tile::kSignatures};
+template <>
+struct Row<OperationType::TILE> {
+  static constexpr OperationInfo info = make_row(OperationType::TILE, {
+      .inputs = ops::tile::kInputs,
+      .outputs = ops::tile::kOutputs,
+      .signatures = ops::tile::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -3,7 +3,7 @@
 /// TOPK_V2 (90): the k largest values along the last dimension (descending) and their indices.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -19,14 +19,21 @@ inline constexpr std::array<Slot, 2> kOutputs{{
 inline constexpr auto kSignatures =
     for_each_type(lists::kFloatIntQuant, [](OperandType t, HalVersion v) {
       return sig(v, {t, OperandType::INT32}, {t, OperandType::TENSOR_INT32});
-    });
+  });
 }  // namespace topk_v2
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// TOPK_V2 in the operation table.
-struct TopkV2 : OperationDescriptor<OperationType::TOPK_V2> {
-  static constexpr OperationInfo info{OperationType::TOPK_V2, "TOPK_V2",
-                                      HalVersion::V1_2,       topk_v2::kInputs,
-                                      topk_v2::kOutputs,      topk_v2::kSignatures};
+template <>
+struct Row<OperationType::TOPK_V2> {
+  static constexpr OperationInfo info = make_row(OperationType::TOPK_V2, {
+      .inputs = ops::topk_v2::kInputs,
+      .outputs = ops::topk_v2::kOutputs,
+      .signatures = ops::topk_v2::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -6,7 +6,7 @@
 #include <array>
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -27,13 +27,20 @@ inline Status validate(const OperationView& op, HalVersion& version) {
 }
 }  // namespace transpose
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// TRANSPOSE in the operation table.
-struct Transpose : OperationDescriptor<OperationType::TRANSPOSE> {
-  static constexpr OperationInfo info{OperationType::TRANSPOSE,  "TRANSPOSE",
-                                      HalVersion::V1_1,          transpose::kInputs,
-                                      transpose::kOutputs,       transpose::kSignatures,
-                                      &transpose::validate,      nullptr,
-                                      kOpAllowsZeroSized | kOpAllowsOmitted};
+template <>
+struct Row<OperationType::TRANSPOSE> {
+  static constexpr OperationInfo info = make_row(OperationType::TRANSPOSE, {
+      .inputs = ops::transpose::kInputs,
+      .outputs = ops::transpose::kOutputs,
+      .signatures = ops::transpose::kSignatures,
+      .validate = &ops::transpose::validate,
+      .flags = kOpAllowsZeroSized | kOpAllowsOmitted,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

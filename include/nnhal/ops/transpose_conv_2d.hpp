@@ -3,7 +3,7 @@
 /// TRANSPOSE_CONV_2D (91): transposed ("deconvolution") 2-D convolution. Zero batches allowed.
 
 #include "nnhal/ops/common/conv_v12_signatures.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -40,17 +40,20 @@ inline Status validate(const OperationView& op, HalVersion&) {
 }
 }  // namespace transpose_conv_2d
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// TRANSPOSE_CONV_2D in the operation table.
-struct TransposeConv2D : OperationDescriptor<OperationType::TRANSPOSE_CONV_2D> {
-  static constexpr OperationInfo info{OperationType::TRANSPOSE_CONV_2D,
-                                      "TRANSPOSE_CONV_2D",
-                                      HalVersion::V1_2,
-                                      transpose_conv_2d::kInputs,
-                                      transpose_conv_2d::kOutputs,
-                                      transpose_conv_2d::kSignatures,
-                                      &transpose_conv_2d::validate,
-                                      nullptr,
-                                      kOpAllowsZeroSized};
+template <>
+struct Row<OperationType::TRANSPOSE_CONV_2D> {
+  static constexpr OperationInfo info = make_row(OperationType::TRANSPOSE_CONV_2D, {
+      .inputs = ops::transpose_conv_2d::kInputs,
+      .outputs = ops::transpose_conv_2d::kOutputs,
+      .signatures = ops::transpose_conv_2d::kSignatures,
+      .validate = &ops::transpose_conv_2d::validate,
+      .flags = kOpAllowsZeroSized,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -5,7 +5,7 @@
 
 #include "nnhal/ops/common/lstm_slots.hpp"
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -54,18 +54,20 @@ inline Status validate(const OperationView& op, HalVersion&) {
 }
 }  // namespace unidirectional_sequence_lstm
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// UNIDIRECTIONAL_SEQUENCE_LSTM in the operation table.
-struct UnidirectionalSequenceLstm
-    : OperationDescriptor<OperationType::UNIDIRECTIONAL_SEQUENCE_LSTM> {
-  static constexpr OperationInfo info{OperationType::UNIDIRECTIONAL_SEQUENCE_LSTM,
-                                      "UNIDIRECTIONAL_SEQUENCE_LSTM",
-                                      HalVersion::V1_2,
-                                      unidirectional_sequence_lstm::kInputs,
-                                      unidirectional_sequence_lstm::kOutputs,
-                                      unidirectional_sequence_lstm::kSignatures,
-                                      &unidirectional_sequence_lstm::validate,
-                                      nullptr,
-                                      kOpAllowsOmitted};
+template <>
+struct Row<OperationType::UNIDIRECTIONAL_SEQUENCE_LSTM> {
+  static constexpr OperationInfo info = make_row(OperationType::UNIDIRECTIONAL_SEQUENCE_LSTM, {
+      .inputs = ops::unidirectional_sequence_lstm::kInputs,
+      .outputs = ops::unidirectional_sequence_lstm::kOutputs,
+      .signatures = ops::unidirectional_sequence_lstm::kSignatures,
+      .validate = &ops::unidirectional_sequence_lstm::validate,
+      .flags = kOpAllowsOmitted,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

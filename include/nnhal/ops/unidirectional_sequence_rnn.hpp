@@ -4,7 +4,7 @@
 /// 3-D input.
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/operation_info.hpp"
+#include "nnhal/interface/operation_info.hpp"
 
 namespace nnhal::ops {
 
@@ -39,14 +39,18 @@ inline constexpr auto kSignatures = [] {
 }();
 }  // namespace unidirectional_sequence_rnn
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// UNIDIRECTIONAL_SEQUENCE_RNN in the operation table.
-struct UnidirectionalSequenceRnn : OperationDescriptor<OperationType::UNIDIRECTIONAL_SEQUENCE_RNN> {
-  static constexpr OperationInfo info{OperationType::UNIDIRECTIONAL_SEQUENCE_RNN,
-                                      "UNIDIRECTIONAL_SEQUENCE_RNN",
-                                      HalVersion::V1_2,
-                                      unidirectional_sequence_rnn::kInputs,
-                                      unidirectional_sequence_rnn::kOutputs,
-                                      unidirectional_sequence_rnn::kSignatures};
+template <>
+struct Row<OperationType::UNIDIRECTIONAL_SEQUENCE_RNN> {
+  static constexpr OperationInfo info = make_row(OperationType::UNIDIRECTIONAL_SEQUENCE_RNN, {
+      .inputs = ops::unidirectional_sequence_rnn::kInputs,
+      .outputs = ops::unidirectional_sequence_rnn::kOutputs,
+      .signatures = ops::unidirectional_sequence_rnn::kSignatures,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -2,10 +2,10 @@
 /// \file
 /// WHILE (97): runs the body subgraph while the condition subgraph yields true, carrying
 /// input-output and state operands between iterations. The layout is variable (HAL13.md d.3);
-/// validation lives in nnhal/validate/control_flow.hpp.
+/// validation lives in nnhal/control/validate.hpp.
 
-#include "nnhal/ops/operation_info.hpp"
-#include "nnhal/validate/control_flow.hpp"
+#include "nnhal/interface/operation_info.hpp"
+#include "nnhal/control/validate.hpp"
 
 namespace nnhal::ops {
 
@@ -22,11 +22,20 @@ inline constexpr std::array<Signature, 1> kSignatures{{
 }};
 }  // namespace while_op
 
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
 /// WHILE in the operation table.
-struct While : OperationDescriptor<OperationType::WHILE> {
-  static constexpr OperationInfo info{OperationType::WHILE, "WHILE", HalVersion::V1_3,
-                                      while_op::kInputs,    while_op::kOutputs, while_op::kSignatures,
-                                      &validate_while_operation, &kControlFlowImpl, kOpControlFlow};
+template <>
+struct Row<OperationType::WHILE> {
+  static constexpr OperationInfo info = make_row(OperationType::WHILE, {
+      .inputs = ops::while_op::kInputs,
+      .outputs = ops::while_op::kOutputs,
+      .signatures = ops::while_op::kSignatures,
+      .validate = &validate_while_operation,
+      .flags = kOpControlFlow,
+  });
 };
 
-}  // namespace nnhal::ops
+}  // namespace nnhal

@@ -9,6 +9,7 @@
 #include "nnhal/core/operand_traits.hpp"
 #include "nnhal/core/result.hpp"
 #include "nnhal/model/model.hpp"
+#include "nnhal/model/operand_size.hpp"
 
 namespace nnhal {
 
@@ -16,26 +17,6 @@ namespace nnhal {
 constexpr bool is_valid_lifetime(OperandLifeTime v) noexcept {
   const auto c = static_cast<std::int32_t>(v);
   return c >= 0 && c <= static_cast<std::int32_t>(OperandLifeTime::SUBGRAPH);
-}
-
-/// True when `p` is aligned for elements of operand type `t`.
-inline bool is_aligned_for(OperandType t, const void* p) noexcept {
-  const std::uint32_t a = element_size(t);
-  return a <= 1 || reinterpret_cast<std::uintptr_t>(p) % a == 0;
-}
-
-/// Exact byte size of an operand with fully specified dimensions, or nullopt when the size is
-/// unknown (unknown rank or a 0 dimension); an overflow of uint32 yields an error.
-inline Expected<std::uint64_t> operand_byte_size(const Operand& op) noexcept {
-  if (!is_tensor(op.type)) return std::uint64_t{element_size(op.type)};
-  if (op.dimensions.empty()) return std::uint64_t{0};
-  std::uint64_t n = element_size(op.type);
-  for (std::uint32_t d : op.dimensions) {
-    if (d == 0) return std::uint64_t{0};
-    n *= d;  // at most 2^32 * 2^32 before the check below trips
-    if (n > UINT32_MAX) return NNHAL_INVALID("data size overflows uint32");
-  }
-  return n;
 }
 
 /// Checks one operand of a subgraph. `referenced_count` and the model's value sizes bound the

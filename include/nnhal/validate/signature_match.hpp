@@ -6,8 +6,8 @@
 #include <optional>
 
 #include "nnhal/core/result.hpp"
-#include "nnhal/ops/operation_info.hpp"
-#include "nnhal/validate/operation_view.hpp"
+#include "nnhal/interface/operation_info.hpp"
+#include "nnhal/interface/operation_view.hpp"
 
 namespace nnhal {
 

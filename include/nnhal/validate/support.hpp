@@ -1,16 +1,18 @@
 #pragma once
 /// \file
 /// The supported-operations query (HAL13.md c.1.1): after validating the whole model, one flag
-/// per operation of the main subgraph. An ordinary operation is supported when its table row
-/// has a kernel for its operand types; IF and WHILE only when the executor runs control flow
-/// and every operation of every subgraph they reference, transitively, is supported.
+/// per operation of the main subgraph. An ordinary operation is supported when the kernel set
+/// selects a kernel for its operand types (the same choice prepare makes: one source of truth);
+/// IF and WHILE only when the set runs control flow and every operation of every subgraph they
+/// reference, transitively, is supported.
 
 #include <cstdint>
 #include <functional>
 #include <utility>
 #include <vector>
 
-#include "nnhal/exec/prepare.hpp"
+#include "nnhal/interface/kernel_set.hpp"
+#include "nnhal/interface/node_io.hpp"
 #include "nnhal/ops/registry.hpp"
 #include "nnhal/validate/model.hpp"
 
@@ -18,10 +20,10 @@ namespace nnhal {
 
 namespace detail {
 
-/// True when the kernel choice of `info` accepts the declared operand records of `operation`.
+/// True when the kernel choice of `op` accepts the declared operand records of `operation`.
 inline bool kernel_available(const Model& model, const Subgraph& sg, const Operation& operation,
-                             const OperationInfo& info) {
-  if (!info.implemented()) return false;
+                             const OpKernel& op) {
+  if (op.select == nullptr) return false;
   std::vector<RtOperand> records;
   std::vector<std::uint32_t> ins, outs;
   records.reserve(operation.inputs.size() + operation.outputs.size());
@@ -39,7 +41,9 @@ inline bool kernel_available(const Model& model, const Subgraph& sg, const Opera
   }
   alignas(16) std::byte params[kNodeParamBytes];
   const NodeIO io(records.data(), ins, outs);
-  return info.impl->select(io, std::span<std::byte, kNodeParamBytes>(params)).has_value();
+  KernelPrepare setup{std::span<std::byte, kNodeParamBytes>(params)};
+  setup.dry_run = true;
+  return op.select(io, setup).has_value();
 }
 
 /// Support flags of every operation of `sg`. Referenced subgraphs are evaluated once each, in
@@ -49,8 +53,8 @@ class SupportQuery {
  public:
   /// `allowed`, when given, further restricts every operation (a device's policy).
   using Filter = std::function<bool(const Subgraph&, const Operation&)>;
-  explicit SupportQuery(const Model& model, Filter allowed = {})
-      : model_(model), allowed_(std::move(allowed)), supported_(model.referenced.size(), 0) {
+  SupportQuery(const Model& model, const KernelTable& kernels, Filter allowed = {})
+      : model_(model), kernels_(kernels), allowed_(std::move(allowed)), supported_(model.referenced.size(), 0) {
     const std::size_t n = model.referenced.size();
     std::vector<std::uint8_t> done(n, 0);
     struct Frame {
@@ -94,11 +98,10 @@ class SupportQuery {
 
  private:
   bool operation(const Subgraph& sg, const Operation& op) const {
-    const OperationInfo* info = find_operation(op.type);
-    if (info == nullptr) return false;
+    const OpKernel* kernel = kernels_.find(op.type);
+    if (kernel == nullptr) return false;
     if (allowed_ && !allowed_(sg, op)) return false;
-    if (!info->has(kOpControlFlow)) return kernel_available(model_, sg, op, *info);
-    if (!info->implemented()) return false;
+    if (!kernel->control_flow) return kernel_available(model_, sg, op, *kernel);
     for (std::uint32_t in : op.inputs) {
       const Operand& operand = sg.operands[in];
       if (operand.lifetime == OperandLifeTime::SUBGRAPH && !supported_[operand.location.offset]) return false;
@@ -107,26 +110,29 @@ class SupportQuery {
   }
 
   const Model& model_;
+  const KernelTable& kernels_;
   Filter allowed_;
   std::vector<std::uint8_t> supported_;
 };
 
 }  // namespace detail
 
-/// Validates `model` and reports, for each operation of its main subgraph, whether nnhal can
-/// execute it (and `allowed`, a device's policy, accepts it, when given). INVALID_ARGUMENT for
-/// an invalid model.
-inline Expected<std::vector<bool>> supported_operations(const Model& model, const ValidationOptions& options = {},
+/// Validates `model` and reports, for each operation of its main subgraph, whether the kernels
+/// of `kernels` can execute it (and `allowed`, a device's policy, accepts it, when given).
+/// INVALID_ARGUMENT for an invalid model.
+inline Expected<std::vector<bool>> supported_operations(const Model& model, const KernelTable& kernels,
+                                                        const ValidationOptions& options = {},
                                                         detail::SupportQuery::Filter allowed = {}) {
   if (auto v = validate_model(model, options); !v) return std::move(v.error());
-  detail::SupportQuery query(model, std::move(allowed));
+  detail::SupportQuery query(model, kernels, std::move(allowed));
   return query.operations(model.main);
 }
 
 /// True when every operation of every subgraph of a valid `model` is supported (and allowed by
 /// `allowed`, when given): what prepare needs. Names the first one that is not in `why`.
-inline bool all_operations_supported(const Model& model, detail::SupportQuery::Filter allowed, Error& why) {
-  detail::SupportQuery query(model, std::move(allowed));
+inline bool all_operations_supported(const Model& model, const KernelTable& kernels,
+                                     detail::SupportQuery::Filter allowed, Error& why) {
+  detail::SupportQuery query(model, kernels, std::move(allowed));
   // Referenced subgraphs first, so the error names the operation at fault rather than the IF
   // or WHILE that leads to it.
   for (std::size_t h = 1; h <= model.referenced.size() + 1; ++h) {

@@ -5,7 +5,7 @@
 #include <array>
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/signature.hpp"
+#include "nnhal/interface/signature.hpp"
 
 namespace nnhal::ops::arg_min_max {
 

@@ -11,8 +11,8 @@
 
 #include "nnhal/core/result.hpp"
 #include "nnhal/ops/common/v1_0_signatures.hpp"
-#include "nnhal/ops/signature.hpp"
-#include "nnhal/validate/operation_view.hpp"
+#include "nnhal/interface/signature.hpp"
+#include "nnhal/interface/operation_view.hpp"
 
 namespace nnhal::ops::conv {
 

@@ -10,8 +10,8 @@
 #include <initializer_list>
 
 #include "nnhal/core/result.hpp"
-#include "nnhal/ops/signature.hpp"
-#include "nnhal/validate/operation_view.hpp"
+#include "nnhal/interface/signature.hpp"
+#include "nnhal/interface/operation_view.hpp"
 
 namespace nnhal::ops::conv_v12 {
 
@@ -45,7 +45,7 @@ constexpr std::array<Signature, kFilterConfigs.size()> signatures(
   for (std::size_t k = 0; k < kFilterConfigs.size(); ++k) {
     const FilterConfig& c = kFilterConfigs[k];
     TypeSeq in{c.input, c.filter, c.bias};
-    for (OperandType t : rest) in.codes[in.size++] = static_cast<std::uint8_t>(t);
+    for (OperandType t : rest) in.push_back(t);
     out[k] = sig(c.version, in, {c.input});
   }
   return out;

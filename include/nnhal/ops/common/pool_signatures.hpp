@@ -8,7 +8,7 @@
 #include <cstddef>
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
-#include "nnhal/ops/signature.hpp"
+#include "nnhal/interface/signature.hpp"
 
 namespace nnhal::ops::pool {
 

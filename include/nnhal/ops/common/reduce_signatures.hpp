@@ -6,8 +6,8 @@
 #include <array>
 
 #include "nnhal/ops/common/signature_lists.hpp"
-#include "nnhal/ops/signature.hpp"
-#include "nnhal/validate/operation_view.hpp"
+#include "nnhal/interface/signature.hpp"
+#include "nnhal/interface/operation_view.hpp"
 
 namespace nnhal::ops::reduce {
 

@@ -10,8 +10,8 @@
 #include <cstdint>
 
 #include "nnhal/core/result.hpp"
-#include "nnhal/ops/signature.hpp"
-#include "nnhal/validate/operation_view.hpp"
+#include "nnhal/interface/signature.hpp"
+#include "nnhal/interface/operation_view.hpp"
 
 namespace nnhal::ops::lists {
 
@@ -50,7 +50,7 @@ inline constexpr std::array<Slot, 1> kSingleOutput{{{"output", Role::Data}}};
 
 /// `seq` followed by `n` copies of `t` (long same-type input lists: the LSTM family).
 constexpr TypeSeq append_n(TypeSeq seq, OperandType t, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) seq.codes[seq.size++] = static_cast<std::uint8_t>(t);
+  for (std::size_t i = 0; i < n; ++i) seq.push_back(t);
   return seq;
 }
 

@@ -10,8 +10,8 @@
 #include <initializer_list>
 
 #include "nnhal/core/result.hpp"
-#include "nnhal/ops/signature.hpp"
-#include "nnhal/validate/operation_view.hpp"
+#include "nnhal/interface/signature.hpp"
+#include "nnhal/interface/operation_view.hpp"
 
 namespace nnhal::ops::v1_0 {
 
@@ -38,7 +38,7 @@ inline constexpr std::array<Slot, 1> kSingleOutput{{{"output", Role::Data}}};
 
 /// `seq` followed by `extra`.
 constexpr TypeSeq append(TypeSeq seq, std::initializer_list<OperandType> extra) {
-  for (OperandType t : extra) seq.codes[seq.size++] = static_cast<std::uint8_t>(t);
+  for (OperandType t : extra) seq.push_back(t);
   return seq;
 }
 

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "nnhal/ops/common/broadcast.hpp"
+#include "nnhal/kernels/common/broadcast.hpp"
 
 using nnhal::Dims;
 

@@ -1,13 +1,16 @@
 #pragma once
 /// \file
-/// Runtime operand records and the NodeIO handle through which shape inference and kernels see
-/// one node's operands. Kernels receive typed views from NodeIO; a record's type is fixed at
-/// prepare time, so the typed accessors only debug-check it.
+/// The interface between the executor and kernels: runtime operand records, the NodeIO handle
+/// through which shape inference and kernels see one node's operands (typed views, the node's
+/// parameters, its workspace and packed data), and OpKernel, what a kernel set provides per
+/// operation. A record's type is fixed at prepare time, so the typed accessors only debug-check
+/// it.
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <vector>
 
 #include "nnhal/config.hpp"
 #include "nnhal/core/dims.hpp"
@@ -50,8 +53,10 @@ inline constexpr std::size_t kNodeParamBytes = 128;
 class NodeIO {
  public:
   NodeIO(RtOperand* table, std::span<const std::uint32_t> inputs,
-         std::span<const std::uint32_t> outputs, const std::byte* params = nullptr) noexcept
-      : table_(table), inputs_(inputs), outputs_(outputs), params_(params) {}
+         std::span<const std::uint32_t> outputs, const std::byte* params = nullptr,
+         std::byte* workspace = nullptr, const std::byte* packed = nullptr) noexcept
+      : table_(table), inputs_(inputs), outputs_(outputs), params_(params), workspace_(workspace),
+        packed_(packed) {}
 
   std::size_t input_count() const noexcept { return inputs_.size(); }
   std::size_t output_count() const noexcept { return outputs_.size(); }
@@ -118,11 +123,20 @@ class NodeIO {
     return *reinterpret_cast<const P*>(params_);
   }
 
+  /// The scratch bytes the kernel asked for at prepare (KernelPrepare::workspace_bytes), 64-byte
+  /// aligned, in the execution's arena; valid only while the kernel runs.
+  std::byte* workspace() const noexcept { return workspace_; }
+
+  /// The data the kernel packed at prepare (KernelPrepare::pack), owned by the prepared plan.
+  const std::byte* packed() const noexcept { return packed_; }
+
  private:
   RtOperand* table_;
   std::span<const std::uint32_t> inputs_;
   std::span<const std::uint32_t> outputs_;
   const std::byte* params_;
+  std::byte* workspace_;
+  const std::byte* packed_;
 };
 
 /// Computes the shapes of a node's outputs from its inputs (writes output(i).dims and
@@ -132,17 +146,67 @@ using InferFn = Status (*)(const NodeIO&);
 /// Runs a node. Outputs have their shapes and buffers set.
 using KernelFn = Status (*)(const NodeIO&);
 
-/// Chooses a node's kernel once, at prepare time, from its operand types and quantization
-/// parameters (shapes may still be unknown); may precompute parameters into `params`.
-using SelectFn = Expected<KernelFn> (*)(const NodeIO&, std::span<std::byte, kNodeParamBytes> params);
+/// What a kernel's prepare-time choice may set up for its node, beyond picking the function:
+/// parameters precomputed into the node (requantization multipliers, ...), scratch bytes planned
+/// into the execution's arena, and data packed once into the plan (packed weights, tables).
+/// Nothing a kernel needs while running is allocated then.
+struct KernelPrepare {
+  std::span<std::byte, kNodeParamBytes> params;
+  /// Scratch bytes the kernel needs while running (NodeIO::workspace()).
+  std::size_t workspace_bytes = 0;
+  /// True when only asked whether a kernel exists (the supported-operations query): skip
+  /// expensive packing.
+  bool dry_run = false;
+  /// The node's packed data; read back at run time through NodeIO::packed().
+  std::vector<std::byte>* packed = nullptr;
 
-/// The executable part of an operation: shape inference and kernel choice.
-struct OpImpl {
+  /// Stores a trivially copyable parameter block into the node's parameters.
+  template <class P>
+  void store(const P& p) noexcept {
+    static_assert(sizeof(P) <= kNodeParamBytes && alignof(P) <= 16);
+    std::memcpy(params.data(), &p, sizeof p);
+  }
+
+  /// `bytes` of packed storage owned by the prepared node (zeroed), or nullptr in a dry run.
+  std::byte* pack(std::size_t bytes) {
+    if (dry_run || packed == nullptr) return nullptr;
+    packed->assign(bytes, std::byte{0});
+    return packed->data();
+  }
+};
+
+/// Chooses a node's kernel once, at prepare time, from its operand types and quantization
+/// parameters (shapes may still be unknown).
+using SelectFn = Expected<KernelFn> (*)(const NodeIO&, KernelPrepare&);
+
+/// What a kernel set provides for one operation: shape inference and the kernel choice. IF and
+/// WHILE have neither: `control_flow` marks that the executor runs them over their subgraphs.
+struct OpKernel {
   InferFn infer = nullptr;
   SelectFn select = nullptr;
-  /// Bit i set: infer reads the *value* of tensor input i (e.g. RESHAPE's shape tensor), so
-  /// shapes are static only when that input is a constant. Scalar inputs may always be read.
-  std::uint64_t value_inputs = 0;
+  bool control_flow = false;
 };
+
+/// The runtime record of a declared operand of `model`, with constants bound to their bytes.
+inline Expected<RtOperand> make_record(const Model& model, const Operand& op) {
+  RtOperand r;
+  r.type = op.type;
+  r.lifetime = op.lifetime;
+  r.rank_known = !(is_tensor(op.type) && op.dimensions.empty());
+  if (!r.dims.assign(op.dimensions))
+    return NNHAL_FAILURE("rank %zu exceeds the supported maximum %zu", op.dimensions.size(), kMaxRank);
+  r.scale = op.scale;
+  r.zero_point = op.zeroPoint;
+  r.channel_quant = op.channelQuant ? &*op.channelQuant : nullptr;
+  if (op.lifetime == OperandLifeTime::CONSTANT_COPY) {
+    r.data = const_cast<std::byte*>(reinterpret_cast<const std::byte*>(model.operandValues.data())) +
+             op.location.offset;
+    r.length = op.location.length;
+  } else if (op.lifetime == OperandLifeTime::CONSTANT_REFERENCE) {
+    r.data = model.pools[op.location.poolIndex].data + op.location.offset;
+    r.length = op.location.length;
+  }
+  return r;
+}
 
 }  // namespace nnhal

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "nnhal/ops/common/quantization.hpp"
+#include "nnhal/kernels/common/quantization.hpp"
 
 namespace q = nnhal::quant;
 

@@ -8,8 +8,8 @@
 #include "nnhal/core/operand_traits.hpp"
 #include "nnhal/core/result.hpp"
 #include "nnhal/model/model.hpp"
-#include "nnhal/validate/operand.hpp"
-#include "nnhal/validate/operation_view.hpp"
+#include "nnhal/model/operand_size.hpp"
+#include "nnhal/interface/operation_view.hpp"
 
 namespace nnhal {
 

@@ -2,8 +2,8 @@
 /// \file
 /// The vocabulary of the operation table: operand slots (name, role, optionality), operand-type
 /// signatures with the HAL version each needs, and constexpr helpers to build signature lists.
-/// Every per-operation header describes itself with these types; nnhal/ops/registry.hpp
-/// gathers them into the one table.
+/// Every operation row (nnhal/ops/<name>.hpp) describes itself with these types;
+/// nnhal/ops/registry.hpp gathers the rows into the one table.
 
 #include <algorithm>
 #include <array>
@@ -35,6 +35,8 @@ enum SlotFlags : std::uint8_t {
   kSlotOmittable = 1,  ///< the operand may have lifetime NO_VALUE (optional by value)
   kSlotTrailing = 2,   ///< the input may be left out of the list entirely (optional by count)
   kSlotRepeated = 4,   ///< the slot stands for one or more operands (CONCATENATION, SPLIT, IF)
+  kSlotValueRead = 8,  ///< shape inference reads the tensor's *value* (RESHAPE's shape): the
+                       ///< node's shapes are static only when it is a constant
 };
 
 /// One input or output position of an operation.
@@ -52,32 +54,48 @@ inline constexpr std::uint8_t kAnyTypeCode = 0xFF;
 
 /// A sequence of operand types. When `repeat` >= 0, the type at that position may occur one or
 /// more times (the operand count is then at least `size`).
+///
+/// The codes are packed eight to a 64-bit word: the table holds thousands of signatures, and a
+/// compiler evaluates and stores them as constants element by element, so eight words instead of
+/// 64 bytes make the table several times cheaper to compile and smaller in a binary.
 struct TypeSeq {
-  std::array<std::uint8_t, kMaxSignatureArity> codes{};
+  static constexpr std::size_t kWords = kMaxSignatureArity / 8;
+  std::array<std::uint64_t, kWords> words{};
   std::uint8_t size = 0;
   std::int8_t repeat = -1;
 
   constexpr TypeSeq() = default;
   constexpr TypeSeq(std::initializer_list<OperandType> types, int repeat_at = -1) {
-    for (OperandType t : types) codes[size++] = static_cast<std::uint8_t>(t);
+    for (OperandType t : types) push_back(t);
     repeat = static_cast<std::int8_t>(repeat_at);
   }
-  constexpr OperandType operator[](std::size_t i) const { return OperandType{codes[i]}; }
+  /// The type code at position i (kAnyTypeCode or an OperandType value).
+  constexpr std::uint8_t code(std::size_t i) const {
+    return static_cast<std::uint8_t>(words[i / 8] >> (8 * (i % 8)));
+  }
+  constexpr OperandType operator[](std::size_t i) const { return OperandType{code(i)}; }
+  /// Appends a type (or kAnyTypeCode). Precondition: size < kMaxSignatureArity.
+  constexpr void push_back(std::uint8_t c) {
+    words[size / 8] |= std::uint64_t{c} << (8 * (size % 8));
+    ++size;
+  }
+  constexpr void push_back(OperandType t) { push_back(static_cast<std::uint8_t>(t)); }
 
   /// Type expected at operand position `pos` of a list of `count` operands, or kAnyTypeCode.
   /// Precondition: accepts_count(count).
   constexpr std::uint8_t code_at(std::size_t pos, std::size_t count) const {
-    if (repeat < 0) return codes[pos];
+    if (repeat < 0) return code(pos);
     const std::size_t r = static_cast<std::size_t>(repeat);
     const std::size_t extra = count - size;
-    if (pos < r) return codes[pos];
-    if (pos <= r + extra) return codes[r];
-    return codes[pos - extra];
+    if (pos < r) return code(pos);
+    if (pos <= r + extra) return code(r);
+    return code(pos - extra);
   }
   constexpr bool accepts_count(std::size_t count) const {
     return repeat < 0 ? count == size : count >= size;
   }
 };
+static_assert(kMaxSignatureArity % 8 == 0);
 
 /// One accepted combination of operand types and the HAL version it needs.
 struct Signature {

@@ -1,0 +1,267 @@
+#pragma once
+/// \file
+/// The kernels of ADD, SUB, MUL and DIV: broadcast shape inference and a kernel for every
+/// element type (float through SIMD, half, int32, quant8 of both signs).
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <span>
+
+#include "nnhal/interface/node_io.hpp"
+#include "nnhal/kernels/common/activation.hpp"
+#include "nnhal/kernels/common/broadcast.hpp"
+#include "nnhal/kernels/common/quantization.hpp"
+#include "nnhal/kernels/kernel.hpp"
+#include "nnhal/simd/elementwise_f32.hpp"
+
+namespace nnhal::kernels::arithmetic {
+
+/// Output shape = broadcast of the two inputs.
+inline Status infer_broadcast(const NodeIO& io) {
+  auto shape = broadcast_shape(io.input(0).dims, io.input(1).dims);
+  if (!shape) return std::move(shape.error());
+  io.output(0).dims = *shape;
+  return {};
+}
+
+/// Elementwise functors: float, int32 (wrapping, as two's complement hardware does).
+/// How an operation's quantized kernel rescales: ADD/SUB-style (inputs brought to a common
+/// scale), MUL-style (one product rescale), or no quantized kernel (DIV).
+enum class QuantKind { AddLike, MulLike, None };
+
+struct Add {
+  static constexpr simd::BinaryOp simd_op = simd::BinaryOp::Add;
+  static constexpr QuantKind quant = QuantKind::AddLike;
+  static constexpr bool negate_second = false;
+  static float apply(float a, float b) noexcept { return a + b; }
+  static std::int32_t apply(std::int32_t a, std::int32_t b) noexcept {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
+  }
+};
+struct Sub {
+  static constexpr simd::BinaryOp simd_op = simd::BinaryOp::Sub;
+  static constexpr QuantKind quant = QuantKind::AddLike;
+  static constexpr bool negate_second = true;  // reference: SUB is ADD with -input2_multiplier
+  static float apply(float a, float b) noexcept { return a - b; }
+  static std::int32_t apply(std::int32_t a, std::int32_t b) noexcept {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) - static_cast<std::uint32_t>(b));
+  }
+};
+struct Mul {
+  static constexpr simd::BinaryOp simd_op = simd::BinaryOp::Mul;
+  static constexpr QuantKind quant = QuantKind::MulLike;
+  static float apply(float a, float b) noexcept { return a * b; }
+  static std::int32_t apply(std::int32_t a, std::int32_t b) noexcept {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) * static_cast<std::uint32_t>(b));
+  }
+};
+struct Div {
+  static constexpr simd::BinaryOp simd_op = simd::BinaryOp::Div;
+  static constexpr QuantKind quant = QuantKind::None;
+  static float apply(float a, float b) noexcept { return a / b; }
+  /// Floor division; x / 0 = 0 (reference behaviour); INT32_MIN / -1 wraps to INT32_MIN.
+  static std::int32_t apply(std::int32_t a, std::int32_t b) noexcept {
+    if (b == 0) return 0;
+    if (b == -1) return static_cast<std::int32_t>(0u - static_cast<std::uint32_t>(a));
+    std::int32_t q = a / b;
+    if (a % b != 0 && ((a < 0) != (b < 0))) --q;
+    return q;
+  }
+};
+
+/// Reads the activation scalar (input 2); GENERAL_FAILURE if it is not a defined code.
+inline Expected<std::int32_t> activation(const NodeIO& io) {
+  const std::int32_t act = io.scalar<OperandType::INT32>(2);
+  if (!is_valid_activation(act)) return NNHAL_FAILURE("invalid fused activation %d", act);
+  return act;
+}
+
+/// Reference FLOAT32 kernel: any broadcast, scalar loop. The SIMD kernels are checked against it.
+template <class Op>
+Status reference_f32(const NodeIO& io) {
+  auto act = activation(io);
+  if (!act) return std::move(act.error());
+  const FloatRange r = float_activation_range(*act);
+  const auto a = io.in<OperandType::TENSOR_FLOAT32>(0);
+  const auto b = io.in<OperandType::TENSOR_FLOAT32>(1);
+  const auto o = io.out<OperandType::TENSOR_FLOAT32>(0);
+  broadcast_for_each(o.dims(), a.dims(), b.dims(), [&](std::size_t i, std::size_t ia, std::size_t ib) {
+    o[i] = r.apply(Op::apply(a[ia], b[ib]));
+  });
+  return {};
+}
+
+/// FLOAT32 kernel chosen at prepare time: SIMD for equal shapes and a scalar operand, the
+/// reference walk for other broadcasts.
+template <class Op>
+Status kernel_f32(const NodeIO& io) {
+  const auto a = io.in<OperandType::TENSOR_FLOAT32>(0);
+  const auto b = io.in<OperandType::TENSOR_FLOAT32>(1);
+  const auto o = io.out<OperandType::TENSOR_FLOAT32>(0);
+  const std::size_t n = o.size();
+  const bool a_full = a.size() == n, b_full = b.size() == n;
+  if (!(a_full && (b_full || b.size() == 1)) && !(b_full && a.size() == 1))
+    return reference_f32<Op>(io);
+  auto act = activation(io);
+  if (!act) return std::move(act.error());
+  const FloatRange r = float_activation_range(*act);
+  if (a_full)
+    simd::binary_f32(Op::simd_op, a.data(), b.data(), !b_full, o.data(), n, r.min, r.max);
+  else
+    simd::binary_f32_scalar_first(Op::simd_op, a.data()[0], b.data(), o.data(), n, r.min, r.max);
+  return {};
+}
+
+template <class Op>
+Status kernel_f16(const NodeIO& io) {
+  auto act = activation(io);
+  if (!act) return std::move(act.error());
+  const FloatRange r = float_activation_range(*act);
+  const auto a = io.in<OperandType::TENSOR_FLOAT16>(0);
+  const auto b = io.in<OperandType::TENSOR_FLOAT16>(1);
+  const auto o = io.out<OperandType::TENSOR_FLOAT16>(0);
+  broadcast_for_each(o.dims(), a.dims(), b.dims(), [&](std::size_t i, std::size_t ia, std::size_t ib) {
+    o[i] = Half(r.apply(Op::apply(static_cast<float>(a[ia]), static_cast<float>(b[ib]))));
+  });
+  return {};
+}
+
+template <class Op>
+Status kernel_i32(const NodeIO& io) {
+  // Reference quirk (HAL13.md i.9): INT32 arithmetic requires activation NONE, checked only at
+  // execution time, as a GENERAL_FAILURE.
+  if (io.scalar<OperandType::INT32>(2) != 0)
+    return NNHAL_FAILURE("TENSOR_INT32 arithmetic requires fused activation NONE");
+  const auto a = io.in<OperandType::TENSOR_INT32>(0);
+  const auto b = io.in<OperandType::TENSOR_INT32>(1);
+  const auto o = io.out<OperandType::TENSOR_INT32>(0);
+  broadcast_for_each(o.dims(), a.dims(), b.dims(), [&](std::size_t i, std::size_t ia, std::size_t ib) {
+    o[i] = Op::apply(a[ia], b[ib]);
+  });
+  return {};
+}
+
+/// TENSOR_INT32 when prepare fixed one shape for both inputs and the output: a flat loop, no
+/// views and no broadcasting (the case of loop counters and most element-wise graphs).
+template <class Op>
+Status kernel_i32_same_shape(const NodeIO& io) {
+  if (io.scalar<OperandType::INT32>(2) != 0)
+    return NNHAL_FAILURE("TENSOR_INT32 arithmetic requires fused activation NONE");
+  const auto n = static_cast<std::size_t>(io.output(0).dims.element_count());
+  const std::int32_t* a = io.in_data<OperandType::TENSOR_INT32>(0);
+  const std::int32_t* b = io.in_data<OperandType::TENSOR_INT32>(1);
+  std::int32_t* o = io.out_data<OperandType::TENSOR_INT32>(0);
+  for (std::size_t i = 0; i < n; ++i) o[i] = Op::apply(a[i], b[i]);
+  return {};
+}
+
+/// Precomputed requantization of quantized ADD / SUB (TFLite's AddParams).
+struct AddQuantParams {
+  std::int32_t input1_offset, input2_offset, output_offset;
+  quant::Multiplier input1, input2, output;
+  static constexpr int kLeftShift = 20;
+};
+
+/// Builds AddQuantParams; for SUB the second multiplier is negated (reference behaviour).
+inline AddQuantParams make_add_params(const RtOperand& a, const RtOperand& b, const RtOperand& o,
+                                      bool subtract) noexcept {
+  const double twice_max = 2.0 * static_cast<double>(a.scale > b.scale ? a.scale : b.scale);
+  AddQuantParams p{};
+  p.input1_offset = -a.zero_point;
+  p.input2_offset = -b.zero_point;
+  p.output_offset = o.zero_point;
+  p.input1 = quant::quantize_multiplier(static_cast<double>(a.scale) / twice_max);
+  p.input2 = quant::quantize_multiplier(static_cast<double>(b.scale) / twice_max);
+  p.output = quant::quantize_multiplier(
+      twice_max / (static_cast<double>(1 << AddQuantParams::kLeftShift) * static_cast<double>(o.scale)));
+  if (subtract) p.input2.value = -p.input2.value;
+  return p;
+}
+
+template <OperandType T>
+Status kernel_add_quant(const NodeIO& io) {
+  using E = element_t<T>;
+  auto act = activation(io);
+  if (!act) return std::move(act.error());
+  const auto& p = io.params<AddQuantParams>();
+  const auto a = io.in<T>(0);
+  const auto b = io.in<T>(1);
+  const auto o = io.out<T>(0);
+  const auto storage = quant::storage_range<E>();
+  const auto range = quant::activation_range(static_cast<FusedActivationFunc>(*act), o.scale(),
+                                             o.zero_point(), storage.min, storage.max);
+  broadcast_for_each(o.dims(), a.dims(), b.dims(), [&](std::size_t i, std::size_t ia, std::size_t ib) {
+    const std::int32_t x1 = (p.input1_offset + a[ia]) * (1 << AddQuantParams::kLeftShift);
+    const std::int32_t x2 = (p.input2_offset + b[ib]) * (1 << AddQuantParams::kLeftShift);
+    const std::int32_t s1 = quant::multiply_by_quantized_multiplier(x1, p.input1.value, p.input1.shift);
+    const std::int32_t s2 = quant::multiply_by_quantized_multiplier(x2, p.input2.value, p.input2.shift);
+    std::int32_t r = quant::multiply_by_quantized_multiplier(s1 + s2, p.output.value, p.output.shift) +
+                     p.output_offset;
+    r = r < range.min ? range.min : (r > range.max ? range.max : r);
+    o[i] = static_cast<E>(r);
+  });
+  return {};
+}
+
+/// Precomputed requantization of quantized MUL.
+struct MulQuantParams {
+  std::int32_t input1_offset, input2_offset, output_offset;
+  quant::Multiplier output;
+};
+
+template <OperandType T>
+Status kernel_mul_quant(const NodeIO& io) {
+  using E = element_t<T>;
+  auto act = activation(io);
+  if (!act) return std::move(act.error());
+  const auto& p = io.params<MulQuantParams>();
+  const auto a = io.in<T>(0);
+  const auto b = io.in<T>(1);
+  const auto o = io.out<T>(0);
+  const auto storage = quant::storage_range<E>();
+  const auto range = quant::activation_range(static_cast<FusedActivationFunc>(*act), o.scale(),
+                                             o.zero_point(), storage.min, storage.max);
+  broadcast_for_each(o.dims(), a.dims(), b.dims(), [&](std::size_t i, std::size_t ia, std::size_t ib) {
+    const std::int32_t prod = (p.input1_offset + a[ia]) * (p.input2_offset + b[ib]);
+    std::int32_t r = quant::multiply_by_quantized_multiplier(prod, p.output.value, p.output.shift) +
+                     p.output_offset;
+    r = r < range.min ? range.min : (r > range.max ? range.max : r);
+    o[i] = static_cast<E>(r);
+  });
+  return {};
+}
+
+/// The kernels of ADD, SUB, MUL or DIV (Op), one per key type T, chosen once at prepare time;
+/// quantized kernels get their rescaling multipliers precomputed into the node parameters.
+template <class Op>
+struct Family : KernelFamily {
+  static Status infer(const NodeIO& io) { return infer_broadcast(io); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
+    if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      return &kernel_f32<Op>;
+    } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
+      return &kernel_f16<Op>;
+    } else if constexpr (T == OperandType::TENSOR_INT32) {
+      return io.same_known_shapes() ? &kernel_i32_same_shape<Op> : &kernel_i32<Op>;
+    } else if constexpr (Op::quant == QuantKind::AddLike) {
+      prepare.store(make_add_params(io.input(0), io.input(1), io.output(0), Op::negate_second));
+      return &kernel_add_quant<T>;
+    } else {
+      static_assert(Op::quant == QuantKind::MulLike, "nnhal: no quantized kernel for this operation");
+      const RtOperand &a = io.input(0), &b = io.input(1), &o = io.output(0);
+      MulQuantParams p{};
+      p.input1_offset = -a.zero_point;
+      p.input2_offset = -b.zero_point;
+      p.output_offset = o.zero_point;
+      p.output = quant::quantize_multiplier(static_cast<double>(a.scale) * static_cast<double>(b.scale) /
+                                            static_cast<double>(o.scale));
+      prepare.store(p);
+      return &kernel_mul_quant<T>;
+    }
+  }
+};
+
+}  // namespace nnhal::kernels::arithmetic
