@@ -1,21 +1,28 @@
-// nnhal_bench entry point: prints the Highway target the benchmarks were compiled for (and
-// records it in the benchmark context, so JSON reports carry it), then runs the benchmarks.
+// nnhal_bench entry point: prints the Highway target nnhal's SIMD kernels run on (the one
+// simd::dispatch() chose for this CPU, among those compiled in) and records it in the
+// benchmark context, so JSON reports carry it; then runs the benchmarks.
 
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
 #include <string>
 
-#include "nnhal/simd/target.hpp"
+#include "nnhal/simd/dispatch.hpp"
 
 int main(int argc, char** argv) {
-  const std::string target = nnhal::simd::target_name();
-  const std::string lanes = std::to_string(nnhal::simd::lanes_f32());
+  const nnhal::simd::Dispatch& chosen = nnhal::simd::dispatch();
+  const std::string target = chosen.name;
+  const std::string lanes = std::to_string(chosen.lanes_f32());
+  std::string compiled;
+  for (const nnhal::simd::Dispatch& t : nnhal::simd::compiled_targets())
+    compiled += (compiled.empty() ? "" : " ") + std::string(t.name);
   // stderr, like Google Benchmark's own context lines, so --benchmark_format=json on stdout
   // stays valid JSON.
-  std::fprintf(stderr, "highway_target: %s (%s float lanes)\n", target.c_str(), lanes.c_str());
+  std::fprintf(stderr, "highway_target: %s (%s float lanes; this CPU runs: %s)\n", target.c_str(),
+               lanes.c_str(), compiled.c_str());
   benchmark::AddCustomContext("highway_target", target);
   benchmark::AddCustomContext("highway_f32_lanes", lanes);
+  benchmark::AddCustomContext("highway_targets_supported", compiled);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -41,3 +41,28 @@
 #ifndef NNHAL_ASYNC
 #define NNHAL_ASYNC 1
 #endif
+
+/// How nnhal's SIMD kernels (include/nnhal/simd/) pick their Highway target.
+/// 0 (dynamic): the kernels are compiled for the compiler flags' target (HWY_STATIC_TARGET) and
+/// for every better target in NNHAL_SIMD_DYNAMIC_TARGETS that Highway can attain, and the
+/// best one the CPU supports is chosen once per process at run time. A program built for
+/// baseline x86-64 then still runs AVX2 or AVX-512 code where the CPU has it.
+/// 1 (static): only HWY_STATIC_TARGET is compiled and used; no CPU detection and no static
+/// variable at all. For firmware (on Cortex-M neither Highway's run-time dispatch nor
+/// __builtin_cpu_supports exists), and for programs that only run where they were built.
+/// Default: dynamic on x86 with g++ or clang, static everywhere else.
+#ifndef NNHAL_SIMD_STATIC_DISPATCH
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#define NNHAL_SIMD_STATIC_DISPATCH 0
+#else
+#define NNHAL_SIMD_STATIC_DISPATCH 1
+#endif
+#endif
+
+/// With dynamic SIMD dispatch: the x86 Highway targets that may be compiled in addition to the
+/// static one; those of them in Highway's HWY_TARGETS are (by default Highway's targets better
+/// than the static one). Each costs compile time in every translation unit that includes a SIMD
+/// kernel. HWY_SSSE3 (for x86 CPUs without SSE4.2) may be added.
+#ifndef NNHAL_SIMD_DYNAMIC_TARGETS
+#define NNHAL_SIMD_DYNAMIC_TARGETS (HWY_SSE4 | HWY_AVX2 | HWY_AVX3 | HWY_AVX3_DL)
+#endif

@@ -83,6 +83,31 @@
 #ifndef NNHAL_ASYNC
 #define NNHAL_ASYNC 1
 #endif
+
+/// How nnhal's SIMD kernels (include/nnhal/simd/) pick their Highway target.
+/// 0 (dynamic): the kernels are compiled for the compiler flags' target (HWY_STATIC_TARGET) and
+/// for every better target in NNHAL_SIMD_DYNAMIC_TARGETS that Highway can attain, and the
+/// best one the CPU supports is chosen once per process at run time. A program built for
+/// baseline x86-64 then still runs AVX2 or AVX-512 code where the CPU has it.
+/// 1 (static): only HWY_STATIC_TARGET is compiled and used; no CPU detection and no static
+/// variable at all. For firmware (on Cortex-M neither Highway's run-time dispatch nor
+/// __builtin_cpu_supports exists), and for programs that only run where they were built.
+/// Default: dynamic on x86 with g++ or clang, static everywhere else.
+#ifndef NNHAL_SIMD_STATIC_DISPATCH
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#define NNHAL_SIMD_STATIC_DISPATCH 0
+#else
+#define NNHAL_SIMD_STATIC_DISPATCH 1
+#endif
+#endif
+
+/// With dynamic SIMD dispatch: the x86 Highway targets that may be compiled in addition to the
+/// static one; those of them in Highway's HWY_TARGETS are (by default Highway's targets better
+/// than the static one). Each costs compile time in every translation unit that includes a SIMD
+/// kernel. HWY_SSSE3 (for x86 CPUs without SSE4.2) may be added.
+#ifndef NNHAL_SIMD_DYNAMIC_TARGETS
+#define NNHAL_SIMD_DYNAMIC_TARGETS (HWY_SSE4 | HWY_AVX2 | HWY_AVX3 | HWY_AVX3_DL)
+#endif
 // ---- end nnhal/config.hpp ----
 // ---- begin nnhal/core/dims.hpp ----
 /// \file
@@ -1871,44 +1896,133 @@ constexpr bool kernels_cover_row() noexcept {
 // ---- end nnhal/kernels/kernel.hpp ----
 // ---- begin nnhal/simd/elementwise_f32.hpp ----
 /// \file
-/// FLOAT32 elementwise kernels (ADD, SUB, MUL, DIV with a fused clamp), Highway static dispatch.
-///
-/// Results equal the scalar reference (nnhal::ops::arithmetic::reference_f32) bit for bit: each
-/// lane does one IEEE operation (never a fused multiply-add) and the clamp mirrors the
-/// reference's `r < lo ? lo : (r > hi ? hi : r)` with ordered compares, so NaN passes through
-/// and -0.0 stays -0.0 exactly as in the scalar code. One exception is outside the library's
-/// control: 32-bit Arm NEON flushes denormals to zero in vector arithmetic (Highway's NEON
-/// target on ARMv7); DIV there runs the scalar loop because that target's vector division is a
-/// reciprocal approximation.
-///
-/// Aliasing: `out` may be the same pointer as `a` and/or `b` (in-place operation). Each vector
-/// (and each scalar in the tail) is loaded before the store that overwrites it, and every store
-/// writes only elements whose inputs were already read. Partially overlapping ranges (out
-/// shifted against an input) are not supported.
+/// FLOAT32 elementwise kernels (ADD, SUB, MUL, DIV with a fused clamp) through the SIMD
+/// dispatcher: each call runs the kernel of simd::dispatch()'s target. The per-target code,
+/// and what it guarantees (results bit for bit equal to the scalar reference, in-place
+/// operation), is in nnhal/simd/elementwise_f32-inl.h.
 
 
+// ---- begin nnhal/simd/dispatch.hpp ----
+/// \file
+/// Compiles nnhal's SIMD kernels (nnhal/simd/kernels-inl.h) for each Highway target and picks
+/// the one to run: simd::dispatch(), the table of the chosen target, and
+/// simd::compiled_targets(), every compiled target this CPU can run (the tests run them all).
+///
+/// Static dispatch (NNHAL_SIMD_STATIC_DISPATCH=1, nnhal/config.hpp; the default outside x86):
+/// only HWY_STATIC_TARGET, the target of the compiler flags, is compiled; dispatch() is a
+/// constant and no CPU detection exists. This is what firmware builds get.
+///
+/// Dynamic dispatch (the default on x86 with g++ and clang): the kernels are also compiled, with
+/// per-function target attributes, for each target of NNHAL_SIMD_DYNAMIC_TARGETS that Highway's
+/// HWY_TARGETS holds (by default the targets better than the static one). The first call of
+/// dispatch() checks the CPU (__builtin_cpu_supports plus three CPUID bits) and keeps the best
+/// supported table for the rest of the process; the static target is always usable. Code that
+/// prepares a kernel calls dispatch() once and keeps the kernel pointer, so executing costs one
+/// indirect call; the free functions (simd::binary_f32, ...) read dispatch() on each call. If
+/// the flags already give the best compiled target (e.g. -march=native), nothing extra is
+/// compiled and dispatch() is the same constant as in static mode.
+///
+/// How the targets are compiled. Highway's per-target code relies on include guards that
+/// toggle: an -inl file is processed again whenever the macro its guard compares with flips.
+/// This header first compiles the kernels for the static target where it stands (as any
+/// Highway code would), then, for each extra target, sets HWY_TARGET and includes the kernels
+/// again (nnhal/simd/per_target-inl.h), and finally sets Highway's per-target macros
+/// (HWY_NAMESPACE, HWY_ATTR, ...) back to the static target. nnhal's -inl files toggle on
+/// NNHAL_SIMD_TARGET_TOGGLE; HWY_TARGET_TOGGLE is flipped only to have Highway define its ops
+/// for a target that has none yet in this translation unit.
+///
+/// It does this itself instead of including <hwy/foreach_target.h>, because that file has an
+/// ordinary include guard: in a header-only library it would run once per translation unit, so
+/// either nnhal's kernels or the user's own Highway code would silently lose their extra
+/// targets, and its HWY_TARGET_INCLUDE (one global name) would be redefined under the user.
+/// Highway 1.0.3's foreach_target.h also mishandles a highway.h included before it: the first
+/// extra target is skipped and HWY_NAMESPACE is left at the last one. nnhal neither defines nor
+/// reads HWY_TARGET_INCLUDE. The rules for a translation unit that mixes in its own Highway
+/// code:
+///   - plain (static-dispatch) Highway code and <hwy/highway.h> may come before or after
+///     nnhal's SIMD headers;
+///   - the user's own <hwy/foreach_target.h> pass (with its -inl files) must come before the
+///     first nnhal SIMD header, or live in another translation unit. Highway cannot start a
+///     foreach pass once highway.h has been included, and nnhal's headers include it. After
+///     such a pass nnhal compiles its kernels for the targets that pass compiled, reusing
+///     Highway's ops instead of defining them a second time.
+///
+/// All translation units of one program must see the same target flags (-march, HWY_* and
+/// NNHAL_SIMD_* macros): the inline functions here are merged by the linker.
+
+#include <iterator>
+
+// ---- begin nnhal/simd/dispatch_table.hpp ----
+/// \file
+/// The table of SIMD kernel entry points of one Highway target (simd::Dispatch) and the
+/// vocabulary its signatures use. No Highway here: the table is plain data, so code that only
+/// stores or passes a kernel pointer (a prepared node) needs nothing else.
+
+
+namespace nnhal::simd {
+
+/// Which binary operation a SIMD kernel applies.
+enum class BinaryOp { Add, Sub, Mul, Div };
+
+/// Entry points of nnhal's SIMD kernels compiled for one Highway target. One table exists per
+/// compiled target (nnhal/simd/dispatch.hpp); simd::dispatch() returns the one in use.
+/// Prepare-time code may copy a pointer out of it; running it is then one indirect call.
+struct Dispatch {
+  /// Highway's name of the target: "AVX3_DL", "AVX2", "SSE4", "NEON", "SCALAR", ...
+  const char* name;
+  /// Highway's bit for the target (HWY_AVX2, ...); on x86 a lower value is a better target.
+  std::int64_t target;
+
+  /// Float lanes of one vector of the target (1 for SCALAR).
+  std::size_t (*lanes_f32)();
+
+  /// See simd::binary_f32 (nnhal/simd/elementwise_f32.hpp).
+  void (*binary_f32)(BinaryOp op, const float* a, const float* b, bool b_scalar, float* out,
+                     std::size_t n, float lo, float hi);
+  /// See simd::binary_f32_scalar_first (nnhal/simd/elementwise_f32.hpp).
+  void (*binary_f32_scalar_first)(BinaryOp op, float a, const float* b, float* out, std::size_t n,
+                                  float lo, float hi);
+  /// See simd::fully_connected_f32 (nnhal/simd/fully_connected_f32.hpp).
+  void (*fully_connected_f32)(const float* in, const float* weights, const float* bias, float* out,
+                              std::size_t batch, std::size_t input_size, std::size_t num_units,
+                              float act_min, float act_max);
+};
+
+}  // namespace nnhal::simd
+// ---- end nnhal/simd/dispatch_table.hpp ----
 // ---- begin nnhal/simd/highway.hpp ----
 /// \file
-/// The one way nnhal's SIMD kernels include Highway: static dispatch (the target follows from
-/// the compiler flags, e.g. -march), plus the weak `hwy::Abort` for debug builds.
+/// The one way nnhal's SIMD code includes Highway: the configuration Highway must see before
+/// its first include, Highway itself, and the weak `hwy::Abort` for debug builds.
 ///
-/// Kernels live in `namespace nnhal::HWY_NAMESPACE` (one namespace per target, so two
-/// translation units built with different -march never share a kernel through the linker) and
-/// are called through HWY_STATIC_DISPATCH from thin inline functions in `nnhal::simd`. Those
-/// wrappers (like every other inline function of a header-only library) are still merged by
-/// the linker, so build all translation units of one program with the same target flags.
+/// Kernels live in `-inl.h` files in `namespace nnhal::HWY_NAMESPACE` (one namespace per
+/// target, so copies compiled for different targets never meet in the linker) and are reached
+/// through nnhal/simd/dispatch.hpp, which compiles them for each target and picks one.
 
-// Highway 1.0.3 stops with "#error Logic error: best baseline should be included in dynamic
-// targets" when the compiler flags enable every AVX3_DL feature (e.g. -march=native on Ice Lake
-// or Sapphire Rapids): detect_targets.h tests an undefined HWY_BASELINE instead of
-// HWY_BASELINE_TARGETS, so AVX3_DL is left out of the attainable targets unless the user asks
-// for it. Asking for it in exactly that case makes the static target (AVX3_DL) usable and
-// changes nothing for other flags. A user who defines HWY_WANT_AVX3_DL keeps their setting.
-#if !defined(HWY_WANT_AVX3_DL) && defined(__AVX512F__) && defined(__AVX512BW__) &&                 \
-    defined(__AVX512DQ__) && defined(__AVX512VL__) && defined(__AVXVNNI__) && defined(__VAES__) && \
-    defined(__VPCLMULQDQ__) && defined(__AVX512VBMI__) && defined(__AVX512VBMI2__) &&              \
+
+// Which Highway targets are attainable is decided when Highway's detect_targets.h is first
+// included, so these must come before it.
+//
+// Dynamic dispatch wants AVX3_DL (Ice Lake and later, Zen 4) among the targets even when the
+// compiler flags do not enable it: Highway 1.0.3 leaves it out unless HWY_WANT_AVX3_DL is set.
+//
+// Static dispatch needs it in one case: Highway 1.0.3 stops with "#error Logic error: best
+// baseline should be included in dynamic targets" when the compiler flags enable every
+// AVX3_DL feature (e.g. -march=native on Sapphire Rapids or Zen 4), because detect_targets.h
+// tests an undefined HWY_BASELINE instead of HWY_BASELINE_TARGETS and so drops AVX3_DL from
+// the attainable targets even though it is the static one. Asking for it then makes the static
+// target usable and changes nothing for other flags.
+//
+// A user who defines HWY_WANT_AVX3_DL keeps their setting.
+#if !defined(HWY_WANT_AVX3_DL)
+#if !NNHAL_SIMD_STATIC_DISPATCH
+#define HWY_WANT_AVX3_DL 1
+#elif defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__) &&       \
+    defined(__AVX512VL__) && defined(__AVXVNNI__) && defined(__VAES__) &&             \
+    defined(__VPCLMULQDQ__) && defined(__AVX512VBMI__) && defined(__AVX512VBMI2__) && \
     defined(__AVX512VPOPCNTDQ__) && defined(__AVX512BITALG__)
 #define HWY_WANT_AVX3_DL 1
+#endif
 #endif
 
 #include <hwy/highway.h>
@@ -1957,174 +2071,201 @@ __attribute__((weak)) HWY_NORETURN void Abort(const char* file, int line, const 
 // ---- end nnhal/simd/hwy_abort.hpp ----
 // ---- end nnhal/simd/highway.hpp ----
 
-namespace nnhal::simd {
-
-/// Which binary operation a SIMD kernel applies.
-enum class BinaryOp { Add, Sub, Mul, Div };
-
-}  // namespace nnhal::simd
-
-HWY_BEFORE_NAMESPACE();
-namespace nnhal::HWY_NAMESPACE {
-namespace hn = hwy::HWY_NAMESPACE;
-
-namespace elementwise_detail {
-
-// 32-bit Arm NEON has no vector division instruction; Highway emulates it with a refined
-// reciprocal estimate, which is not correctly rounded.
-#if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_V7
-inline constexpr bool kExactVectorDiv = false;
-#else
-inline constexpr bool kExactVectorDiv = true;
+#if HWY_TARGET != HWY_STATIC_TARGET
+#error "nnhal/simd/dispatch.hpp is being included inside a Highway per-target pass"
 #endif
 
-struct AddF32 {
-  template <class V>
-  static HWY_INLINE V vec(V a, V b) {
-    return hn::Add(a, b);
-  }
-  static HWY_INLINE float one(float a, float b) { return a + b; }
+// The static target, where this header stands (no toggle flipped).
+#include "nnhal/simd/kernels-inl.h"
+
+/// Targets compiled in addition to HWY_STATIC_TARGET (dynamic dispatch on x86 only).
+#if !NNHAL_SIMD_STATIC_DISPATCH && HWY_ARCH_X86
+#define NNHAL_SIMD_EXTRA_TARGETS                                     \
+  (HWY_TARGETS & (NNHAL_SIMD_DYNAMIC_TARGETS) & ~HWY_STATIC_TARGET & \
+   (HWY_SSSE3 | HWY_SSE4 | HWY_AVX2 | HWY_AVX3 | HWY_AVX3_DL))
+#else
+#define NNHAL_SIMD_EXTRA_TARGETS 0
+#endif
+
+/// Every target whose kernels are compiled.
+#define NNHAL_SIMD_COMPILED_TARGETS (NNHAL_SIMD_EXTRA_TARGETS | HWY_STATIC_TARGET)
+
+#if NNHAL_SIMD_EXTRA_TARGETS & HWY_SSSE3
+#undef HWY_TARGET
+#define HWY_TARGET HWY_SSSE3
+#include "nnhal/simd/per_target-inl.h"
+#endif
+#if NNHAL_SIMD_EXTRA_TARGETS & HWY_SSE4
+#undef HWY_TARGET
+#define HWY_TARGET HWY_SSE4
+#include "nnhal/simd/per_target-inl.h"
+#endif
+#if NNHAL_SIMD_EXTRA_TARGETS & HWY_AVX2
+#undef HWY_TARGET
+#define HWY_TARGET HWY_AVX2
+#include "nnhal/simd/per_target-inl.h"
+#endif
+#if NNHAL_SIMD_EXTRA_TARGETS & HWY_AVX3
+#undef HWY_TARGET
+#define HWY_TARGET HWY_AVX3
+#include "nnhal/simd/per_target-inl.h"
+#endif
+#if NNHAL_SIMD_EXTRA_TARGETS & HWY_AVX3_DL
+#undef HWY_TARGET
+#define HWY_TARGET HWY_AVX3_DL
+#include "nnhal/simd/per_target-inl.h"
+#endif
+
+#if NNHAL_SIMD_EXTRA_TARGETS
+// Back to the static target. Highway's toggled guards are left as the last pass consumed
+// them, so a later include of <hwy/highway.h> adds nothing (as after any Highway include);
+// only the per-target macros still describe the last target. set_macros-inl.h sets them from
+// HWY_TARGET on every include (its own toggled guard covers nothing).
+#undef HWY_TARGET
+#define HWY_TARGET HWY_STATIC_TARGET
+#include <hwy/ops/set_macros-inl.h>
+
+#include <cpuid.h>  // __get_cpuid_count, for cpu_supports below
+#endif
+
+namespace nnhal::simd {
+
+/// Highway bits of every target whose kernels this program contains (whether or not this CPU
+/// can run them).
+inline constexpr std::int64_t kCompiledTargets = NNHAL_SIMD_COMPILED_TARGETS;
+
+namespace dispatch_detail {
+
+/// Every compiled table, best first (on x86 a lower Highway bit is a better target).
+inline constexpr const Dispatch* kCompiled[] = {
+#if NNHAL_SIMD_COMPILED_TARGETS & HWY_AVX3_DL
+    &N_AVX3_DL::kDispatch,
+#endif
+#if NNHAL_SIMD_COMPILED_TARGETS & HWY_AVX3
+    &N_AVX3::kDispatch,
+#endif
+#if NNHAL_SIMD_COMPILED_TARGETS & HWY_AVX2
+    &N_AVX2::kDispatch,
+#endif
+#if NNHAL_SIMD_COMPILED_TARGETS & HWY_SSE4
+    &N_SSE4::kDispatch,
+#endif
+#if NNHAL_SIMD_COMPILED_TARGETS & HWY_SSSE3
+    &N_SSSE3::kDispatch,
+#endif
+#if !(HWY_STATIC_TARGET & (HWY_SSSE3 | HWY_SSE4 | HWY_AVX2 | HWY_AVX3 | HWY_AVX3_DL))
+    &HWY_STATIC_DISPATCH(kDispatch),  // SCALAR, EMU128 or a non-x86 target
+#endif
 };
-struct SubF32 {
-  template <class V>
-  static HWY_INLINE V vec(V a, V b) {
-    return hn::Sub(a, b);
+
+#if NNHAL_SIMD_EXTRA_TARGETS
+
+/// One bit of CPUID(leaf, subleaf) register `reg` (0 EAX, 1 EBX, 2 ECX, 3 EDX), for the features
+/// clang 14's __builtin_cpu_supports cannot name (f16c, vaes, avxvnni).
+inline bool cpuid_bit(unsigned leaf, unsigned subleaf, int reg, unsigned bit) noexcept {
+  unsigned r[4] = {0, 0, 0, 0};
+  if (__get_cpuid_count(leaf, subleaf, &r[0], &r[1], &r[2], &r[3]) == 0) return false;
+  return ((r[reg] >> bit) & 1u) != 0;
+}
+
+/// Whether this CPU (and OS) can run code compiled for the x86 Highway target `target`: every
+/// feature in that target's HWY_TARGET_STR, the attribute its functions are compiled with.
+/// __builtin_cpu_supports reports AVX and AVX-512 features only when the OS saves their
+/// registers, so the CPUID bits are read only together with those.
+inline bool cpu_supports(std::int64_t target) noexcept {
+  __builtin_cpu_init();  // in case this runs before the runtime's own initializer
+  const bool ssse3 = __builtin_cpu_supports("ssse3");
+  bool sse4 = ssse3 && __builtin_cpu_supports("sse4.1") && __builtin_cpu_supports("sse4.2");
+#ifndef HWY_DISABLE_PCLMUL_AES  // else Highway compiles SSE4 and up without AES/CLMul
+  sse4 = sse4 && __builtin_cpu_supports("aes") && __builtin_cpu_supports("pclmul");
+#endif
+  bool avx2 = sse4 && __builtin_cpu_supports("avx") && __builtin_cpu_supports("avx2");
+#ifndef HWY_DISABLE_BMI2_FMA
+  avx2 = avx2 && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
+         __builtin_cpu_supports("fma");
+#endif
+#ifndef HWY_DISABLE_F16C
+  avx2 = avx2 && cpuid_bit(1, 0, 2, 29);  // F16C
+#endif
+  const bool avx3 = avx2 && __builtin_cpu_supports("avx512f") &&
+                    __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
+                    __builtin_cpu_supports("avx512bw");
+  // Highway 1.0.3 compiles AVX3_DL with vpclmulqdq, vaes, avxvnni (the VEX-encoded VNNI, not
+  // AVX512-VNNI: a CPU with only the latter, such as Ice Lake, gets AVX3), VBMI, VBMI2, BITALG
+  // and VPOPCNTDQ, whatever HWY_DISABLE_PCLMUL_AES says.
+  const bool vaes = cpuid_bit(7, 0, 2, 9), avx_vnni = cpuid_bit(7, 1, 0, 4);
+  const bool avx3_dl =
+      avx3 && vaes && avx_vnni && __builtin_cpu_supports("vpclmulqdq") &&
+      __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vbmi2") &&
+      __builtin_cpu_supports("avx512bitalg") && __builtin_cpu_supports("avx512vpopcntdq");
+  switch (target) {
+    case HWY_SSSE3:
+      return ssse3;
+    case HWY_SSE4:
+      return sse4;
+    case HWY_AVX2:
+      return avx2;
+    case HWY_AVX3:
+      return avx3;
+    case HWY_AVX3_DL:
+      return avx3_dl;
+    default:
+      return false;
   }
-  static HWY_INLINE float one(float a, float b) { return a - b; }
+}
+
+/// The compiled tables this CPU can run, best first; the static target is always among them.
+struct Supported {
+  Dispatch tables[std::size(kCompiled)];
+  std::size_t count;
 };
-struct MulF32 {
-  template <class V>
-  static HWY_INLINE V vec(V a, V b) {
-    return hn::Mul(a, b);
-  }
-  static HWY_INLINE float one(float a, float b) { return a * b; }
-};
-struct DivF32 {
-  template <class V>
-  static HWY_INLINE V vec(V a, V b) {
-    return hn::Div(a, b);
-  }
-  static HWY_INLINE float one(float a, float b) { return a / b; }
-};
 
-/// Which operand is a broadcast scalar: none, the second, or the first.
-enum class Layout { kBoth, kScalarB, kScalarA };
-
-/// The reference clamp, lane-wise, in the reference's order (upper test inside the lower one).
-template <bool kClamp, class V>
-HWY_INLINE V clamp(V r, V lo, V hi) {
-  if constexpr (!kClamp) return r;
-  const V upper = hn::IfThenElse(hn::Gt(r, hi), hi, r);
-  return hn::IfThenElse(hn::Lt(r, lo), lo, upper);
+/// Checks the CPU on first use (thread-safe), then returns the same list for the whole process.
+inline const Supported& supported() noexcept {
+  static const Supported list = [] {
+    Supported s{};
+    for (const Dispatch* d : kCompiled)
+      if (d->target == HWY_STATIC_TARGET || cpu_supports(d->target)) s.tables[s.count++] = *d;
+    return s;
+  }();
+  return list;
 }
 
-template <bool kClamp>
-HWY_INLINE float clamp_one(float r, float lo, float hi) {
-  if constexpr (!kClamp) return r;
-  return r < lo ? lo : (r > hi ? hi : r);
+#endif  // NNHAL_SIMD_EXTRA_TARGETS
+
+}  // namespace dispatch_detail
+
+#if NNHAL_SIMD_EXTRA_TARGETS
+
+/// The kernels of the best compiled target this CPU supports, chosen on the first call and the
+/// same for the rest of the process. Call it when preparing a kernel and keep the pointer.
+inline const Dispatch& dispatch() noexcept {
+  return dispatch_detail::supported().tables[0];
 }
 
-/// The vector at p + i, or the broadcast scalar when this side is the scalar one.
-template <bool kScalar, class D, class V>
-HWY_INLINE V load(D d, V broadcast, const float* p, std::size_t i) {
-  if constexpr (kScalar) {
-    (void)d, (void)p, (void)i;
-    return broadcast;
-  } else {
-    (void)broadcast;
-    return hn::LoadU(d, p + i);
-  }
+/// Every compiled target this CPU supports, best first (dispatch() is the first). For tests
+/// and benchmarks that compare targets.
+inline std::span<const Dispatch> compiled_targets() noexcept {
+  const dispatch_detail::Supported& s = dispatch_detail::supported();
+  return {s.tables, s.count};
 }
 
-/// out[i] = clamp(A(i) op B(i)); A or B reads element 0 only when it is the scalar side.
-template <class Op, Layout kLayout, bool kClamp>
-HWY_NOINLINE void binary_loop(const float* a, const float* b, float* out, std::size_t n, float lo,
-                              float hi) {
-  constexpr bool kScalarA = kLayout == Layout::kScalarA, kScalarB = kLayout == Layout::kScalarB;
-  std::size_t i = 0;
-  if constexpr (!std::is_same_v<Op, DivF32> || kExactVectorDiv) {
-    const hn::ScalableTag<float> d;
-    const std::size_t N = hn::Lanes(d);
-    const auto vlo = hn::Set(d, lo), vhi = hn::Set(d, hi);
-    const auto va0 = hn::Set(d, a[0]), vb0 = hn::Set(d, b[0]);  // the broadcast side, if any
-    // Four independent vectors per step keep the loads ahead of the stores (all four are read
-    // before any is written, which is also what keeps in-place operation correct).
-    for (; i + 4 * N <= n; i += 4 * N) {
-      const auto a0 = load<kScalarA>(d, va0, a, i), a1 = load<kScalarA>(d, va0, a, i + N);
-      const auto a2 = load<kScalarA>(d, va0, a, i + 2 * N),
-                 a3 = load<kScalarA>(d, va0, a, i + 3 * N);
-      const auto b0 = load<kScalarB>(d, vb0, b, i), b1 = load<kScalarB>(d, vb0, b, i + N);
-      const auto b2 = load<kScalarB>(d, vb0, b, i + 2 * N),
-                 b3 = load<kScalarB>(d, vb0, b, i + 3 * N);
-      hn::StoreU(clamp<kClamp>(Op::vec(a0, b0), vlo, vhi), d, out + i);
-      hn::StoreU(clamp<kClamp>(Op::vec(a1, b1), vlo, vhi), d, out + i + N);
-      hn::StoreU(clamp<kClamp>(Op::vec(a2, b2), vlo, vhi), d, out + i + 2 * N);
-      hn::StoreU(clamp<kClamp>(Op::vec(a3, b3), vlo, vhi), d, out + i + 3 * N);
-    }
-    for (; i + N <= n; i += N)
-      hn::StoreU(clamp<kClamp>(Op::vec(load<kScalarA>(d, va0, a, i), load<kScalarB>(d, vb0, b, i)),
-                               vlo, vhi),
-                 d, out + i);
-  }
-  // Tail (fewer than one vector), or everything when the vector op is not exact.
-  for (; i < n; ++i) {
-    const float x = kScalarA ? a[0] : a[i];
-    const float y = kScalarB ? b[0] : b[i];
-    out[i] = clamp_one<kClamp>(Op::one(x, y), lo, hi);
-  }
+#else  // only the static target: a constant, no CPU detection, no static variable
+
+/// The kernels of the static target (the only one compiled).
+inline const Dispatch& dispatch() noexcept {
+  return HWY_STATIC_DISPATCH(kDispatch);
 }
 
-template <class Op, Layout kLayout>
-HWY_INLINE void binary_clamped(const float* a, const float* b, float* out, std::size_t n, float lo,
-                               float hi) {
-  // With lo = -inf and hi = +inf the reference clamp is the identity (no value compares below
-  // -inf or above +inf, NaN compares false), so skipping it is exact.
-  constexpr float kInf = std::numeric_limits<float>::infinity();
-  if (lo == -kInf && hi == kInf)
-    binary_loop<Op, kLayout, false>(a, b, out, n, lo, hi);
-  else
-    binary_loop<Op, kLayout, true>(a, b, out, n, lo, hi);
+/// The static target's table, the only one compiled.
+inline std::span<const Dispatch> compiled_targets() noexcept {
+  return {&HWY_STATIC_DISPATCH(kDispatch), 1};
 }
 
-template <Layout kLayout>
-HWY_INLINE void binary_dispatch(simd::BinaryOp op, const float* a, const float* b, float* out,
-                                std::size_t n, float lo, float hi) {
-  // One branch per call, outside the loops: each (op, layout, clamp) is its own loop.
-  switch (op) {
-    case simd::BinaryOp::Add:
-      return binary_clamped<AddF32, kLayout>(a, b, out, n, lo, hi);
-    case simd::BinaryOp::Sub:
-      return binary_clamped<SubF32, kLayout>(a, b, out, n, lo, hi);
-    case simd::BinaryOp::Mul:
-      return binary_clamped<MulF32, kLayout>(a, b, out, n, lo, hi);
-    case simd::BinaryOp::Div:
-      return binary_clamped<DivF32, kLayout>(a, b, out, n, lo, hi);
-  }
-}
+#endif  // NNHAL_SIMD_EXTRA_TARGETS
 
-}  // namespace elementwise_detail
-
-/// Target-specific body of simd::binary_f32.
-inline void BinaryF32(simd::BinaryOp op, const float* a, const float* b, bool b_scalar, float* out,
-                      std::size_t n, float lo, float hi) {
-  namespace ed = elementwise_detail;
-  if (n == 0) return;
-  if (b_scalar)
-    ed::binary_dispatch<ed::Layout::kScalarB>(op, a, b, out, n, lo, hi);
-  else
-    ed::binary_dispatch<ed::Layout::kBoth>(op, a, b, out, n, lo, hi);
-}
-
-/// Target-specific body of simd::binary_f32_scalar_first.
-inline void BinaryF32ScalarFirst(simd::BinaryOp op, float a, const float* b, float* out,
-                                 std::size_t n, float lo, float hi) {
-  namespace ed = elementwise_detail;
-  if (n == 0) return;
-  ed::binary_dispatch<ed::Layout::kScalarA>(op, &a, b, out, n, lo, hi);
-}
-
-}  // namespace nnhal::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
+}  // namespace nnhal::simd
+// ---- end nnhal/simd/dispatch.hpp ----
 
 namespace nnhal::simd {
 
@@ -2132,13 +2273,13 @@ namespace nnhal::simd {
 /// `r < lo ? lo : (r > hi ? hi : r)`. `out` may equal `a` or `b` (in place).
 inline void binary_f32(BinaryOp op, const float* a, const float* b, bool b_scalar, float* out,
                        std::size_t n, float lo, float hi) noexcept {
-  HWY_STATIC_DISPATCH(BinaryF32)(op, a, b, b_scalar, out, n, lo, hi);
+  dispatch().binary_f32(op, a, b, b_scalar, out, n, lo, hi);
 }
 
 /// out[i] = clamp(a op b[i], lo, hi) for i < n. `out` may equal `b` (in place).
 inline void binary_f32_scalar_first(BinaryOp op, float a, const float* b, float* out, std::size_t n,
                                     float lo, float hi) noexcept {
-  HWY_STATIC_DISPATCH(BinaryF32ScalarFirst)(op, a, b, out, n, lo, hi);
+  dispatch().binary_f32_scalar_first(op, a, b, out, n, lo, hi);
 }
 
 }  // namespace nnhal::simd
@@ -2221,6 +2362,11 @@ Status reference_f32(const NodeIO& io) {
   return {};
 }
 
+/// The SIMD target a FLOAT32 node runs, chosen once at prepare (simd::dispatch()).
+struct SimdParams {
+  const simd::Dispatch* simd;
+};
+
 /// FLOAT32 kernel chosen at prepare time: SIMD for equal shapes and a scalar operand, the
 /// reference walk for other broadcasts.
 template <class Op>
@@ -2236,9 +2382,10 @@ Status kernel_f32(const NodeIO& io) {
   if (!act) return std::move(act.error());
   const FloatRange r = float_activation_range(*act);
   if (a_full)
-    simd::binary_f32(Op::simd_op, a.data(), b.data(), !b_full, o.data(), n, r.min, r.max);
+    io.params<SimdParams>().simd->binary_f32(Op::simd_op, a.data(), b.data(), !b_full, o.data(), n, r.min, r.max);
   else
-    simd::binary_f32_scalar_first(Op::simd_op, a.data()[0], b.data(), o.data(), n, r.min, r.max);
+    io.params<SimdParams>().simd->binary_f32_scalar_first(Op::simd_op, a.data()[0], b.data(), o.data(), n, r.min,
+                                                          r.max);
   return {};
 }
 
@@ -2370,6 +2517,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      prepare.store(SimdParams{&simd::dispatch()});
       return &kernel_f32<Op>;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_f16<Op>;
@@ -2931,243 +3079,12 @@ struct Row<OperationType::FULLY_CONNECTED> {
 // ---- end nnhal/ops/fully_connected.hpp ----
 // ---- begin nnhal/simd/fully_connected_f32.hpp ----
 /// \file
-/// FLOAT32 FULLY_CONNECTED kernel: out = clamp(input x weights^T + bias), Highway static
-/// dispatch.
-///
-/// Both operands are contiguous along input_size (weights are [num_units, input_size]), so each
-/// output is a dot product. The kernel computes a register tile of R batch rows x C units at a
-/// time: per step along input_size it loads R input vectors and C weight vectors and does R*C
-/// fused multiply-adds into R*C vector accumulators; the horizontal sums, the bias and the clamp
-/// come once per output at the end. Tile shapes follow the register file (16 or 32 vector
-/// registers). The loop over units is outermost so a tile's C weight rows stay in L1 while the
-/// batch rows stream past them; a batch of 1 (matrix-vector) uses a 1-row, 8-unit tile. The
-/// last partial vector along input_size goes through zero-padded copies (nothing past the end
-/// of a row is read); a last partial group of units recomputes the final unit in the spare
-/// columns and stores only the real ones. On scalable targets (SVE, RVV), whose vectors cannot
-/// be held in arrays, a 1-row x 4-unit tile with masked loads is used instead.
-///
-/// Results differ from the scalar reference (nnhal::ops::fully_connected::reference_f32) only by
-/// the order of the additions: per-lane partial sums with fused multiply-adds, then a tree sum
-/// of the lanes. The usual bound for any summation order holds: with u = 2^-24 and
-/// S = sum_k |in[b,k] * w[u,k]| + |bias[u]|, both results lie within (input_size + 1) * u * S
-/// (to first order) of the exact value (tests/simd/fully_connected_f32.cpp checks it).
+/// FLOAT32 FULLY_CONNECTED kernel, out = clamp(input x weights^T + bias), through the SIMD
+/// dispatcher: each call runs the kernel of simd::dispatch()'s target. The per-target code and
+/// its accuracy bound (it sums in another order than the scalar reference) are described in
+/// nnhal/simd/fully_connected_f32-inl.h.
 
 
-
-HWY_BEFORE_NAMESPACE();
-namespace nnhal::HWY_NAMESPACE {
-namespace hn = hwy::HWY_NAMESPACE;
-
-namespace fc_detail {
-
-/// Vector registers of the target: 32 on AVX-512 and AArch64, 16 elsewhere.
-#if (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3) || HWY_ARCH_ARM_A64 || HWY_ARCH_RVV
-inline constexpr std::size_t kVectorRegisters = 32;
-#else
-inline constexpr std::size_t kVectorRegisters = 16;
-#endif
-
-#if !HWY_HAVE_SCALABLE
-/// Float lanes of a full vector (a compile-time constant on fixed-width targets).
-inline constexpr std::size_t kMaxLanes = HWY_LANES(float);
-#endif
-
-/// Rows of the main tile, and units per tile for a given number of rows. The count of live
-/// vectors is R*C accumulators + C weight vectors + 1 input vector.
-/// (On a 2-core AVX-512 VM with 1024-long rows, 4 x 6 ran faster than 6 x 4, 8 x 3 and 4 x 4.)
-#if !HWY_HAVE_SCALABLE
-inline constexpr std::size_t kMaxRows = 4;
-constexpr std::size_t units_for_rows(std::size_t rows) {
-  if constexpr (kVectorRegisters >= 32) return rows <= 2 ? 8 : 6;  // 4 x 6: 24 + 6 + 1 = 31
-  return rows == 1 ? 8 : rows == 2 ? 4 : 3;                        // 4 x 3: 12 + 3 + 1 = 16
-}
-#endif
-
-/// Sum of all lanes. Vectors wider than 128 bits are stored and summed in a fixed order:
-/// g++ 12's AVX-512 intrinsics behind Highway's 512-bit SumOfLanes and LowerHalf pass an
-/// undefined merge operand that its -Wmaybe-uninitialized reports once inlined (GCC bug
-/// 105593). This runs once per output, so its cost is negligible next to the dot product.
-template <class D, class V>
-HWY_INLINE float sum_lanes(D d, V v) {
-#if !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR
-  if constexpr (hn::MaxLanes(d) * sizeof(float) > 16) {
-    alignas(64) float lanes[hn::MaxLanes(d)];
-    hn::Store(v, d, lanes);
-    float sum = 0.0f;
-    for (float x : lanes) sum += x;
-    return sum;
-  } else {
-    return hn::GetLane(hn::SumOfLanes(d, v));
-  }
-#else
-  return hn::GetLane(hn::SumOfLanes(d, v));
-#endif
-}
-
-/// Sum of lanes, then + bias, then the reference clamp.
-template <class D, class V>
-HWY_INLINE float finish(D d, V acc, float bias, float lo, float hi) {
-  const float r = sum_lanes(d, acc) + bias;
-  return r < lo ? lo : (r > hi ? hi : r);
-}
-
-/// Pointers to the C weight rows of units u0, u0 + 1, ...; rows past the last unit
-/// repeat the last one (their results are computed and dropped).
-template <std::size_t C>
-HWY_INLINE void weight_rows(const float* weights, std::size_t input_size, std::size_t u0,
-                            std::size_t num_units, const float* (&rows)[C]) {
-  for (std::size_t c = 0; c < C; ++c) {
-    const std::size_t u = u0 + c < num_units ? u0 + c : num_units - 1;
-    rows[c] = weights + u * input_size;
-  }
-}
-
-#if !HWY_HAVE_SCALABLE
-/// One R x C tile: outputs for batch rows [b0, b0 + R) and units [u0, u0 + valid_units).
-template <std::size_t R, std::size_t C>
-HWY_NOINLINE void tile(const float* in, const float* weights, const float* bias, float* out,
-                       std::size_t b0, std::size_t u0, std::size_t input_size,
-                       std::size_t num_units, float lo, float hi) {
-  using D = hn::ScalableTag<float>;
-  using V = hn::Vec<D>;
-  const D d;
-  const std::size_t N = hn::Lanes(d);
-  const std::size_t K = input_size;
-  const float* w[C];
-  weight_rows(weights, K, u0, num_units, w);
-  const float* x = in + b0 * K;
-
-  V acc[R * C];
-#pragma GCC unroll 64
-  for (std::size_t i = 0; i < R * C; ++i) acc[i] = hn::Zero(d);
-
-  std::size_t k = 0;
-  for (; k + N <= K; k += N) {
-    V wv[C];
-#pragma GCC unroll 16
-    for (std::size_t c = 0; c < C; ++c) wv[c] = hn::LoadU(d, w[c] + k);
-#pragma GCC unroll 16
-    for (std::size_t r = 0; r < R; ++r) {
-      const V xv = hn::LoadU(d, x + r * K + k);
-#pragma GCC unroll 16
-      for (std::size_t c = 0; c < C; ++c) acc[r * C + c] = hn::MulAdd(xv, wv[c], acc[r * C + c]);
-    }
-  }
-  if (k < K) {
-    // The last partial vector: copied into zero-padded buffers, so nothing past the end of a
-    // row is read (Highway 1.0's MaskedLoad may read the whole vector, and needs alignment on
-    // SSE4/NEON) and the extra lanes add 0 * 0.
-    const std::size_t rest = K - k;
-    HWY_ALIGN float xt[R][kMaxLanes] = {};
-    HWY_ALIGN float wt[C][kMaxLanes] = {};
-    for (std::size_t r = 0; r < R; ++r)
-      for (std::size_t j = 0; j < rest; ++j) xt[r][j] = x[r * K + k + j];
-    for (std::size_t c = 0; c < C; ++c)
-      for (std::size_t j = 0; j < rest; ++j) wt[c][j] = w[c][k + j];
-    V wv[C];
-#pragma GCC unroll 16
-    for (std::size_t c = 0; c < C; ++c) wv[c] = hn::Load(d, wt[c]);
-#pragma GCC unroll 16
-    for (std::size_t r = 0; r < R; ++r) {
-      const V xv = hn::Load(d, xt[r]);
-#pragma GCC unroll 16
-      for (std::size_t c = 0; c < C; ++c) acc[r * C + c] = hn::MulAdd(xv, wv[c], acc[r * C + c]);
-    }
-  }
-
-  const std::size_t valid = num_units - u0 < C ? num_units - u0 : C;
-#pragma GCC unroll 16
-  for (std::size_t r = 0; r < R; ++r) {
-    float* o = out + (b0 + r) * num_units + u0;
-#pragma GCC unroll 16
-    for (std::size_t c = 0; c < C; ++c) {
-      if (c < valid)
-        o[c] = finish(d, acc[r * C + c], bias != nullptr ? bias[u0 + c] : 0.0f, lo, hi);
-    }
-  }
-}
-
-/// Batch rows [b_begin, b_end) in tiles of R rows (b_end - b_begin is a multiple of R), all
-/// units; units outermost so the weight rows of a tile are reused across the batch.
-template <std::size_t R>
-HWY_INLINE void rows_block(const float* in, const float* weights, const float* bias, float* out,
-                           std::size_t b_begin, std::size_t b_end, std::size_t input_size,
-                           std::size_t num_units, float lo, float hi) {
-  constexpr std::size_t C = units_for_rows(R);
-  for (std::size_t u0 = 0; u0 < num_units; u0 += C)
-    for (std::size_t b0 = b_begin; b0 < b_end; b0 += R)
-      tile<R, C>(in, weights, bias, out, b0, u0, input_size, num_units, lo, hi);
-}
-
-/// The last `rows` (< kMaxRows) batch rows, with the tile shape made for that many rows.
-template <std::size_t R>
-HWY_INLINE void rows_tail(std::size_t rows, const float* in, const float* weights,
-                          const float* bias, float* out, std::size_t b_begin, std::size_t b_end,
-                          std::size_t input_size, std::size_t num_units, float lo, float hi) {
-  if constexpr (R > 0) {
-    if (rows == R)
-      rows_block<R>(in, weights, bias, out, b_begin, b_end, input_size, num_units, lo, hi);
-    else
-      rows_tail<R - 1>(rows, in, weights, bias, out, b_begin, b_end, input_size, num_units, lo, hi);
-  } else {
-    (void)rows, (void)in, (void)weights, (void)bias, (void)out, (void)b_begin, (void)b_end;
-    (void)input_size, (void)num_units, (void)lo, (void)hi;
-  }
-}
-
-#else   // HWY_HAVE_SCALABLE: sizeless vectors cannot live in arrays; 1 row x 4 units.
-
-HWY_NOINLINE void tile_1x4(const float* in, const float* weights, const float* bias, float* out,
-                           std::size_t b, std::size_t u0, std::size_t input_size,
-                           std::size_t num_units, float lo, float hi) {
-  const hn::ScalableTag<float> d;
-  const std::size_t N = hn::Lanes(d);
-  const std::size_t K = input_size;
-  const float* w[4];
-  weight_rows(weights, K, u0, num_units, w);
-  const float* x = in + b * K;
-  auto a0 = hn::Zero(d), a1 = hn::Zero(d), a2 = hn::Zero(d), a3 = hn::Zero(d);
-  for (std::size_t k = 0; k < K; k += N) {
-    const auto m = hn::FirstN(d, K - k);
-    const auto xv = hn::MaskedLoad(m, d, x + k);
-    a0 = hn::MulAdd(xv, hn::MaskedLoad(m, d, w[0] + k), a0);
-    a1 = hn::MulAdd(xv, hn::MaskedLoad(m, d, w[1] + k), a1);
-    a2 = hn::MulAdd(xv, hn::MaskedLoad(m, d, w[2] + k), a2);
-    a3 = hn::MulAdd(xv, hn::MaskedLoad(m, d, w[3] + k), a3);
-  }
-  const std::size_t valid = num_units - u0 < 4 ? num_units - u0 : 4;
-  float* o = out + b * num_units + u0;
-  auto bias_of = [&](std::size_t c) { return bias != nullptr ? bias[u0 + c] : 0.0f; };
-  o[0] = finish(d, a0, bias_of(0), lo, hi);
-  if (valid > 1) o[1] = finish(d, a1, bias_of(1), lo, hi);
-  if (valid > 2) o[2] = finish(d, a2, bias_of(2), lo, hi);
-  if (valid > 3) o[3] = finish(d, a3, bias_of(3), lo, hi);
-}
-#endif  // HWY_HAVE_SCALABLE
-
-}  // namespace fc_detail
-
-/// Target-specific body of simd::fully_connected_f32.
-inline void FullyConnectedF32(const float* in, const float* weights, const float* bias, float* out,
-                              std::size_t batch, std::size_t input_size, std::size_t num_units,
-                              float act_min, float act_max) {
-  namespace fd = fc_detail;
-  if (batch == 0 || num_units == 0) return;
-#if !HWY_HAVE_SCALABLE
-  constexpr std::size_t R = fd::kMaxRows;
-  const std::size_t main_rows = batch - batch % R;
-  fd::rows_block<R>(in, weights, bias, out, 0, main_rows, input_size, num_units, act_min, act_max);
-  fd::rows_tail<R - 1>(batch - main_rows, in, weights, bias, out, main_rows, batch, input_size,
-                       num_units, act_min, act_max);
-#else
-  for (std::size_t u0 = 0; u0 < num_units; u0 += 4)
-    for (std::size_t b = 0; b < batch; ++b)
-      fd::tile_1x4(in, weights, bias, out, b, u0, input_size, num_units, act_min, act_max);
-#endif
-}
-
-}  // namespace nnhal::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
 
 namespace nnhal::simd {
 
@@ -3176,12 +3093,12 @@ namespace nnhal::simd {
 ///                                  weights[u * input_size + k], act_min, act_max),
 /// clamp(r) = `r < act_min ? act_min : (r > act_max ? act_max : r)`.
 /// `weights` is [num_units, input_size] row-major; `bias` may be nullptr (treated as 0).
-/// `out` must not overlap the inputs. The additions may be reordered (see the file comment).
+/// `out` must not overlap the inputs. The additions may be reordered (see the -inl file).
 inline void fully_connected_f32(const float* in, const float* weights, const float* bias,
                                 float* out, std::size_t batch, std::size_t input_size,
                                 std::size_t num_units, float act_min, float act_max) noexcept {
-  constexpr auto kernel = &HWY_STATIC_DISPATCH(FullyConnectedF32);
-  kernel(in, weights, bias, out, batch, input_size, num_units, act_min, act_max);
+  dispatch().fully_connected_f32(in, weights, bias, out, batch, input_size, num_units, act_min,
+                                 act_max);
 }
 
 }  // namespace nnhal::simd
@@ -3240,6 +3157,11 @@ inline void reference_f32(const float* in, const float* weights, const float* bi
   }
 }
 
+/// The SIMD target a FLOAT32 node runs, chosen once at prepare (simd::dispatch()).
+struct SimdParams {
+  const simd::Dispatch* simd;
+};
+
 inline Status kernel_f32(const NodeIO& io) {
   auto act = activation(io);
   if (!act) return std::move(act.error());
@@ -3247,9 +3169,9 @@ inline Status kernel_f32(const NodeIO& io) {
   const auto w = io.in<OperandType::TENSOR_FLOAT32>(1);
   const auto o = io.out<OperandType::TENSOR_FLOAT32>(0);
   if (o.size() == 0) return {};  // zero-sized batch: nothing to compute
-  simd::fully_connected_f32(io.in<OperandType::TENSOR_FLOAT32>(0).data(), w.data(),
-                            io.in<OperandType::TENSOR_FLOAT32>(2).data(), o.data(), o.dim(0),
-                            w.dim(1), w.dim(0), r.min, r.max);
+  io.params<SimdParams>().simd->fully_connected_f32(io.in<OperandType::TENSOR_FLOAT32>(0).data(), w.data(),
+                                                    io.in<OperandType::TENSOR_FLOAT32>(2).data(), o.data(),
+                                                    o.dim(0), w.dim(1), w.dim(0), r.min, r.max);
   return {};
 }
 
@@ -3344,6 +3266,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      prepare.store(SimdParams{&simd::dispatch()});
       return &kernel_f32;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_f16;
@@ -11678,7 +11601,6 @@ Status Execution<C>::run(const Request& request, const ExecuteOptions<C>& option
 /// Building a SubgraphPlan: operand records, static shape inference, kernel choice once per
 /// node, and the memory plan (one arena laid out from the temporaries' lifetimes).
 
-#include <iterator>
 #include <map>
 #include <set>
 

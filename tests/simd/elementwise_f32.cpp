@@ -1,7 +1,8 @@
 // nnhal::simd::binary_f32 / binary_f32_scalar_first (include/nnhal/simd/elementwise_f32.hpp)
 // against the FLOAT32 reference formula of ADD/SUB/MUL/DIV: reference_f32<Op> computes
 // FloatRange::apply(Op::apply(a, b)) per element, and so does the loop below, with the same
-// functors. The SIMD results must be identical (bit for bit; NaN may differ only in payload).
+// functors. The SIMD results must be identical (bit for bit; NaN may differ only in payload),
+// for the kernels of every compiled target this CPU can run (simd::compiled_targets()).
 
 #include <doctest/doctest.h>
 
@@ -10,7 +11,7 @@
 #include <vector>
 
 #include "nnhal/kernels/common/activation.hpp"
-#include "nnhal/ops/common/arithmetic.hpp"
+#include "nnhal/kernels/common/arithmetic.hpp"
 #include "nnhal/simd/elementwise_f32.hpp"
 #include "simd/simd_tester.hpp"
 
@@ -35,13 +36,14 @@ std::vector<float> expected(const std::vector<float>& a, const std::vector<float
   return out;
 }
 
-/// Runs the SIMD kernel in `layout` reading a and b and writing out.
+/// Runs target t's SIMD kernel in `layout` reading a and b and writing out.
 template <class Op>
-void run(Layout layout, const float* a, const float* b, float* out, std::size_t n, FloatRange r) {
+void run(const st::Target& t, Layout layout, const float* a, const float* b, float* out,
+         std::size_t n, FloatRange r) {
   if (layout == Layout::kScalarA)
-    nnhal::simd::binary_f32_scalar_first(Op::simd_op, a[0], b, out, n, r.min, r.max);
+    t.binary_f32_scalar_first(Op::simd_op, a[0], b, out, n, r.min, r.max);
   else
-    nnhal::simd::binary_f32(Op::simd_op, a, b, layout == Layout::kScalarB, out, n, r.min, r.max);
+    t.binary_f32(Op::simd_op, a, b, layout == Layout::kScalarB, out, n, r.min, r.max);
 }
 
 /// Activation ranges: NONE, RELU, RELU1, RELU6.
@@ -52,19 +54,19 @@ std::vector<FloatRange> ranges() {
 }
 
 template <class Op>
-void check_out_of_place(Layout layout) {
+void check_out_of_place(const st::Target& t, Layout layout) {
   std::uint32_t seed = 1;
   for (const FloatRange r : ranges()) {
     CAPTURE(r.min);
     CAPTURE(r.max);
-    st::for_each_case(st::sizes(), [&](std::size_t n, st::Offsets off) {
+    st::for_each_case(st::sizes(t.lanes_f32()), [&](std::size_t n, st::Offsets off) {
       const std::size_t na = layout == Layout::kScalarA ? 1 : n,
                         nb = layout == Layout::kScalarB ? 1 : n;
       const std::vector<float> va = st::special_mix(na, ++seed), vb = st::special_mix(nb, ++seed);
       st::Buffer a(na, off.in), b(nb, (off.in + 1) % 4), out(n, off.out);
       a.assign(va);
       b.assign(vb);
-      run<Op>(layout, a.data(), b.data(), out.data(), n, r);
+      run<Op>(t, layout, a.data(), b.data(), out.data(), n, r);
       st::check_same(out.span(), expected<Op>(va, vb, layout, n, r));
       st::check_same(a.span(), va);  // inputs untouched
       st::check_same(b.span(), vb);
@@ -77,13 +79,13 @@ void check_out_of_place(Layout layout) {
 
 /// out aliases a ("a"), b ("b") or both with a == b ("ab").
 template <class Op>
-void check_in_place(Layout layout, const char* alias) {
+void check_in_place(const st::Target& t, Layout layout, const char* alias) {
   const std::string which = alias;
   std::uint32_t seed = 1000;
   for (const FloatRange r : ranges()) {
     CAPTURE(r.min);
     CAPTURE(r.max);
-    st::for_each_case(st::sizes(), [&](std::size_t n, st::Offsets off) {
+    st::for_each_case(st::sizes(t.lanes_f32()), [&](std::size_t n, st::Offsets off) {
       if (off.in != off.out) return;                  // one buffer: a single offset
       if (n == 0 && layout != Layout::kBoth) return;  // a scalar side needs one element
       const bool a_full = layout != Layout::kScalarA, b_full = layout != Layout::kScalarB;
@@ -100,7 +102,7 @@ void check_in_place(Layout layout, const char* alias) {
       } else {
         shared.assign(va), a = b = shared.data();
       }
-      run<Op>(layout, a, b, shared.data(), n, r);
+      run<Op>(t, layout, a, b, shared.data(), n, r);
       st::check_same(shared.span(), expected<Op>(va, vb, layout, n, r));
       CHECK(shared.guards_intact());
     });
@@ -109,57 +111,60 @@ void check_in_place(Layout layout, const char* alias) {
 
 }  // namespace
 
+/// Runs check(target) for every compiled target this CPU can run.
+#define FOR_EACH_TARGET(check) st::for_each_target([&](const st::Target& t) { check; })
+
 TEST_CASE_TEMPLATE("simd::binary_f32 equals the reference bit for bit (sizes, tails, offsets)", Op,
                    ar::Add, ar::Sub, ar::Mul, ar::Div) {
-  CAPTURE(st::lanes());
   SUBCASE("both operands full") {
-    check_out_of_place<Op>(Layout::kBoth);
+    FOR_EACH_TARGET(check_out_of_place<Op>(t, Layout::kBoth));
   }
   SUBCASE("second operand scalar") {
-    check_out_of_place<Op>(Layout::kScalarB);
+    FOR_EACH_TARGET(check_out_of_place<Op>(t, Layout::kScalarB));
   }
   SUBCASE("first operand scalar (binary_f32_scalar_first)") {
-    check_out_of_place<Op>(Layout::kScalarA);
+    FOR_EACH_TARGET(check_out_of_place<Op>(t, Layout::kScalarA));
   }
 }
 
 TEST_CASE_TEMPLATE("simd::binary_f32 in place: out aliasing an input", Op, ar::Add, ar::Sub,
                    ar::Mul, ar::Div) {
-  CAPTURE(st::lanes());
   SUBCASE("out == a") {
-    check_in_place<Op>(Layout::kBoth, "a");
+    FOR_EACH_TARGET(check_in_place<Op>(t, Layout::kBoth, "a"));
   }
   SUBCASE("out == b") {
-    check_in_place<Op>(Layout::kBoth, "b");
+    FOR_EACH_TARGET(check_in_place<Op>(t, Layout::kBoth, "b"));
   }
   SUBCASE("out == a == b") {
-    check_in_place<Op>(Layout::kBoth, "ab");
+    FOR_EACH_TARGET(check_in_place<Op>(t, Layout::kBoth, "ab"));
   }
   SUBCASE("out == a, b scalar") {
-    check_in_place<Op>(Layout::kScalarB, "a");
+    FOR_EACH_TARGET(check_in_place<Op>(t, Layout::kScalarB, "a"));
   }
   SUBCASE("out == b, a scalar") {
-    check_in_place<Op>(Layout::kScalarA, "b");
+    FOR_EACH_TARGET(check_in_place<Op>(t, Layout::kScalarA, "b"));
   }
 }
 
 TEST_CASE("simd::binary_f32 reads and writes nothing past its buffers (exact-size heap blocks)") {
   // Guarded buffers catch stray writes only; with every array its own exact-size heap block an
   // AddressSanitizer build also reports over-reads.
-  std::uint32_t seed = 77;
-  for (const std::size_t n : st::sizes()) {
-    if (n == 0) continue;
-    CAPTURE(n);
-    const std::vector<float> a = st::special_mix(n, ++seed), b = st::special_mix(n, ++seed);
-    const FloatRange relu1 = nnhal::float_activation_range(2);
-    std::vector<float> out(n);
-    run<ar::Div>(Layout::kBoth, a.data(), b.data(), out.data(), n, relu1);
-    st::check_same(out, expected<ar::Div>(a, b, Layout::kBoth, n, relu1));
-    run<ar::Add>(Layout::kScalarB, a.data(), b.data(), out.data(), n, relu1);
-    st::check_same(out, expected<ar::Add>(a, b, Layout::kScalarB, n, relu1));
-    run<ar::Sub>(Layout::kScalarA, a.data(), b.data(), out.data(), n, relu1);
-    st::check_same(out, expected<ar::Sub>(a, b, Layout::kScalarA, n, relu1));
-  }
+  st::for_each_target([](const st::Target& t) {
+    std::uint32_t seed = 77;
+    for (const std::size_t n : st::sizes(t.lanes_f32())) {
+      if (n == 0) continue;
+      CAPTURE(n);
+      const std::vector<float> a = st::special_mix(n, ++seed), b = st::special_mix(n, ++seed);
+      const FloatRange relu1 = nnhal::float_activation_range(2);
+      std::vector<float> out(n);
+      run<ar::Div>(t, Layout::kBoth, a.data(), b.data(), out.data(), n, relu1);
+      st::check_same(out, expected<ar::Div>(a, b, Layout::kBoth, n, relu1));
+      run<ar::Add>(t, Layout::kScalarB, a.data(), b.data(), out.data(), n, relu1);
+      st::check_same(out, expected<ar::Add>(a, b, Layout::kScalarB, n, relu1));
+      run<ar::Sub>(t, Layout::kScalarA, a.data(), b.data(), out.data(), n, relu1);
+      st::check_same(out, expected<ar::Sub>(a, b, Layout::kScalarA, n, relu1));
+    }
+  });
 }
 
 TEST_CASE("simd::binary_f32 clamp keeps NaN, -0.0 and the bounds exactly as the reference") {
@@ -168,18 +173,28 @@ TEST_CASE("simd::binary_f32 clamp keeps NaN, -0.0 and the bounds exactly as the 
   const float inf = std::numeric_limits<float>::infinity();
   const std::vector<float> a = {nan, -0.0f, 7.0f, -3.0f, 0.5f, inf, -inf, 1.0f, 6.0f};
   const std::vector<float> b(a.size(), 0.0f);  // x + 0 = x, except -0 + 0 = +0
+  // x - 0: -0 - 0 = -0; RELU6 keeps -0 (it is not < 0) and NaN (no compare is true).
+  auto check = [&](const std::vector<float>& out) {
+    CHECK(std::isnan(out[0]));
+    CHECK(std::signbit(out[1]));
+    CHECK(out[1] == 0.0f);
+    CHECK(out[2] == 6.0f);
+    CHECK(out[3] == 0.0f);
+    CHECK(out[4] == 0.5f);
+    CHECK(out[5] == 6.0f);
+    CHECK(out[6] == 0.0f);
+    CHECK(out[7] == 1.0f);
+    CHECK(out[8] == 6.0f);
+  };
+  st::for_each_target([&](const st::Target& t) {
+    std::vector<float> out(a.size());
+    t.binary_f32(nnhal::simd::BinaryOp::Sub, a.data(), b.data(), false, out.data(), a.size(), 0.0f,
+                 6.0f);
+    check(out);
+  });
+  // The public entry point, through the chosen target.
   std::vector<float> out(a.size());
   nnhal::simd::binary_f32(nnhal::simd::BinaryOp::Sub, a.data(), b.data(), false, out.data(),
                           a.size(), 0.0f, 6.0f);
-  // x - 0: -0 - 0 = -0; RELU6 keeps -0 (it is not < 0) and NaN (no compare is true).
-  CHECK(std::isnan(out[0]));
-  CHECK(std::signbit(out[1]));
-  CHECK(out[1] == 0.0f);
-  CHECK(out[2] == 6.0f);
-  CHECK(out[3] == 0.0f);
-  CHECK(out[4] == 0.5f);
-  CHECK(out[5] == 6.0f);
-  CHECK(out[6] == 0.0f);
-  CHECK(out[7] == 1.0f);
-  CHECK(out[8] == 6.0f);
+  check(out);
 }

@@ -10,7 +10,8 @@
 //   bound = (input_size + 2) * u * (sum_k |in[b,k] * w[u,k]| + |bias[u]|) * 1.01
 // (the factor covers the second-order part of gamma; the clamp is 1-Lipschitz, so the bound
 // still holds after it). Both the SIMD kernel and reference_f32 must land within it of the
-// exact (double) value; typical errors are far smaller.
+// exact (double) value; typical errors are far smaller. The SIMD kernel is checked for every
+// compiled target this CPU can run (simd::compiled_targets()).
 
 #include <doctest/doctest.h>
 
@@ -22,7 +23,7 @@
 #include <vector>
 
 #include "nnhal/kernels/common/activation.hpp"
-#include "nnhal/ops/fully_connected.hpp"
+#include "nnhal/kernels/fully_connected.hpp"
 #include "nnhal/simd/fully_connected_f32.hpp"
 #include "simd/simd_tester.hpp"
 
@@ -41,7 +42,7 @@ struct ExactResult {
 };
 
 ExactResult exact(const std::vector<float>& in, const std::vector<float>& w, const float* bias,
-               Shape s, FloatRange r) {
+                  Shape s, FloatRange r) {
   constexpr double u = 1.0 / 16777216.0;  // 2^-24, unit roundoff of float
   ExactResult e;
   for (std::size_t b = 0; b < s.batch; ++b)
@@ -63,9 +64,10 @@ ExactResult exact(const std::vector<float>& in, const std::vector<float>& w, con
   return e;
 }
 
-/// Runs the SIMD kernel and reference_f32 on one shape with every buffer at the given offsets,
-/// and checks both against the bound, plus guards and unchanged inputs.
-void check_shape(Shape s, st::Offsets off, FloatRange r, bool with_bias, std::uint32_t seed) {
+/// Runs target t's SIMD kernel and reference_f32 on one shape with every buffer at the given
+/// offsets, and checks both against the bound, plus guards and unchanged inputs.
+void check_shape(const st::Target& t, Shape s, st::Offsets off, FloatRange r, bool with_bias,
+                 std::uint32_t seed) {
   CAPTURE(s.batch);
   CAPTURE(s.input_size);
   CAPTURE(s.units);
@@ -82,8 +84,8 @@ void check_shape(Shape s, st::Offsets off, FloatRange r, bool with_bias, std::ui
   bias.assign(vbias);
   const float* bias_p = with_bias ? bias.data() : nullptr;
 
-  nnhal::simd::fully_connected_f32(in.data(), w.data(), bias_p, out.data(), s.batch, s.input_size,
-                                   s.units, r.min, r.max);
+  t.fully_connected_f32(in.data(), w.data(), bias_p, out.data(), s.batch, s.input_size, s.units,
+                        r.min, r.max);
   const ExactResult e = exact(vin, vw, with_bias ? vbias.data() : nullptr, s, r);
   {
     INFO("SIMD kernel");
@@ -113,69 +115,86 @@ constexpr std::pair<std::size_t, std::size_t> kBatchUnits[] = {
 }  // namespace
 
 TEST_CASE("simd::fully_connected_f32 is within the summation-order bound (sizes, tails, offsets)") {
-  CAPTURE(st::lanes());
-  std::uint32_t seed = 7;
-  std::int32_t act = 0;
-  for (const auto& bu : kBatchUnits) {
-    st::for_each_case(st::sizes(), [&](std::size_t input_size, st::Offsets off) {
-      const FloatRange r = nnhal::float_activation_range(act++ % 4);
-      check_shape({bu.first, input_size, bu.second}, off, r, true, seed += 3);
-    });
-  }
+  st::for_each_target([](const st::Target& t) {
+    std::uint32_t seed = 7;
+    std::int32_t act = 0;
+    for (const auto& bu : kBatchUnits) {
+      st::for_each_case(st::sizes(t.lanes_f32()), [&](std::size_t input_size, st::Offsets off) {
+        const FloatRange r = nnhal::float_activation_range(act++ % 4);
+        check_shape(t, {bu.first, input_size, bu.second}, off, r, true, seed += 3);
+      });
+    }
+  });
 }
 
 TEST_CASE("simd::fully_connected_f32 without bias, many tiles, and the benchmark shapes' tails") {
-  CAPTURE(st::lanes());
-  const FloatRange none{};
-  check_shape({3, 37, 5}, {1, 3}, none, false, 11);
-  check_shape({67, 259, 101}, {0, 0}, none, true, 12);  // 4-row tiles + 3 rows, unit tails
-  check_shape({64, 1024, 37}, {3, 1}, nnhal::float_activation_range(1), true, 13);
-  check_shape({1, 1024, 1000}, {0, 0}, none, true, 14);  // the matrix-vector benchmark shape
+  st::for_each_target([](const st::Target& t) {
+    const FloatRange none{};
+    check_shape(t, {3, 37, 5}, {1, 3}, none, false, 11);
+    check_shape(t, {67, 259, 101}, {0, 0}, none, true, 12);  // 4-row tiles + 3 rows, unit tails
+    check_shape(t, {64, 1024, 37}, {3, 1}, nnhal::float_activation_range(1), true, 13);
+    check_shape(t, {1, 1024, 1000}, {0, 0}, none, true, 14);  // the matrix-vector benchmark shape
+  });
 }
 
 TEST_CASE("simd::fully_connected_f32 handles empty dimensions and propagates NaN") {
-  const FloatRange none{};
-  // input_size 0: every output is clamp(bias).
-  check_shape({2, 0, 3}, {0, 0}, nnhal::float_activation_range(2), true, 21);
-  // batch 0 or no units: nothing is written.
-  check_shape({0, 8, 3}, {1, 1}, none, true, 22);
-  check_shape({2, 8, 0}, {1, 1}, none, true, 23);
+  st::for_each_target([](const st::Target& t) {
+    const FloatRange none{};
+    // input_size 0: every output is clamp(bias).
+    check_shape(t, {2, 0, 3}, {0, 0}, nnhal::float_activation_range(2), true, 21);
+    // batch 0 or no units: nothing is written.
+    check_shape(t, {0, 8, 3}, {1, 1}, none, true, 22);
+    check_shape(t, {2, 8, 0}, {1, 1}, none, true, 23);
 
-  // A NaN in one input row makes that row NaN (even through the clamp), and only that row.
-  const std::size_t batch = 3, k = 2 * st::lanes() + 3, units = 5;
-  std::vector<float> in = st::uniform(batch * k, -1.0f, 1.0f, 31);
-  const std::vector<float> w = st::uniform(units * k, -1.0f, 1.0f, 32);
-  in[1 * k + k - 1] = std::numeric_limits<float>::quiet_NaN();  // row 1, in the tail
-  std::vector<float> out(batch * units);
-  nnhal::simd::fully_connected_f32(in.data(), w.data(), nullptr, out.data(), batch, k, units, 0.0f,
-                                   6.0f);
-  for (std::size_t b = 0; b < batch; ++b)
-    for (std::size_t u = 0; u < units; ++u) {
-      CAPTURE(b);
-      CAPTURE(u);
-      CHECK(std::isnan(out[b * units + u]) == (b == 1));
-    }
+    // A NaN in one input row makes that row NaN (even through the clamp), and only that row.
+    const std::size_t batch = 3, k = 2 * t.lanes_f32() + 3, units = 5;
+    std::vector<float> in = st::uniform(batch * k, -1.0f, 1.0f, 31);
+    const std::vector<float> w = st::uniform(units * k, -1.0f, 1.0f, 32);
+    in[1 * k + k - 1] = std::numeric_limits<float>::quiet_NaN();  // row 1, in the tail
+    std::vector<float> out(batch * units);
+    t.fully_connected_f32(in.data(), w.data(), nullptr, out.data(), batch, k, units, 0.0f, 6.0f);
+    for (std::size_t b = 0; b < batch; ++b)
+      for (std::size_t u = 0; u < units; ++u) {
+        CAPTURE(b);
+        CAPTURE(u);
+        CHECK(std::isnan(out[b * units + u]) == (b == 1));
+      }
+  });
 }
 
 TEST_CASE("simd::fully_connected_f32 reads nothing past its buffers (exact-size heap blocks)") {
   // The guarded buffers above catch stray writes; reads past the end land in their guards. Here
   // every array is its own exact-size heap block, so an AddressSanitizer build reports any
   // over-read (e.g. a full-vector load of the last partial vector of a row).
-  std::uint32_t seed = 41;
-  for (const std::size_t k : st::sizes())
-    for (const auto& bu : kBatchUnits) {
-      CAPTURE(k);
-      CAPTURE(bu.first);
-      CAPTURE(bu.second);
-      const std::vector<float> in = st::uniform(bu.first * k, -1.0f, 1.0f, ++seed);
-      const std::vector<float> w = st::uniform(bu.second * k, -1.0f, 1.0f, ++seed);
-      const std::vector<float> bias = st::uniform(bu.second, -1.0f, 1.0f, ++seed);
-      std::vector<float> out(bu.first * bu.second), ref(out.size());
-      nnhal::simd::fully_connected_f32(in.data(), w.data(), bias.data(), out.data(), bu.first, k,
-                                       bu.second, -1.0f, 1.0f);
-      nnhal::kernels::fully_connected::reference_f32(in.data(), w.data(), bias.data(), ref.data(),
-                                                 bu.first, k, bu.second, -1.0f, 1.0f);
-      const ExactResult e = exact(in, w, bias.data(), {bu.first, k, bu.second}, {-1.0f, 1.0f});
-      st::check_within(out, e.value, e.bound);
-    }
+  st::for_each_target([](const st::Target& t) {
+    std::uint32_t seed = 41;
+    for (const std::size_t k : st::sizes(t.lanes_f32()))
+      for (const auto& bu : kBatchUnits) {
+        CAPTURE(k);
+        CAPTURE(bu.first);
+        CAPTURE(bu.second);
+        const std::vector<float> in = st::uniform(bu.first * k, -1.0f, 1.0f, ++seed);
+        const std::vector<float> w = st::uniform(bu.second * k, -1.0f, 1.0f, ++seed);
+        const std::vector<float> bias = st::uniform(bu.second, -1.0f, 1.0f, ++seed);
+        std::vector<float> out(bu.first * bu.second);
+        t.fully_connected_f32(in.data(), w.data(), bias.data(), out.data(), bu.first, k, bu.second,
+                              -1.0f, 1.0f);
+        const ExactResult e = exact(in, w, bias.data(), {bu.first, k, bu.second}, {-1.0f, 1.0f});
+        st::check_within(out, e.value, e.bound);
+      }
+  });
+}
+
+TEST_CASE("simd::fully_connected_f32 runs the chosen target's kernel") {
+  // The public entry point goes through simd::dispatch(): same bits as that target's kernel.
+  const std::size_t batch = 5, k = 67, units = 9;
+  const std::vector<float> in = st::uniform(batch * k, -1.0f, 1.0f, 51);
+  const std::vector<float> w = st::uniform(units * k, -1.0f, 1.0f, 52);
+  const std::vector<float> bias = st::uniform(units, -1.0f, 1.0f, 53);
+  std::vector<float> got(batch * units), want(batch * units);
+  nnhal::simd::fully_connected_f32(in.data(), w.data(), bias.data(), got.data(), batch, k, units,
+                                   -1.0f, 1.0f);
+  nnhal::simd::dispatch().fully_connected_f32(in.data(), w.data(), bias.data(), want.data(), batch,
+                                              k, units, -1.0f, 1.0f);
+  st::check_same(got, want);
 }

@@ -3,9 +3,11 @@
 /// Shared harness for checking a SIMD kernel against its reference (doctest).
 ///
 /// What every SIMD kernel test covers with it:
-///   - sizes below, at and above the vector width N of the target the tests were compiled for,
-///     with tails: 0, 1, 2, 3, N-1, N, N+1, 2N+3, 4N+5 (past a 4-vector unrolled step), 1000,
-///     4099 (sizes()), or any list the test passes;
+///   - every Highway target compiled into the test binary that this CPU can run
+///     (for_each_target over simd::compiled_targets(), not only the one simd::dispatch()
+///     chose), each failure naming the target and its vector width N;
+///   - sizes below, at and above N, with tails: 0, 1, 2, 3, N-1, N, N+1, 2N+3, 4N+5 (past a
+///     4-vector unrolled step), 1000, 4099 (sizes(N)), or any list the test passes;
 ///   - unaligned data: every input and output starts 0, 1 or 3 floats after a 64-byte boundary
 ///     (offsets()), independently per buffer;
 ///   - buffer overruns: each buffer has guard floats before and after it that must be intact
@@ -28,18 +30,29 @@
 #include <string>
 #include <vector>
 
-#include "nnhal/simd/target.hpp"
+#include "nnhal/simd/dispatch.hpp"
 
 namespace nnhal::test::simd {
 
-/// Float lanes of the static Highway target of this test binary.
-inline std::size_t lanes() {
-  return nnhal::simd::lanes_f32();
+using Target = nnhal::simd::Dispatch;
+
+/// Calls f(target) for every compiled target this CPU can run, best first, with the target's
+/// name and float lanes captured for the failure messages of f's checks.
+template <class F>
+void for_each_target(F&& f) {
+  const std::span<const Target> targets = nnhal::simd::compiled_targets();
+  REQUIRE(!targets.empty());
+  for (const Target& t : targets) {
+    const std::string target = t.name;
+    const std::size_t lanes = t.lanes_f32();
+    CAPTURE(target);
+    CAPTURE(lanes);
+    f(t);
+  }
 }
 
 /// Sizes around the vector width N (deduplicated, ascending order not required).
-inline std::vector<std::size_t> sizes() {
-  const std::size_t N = lanes();
+inline std::vector<std::size_t> sizes(std::size_t N) {
   std::vector<std::size_t> out;
   for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{3}, N - 1, N,
                         N + 1, 2 * N + 3, 4 * N + 5, std::size_t{1000}, std::size_t{4099}}) {

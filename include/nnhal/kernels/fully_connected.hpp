@@ -67,6 +67,11 @@ inline void reference_f32(const float* in, const float* weights, const float* bi
   }
 }
 
+/// The SIMD target a FLOAT32 node runs, chosen once at prepare (simd::dispatch()).
+struct SimdParams {
+  const simd::Dispatch* simd;
+};
+
 inline Status kernel_f32(const NodeIO& io) {
   auto act = activation(io);
   if (!act) return std::move(act.error());
@@ -74,9 +79,9 @@ inline Status kernel_f32(const NodeIO& io) {
   const auto w = io.in<OperandType::TENSOR_FLOAT32>(1);
   const auto o = io.out<OperandType::TENSOR_FLOAT32>(0);
   if (o.size() == 0) return {};  // zero-sized batch: nothing to compute
-  simd::fully_connected_f32(io.in<OperandType::TENSOR_FLOAT32>(0).data(), w.data(),
-                            io.in<OperandType::TENSOR_FLOAT32>(2).data(), o.data(), o.dim(0),
-                            w.dim(1), w.dim(0), r.min, r.max);
+  io.params<SimdParams>().simd->fully_connected_f32(io.in<OperandType::TENSOR_FLOAT32>(0).data(), w.data(),
+                                                    io.in<OperandType::TENSOR_FLOAT32>(2).data(), o.data(),
+                                                    o.dim(0), w.dim(1), w.dim(0), r.min, r.max);
   return {};
 }
 
@@ -171,6 +176,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      prepare.store(SimdParams{&simd::dispatch()});
       return &kernel_f32;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_f16;

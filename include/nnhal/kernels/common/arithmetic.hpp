@@ -92,6 +92,11 @@ Status reference_f32(const NodeIO& io) {
   return {};
 }
 
+/// The SIMD target a FLOAT32 node runs, chosen once at prepare (simd::dispatch()).
+struct SimdParams {
+  const simd::Dispatch* simd;
+};
+
 /// FLOAT32 kernel chosen at prepare time: SIMD for equal shapes and a scalar operand, the
 /// reference walk for other broadcasts.
 template <class Op>
@@ -107,9 +112,10 @@ Status kernel_f32(const NodeIO& io) {
   if (!act) return std::move(act.error());
   const FloatRange r = float_activation_range(*act);
   if (a_full)
-    simd::binary_f32(Op::simd_op, a.data(), b.data(), !b_full, o.data(), n, r.min, r.max);
+    io.params<SimdParams>().simd->binary_f32(Op::simd_op, a.data(), b.data(), !b_full, o.data(), n, r.min, r.max);
   else
-    simd::binary_f32_scalar_first(Op::simd_op, a.data()[0], b.data(), o.data(), n, r.min, r.max);
+    io.params<SimdParams>().simd->binary_f32_scalar_first(Op::simd_op, a.data()[0], b.data(), o.data(), n, r.min,
+                                                          r.max);
   return {};
 }
 
@@ -241,6 +247,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      prepare.store(SimdParams{&simd::dispatch()});
       return &kernel_f32<Op>;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_f16<Op>;

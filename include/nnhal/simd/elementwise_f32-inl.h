@@ -1,0 +1,195 @@
+// Per-target body of nnhal's FLOAT32 elementwise kernels (ADD, SUB, MUL, DIV with a fused
+// clamp): compiled once per Highway target by nnhal/simd/dispatch.hpp, through
+// nnhal/simd/kernels-inl.h, which declares simd::BinaryOp first. Not a header to include on
+// its own: use nnhal/simd/elementwise_f32.hpp.
+//
+// Results equal the scalar reference (nnhal::kernels::arithmetic::reference_f32) bit for bit: each
+// lane does one IEEE operation (never a fused multiply-add) and the clamp mirrors the
+// reference's `r < lo ? lo : (r > hi ? hi : r)` with ordered compares, so NaN passes through
+// and -0.0 stays -0.0 exactly as in the scalar code. One exception is outside the library's
+// control: 32-bit Arm NEON flushes denormals to zero in vector arithmetic (Highway's NEON
+// target on ARMv7); DIV there runs the scalar loop because that target's vector division is a
+// reciprocal approximation.
+//
+// Aliasing: `out` may be the same pointer as `a` and/or `b` (in-place operation). Each vector
+// (and each scalar in the tail) is loaded before the store that overwrites it, and every store
+// writes only elements whose inputs were already read. Partially overlapping ranges (out
+// shifted against an input) are not supported.
+
+// Toggled include guard: processed once per target pass (see nnhal/simd/dispatch.hpp).
+#if defined(NNHAL_SIMD_ELEMENTWISE_F32_TOGGLE) == defined(NNHAL_SIMD_TARGET_TOGGLE)
+#ifdef NNHAL_SIMD_ELEMENTWISE_F32_TOGGLE
+#undef NNHAL_SIMD_ELEMENTWISE_F32_TOGGLE
+#else
+#define NNHAL_SIMD_ELEMENTWISE_F32_TOGGLE
+#endif
+
+#include <cstddef>
+#include <limits>
+#include <type_traits>
+
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace nnhal::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+namespace elementwise_detail {
+
+// 32-bit Arm NEON has no vector division instruction; Highway emulates it with a refined
+// reciprocal estimate, which is not correctly rounded.
+#if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_V7
+inline constexpr bool kExactVectorDiv = false;
+#else
+inline constexpr bool kExactVectorDiv = true;
+#endif
+
+struct AddF32 {
+  template <class V>
+  static HWY_INLINE V vec(V a, V b) {
+    return hn::Add(a, b);
+  }
+  static HWY_INLINE float one(float a, float b) { return a + b; }
+};
+struct SubF32 {
+  template <class V>
+  static HWY_INLINE V vec(V a, V b) {
+    return hn::Sub(a, b);
+  }
+  static HWY_INLINE float one(float a, float b) { return a - b; }
+};
+struct MulF32 {
+  template <class V>
+  static HWY_INLINE V vec(V a, V b) {
+    return hn::Mul(a, b);
+  }
+  static HWY_INLINE float one(float a, float b) { return a * b; }
+};
+struct DivF32 {
+  template <class V>
+  static HWY_INLINE V vec(V a, V b) {
+    return hn::Div(a, b);
+  }
+  static HWY_INLINE float one(float a, float b) { return a / b; }
+};
+
+/// Which operand is a broadcast scalar: none, the second, or the first.
+enum class Layout { kBoth, kScalarB, kScalarA };
+
+/// The reference clamp, lane-wise, in the reference's order (upper test inside the lower one).
+template <bool kClamp, class V>
+HWY_INLINE V clamp(V r, V lo, V hi) {
+  if constexpr (!kClamp) return r;
+  const V upper = hn::IfThenElse(hn::Gt(r, hi), hi, r);
+  return hn::IfThenElse(hn::Lt(r, lo), lo, upper);
+}
+
+template <bool kClamp>
+HWY_INLINE float clamp_one(float r, float lo, float hi) {
+  if constexpr (!kClamp) return r;
+  return r < lo ? lo : (r > hi ? hi : r);
+}
+
+/// The vector at p + i, or the broadcast scalar when this side is the scalar one.
+template <bool kScalar, class D, class V>
+HWY_INLINE V load(D d, V broadcast, const float* p, std::size_t i) {
+  if constexpr (kScalar) {
+    (void)d, (void)p, (void)i;
+    return broadcast;
+  } else {
+    (void)broadcast;
+    return hn::LoadU(d, p + i);
+  }
+}
+
+/// out[i] = clamp(A(i) op B(i)); A or B reads element 0 only when it is the scalar side.
+template <class Op, Layout kLayout, bool kClamp>
+HWY_NOINLINE void binary_loop(const float* a, const float* b, float* out, std::size_t n, float lo,
+                              float hi) {
+  constexpr bool kScalarA = kLayout == Layout::kScalarA, kScalarB = kLayout == Layout::kScalarB;
+  std::size_t i = 0;
+  if constexpr (!std::is_same_v<Op, DivF32> || kExactVectorDiv) {
+    const hn::ScalableTag<float> d;
+    const std::size_t N = hn::Lanes(d);
+    const auto vlo = hn::Set(d, lo), vhi = hn::Set(d, hi);
+    const auto va0 = hn::Set(d, a[0]), vb0 = hn::Set(d, b[0]);  // the broadcast side, if any
+    // Four independent vectors per step keep the loads ahead of the stores (all four are read
+    // before any is written, which is also what keeps in-place operation correct).
+    for (; i + 4 * N <= n; i += 4 * N) {
+      const auto a0 = load<kScalarA>(d, va0, a, i), a1 = load<kScalarA>(d, va0, a, i + N);
+      const auto a2 = load<kScalarA>(d, va0, a, i + 2 * N),
+                 a3 = load<kScalarA>(d, va0, a, i + 3 * N);
+      const auto b0 = load<kScalarB>(d, vb0, b, i), b1 = load<kScalarB>(d, vb0, b, i + N);
+      const auto b2 = load<kScalarB>(d, vb0, b, i + 2 * N),
+                 b3 = load<kScalarB>(d, vb0, b, i + 3 * N);
+      hn::StoreU(clamp<kClamp>(Op::vec(a0, b0), vlo, vhi), d, out + i);
+      hn::StoreU(clamp<kClamp>(Op::vec(a1, b1), vlo, vhi), d, out + i + N);
+      hn::StoreU(clamp<kClamp>(Op::vec(a2, b2), vlo, vhi), d, out + i + 2 * N);
+      hn::StoreU(clamp<kClamp>(Op::vec(a3, b3), vlo, vhi), d, out + i + 3 * N);
+    }
+    for (; i + N <= n; i += N)
+      hn::StoreU(clamp<kClamp>(Op::vec(load<kScalarA>(d, va0, a, i), load<kScalarB>(d, vb0, b, i)),
+                               vlo, vhi),
+                 d, out + i);
+  }
+  // Tail (fewer than one vector), or everything when the vector op is not exact.
+  for (; i < n; ++i) {
+    const float x = kScalarA ? a[0] : a[i];
+    const float y = kScalarB ? b[0] : b[i];
+    out[i] = clamp_one<kClamp>(Op::one(x, y), lo, hi);
+  }
+}
+
+template <class Op, Layout kLayout>
+HWY_INLINE void binary_clamped(const float* a, const float* b, float* out, std::size_t n, float lo,
+                               float hi) {
+  // With lo = -inf and hi = +inf the reference clamp is the identity (no value compares below
+  // -inf or above +inf, NaN compares false), so skipping it is exact.
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  if (lo == -kInf && hi == kInf)
+    binary_loop<Op, kLayout, false>(a, b, out, n, lo, hi);
+  else
+    binary_loop<Op, kLayout, true>(a, b, out, n, lo, hi);
+}
+
+template <Layout kLayout>
+HWY_INLINE void binary_dispatch(simd::BinaryOp op, const float* a, const float* b, float* out,
+                                std::size_t n, float lo, float hi) {
+  // One branch per call, outside the loops: each (op, layout, clamp) is its own loop.
+  switch (op) {
+    case simd::BinaryOp::Add:
+      return binary_clamped<AddF32, kLayout>(a, b, out, n, lo, hi);
+    case simd::BinaryOp::Sub:
+      return binary_clamped<SubF32, kLayout>(a, b, out, n, lo, hi);
+    case simd::BinaryOp::Mul:
+      return binary_clamped<MulF32, kLayout>(a, b, out, n, lo, hi);
+    case simd::BinaryOp::Div:
+      return binary_clamped<DivF32, kLayout>(a, b, out, n, lo, hi);
+  }
+}
+
+}  // namespace elementwise_detail
+
+/// Target-specific body of simd::binary_f32.
+inline void BinaryF32(simd::BinaryOp op, const float* a, const float* b, bool b_scalar, float* out,
+                      std::size_t n, float lo, float hi) {
+  namespace ed = elementwise_detail;
+  if (n == 0) return;
+  if (b_scalar)
+    ed::binary_dispatch<ed::Layout::kScalarB>(op, a, b, out, n, lo, hi);
+  else
+    ed::binary_dispatch<ed::Layout::kBoth>(op, a, b, out, n, lo, hi);
+}
+
+/// Target-specific body of simd::binary_f32_scalar_first.
+inline void BinaryF32ScalarFirst(simd::BinaryOp op, float a, const float* b, float* out,
+                                 std::size_t n, float lo, float hi) {
+  namespace ed = elementwise_detail;
+  if (n == 0) return;
+  ed::binary_dispatch<ed::Layout::kScalarA>(op, &a, b, out, n, lo, hi);
+}
+
+}  // namespace nnhal::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // NNHAL_SIMD_ELEMENTWISE_F32_TOGGLE
