@@ -19,7 +19,7 @@ cases=(
   "include_only|tools/compile-cost/include_only.cpp|no|"
   "op_subset|examples/op_subset.cpp|yes|"
   "full_set|examples/demo.cpp|yes|"
-  "full_set_second_file|tools/compile-cost/full_set_second_file.cpp|no|"
+  "full_set_second_file|examples/two_files/main.cpp|no|"
   "add_model_old_api|tools/compile-cost/add_model_old_api.cpp|yes|before only"
 )
 
