@@ -50,10 +50,10 @@ target_link_libraries(nnhal_tests PRIVATE nnhal_dev doctest::doctest)
 # Test files include the library's headers through the tests' own include root too
 # (e.g. a shared helper header under tests/).
 target_include_directories(nnhal_tests PRIVATE ${NNHAL_TESTS_DIR})
-# nnhal's umbrella header is in the PCH too: every test TU would otherwise re-parse the whole
+# nnhal's umbrella header (no kernels) is in the PCH too: every test TU would otherwise re-parse the
 # operation table.
 target_precompile_headers(nnhal_tests PRIVATE
-  <doctest/doctest.h> <nnhal/nnhal_all.hpp>
+  <doctest/doctest.h> ${NNHAL_TESTS_DIR}/support/pch.hpp
   <algorithm> <array> <cmath> <cstddef> <cstdint> <cstring> <limits> <optional> <span>
   <string> <string_view> <type_traits> <utility> <variant> <vector>)
 # The main TU defines DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN before including doctest.

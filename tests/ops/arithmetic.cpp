@@ -13,6 +13,10 @@
 #include "nnhal/builder/builder.hpp"
 #include "../support/run_model.hpp"
 #include "kernel_test_util.hpp"
+#include "nnhal/kernels/add.hpp"
+#include "nnhal/kernels/sub.hpp"
+#include "nnhal/kernels/mul.hpp"
+#include "nnhal/kernels/div.hpp"
 
 using nnhal::OperandType;
 using nnhal::OperationType;

@@ -10,6 +10,7 @@
 
 #include "nnhal/ops/cast.hpp"
 #include "ops/kernel_test_util.hpp"
+#include "nnhal/kernels/cast.hpp"
 
 using nnhal::Dims;
 using nnhal::Half;

@@ -14,6 +14,12 @@
 #include "nnhal/ops/less_equal.hpp"
 #include "nnhal/ops/not_equal.hpp"
 #include "ops/kernel_test_util.hpp"
+#include "nnhal/kernels/equal.hpp"
+#include "nnhal/kernels/not_equal.hpp"
+#include "nnhal/kernels/less.hpp"
+#include "nnhal/kernels/less_equal.hpp"
+#include "nnhal/kernels/greater.hpp"
+#include "nnhal/kernels/greater_equal.hpp"
 
 using nnhal::Dims;
 using nnhal::Half;

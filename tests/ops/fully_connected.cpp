@@ -10,6 +10,7 @@
 
 #include "nnhal/ops/fully_connected.hpp"
 #include "ops/kernel_test_util.hpp"
+#include "nnhal/kernels/fully_connected.hpp"
 
 using nnhal::Dims;
 using nnhal::Half;

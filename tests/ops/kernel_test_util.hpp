@@ -14,11 +14,12 @@
 
 #include "nnhal/interface/kernel_set.hpp"
 #include "nnhal/interface/node_io.hpp"
+#include "nnhal/kernels/resolve.hpp"
 
 namespace nnhal::test {
 
-/// The kernels of operation Op in a kernel set of Op alone (the kernels' header and
-/// nnhal/kernels/resolve.hpp must be included).
+/// The kernels of operation Op in a kernel set of Op alone (the test file includes Op's kernels
+/// header).
 template <OperationType Op>
 const OpKernel& kernels_of() noexcept {
   return *kernel_table<OpSet<Op>>().find(Op);

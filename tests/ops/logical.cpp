@@ -9,6 +9,9 @@
 #include "nnhal/ops/logical_not.hpp"
 #include "nnhal/ops/logical_or.hpp"
 #include "ops/kernel_test_util.hpp"
+#include "nnhal/kernels/logical_and.hpp"
+#include "nnhal/kernels/logical_or.hpp"
+#include "nnhal/kernels/logical_not.hpp"
 
 using nnhal::Dims;
 using nnhal::OperandType;

@@ -7,6 +7,7 @@
 
 #include "nnhal/ops/reshape.hpp"
 #include "ops/kernel_test_util.hpp"
+#include "nnhal/kernels/reshape.hpp"
 
 using nnhal::Dims;
 using nnhal::Half;
