@@ -1646,9 +1646,9 @@ inline constexpr std::uint8_t kAnyTypeCode = 0xFF;
 /// A sequence of operand types. When `repeat` >= 0, the type at that position may occur one or
 /// more times (the operand count is then at least `size`).
 ///
-/// The codes are packed eight to a 64-bit word: the table holds thousands of signatures, and a
-/// compiler evaluates and stores them as constants element by element, so eight words instead of
-/// 64 bytes make the table several times cheaper to compile and smaller in a binary.
+/// The codes are packed eight to a 64-bit word: the table holds thousands of signatures and a
+/// compiler evaluates them as constants element by element, so eight words instead of 64 bytes
+/// make the table cheaper to compile (the bytes in a binary are the same).
 struct TypeSeq {
   static constexpr std::size_t kWords = kMaxSignatureArity / 8;
   std::array<std::uint64_t, kWords> words{};
