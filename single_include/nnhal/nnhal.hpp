@@ -1413,6 +1413,388 @@ constexpr QuantRange storage_range() noexcept {
 
 }  // namespace nnhal::quant
 // ---- end nnhal/kernels/common/quantization.hpp ----
+// ---- begin nnhal/kernels/common/simd_params.hpp ----
+/// \file
+/// The SIMD target a node's FLOAT32 kernel runs: chosen once at prepare (simd::dispatch()) and
+/// kept in the node's parameters, so the run path is one indirect call.
+
+// ---- begin nnhal/simd/dispatch.hpp ----
+/// \file
+/// Compiles nnhal's SIMD kernels (nnhal/simd/kernels-inl.h) for each Highway target and picks
+/// the one to run: simd::dispatch(), the table of the chosen target, and
+/// simd::compiled_targets(), every compiled target this CPU can run (the tests run them all).
+///
+/// Static dispatch (NNHAL_SIMD_STATIC_DISPATCH=1, nnhal/config.hpp; the default outside x86):
+/// only HWY_STATIC_TARGET, the target of the compiler flags, is compiled; dispatch() is a
+/// constant and no CPU detection exists. This is what firmware builds get.
+///
+/// Dynamic dispatch (the default on x86 with g++ and clang): the kernels are also compiled, with
+/// per-function target attributes, for each target of NNHAL_SIMD_DYNAMIC_TARGETS that Highway's
+/// HWY_TARGETS holds (by default the targets better than the static one). The first call of
+/// dispatch() checks the CPU (__builtin_cpu_supports plus three CPUID bits) and keeps the best
+/// supported table for the rest of the process; the static target is always usable. Code that
+/// prepares a kernel calls dispatch() once and keeps the kernel pointer, so executing costs one
+/// indirect call; the free functions (simd::binary_f32, ...) read dispatch() on each call. If
+/// the flags already give the best compiled target (e.g. -march=native), nothing extra is
+/// compiled and dispatch() is the same constant as in static mode.
+///
+/// How the targets are compiled. Highway's per-target code relies on include guards that
+/// toggle: an -inl file is processed again whenever the macro its guard compares with flips.
+/// This header first compiles the kernels for the static target where it stands (as any
+/// Highway code would), then, for each extra target, sets HWY_TARGET and includes the kernels
+/// again (nnhal/simd/per_target-inl.h), and finally sets Highway's per-target macros
+/// (HWY_NAMESPACE, HWY_ATTR, ...) back to the static target. nnhal's -inl files toggle on
+/// NNHAL_SIMD_TARGET_TOGGLE; HWY_TARGET_TOGGLE is flipped only to have Highway define its ops
+/// for a target that has none yet in this translation unit.
+///
+/// It does this itself instead of including <hwy/foreach_target.h>, because that file has an
+/// ordinary include guard: in a header-only library it would run once per translation unit, so
+/// either nnhal's kernels or the user's own Highway code would silently lose their extra
+/// targets, and its HWY_TARGET_INCLUDE (one global name) would be redefined under the user.
+/// Highway 1.0.3's foreach_target.h also mishandles a highway.h included before it: the first
+/// extra target is skipped and HWY_NAMESPACE is left at the last one. nnhal neither defines nor
+/// reads HWY_TARGET_INCLUDE. The rules for a translation unit that mixes in its own Highway
+/// code:
+///   - plain (static-dispatch) Highway code and <hwy/highway.h> may come before or after
+///     nnhal's SIMD headers;
+///   - the user's own <hwy/foreach_target.h> pass (with its -inl files) must come before the
+///     first nnhal SIMD header, or live in another translation unit. Highway cannot start a
+///     foreach pass once highway.h has been included, and nnhal's headers include it. After
+///     such a pass nnhal compiles its kernels for the targets that pass compiled, reusing
+///     Highway's ops instead of defining them a second time.
+///
+/// All translation units of one program must see the same target flags (-march, HWY_* and
+/// NNHAL_SIMD_* macros): the inline functions here are merged by the linker.
+
+#include <iterator>
+
+// ---- begin nnhal/simd/dispatch_table.hpp ----
+/// \file
+/// The table of SIMD kernel entry points of one Highway target (simd::Dispatch) and the
+/// vocabulary its signatures use. No Highway here: the table is plain data, so code that only
+/// stores or passes a kernel pointer (a prepared node) needs nothing else.
+
+
+namespace nnhal::simd {
+
+/// Which binary operation a SIMD kernel applies.
+enum class BinaryOp { Add, Sub, Mul, Div };
+
+/// Entry points of nnhal's SIMD kernels compiled for one Highway target. One table exists per
+/// compiled target (nnhal/simd/dispatch.hpp); simd::dispatch() returns the one in use.
+/// Prepare-time code may copy a pointer out of it; running it is then one indirect call.
+struct Dispatch {
+  /// Highway's name of the target: "AVX3_DL", "AVX2", "SSE4", "NEON", "SCALAR", ...
+  const char* name;
+  /// Highway's bit for the target (HWY_AVX2, ...); on x86 a lower value is a better target.
+  std::int64_t target;
+
+  /// Float lanes of one vector of the target (1 for SCALAR).
+  std::size_t (*lanes_f32)();
+
+  /// See simd::binary_f32 (nnhal/simd/elementwise_f32.hpp).
+  void (*binary_f32)(BinaryOp op, const float* a, const float* b, bool b_scalar, float* out,
+                     std::size_t n, float lo, float hi);
+  /// See simd::binary_f32_scalar_first (nnhal/simd/elementwise_f32.hpp).
+  void (*binary_f32_scalar_first)(BinaryOp op, float a, const float* b, float* out, std::size_t n,
+                                  float lo, float hi);
+  /// See simd::fully_connected_f32 (nnhal/simd/fully_connected_f32.hpp).
+  void (*fully_connected_f32)(const float* in, const float* weights, const float* bias, float* out,
+                              std::size_t batch, std::size_t input_size, std::size_t num_units,
+                              float act_min, float act_max);
+};
+
+}  // namespace nnhal::simd
+// ---- end nnhal/simd/dispatch_table.hpp ----
+// ---- begin nnhal/simd/highway.hpp ----
+/// \file
+/// The one way nnhal's SIMD code includes Highway: the configuration Highway must see before
+/// its first include, Highway itself, and the weak `hwy::Abort` for debug builds.
+///
+/// Kernels live in `-inl.h` files in `namespace nnhal::HWY_NAMESPACE` (one namespace per
+/// target, so copies compiled for different targets never meet in the linker) and are reached
+/// through nnhal/simd/dispatch.hpp, which compiles them for each target and picks one.
+
+
+// Which Highway targets are attainable is decided when Highway's detect_targets.h is first
+// included, so these must come before it.
+//
+// Dynamic dispatch wants AVX3_DL (Ice Lake and later, Zen 4) among the targets even when the
+// compiler flags do not enable it: Highway 1.0.3 leaves it out unless HWY_WANT_AVX3_DL is set.
+//
+// Static dispatch needs it in one case: Highway 1.0.3 stops with "#error Logic error: best
+// baseline should be included in dynamic targets" when the compiler flags enable every
+// AVX3_DL feature (e.g. -march=native on Sapphire Rapids or Zen 4), because detect_targets.h
+// tests an undefined HWY_BASELINE instead of HWY_BASELINE_TARGETS and so drops AVX3_DL from
+// the attainable targets even though it is the static one. Asking for it then makes the static
+// target usable and changes nothing for other flags.
+//
+// A user who defines HWY_WANT_AVX3_DL keeps their setting.
+#if !defined(HWY_WANT_AVX3_DL)
+#if !NNHAL_SIMD_STATIC_DISPATCH
+#define HWY_WANT_AVX3_DL 1
+#elif defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__) &&       \
+    defined(__AVX512VL__) && defined(__AVXVNNI__) && defined(__VAES__) &&             \
+    defined(__VPCLMULQDQ__) && defined(__AVX512VBMI__) && defined(__AVX512VBMI2__) && \
+    defined(__AVX512VPOPCNTDQ__) && defined(__AVX512BITALG__)
+#define HWY_WANT_AVX3_DL 1
+#endif
+#endif
+
+#include <hwy/highway.h>
+
+// ---- begin nnhal/simd/hwy_abort.hpp ----
+/// \file
+/// A weak definition of `hwy::Abort`, so that nnhal's Highway kernels link without libhwy in
+/// builds where Highway's debug assertions are on.
+///
+/// Why: Highway's static dispatch is header-only except for `hwy::Abort`, which `HWY_DASSERT`
+/// calls when `HWY_IS_DEBUG_BUILD` is 1 (CMake Debug: -O0 without NDEBUG; clang sanitizer
+/// builds). Debian ships libhwy only as a shared library, and firmware has none, so such builds
+/// would otherwise fail to link. The definition is weak: one copy survives however many
+/// translation units include this header.
+///
+/// It is emitted only when `NNHAL_HWY_WEAK_ABORT` is non-zero, by default exactly in Highway
+/// debug builds, so optimized builds (and firmware) never pull stdio in through it. Define
+/// `NNHAL_HWY_WEAK_ABORT` to 0 to provide your own `hwy::Abort` (or link libhwy), or to 1 to
+/// force this one. It prints to stderr with <cstdio> (not iostream) and calls std::abort().
+
+
+#include <hwy/base.h>
+
+#ifndef NNHAL_HWY_WEAK_ABORT
+#define NNHAL_HWY_WEAK_ABORT HWY_IS_DEBUG_BUILD
+#endif
+
+#if NNHAL_HWY_WEAK_ABORT && (defined(__GNUC__) || defined(__clang__))
+namespace hwy {
+
+/// Reports a failed Highway assertion on stderr and aborts. Weak: libhwy's own definition (or
+/// the application's) is used instead when one is linked in statically.
+__attribute__((weak)) HWY_NORETURN void Abort(const char* file, int line, const char* format, ...) {
+  std::fprintf(stderr, "Highway abort at %s:%d: ", file, line);
+  std::va_list args;
+  va_start(args, format);
+  std::vfprintf(stderr, format, args);
+  va_end(args);
+  std::fputc('\n', stderr);
+  std::fflush(stderr);
+  std::abort();
+}
+
+}  // namespace hwy
+#endif
+// ---- end nnhal/simd/hwy_abort.hpp ----
+// ---- end nnhal/simd/highway.hpp ----
+
+#if HWY_TARGET != HWY_STATIC_TARGET
+#error "nnhal/simd/dispatch.hpp is being included inside a Highway per-target pass"
+#endif
+
+// The static target, where this header stands (no toggle flipped).
+#include "nnhal/simd/kernels-inl.h"
+
+/// Targets compiled in addition to HWY_STATIC_TARGET (dynamic dispatch on x86 only).
+#if !NNHAL_SIMD_STATIC_DISPATCH && HWY_ARCH_X86
+#define NNHAL_SIMD_EXTRA_TARGETS                                     \
+  (HWY_TARGETS & (NNHAL_SIMD_DYNAMIC_TARGETS) & ~HWY_STATIC_TARGET & \
+   (HWY_SSSE3 | HWY_SSE4 | HWY_AVX2 | HWY_AVX3 | HWY_AVX3_DL))
+#else
+#define NNHAL_SIMD_EXTRA_TARGETS 0
+#endif
+
+/// Every target whose kernels are compiled.
+#define NNHAL_SIMD_COMPILED_TARGETS (NNHAL_SIMD_EXTRA_TARGETS | HWY_STATIC_TARGET)
+
+#if NNHAL_SIMD_EXTRA_TARGETS & HWY_SSSE3
+#undef HWY_TARGET
+#define HWY_TARGET HWY_SSSE3
+#include "nnhal/simd/per_target-inl.h"
+#endif
+#if NNHAL_SIMD_EXTRA_TARGETS & HWY_SSE4
+#undef HWY_TARGET
+#define HWY_TARGET HWY_SSE4
+#include "nnhal/simd/per_target-inl.h"
+#endif
+#if NNHAL_SIMD_EXTRA_TARGETS & HWY_AVX2
+#undef HWY_TARGET
+#define HWY_TARGET HWY_AVX2
+#include "nnhal/simd/per_target-inl.h"
+#endif
+#if NNHAL_SIMD_EXTRA_TARGETS & HWY_AVX3
+#undef HWY_TARGET
+#define HWY_TARGET HWY_AVX3
+#include "nnhal/simd/per_target-inl.h"
+#endif
+#if NNHAL_SIMD_EXTRA_TARGETS & HWY_AVX3_DL
+#undef HWY_TARGET
+#define HWY_TARGET HWY_AVX3_DL
+#include "nnhal/simd/per_target-inl.h"
+#endif
+
+#if NNHAL_SIMD_EXTRA_TARGETS
+// Back to the static target. Highway's toggled guards are left as the last pass consumed
+// them, so a later include of <hwy/highway.h> adds nothing (as after any Highway include);
+// only the per-target macros still describe the last target. set_macros-inl.h sets them from
+// HWY_TARGET on every include (its own toggled guard covers nothing).
+#undef HWY_TARGET
+#define HWY_TARGET HWY_STATIC_TARGET
+#include <hwy/ops/set_macros-inl.h>
+
+#include <cpuid.h>  // __get_cpuid_count, for cpu_supports below
+#endif
+
+namespace nnhal::simd {
+
+/// Highway bits of every target whose kernels this program contains (whether or not this CPU
+/// can run them).
+inline constexpr std::int64_t kCompiledTargets = NNHAL_SIMD_COMPILED_TARGETS;
+
+namespace dispatch_detail {
+
+/// Every compiled table, best first (on x86 a lower Highway bit is a better target).
+inline constexpr const Dispatch* kCompiled[] = {
+#if NNHAL_SIMD_COMPILED_TARGETS & HWY_AVX3_DL
+    &N_AVX3_DL::kDispatch,
+#endif
+#if NNHAL_SIMD_COMPILED_TARGETS & HWY_AVX3
+    &N_AVX3::kDispatch,
+#endif
+#if NNHAL_SIMD_COMPILED_TARGETS & HWY_AVX2
+    &N_AVX2::kDispatch,
+#endif
+#if NNHAL_SIMD_COMPILED_TARGETS & HWY_SSE4
+    &N_SSE4::kDispatch,
+#endif
+#if NNHAL_SIMD_COMPILED_TARGETS & HWY_SSSE3
+    &N_SSSE3::kDispatch,
+#endif
+#if !(HWY_STATIC_TARGET & (HWY_SSSE3 | HWY_SSE4 | HWY_AVX2 | HWY_AVX3 | HWY_AVX3_DL))
+    &HWY_STATIC_DISPATCH(kDispatch),  // SCALAR, EMU128 or a non-x86 target
+#endif
+};
+
+#if NNHAL_SIMD_EXTRA_TARGETS
+
+/// One bit of CPUID(leaf, subleaf) register `reg` (0 EAX, 1 EBX, 2 ECX, 3 EDX), for the features
+/// clang 14's __builtin_cpu_supports cannot name (f16c, vaes, avxvnni).
+inline bool cpuid_bit(unsigned leaf, unsigned subleaf, int reg, unsigned bit) noexcept {
+  unsigned r[4] = {0, 0, 0, 0};
+  if (__get_cpuid_count(leaf, subleaf, &r[0], &r[1], &r[2], &r[3]) == 0) return false;
+  return ((r[reg] >> bit) & 1u) != 0;
+}
+
+/// Whether this CPU (and OS) can run code compiled for the x86 Highway target `target`: every
+/// feature in that target's HWY_TARGET_STR, the attribute its functions are compiled with.
+/// __builtin_cpu_supports reports AVX and AVX-512 features only when the OS saves their
+/// registers, so the CPUID bits are read only together with those.
+inline bool cpu_supports(std::int64_t target) noexcept {
+  __builtin_cpu_init();  // in case this runs before the runtime's own initializer
+  const bool ssse3 = __builtin_cpu_supports("ssse3");
+  bool sse4 = ssse3 && __builtin_cpu_supports("sse4.1") && __builtin_cpu_supports("sse4.2");
+#ifndef HWY_DISABLE_PCLMUL_AES  // else Highway compiles SSE4 and up without AES/CLMul
+  sse4 = sse4 && __builtin_cpu_supports("aes") && __builtin_cpu_supports("pclmul");
+#endif
+  bool avx2 = sse4 && __builtin_cpu_supports("avx") && __builtin_cpu_supports("avx2");
+#ifndef HWY_DISABLE_BMI2_FMA
+  avx2 = avx2 && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
+         __builtin_cpu_supports("fma");
+#endif
+#ifndef HWY_DISABLE_F16C
+  avx2 = avx2 && cpuid_bit(1, 0, 2, 29);  // F16C
+#endif
+  const bool avx3 = avx2 && __builtin_cpu_supports("avx512f") &&
+                    __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
+                    __builtin_cpu_supports("avx512bw");
+  // Highway 1.0.3 compiles AVX3_DL with vpclmulqdq, vaes, avxvnni (the VEX-encoded VNNI, not
+  // AVX512-VNNI: a CPU with only the latter, such as Ice Lake, gets AVX3), VBMI, VBMI2, BITALG
+  // and VPOPCNTDQ, whatever HWY_DISABLE_PCLMUL_AES says.
+  const bool vaes = cpuid_bit(7, 0, 2, 9), avx_vnni = cpuid_bit(7, 1, 0, 4);
+  const bool avx3_dl =
+      avx3 && vaes && avx_vnni && __builtin_cpu_supports("vpclmulqdq") &&
+      __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vbmi2") &&
+      __builtin_cpu_supports("avx512bitalg") && __builtin_cpu_supports("avx512vpopcntdq");
+  switch (target) {
+    case HWY_SSSE3:
+      return ssse3;
+    case HWY_SSE4:
+      return sse4;
+    case HWY_AVX2:
+      return avx2;
+    case HWY_AVX3:
+      return avx3;
+    case HWY_AVX3_DL:
+      return avx3_dl;
+    default:
+      return false;
+  }
+}
+
+/// The compiled tables this CPU can run, best first; the static target is always among them.
+struct Supported {
+  Dispatch tables[std::size(kCompiled)];
+  std::size_t count;
+};
+
+/// Checks the CPU on first use (thread-safe), then returns the same list for the whole process.
+inline const Supported& supported() noexcept {
+  static const Supported list = [] {
+    Supported s{};
+    for (const Dispatch* d : kCompiled)
+      if (d->target == HWY_STATIC_TARGET || cpu_supports(d->target)) s.tables[s.count++] = *d;
+    return s;
+  }();
+  return list;
+}
+
+#endif  // NNHAL_SIMD_EXTRA_TARGETS
+
+}  // namespace dispatch_detail
+
+#if NNHAL_SIMD_EXTRA_TARGETS
+
+/// The kernels of the best compiled target this CPU supports, chosen on the first call and the
+/// same for the rest of the process. Call it when preparing a kernel and keep the pointer.
+inline const Dispatch& dispatch() noexcept {
+  return dispatch_detail::supported().tables[0];
+}
+
+/// Every compiled target this CPU supports, best first (dispatch() is the first). For tests
+/// and benchmarks that compare targets.
+inline std::span<const Dispatch> compiled_targets() noexcept {
+  const dispatch_detail::Supported& s = dispatch_detail::supported();
+  return {s.tables, s.count};
+}
+
+#else  // only the static target: a constant, no CPU detection, no static variable
+
+/// The kernels of the static target (the only one compiled).
+inline const Dispatch& dispatch() noexcept {
+  return HWY_STATIC_DISPATCH(kDispatch);
+}
+
+/// The static target's table, the only one compiled.
+inline std::span<const Dispatch> compiled_targets() noexcept {
+  return {&HWY_STATIC_DISPATCH(kDispatch), 1};
+}
+
+#endif  // NNHAL_SIMD_EXTRA_TARGETS
+
+}  // namespace nnhal::simd
+// ---- end nnhal/simd/dispatch.hpp ----
+
+namespace nnhal::kernels {
+
+/// Node parameters of a kernel that calls a SIMD family.
+struct SimdParams {
+  const simd::Dispatch* simd;
+};
+
+/// The parameters naming the target this CPU runs.
+inline SimdParams chosen_simd() noexcept { return SimdParams{&simd::dispatch()}; }
+
+}  // namespace nnhal::kernels
+// ---- end nnhal/kernels/common/simd_params.hpp ----
 // ---- begin nnhal/kernels/kernel.hpp ----
 /// \file
 /// The shape of an operation's kernels, and the generic prepare-time choice among them.
@@ -1828,9 +2210,10 @@ inline constexpr OpKernel kFamilyKernel{&K::infer, &select_by_type<K, Ts...>};
 
 inline constexpr OpKernel kControlFlowKernel{nullptr, nullptr, true};
 
-template <class K, std::size_t... I>
-constexpr const OpKernel* every_type_kernel(std::index_sequence<I...>) noexcept {
-  return &kFamilyKernel<K, K::types[I]...>;
+/// The kernels of family K for the operand types listed in `Types` (a constexpr array).
+template <class K, const auto& Types, std::size_t... I>
+constexpr const OpKernel* kernel_for(std::index_sequence<I...>) noexcept {
+  return &kFamilyKernel<K, Types[I]...>;
 }
 
 template <class T>
@@ -1854,16 +2237,14 @@ constexpr const OpKernel* entry_kernel() noexcept {
   } else if constexpr (std::is_base_of_v<ControlFlowKernels, K>) {
     return &kControlFlowKernel;
   } else if constexpr (E::types.size() == 0) {
-    return every_type_kernel<K>(std::make_index_sequence<K::types.size()>{});
+    return kernel_for<K, K::types>(std::make_index_sequence<K::types.size()>{});
   } else {
     static_assert([] {
       for (OperandType t : E::types)
         if (!contains(K::types, t)) return false;
       return true;
     }(), "nnhal: a kernel set entry lists an operand type its operation has no kernel for");
-    return []<std::size_t... I>(std::index_sequence<I...>) {
-      return &kFamilyKernel<K, E::types[I]...>;
-    }(std::make_index_sequence<E::types.size()>{});
+    return kernel_for<K, E::types>(std::make_index_sequence<E::types.size()>{});
   }
 }
 
@@ -1902,370 +2283,6 @@ constexpr bool kernels_cover_row() noexcept {
 /// operation), is in nnhal/simd/elementwise_f32-inl.h.
 
 
-// ---- begin nnhal/simd/dispatch.hpp ----
-/// \file
-/// Compiles nnhal's SIMD kernels (nnhal/simd/kernels-inl.h) for each Highway target and picks
-/// the one to run: simd::dispatch(), the table of the chosen target, and
-/// simd::compiled_targets(), every compiled target this CPU can run (the tests run them all).
-///
-/// Static dispatch (NNHAL_SIMD_STATIC_DISPATCH=1, nnhal/config.hpp; the default outside x86):
-/// only HWY_STATIC_TARGET, the target of the compiler flags, is compiled; dispatch() is a
-/// constant and no CPU detection exists. This is what firmware builds get.
-///
-/// Dynamic dispatch (the default on x86 with g++ and clang): the kernels are also compiled, with
-/// per-function target attributes, for each target of NNHAL_SIMD_DYNAMIC_TARGETS that Highway's
-/// HWY_TARGETS holds (by default the targets better than the static one). The first call of
-/// dispatch() checks the CPU (__builtin_cpu_supports plus three CPUID bits) and keeps the best
-/// supported table for the rest of the process; the static target is always usable. Code that
-/// prepares a kernel calls dispatch() once and keeps the kernel pointer, so executing costs one
-/// indirect call; the free functions (simd::binary_f32, ...) read dispatch() on each call. If
-/// the flags already give the best compiled target (e.g. -march=native), nothing extra is
-/// compiled and dispatch() is the same constant as in static mode.
-///
-/// How the targets are compiled. Highway's per-target code relies on include guards that
-/// toggle: an -inl file is processed again whenever the macro its guard compares with flips.
-/// This header first compiles the kernels for the static target where it stands (as any
-/// Highway code would), then, for each extra target, sets HWY_TARGET and includes the kernels
-/// again (nnhal/simd/per_target-inl.h), and finally sets Highway's per-target macros
-/// (HWY_NAMESPACE, HWY_ATTR, ...) back to the static target. nnhal's -inl files toggle on
-/// NNHAL_SIMD_TARGET_TOGGLE; HWY_TARGET_TOGGLE is flipped only to have Highway define its ops
-/// for a target that has none yet in this translation unit.
-///
-/// It does this itself instead of including <hwy/foreach_target.h>, because that file has an
-/// ordinary include guard: in a header-only library it would run once per translation unit, so
-/// either nnhal's kernels or the user's own Highway code would silently lose their extra
-/// targets, and its HWY_TARGET_INCLUDE (one global name) would be redefined under the user.
-/// Highway 1.0.3's foreach_target.h also mishandles a highway.h included before it: the first
-/// extra target is skipped and HWY_NAMESPACE is left at the last one. nnhal neither defines nor
-/// reads HWY_TARGET_INCLUDE. The rules for a translation unit that mixes in its own Highway
-/// code:
-///   - plain (static-dispatch) Highway code and <hwy/highway.h> may come before or after
-///     nnhal's SIMD headers;
-///   - the user's own <hwy/foreach_target.h> pass (with its -inl files) must come before the
-///     first nnhal SIMD header, or live in another translation unit. Highway cannot start a
-///     foreach pass once highway.h has been included, and nnhal's headers include it. After
-///     such a pass nnhal compiles its kernels for the targets that pass compiled, reusing
-///     Highway's ops instead of defining them a second time.
-///
-/// All translation units of one program must see the same target flags (-march, HWY_* and
-/// NNHAL_SIMD_* macros): the inline functions here are merged by the linker.
-
-#include <iterator>
-
-// ---- begin nnhal/simd/dispatch_table.hpp ----
-/// \file
-/// The table of SIMD kernel entry points of one Highway target (simd::Dispatch) and the
-/// vocabulary its signatures use. No Highway here: the table is plain data, so code that only
-/// stores or passes a kernel pointer (a prepared node) needs nothing else.
-
-
-namespace nnhal::simd {
-
-/// Which binary operation a SIMD kernel applies.
-enum class BinaryOp { Add, Sub, Mul, Div };
-
-/// Entry points of nnhal's SIMD kernels compiled for one Highway target. One table exists per
-/// compiled target (nnhal/simd/dispatch.hpp); simd::dispatch() returns the one in use.
-/// Prepare-time code may copy a pointer out of it; running it is then one indirect call.
-struct Dispatch {
-  /// Highway's name of the target: "AVX3_DL", "AVX2", "SSE4", "NEON", "SCALAR", ...
-  const char* name;
-  /// Highway's bit for the target (HWY_AVX2, ...); on x86 a lower value is a better target.
-  std::int64_t target;
-
-  /// Float lanes of one vector of the target (1 for SCALAR).
-  std::size_t (*lanes_f32)();
-
-  /// See simd::binary_f32 (nnhal/simd/elementwise_f32.hpp).
-  void (*binary_f32)(BinaryOp op, const float* a, const float* b, bool b_scalar, float* out,
-                     std::size_t n, float lo, float hi);
-  /// See simd::binary_f32_scalar_first (nnhal/simd/elementwise_f32.hpp).
-  void (*binary_f32_scalar_first)(BinaryOp op, float a, const float* b, float* out, std::size_t n,
-                                  float lo, float hi);
-  /// See simd::fully_connected_f32 (nnhal/simd/fully_connected_f32.hpp).
-  void (*fully_connected_f32)(const float* in, const float* weights, const float* bias, float* out,
-                              std::size_t batch, std::size_t input_size, std::size_t num_units,
-                              float act_min, float act_max);
-};
-
-}  // namespace nnhal::simd
-// ---- end nnhal/simd/dispatch_table.hpp ----
-// ---- begin nnhal/simd/highway.hpp ----
-/// \file
-/// The one way nnhal's SIMD code includes Highway: the configuration Highway must see before
-/// its first include, Highway itself, and the weak `hwy::Abort` for debug builds.
-///
-/// Kernels live in `-inl.h` files in `namespace nnhal::HWY_NAMESPACE` (one namespace per
-/// target, so copies compiled for different targets never meet in the linker) and are reached
-/// through nnhal/simd/dispatch.hpp, which compiles them for each target and picks one.
-
-
-// Which Highway targets are attainable is decided when Highway's detect_targets.h is first
-// included, so these must come before it.
-//
-// Dynamic dispatch wants AVX3_DL (Ice Lake and later, Zen 4) among the targets even when the
-// compiler flags do not enable it: Highway 1.0.3 leaves it out unless HWY_WANT_AVX3_DL is set.
-//
-// Static dispatch needs it in one case: Highway 1.0.3 stops with "#error Logic error: best
-// baseline should be included in dynamic targets" when the compiler flags enable every
-// AVX3_DL feature (e.g. -march=native on Sapphire Rapids or Zen 4), because detect_targets.h
-// tests an undefined HWY_BASELINE instead of HWY_BASELINE_TARGETS and so drops AVX3_DL from
-// the attainable targets even though it is the static one. Asking for it then makes the static
-// target usable and changes nothing for other flags.
-//
-// A user who defines HWY_WANT_AVX3_DL keeps their setting.
-#if !defined(HWY_WANT_AVX3_DL)
-#if !NNHAL_SIMD_STATIC_DISPATCH
-#define HWY_WANT_AVX3_DL 1
-#elif defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__) &&       \
-    defined(__AVX512VL__) && defined(__AVXVNNI__) && defined(__VAES__) &&             \
-    defined(__VPCLMULQDQ__) && defined(__AVX512VBMI__) && defined(__AVX512VBMI2__) && \
-    defined(__AVX512VPOPCNTDQ__) && defined(__AVX512BITALG__)
-#define HWY_WANT_AVX3_DL 1
-#endif
-#endif
-
-#include <hwy/highway.h>
-
-// ---- begin nnhal/simd/hwy_abort.hpp ----
-/// \file
-/// A weak definition of `hwy::Abort`, so that nnhal's Highway kernels link without libhwy in
-/// builds where Highway's debug assertions are on.
-///
-/// Why: Highway's static dispatch is header-only except for `hwy::Abort`, which `HWY_DASSERT`
-/// calls when `HWY_IS_DEBUG_BUILD` is 1 (CMake Debug: -O0 without NDEBUG; clang sanitizer
-/// builds). Debian ships libhwy only as a shared library, and firmware has none, so such builds
-/// would otherwise fail to link. The definition is weak: one copy survives however many
-/// translation units include this header.
-///
-/// It is emitted only when `NNHAL_HWY_WEAK_ABORT` is non-zero, by default exactly in Highway
-/// debug builds, so optimized builds (and firmware) never pull stdio in through it. Define
-/// `NNHAL_HWY_WEAK_ABORT` to 0 to provide your own `hwy::Abort` (or link libhwy), or to 1 to
-/// force this one. It prints to stderr with <cstdio> (not iostream) and calls std::abort().
-
-
-#include <hwy/base.h>
-
-#ifndef NNHAL_HWY_WEAK_ABORT
-#define NNHAL_HWY_WEAK_ABORT HWY_IS_DEBUG_BUILD
-#endif
-
-#if NNHAL_HWY_WEAK_ABORT && (defined(__GNUC__) || defined(__clang__))
-namespace hwy {
-
-/// Reports a failed Highway assertion on stderr and aborts. Weak: libhwy's own definition (or
-/// the application's) is used instead when one is linked in statically.
-__attribute__((weak)) HWY_NORETURN void Abort(const char* file, int line, const char* format, ...) {
-  std::fprintf(stderr, "Highway abort at %s:%d: ", file, line);
-  std::va_list args;
-  va_start(args, format);
-  std::vfprintf(stderr, format, args);
-  va_end(args);
-  std::fputc('\n', stderr);
-  std::fflush(stderr);
-  std::abort();
-}
-
-}  // namespace hwy
-#endif
-// ---- end nnhal/simd/hwy_abort.hpp ----
-// ---- end nnhal/simd/highway.hpp ----
-
-#if HWY_TARGET != HWY_STATIC_TARGET
-#error "nnhal/simd/dispatch.hpp is being included inside a Highway per-target pass"
-#endif
-
-// The static target, where this header stands (no toggle flipped).
-#include "nnhal/simd/kernels-inl.h"
-
-/// Targets compiled in addition to HWY_STATIC_TARGET (dynamic dispatch on x86 only).
-#if !NNHAL_SIMD_STATIC_DISPATCH && HWY_ARCH_X86
-#define NNHAL_SIMD_EXTRA_TARGETS                                     \
-  (HWY_TARGETS & (NNHAL_SIMD_DYNAMIC_TARGETS) & ~HWY_STATIC_TARGET & \
-   (HWY_SSSE3 | HWY_SSE4 | HWY_AVX2 | HWY_AVX3 | HWY_AVX3_DL))
-#else
-#define NNHAL_SIMD_EXTRA_TARGETS 0
-#endif
-
-/// Every target whose kernels are compiled.
-#define NNHAL_SIMD_COMPILED_TARGETS (NNHAL_SIMD_EXTRA_TARGETS | HWY_STATIC_TARGET)
-
-#if NNHAL_SIMD_EXTRA_TARGETS & HWY_SSSE3
-#undef HWY_TARGET
-#define HWY_TARGET HWY_SSSE3
-#include "nnhal/simd/per_target-inl.h"
-#endif
-#if NNHAL_SIMD_EXTRA_TARGETS & HWY_SSE4
-#undef HWY_TARGET
-#define HWY_TARGET HWY_SSE4
-#include "nnhal/simd/per_target-inl.h"
-#endif
-#if NNHAL_SIMD_EXTRA_TARGETS & HWY_AVX2
-#undef HWY_TARGET
-#define HWY_TARGET HWY_AVX2
-#include "nnhal/simd/per_target-inl.h"
-#endif
-#if NNHAL_SIMD_EXTRA_TARGETS & HWY_AVX3
-#undef HWY_TARGET
-#define HWY_TARGET HWY_AVX3
-#include "nnhal/simd/per_target-inl.h"
-#endif
-#if NNHAL_SIMD_EXTRA_TARGETS & HWY_AVX3_DL
-#undef HWY_TARGET
-#define HWY_TARGET HWY_AVX3_DL
-#include "nnhal/simd/per_target-inl.h"
-#endif
-
-#if NNHAL_SIMD_EXTRA_TARGETS
-// Back to the static target. Highway's toggled guards are left as the last pass consumed
-// them, so a later include of <hwy/highway.h> adds nothing (as after any Highway include);
-// only the per-target macros still describe the last target. set_macros-inl.h sets them from
-// HWY_TARGET on every include (its own toggled guard covers nothing).
-#undef HWY_TARGET
-#define HWY_TARGET HWY_STATIC_TARGET
-#include <hwy/ops/set_macros-inl.h>
-
-#include <cpuid.h>  // __get_cpuid_count, for cpu_supports below
-#endif
-
-namespace nnhal::simd {
-
-/// Highway bits of every target whose kernels this program contains (whether or not this CPU
-/// can run them).
-inline constexpr std::int64_t kCompiledTargets = NNHAL_SIMD_COMPILED_TARGETS;
-
-namespace dispatch_detail {
-
-/// Every compiled table, best first (on x86 a lower Highway bit is a better target).
-inline constexpr const Dispatch* kCompiled[] = {
-#if NNHAL_SIMD_COMPILED_TARGETS & HWY_AVX3_DL
-    &N_AVX3_DL::kDispatch,
-#endif
-#if NNHAL_SIMD_COMPILED_TARGETS & HWY_AVX3
-    &N_AVX3::kDispatch,
-#endif
-#if NNHAL_SIMD_COMPILED_TARGETS & HWY_AVX2
-    &N_AVX2::kDispatch,
-#endif
-#if NNHAL_SIMD_COMPILED_TARGETS & HWY_SSE4
-    &N_SSE4::kDispatch,
-#endif
-#if NNHAL_SIMD_COMPILED_TARGETS & HWY_SSSE3
-    &N_SSSE3::kDispatch,
-#endif
-#if !(HWY_STATIC_TARGET & (HWY_SSSE3 | HWY_SSE4 | HWY_AVX2 | HWY_AVX3 | HWY_AVX3_DL))
-    &HWY_STATIC_DISPATCH(kDispatch),  // SCALAR, EMU128 or a non-x86 target
-#endif
-};
-
-#if NNHAL_SIMD_EXTRA_TARGETS
-
-/// One bit of CPUID(leaf, subleaf) register `reg` (0 EAX, 1 EBX, 2 ECX, 3 EDX), for the features
-/// clang 14's __builtin_cpu_supports cannot name (f16c, vaes, avxvnni).
-inline bool cpuid_bit(unsigned leaf, unsigned subleaf, int reg, unsigned bit) noexcept {
-  unsigned r[4] = {0, 0, 0, 0};
-  if (__get_cpuid_count(leaf, subleaf, &r[0], &r[1], &r[2], &r[3]) == 0) return false;
-  return ((r[reg] >> bit) & 1u) != 0;
-}
-
-/// Whether this CPU (and OS) can run code compiled for the x86 Highway target `target`: every
-/// feature in that target's HWY_TARGET_STR, the attribute its functions are compiled with.
-/// __builtin_cpu_supports reports AVX and AVX-512 features only when the OS saves their
-/// registers, so the CPUID bits are read only together with those.
-inline bool cpu_supports(std::int64_t target) noexcept {
-  __builtin_cpu_init();  // in case this runs before the runtime's own initializer
-  const bool ssse3 = __builtin_cpu_supports("ssse3");
-  bool sse4 = ssse3 && __builtin_cpu_supports("sse4.1") && __builtin_cpu_supports("sse4.2");
-#ifndef HWY_DISABLE_PCLMUL_AES  // else Highway compiles SSE4 and up without AES/CLMul
-  sse4 = sse4 && __builtin_cpu_supports("aes") && __builtin_cpu_supports("pclmul");
-#endif
-  bool avx2 = sse4 && __builtin_cpu_supports("avx") && __builtin_cpu_supports("avx2");
-#ifndef HWY_DISABLE_BMI2_FMA
-  avx2 = avx2 && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
-         __builtin_cpu_supports("fma");
-#endif
-#ifndef HWY_DISABLE_F16C
-  avx2 = avx2 && cpuid_bit(1, 0, 2, 29);  // F16C
-#endif
-  const bool avx3 = avx2 && __builtin_cpu_supports("avx512f") &&
-                    __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
-                    __builtin_cpu_supports("avx512bw");
-  // Highway 1.0.3 compiles AVX3_DL with vpclmulqdq, vaes, avxvnni (the VEX-encoded VNNI, not
-  // AVX512-VNNI: a CPU with only the latter, such as Ice Lake, gets AVX3), VBMI, VBMI2, BITALG
-  // and VPOPCNTDQ, whatever HWY_DISABLE_PCLMUL_AES says.
-  const bool vaes = cpuid_bit(7, 0, 2, 9), avx_vnni = cpuid_bit(7, 1, 0, 4);
-  const bool avx3_dl =
-      avx3 && vaes && avx_vnni && __builtin_cpu_supports("vpclmulqdq") &&
-      __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vbmi2") &&
-      __builtin_cpu_supports("avx512bitalg") && __builtin_cpu_supports("avx512vpopcntdq");
-  switch (target) {
-    case HWY_SSSE3:
-      return ssse3;
-    case HWY_SSE4:
-      return sse4;
-    case HWY_AVX2:
-      return avx2;
-    case HWY_AVX3:
-      return avx3;
-    case HWY_AVX3_DL:
-      return avx3_dl;
-    default:
-      return false;
-  }
-}
-
-/// The compiled tables this CPU can run, best first; the static target is always among them.
-struct Supported {
-  Dispatch tables[std::size(kCompiled)];
-  std::size_t count;
-};
-
-/// Checks the CPU on first use (thread-safe), then returns the same list for the whole process.
-inline const Supported& supported() noexcept {
-  static const Supported list = [] {
-    Supported s{};
-    for (const Dispatch* d : kCompiled)
-      if (d->target == HWY_STATIC_TARGET || cpu_supports(d->target)) s.tables[s.count++] = *d;
-    return s;
-  }();
-  return list;
-}
-
-#endif  // NNHAL_SIMD_EXTRA_TARGETS
-
-}  // namespace dispatch_detail
-
-#if NNHAL_SIMD_EXTRA_TARGETS
-
-/// The kernels of the best compiled target this CPU supports, chosen on the first call and the
-/// same for the rest of the process. Call it when preparing a kernel and keep the pointer.
-inline const Dispatch& dispatch() noexcept {
-  return dispatch_detail::supported().tables[0];
-}
-
-/// Every compiled target this CPU supports, best first (dispatch() is the first). For tests
-/// and benchmarks that compare targets.
-inline std::span<const Dispatch> compiled_targets() noexcept {
-  const dispatch_detail::Supported& s = dispatch_detail::supported();
-  return {s.tables, s.count};
-}
-
-#else  // only the static target: a constant, no CPU detection, no static variable
-
-/// The kernels of the static target (the only one compiled).
-inline const Dispatch& dispatch() noexcept {
-  return HWY_STATIC_DISPATCH(kDispatch);
-}
-
-/// The static target's table, the only one compiled.
-inline std::span<const Dispatch> compiled_targets() noexcept {
-  return {&HWY_STATIC_DISPATCH(kDispatch), 1};
-}
-
-#endif  // NNHAL_SIMD_EXTRA_TARGETS
-
-}  // namespace nnhal::simd
-// ---- end nnhal/simd/dispatch.hpp ----
 
 namespace nnhal::simd {
 
@@ -2361,11 +2378,6 @@ Status reference_f32(const NodeIO& io) {
   });
   return {};
 }
-
-/// The SIMD target a FLOAT32 node runs, chosen once at prepare (simd::dispatch()).
-struct SimdParams {
-  const simd::Dispatch* simd;
-};
 
 /// FLOAT32 kernel chosen at prepare time: SIMD for equal shapes and a scalar operand, the
 /// reference walk for other broadcasts.
@@ -2517,7 +2529,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
-      prepare.store(SimdParams{&simd::dispatch()});
+      prepare.store(chosen_simd());
       return &kernel_f32<Op>;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_f16<Op>;
@@ -3157,11 +3169,6 @@ inline void reference_f32(const float* in, const float* weights, const float* bi
   }
 }
 
-/// The SIMD target a FLOAT32 node runs, chosen once at prepare (simd::dispatch()).
-struct SimdParams {
-  const simd::Dispatch* simd;
-};
-
 inline Status kernel_f32(const NodeIO& io) {
   auto act = activation(io);
   if (!act) return std::move(act.error());
@@ -3266,7 +3273,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
-      prepare.store(SimdParams{&simd::dispatch()});
+      prepare.store(chosen_simd());
       return &kernel_f32;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_f16;

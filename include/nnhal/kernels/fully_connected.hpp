@@ -10,6 +10,7 @@
 #include "nnhal/interface/node_io.hpp"
 #include "nnhal/kernels/common/activation.hpp"
 #include "nnhal/kernels/common/quantization.hpp"
+#include "nnhal/kernels/common/simd_params.hpp"
 #include "nnhal/kernels/kernel.hpp"
 #include "nnhal/ops/fully_connected.hpp"
 #include "nnhal/simd/fully_connected_f32.hpp"
@@ -66,11 +67,6 @@ inline void reference_f32(const float* in, const float* weights, const float* bi
     }
   }
 }
-
-/// The SIMD target a FLOAT32 node runs, chosen once at prepare (simd::dispatch()).
-struct SimdParams {
-  const simd::Dispatch* simd;
-};
 
 inline Status kernel_f32(const NodeIO& io) {
   auto act = activation(io);
@@ -176,7 +172,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
-      prepare.store(SimdParams{&simd::dispatch()});
+      prepare.store(chosen_simd());
       return &kernel_f32;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_f16;

@@ -54,9 +54,10 @@ inline constexpr OpKernel kFamilyKernel{&K::infer, &select_by_type<K, Ts...>};
 
 inline constexpr OpKernel kControlFlowKernel{nullptr, nullptr, true};
 
-template <class K, std::size_t... I>
-constexpr const OpKernel* every_type_kernel(std::index_sequence<I...>) noexcept {
-  return &kFamilyKernel<K, K::types[I]...>;
+/// The kernels of family K for the operand types listed in `Types` (a constexpr array).
+template <class K, const auto& Types, std::size_t... I>
+constexpr const OpKernel* kernel_for(std::index_sequence<I...>) noexcept {
+  return &kFamilyKernel<K, Types[I]...>;
 }
 
 template <class T>
@@ -80,16 +81,14 @@ constexpr const OpKernel* entry_kernel() noexcept {
   } else if constexpr (std::is_base_of_v<ControlFlowKernels, K>) {
     return &kControlFlowKernel;
   } else if constexpr (E::types.size() == 0) {
-    return every_type_kernel<K>(std::make_index_sequence<K::types.size()>{});
+    return kernel_for<K, K::types>(std::make_index_sequence<K::types.size()>{});
   } else {
     static_assert([] {
       for (OperandType t : E::types)
         if (!contains(K::types, t)) return false;
       return true;
     }(), "nnhal: a kernel set entry lists an operand type its operation has no kernel for");
-    return []<std::size_t... I>(std::index_sequence<I...>) {
-      return &kFamilyKernel<K, E::types[I]...>;
-    }(std::make_index_sequence<E::types.size()>{});
+    return kernel_for<K, E::types>(std::make_index_sequence<E::types.size()>{});
   }
 }
 

@@ -12,6 +12,7 @@
 #include "nnhal/kernels/common/activation.hpp"
 #include "nnhal/kernels/common/broadcast.hpp"
 #include "nnhal/kernels/common/quantization.hpp"
+#include "nnhal/kernels/common/simd_params.hpp"
 #include "nnhal/kernels/kernel.hpp"
 #include "nnhal/simd/elementwise_f32.hpp"
 
@@ -91,11 +92,6 @@ Status reference_f32(const NodeIO& io) {
   });
   return {};
 }
-
-/// The SIMD target a FLOAT32 node runs, chosen once at prepare (simd::dispatch()).
-struct SimdParams {
-  const simd::Dispatch* simd;
-};
 
 /// FLOAT32 kernel chosen at prepare time: SIMD for equal shapes and a scalar operand, the
 /// reference walk for other broadcasts.
@@ -247,7 +243,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
-      prepare.store(SimdParams{&simd::dispatch()});
+      prepare.store(chosen_simd());
       return &kernel_f32<Op>;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_f16<Op>;
