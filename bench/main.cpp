@@ -1,5 +1,5 @@
 // nnhal_bench entry point: prints the Highway target nnhal's SIMD kernels run on (the one
-// simd::dispatch() chose for this CPU, among those compiled in) and records it in the
+// simd::chosen() picked for this CPU, among those compiled in) and records it in the
 // benchmark context, so JSON reports carry it; then runs the benchmarks.
 
 #include <benchmark/benchmark.h>
@@ -10,11 +10,11 @@
 #include "nnhal/simd/dispatch.hpp"
 
 int main(int argc, char** argv) {
-  const nnhal::simd::Dispatch& chosen = nnhal::simd::dispatch();
+  const nnhal::simd::TargetInfo& chosen = nnhal::simd::chosen();
   const std::string target = chosen.name;
   const std::string lanes = std::to_string(chosen.lanes_f32());
   std::string compiled;
-  for (const nnhal::simd::Dispatch& t : nnhal::simd::compiled_targets())
+  for (const nnhal::simd::TargetInfo& t : nnhal::simd::compiled_targets())
     compiled += (compiled.empty() ? "" : " ") + std::string(t.name);
   // stderr, like Google Benchmark's own context lines, so --benchmark_format=json on stdout
   // stays valid JSON.

@@ -1415,383 +1415,25 @@ constexpr QuantRange storage_range() noexcept {
 // ---- end nnhal/kernels/common/quantization.hpp ----
 // ---- begin nnhal/kernels/common/simd_params.hpp ----
 /// \file
-/// The SIMD target a node's FLOAT32 kernel runs: chosen once at prepare (simd::dispatch()) and
-/// kept in the node's parameters, so the run path is one indirect call.
-
-// ---- begin nnhal/simd/dispatch.hpp ----
-/// \file
-/// Compiles nnhal's SIMD kernels (nnhal/simd/kernels-inl.h) for each Highway target and picks
-/// the one to run: simd::dispatch(), the table of the chosen target, and
-/// simd::compiled_targets(), every compiled target this CPU can run (the tests run them all).
-///
-/// Static dispatch (NNHAL_SIMD_STATIC_DISPATCH=1, nnhal/config.hpp; the default outside x86):
-/// only HWY_STATIC_TARGET, the target of the compiler flags, is compiled; dispatch() is a
-/// constant and no CPU detection exists. This is what firmware builds get.
-///
-/// Dynamic dispatch (the default on x86 with g++ and clang): the kernels are also compiled, with
-/// per-function target attributes, for each target of NNHAL_SIMD_DYNAMIC_TARGETS that Highway's
-/// HWY_TARGETS holds (by default the targets better than the static one). The first call of
-/// dispatch() checks the CPU (__builtin_cpu_supports plus three CPUID bits) and keeps the best
-/// supported table for the rest of the process; the static target is always usable. Code that
-/// prepares a kernel calls dispatch() once and keeps the kernel pointer, so executing costs one
-/// indirect call; the free functions (simd::binary_f32, ...) read dispatch() on each call. If
-/// the flags already give the best compiled target (e.g. -march=native), nothing extra is
-/// compiled and dispatch() is the same constant as in static mode.
-///
-/// How the targets are compiled. Highway's per-target code relies on include guards that
-/// toggle: an -inl file is processed again whenever the macro its guard compares with flips.
-/// This header first compiles the kernels for the static target where it stands (as any
-/// Highway code would), then, for each extra target, sets HWY_TARGET and includes the kernels
-/// again (nnhal/simd/per_target-inl.h), and finally sets Highway's per-target macros
-/// (HWY_NAMESPACE, HWY_ATTR, ...) back to the static target. nnhal's -inl files toggle on
-/// NNHAL_SIMD_TARGET_TOGGLE; HWY_TARGET_TOGGLE is flipped only to have Highway define its ops
-/// for a target that has none yet in this translation unit.
-///
-/// It does this itself instead of including <hwy/foreach_target.h>, because that file has an
-/// ordinary include guard: in a header-only library it would run once per translation unit, so
-/// either nnhal's kernels or the user's own Highway code would silently lose their extra
-/// targets, and its HWY_TARGET_INCLUDE (one global name) would be redefined under the user.
-/// Highway 1.0.3's foreach_target.h also mishandles a highway.h included before it: the first
-/// extra target is skipped and HWY_NAMESPACE is left at the last one. nnhal neither defines nor
-/// reads HWY_TARGET_INCLUDE. The rules for a translation unit that mixes in its own Highway
-/// code:
-///   - plain (static-dispatch) Highway code and <hwy/highway.h> may come before or after
-///     nnhal's SIMD headers;
-///   - the user's own <hwy/foreach_target.h> pass (with its -inl files) must come before the
-///     first nnhal SIMD header, or live in another translation unit. Highway cannot start a
-///     foreach pass once highway.h has been included, and nnhal's headers include it. After
-///     such a pass nnhal compiles its kernels for the targets that pass compiled, reusing
-///     Highway's ops instead of defining them a second time.
-///
-/// All translation units of one program must see the same target flags (-march, HWY_* and
-/// NNHAL_SIMD_* macros): the inline functions here are merged by the linker.
-
-#include <iterator>
-
-// ---- begin nnhal/simd/dispatch_table.hpp ----
-/// \file
-/// The table of SIMD kernel entry points of one Highway target (simd::Dispatch) and the
-/// vocabulary its signatures use. No Highway here: the table is plain data, so code that only
-/// stores or passes a kernel pointer (a prepared node) needs nothing else.
-
-
-namespace nnhal::simd {
-
-/// Which binary operation a SIMD kernel applies.
-enum class BinaryOp { Add, Sub, Mul, Div };
-
-/// Entry points of nnhal's SIMD kernels compiled for one Highway target. One table exists per
-/// compiled target (nnhal/simd/dispatch.hpp); simd::dispatch() returns the one in use.
-/// Prepare-time code may copy a pointer out of it; running it is then one indirect call.
-struct Dispatch {
-  /// Highway's name of the target: "AVX3_DL", "AVX2", "SSE4", "NEON", "SCALAR", ...
-  const char* name;
-  /// Highway's bit for the target (HWY_AVX2, ...); on x86 a lower value is a better target.
-  std::int64_t target;
-
-  /// Float lanes of one vector of the target (1 for SCALAR).
-  std::size_t (*lanes_f32)();
-
-  /// See simd::binary_f32 (nnhal/simd/elementwise_f32.hpp).
-  void (*binary_f32)(BinaryOp op, const float* a, const float* b, bool b_scalar, float* out,
-                     std::size_t n, float lo, float hi);
-  /// See simd::binary_f32_scalar_first (nnhal/simd/elementwise_f32.hpp).
-  void (*binary_f32_scalar_first)(BinaryOp op, float a, const float* b, float* out, std::size_t n,
-                                  float lo, float hi);
-  /// See simd::fully_connected_f32 (nnhal/simd/fully_connected_f32.hpp).
-  void (*fully_connected_f32)(const float* in, const float* weights, const float* bias, float* out,
-                              std::size_t batch, std::size_t input_size, std::size_t num_units,
-                              float act_min, float act_max);
-};
-
-}  // namespace nnhal::simd
-// ---- end nnhal/simd/dispatch_table.hpp ----
-// ---- begin nnhal/simd/highway.hpp ----
-/// \file
-/// The one way nnhal's SIMD code includes Highway: the configuration Highway must see before
-/// its first include, Highway itself, and the weak `hwy::Abort` for debug builds.
-///
-/// Kernels live in `-inl.h` files in `namespace nnhal::HWY_NAMESPACE` (one namespace per
-/// target, so copies compiled for different targets never meet in the linker) and are reached
-/// through nnhal/simd/dispatch.hpp, which compiles them for each target and picks one.
-
-
-// Which Highway targets are attainable is decided when Highway's detect_targets.h is first
-// included, so these must come before it.
-//
-// Dynamic dispatch wants AVX3_DL (Ice Lake and later, Zen 4) among the targets even when the
-// compiler flags do not enable it: Highway 1.0.3 leaves it out unless HWY_WANT_AVX3_DL is set.
-//
-// Static dispatch needs it in one case: Highway 1.0.3 stops with "#error Logic error: best
-// baseline should be included in dynamic targets" when the compiler flags enable every
-// AVX3_DL feature (e.g. -march=native on Sapphire Rapids or Zen 4), because detect_targets.h
-// tests an undefined HWY_BASELINE instead of HWY_BASELINE_TARGETS and so drops AVX3_DL from
-// the attainable targets even though it is the static one. Asking for it then makes the static
-// target usable and changes nothing for other flags.
-//
-// A user who defines HWY_WANT_AVX3_DL keeps their setting.
-#if !defined(HWY_WANT_AVX3_DL)
-#if !NNHAL_SIMD_STATIC_DISPATCH
-#define HWY_WANT_AVX3_DL 1
-#elif defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__) &&       \
-    defined(__AVX512VL__) && defined(__AVXVNNI__) && defined(__VAES__) &&             \
-    defined(__VPCLMULQDQ__) && defined(__AVX512VBMI__) && defined(__AVX512VBMI2__) && \
-    defined(__AVX512VPOPCNTDQ__) && defined(__AVX512BITALG__)
-#define HWY_WANT_AVX3_DL 1
-#endif
-#endif
-
-#include <hwy/highway.h>
-
-// ---- begin nnhal/simd/hwy_abort.hpp ----
-/// \file
-/// A weak definition of `hwy::Abort`, so that nnhal's Highway kernels link without libhwy in
-/// builds where Highway's debug assertions are on.
-///
-/// Why: Highway's static dispatch is header-only except for `hwy::Abort`, which `HWY_DASSERT`
-/// calls when `HWY_IS_DEBUG_BUILD` is 1 (CMake Debug: -O0 without NDEBUG; clang sanitizer
-/// builds). Debian ships libhwy only as a shared library, and firmware has none, so such builds
-/// would otherwise fail to link. The definition is weak: one copy survives however many
-/// translation units include this header.
-///
-/// It is emitted only when `NNHAL_HWY_WEAK_ABORT` is non-zero, by default exactly in Highway
-/// debug builds, so optimized builds (and firmware) never pull stdio in through it. Define
-/// `NNHAL_HWY_WEAK_ABORT` to 0 to provide your own `hwy::Abort` (or link libhwy), or to 1 to
-/// force this one. It prints to stderr with <cstdio> (not iostream) and calls std::abort().
-
-
-#include <hwy/base.h>
-
-#ifndef NNHAL_HWY_WEAK_ABORT
-#define NNHAL_HWY_WEAK_ABORT HWY_IS_DEBUG_BUILD
-#endif
-
-#if NNHAL_HWY_WEAK_ABORT && (defined(__GNUC__) || defined(__clang__))
-namespace hwy {
-
-/// Reports a failed Highway assertion on stderr and aborts. Weak: libhwy's own definition (or
-/// the application's) is used instead when one is linked in statically.
-__attribute__((weak)) HWY_NORETURN void Abort(const char* file, int line, const char* format, ...) {
-  std::fprintf(stderr, "Highway abort at %s:%d: ", file, line);
-  std::va_list args;
-  va_start(args, format);
-  std::vfprintf(stderr, format, args);
-  va_end(args);
-  std::fputc('\n', stderr);
-  std::fflush(stderr);
-  std::abort();
-}
-
-}  // namespace hwy
-#endif
-// ---- end nnhal/simd/hwy_abort.hpp ----
-// ---- end nnhal/simd/highway.hpp ----
-
-#if HWY_TARGET != HWY_STATIC_TARGET
-#error "nnhal/simd/dispatch.hpp is being included inside a Highway per-target pass"
-#endif
-
-// The static target, where this header stands (no toggle flipped).
-#include "nnhal/simd/kernels-inl.h"
-
-/// Targets compiled in addition to HWY_STATIC_TARGET (dynamic dispatch on x86 only).
-#if !NNHAL_SIMD_STATIC_DISPATCH && HWY_ARCH_X86
-#define NNHAL_SIMD_EXTRA_TARGETS                                     \
-  (HWY_TARGETS & (NNHAL_SIMD_DYNAMIC_TARGETS) & ~HWY_STATIC_TARGET & \
-   (HWY_SSSE3 | HWY_SSE4 | HWY_AVX2 | HWY_AVX3 | HWY_AVX3_DL))
-#else
-#define NNHAL_SIMD_EXTRA_TARGETS 0
-#endif
-
-/// Every target whose kernels are compiled.
-#define NNHAL_SIMD_COMPILED_TARGETS (NNHAL_SIMD_EXTRA_TARGETS | HWY_STATIC_TARGET)
-
-#if NNHAL_SIMD_EXTRA_TARGETS & HWY_SSSE3
-#undef HWY_TARGET
-#define HWY_TARGET HWY_SSSE3
-#include "nnhal/simd/per_target-inl.h"
-#endif
-#if NNHAL_SIMD_EXTRA_TARGETS & HWY_SSE4
-#undef HWY_TARGET
-#define HWY_TARGET HWY_SSE4
-#include "nnhal/simd/per_target-inl.h"
-#endif
-#if NNHAL_SIMD_EXTRA_TARGETS & HWY_AVX2
-#undef HWY_TARGET
-#define HWY_TARGET HWY_AVX2
-#include "nnhal/simd/per_target-inl.h"
-#endif
-#if NNHAL_SIMD_EXTRA_TARGETS & HWY_AVX3
-#undef HWY_TARGET
-#define HWY_TARGET HWY_AVX3
-#include "nnhal/simd/per_target-inl.h"
-#endif
-#if NNHAL_SIMD_EXTRA_TARGETS & HWY_AVX3_DL
-#undef HWY_TARGET
-#define HWY_TARGET HWY_AVX3_DL
-#include "nnhal/simd/per_target-inl.h"
-#endif
-
-#if NNHAL_SIMD_EXTRA_TARGETS
-// Back to the static target. Highway's toggled guards are left as the last pass consumed
-// them, so a later include of <hwy/highway.h> adds nothing (as after any Highway include);
-// only the per-target macros still describe the last target. set_macros-inl.h sets them from
-// HWY_TARGET on every include (its own toggled guard covers nothing).
-#undef HWY_TARGET
-#define HWY_TARGET HWY_STATIC_TARGET
-#include <hwy/ops/set_macros-inl.h>
-
-#include <cpuid.h>  // __get_cpuid_count, for cpu_supports below
-#endif
-
-namespace nnhal::simd {
-
-/// Highway bits of every target whose kernels this program contains (whether or not this CPU
-/// can run them).
-inline constexpr std::int64_t kCompiledTargets = NNHAL_SIMD_COMPILED_TARGETS;
-
-namespace dispatch_detail {
-
-/// Every compiled table, best first (on x86 a lower Highway bit is a better target).
-inline constexpr const Dispatch* kCompiled[] = {
-#if NNHAL_SIMD_COMPILED_TARGETS & HWY_AVX3_DL
-    &N_AVX3_DL::kDispatch,
-#endif
-#if NNHAL_SIMD_COMPILED_TARGETS & HWY_AVX3
-    &N_AVX3::kDispatch,
-#endif
-#if NNHAL_SIMD_COMPILED_TARGETS & HWY_AVX2
-    &N_AVX2::kDispatch,
-#endif
-#if NNHAL_SIMD_COMPILED_TARGETS & HWY_SSE4
-    &N_SSE4::kDispatch,
-#endif
-#if NNHAL_SIMD_COMPILED_TARGETS & HWY_SSSE3
-    &N_SSSE3::kDispatch,
-#endif
-#if !(HWY_STATIC_TARGET & (HWY_SSSE3 | HWY_SSE4 | HWY_AVX2 | HWY_AVX3 | HWY_AVX3_DL))
-    &HWY_STATIC_DISPATCH(kDispatch),  // SCALAR, EMU128 or a non-x86 target
-#endif
-};
-
-#if NNHAL_SIMD_EXTRA_TARGETS
-
-/// One bit of CPUID(leaf, subleaf) register `reg` (0 EAX, 1 EBX, 2 ECX, 3 EDX), for the features
-/// clang 14's __builtin_cpu_supports cannot name (f16c, vaes, avxvnni).
-inline bool cpuid_bit(unsigned leaf, unsigned subleaf, int reg, unsigned bit) noexcept {
-  unsigned r[4] = {0, 0, 0, 0};
-  if (__get_cpuid_count(leaf, subleaf, &r[0], &r[1], &r[2], &r[3]) == 0) return false;
-  return ((r[reg] >> bit) & 1u) != 0;
-}
-
-/// Whether this CPU (and OS) can run code compiled for the x86 Highway target `target`: every
-/// feature in that target's HWY_TARGET_STR, the attribute its functions are compiled with.
-/// __builtin_cpu_supports reports AVX and AVX-512 features only when the OS saves their
-/// registers, so the CPUID bits are read only together with those.
-inline bool cpu_supports(std::int64_t target) noexcept {
-  __builtin_cpu_init();  // in case this runs before the runtime's own initializer
-  const bool ssse3 = __builtin_cpu_supports("ssse3");
-  bool sse4 = ssse3 && __builtin_cpu_supports("sse4.1") && __builtin_cpu_supports("sse4.2");
-#ifndef HWY_DISABLE_PCLMUL_AES  // else Highway compiles SSE4 and up without AES/CLMul
-  sse4 = sse4 && __builtin_cpu_supports("aes") && __builtin_cpu_supports("pclmul");
-#endif
-  bool avx2 = sse4 && __builtin_cpu_supports("avx") && __builtin_cpu_supports("avx2");
-#ifndef HWY_DISABLE_BMI2_FMA
-  avx2 = avx2 && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
-         __builtin_cpu_supports("fma");
-#endif
-#ifndef HWY_DISABLE_F16C
-  avx2 = avx2 && cpuid_bit(1, 0, 2, 29);  // F16C
-#endif
-  const bool avx3 = avx2 && __builtin_cpu_supports("avx512f") &&
-                    __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
-                    __builtin_cpu_supports("avx512bw");
-  // Highway 1.0.3 compiles AVX3_DL with vpclmulqdq, vaes, avxvnni (the VEX-encoded VNNI, not
-  // AVX512-VNNI: a CPU with only the latter, such as Ice Lake, gets AVX3), VBMI, VBMI2, BITALG
-  // and VPOPCNTDQ, whatever HWY_DISABLE_PCLMUL_AES says.
-  const bool vaes = cpuid_bit(7, 0, 2, 9), avx_vnni = cpuid_bit(7, 1, 0, 4);
-  const bool avx3_dl =
-      avx3 && vaes && avx_vnni && __builtin_cpu_supports("vpclmulqdq") &&
-      __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vbmi2") &&
-      __builtin_cpu_supports("avx512bitalg") && __builtin_cpu_supports("avx512vpopcntdq");
-  switch (target) {
-    case HWY_SSSE3:
-      return ssse3;
-    case HWY_SSE4:
-      return sse4;
-    case HWY_AVX2:
-      return avx2;
-    case HWY_AVX3:
-      return avx3;
-    case HWY_AVX3_DL:
-      return avx3_dl;
-    default:
-      return false;
-  }
-}
-
-/// The compiled tables this CPU can run, best first; the static target is always among them.
-struct Supported {
-  Dispatch tables[std::size(kCompiled)];
-  std::size_t count;
-};
-
-/// Checks the CPU on first use (thread-safe), then returns the same list for the whole process.
-inline const Supported& supported() noexcept {
-  static const Supported list = [] {
-    Supported s{};
-    for (const Dispatch* d : kCompiled)
-      if (d->target == HWY_STATIC_TARGET || cpu_supports(d->target)) s.tables[s.count++] = *d;
-    return s;
-  }();
-  return list;
-}
-
-#endif  // NNHAL_SIMD_EXTRA_TARGETS
-
-}  // namespace dispatch_detail
-
-#if NNHAL_SIMD_EXTRA_TARGETS
-
-/// The kernels of the best compiled target this CPU supports, chosen on the first call and the
-/// same for the rest of the process. Call it when preparing a kernel and keep the pointer.
-inline const Dispatch& dispatch() noexcept {
-  return dispatch_detail::supported().tables[0];
-}
-
-/// Every compiled target this CPU supports, best first (dispatch() is the first). For tests
-/// and benchmarks that compare targets.
-inline std::span<const Dispatch> compiled_targets() noexcept {
-  const dispatch_detail::Supported& s = dispatch_detail::supported();
-  return {s.tables, s.count};
-}
-
-#else  // only the static target: a constant, no CPU detection, no static variable
-
-/// The kernels of the static target (the only one compiled).
-inline const Dispatch& dispatch() noexcept {
-  return HWY_STATIC_DISPATCH(kDispatch);
-}
-
-/// The static target's table, the only one compiled.
-inline std::span<const Dispatch> compiled_targets() noexcept {
-  return {&HWY_STATIC_DISPATCH(kDispatch), 1};
-}
-
-#endif  // NNHAL_SIMD_EXTRA_TARGETS
-
-}  // namespace nnhal::simd
-// ---- end nnhal/simd/dispatch.hpp ----
+/// The SIMD table a node's kernel runs: chosen once at prepare (the family's table of
+/// simd::chosen_target()) and kept in the node's parameters, so the run path is one indirect
+/// call.
 
 namespace nnhal::kernels {
 
-/// Node parameters of a kernel that calls a SIMD family.
+/// Node parameters of a kernel that calls a SIMD family (a table such as
+/// simd::ElementwiseF32).
+template <class Table>
 struct SimdParams {
-  const simd::Dispatch* simd;
+  const Table* simd;
 };
 
-/// The parameters naming the target this CPU runs.
-inline SimdParams chosen_simd() noexcept { return SimdParams{&simd::dispatch()}; }
+/// The parameters naming `table` (e.g. simd::elementwise_f32(), the table of the target this
+/// CPU runs).
+template <class Table>
+SimdParams<Table> simd_params(const Table& table) noexcept {
+  return SimdParams<Table>{&table};
+}
 
 }  // namespace nnhal::kernels
 // ---- end nnhal/kernels/common/simd_params.hpp ----
@@ -2277,26 +1919,440 @@ constexpr bool kernels_cover_row() noexcept {
 // ---- end nnhal/kernels/kernel.hpp ----
 // ---- begin nnhal/simd/elementwise_f32.hpp ----
 /// \file
-/// FLOAT32 elementwise kernels (ADD, SUB, MUL, DIV with a fused clamp) through the SIMD
-/// dispatcher: each call runs the kernel of simd::dispatch()'s target. The per-target code,
-/// and what it guarantees (results bit for bit equal to the scalar reference, in-place
-/// operation), is in nnhal/simd/elementwise_f32-inl.h.
+/// SIMD family: FLOAT32 elementwise kernels (ADD, SUB, MUL, DIV with a fused clamp), compiled
+/// for every target (nnhal/simd/dispatch.hpp). The per-target code, and what it guarantees
+/// (results bit for bit equal to the scalar reference, in-place operation), is in
+/// nnhal/simd/elementwise_f32-inl.h.
 
 
+// ---- begin nnhal/simd/dispatch.hpp ----
+/// \file
+/// The SIMD targets nnhal compiles and the one it runs: Highway's ops for every compiled target,
+/// the choice of target for this CPU (simd::chosen_target()), and the vocabulary SIMD families
+/// use to offer one table of entry points per target (NNHAL_SIMD_PER_TARGET, simd::pick).
+///
+/// A SIMD family (nnhal/simd/elementwise_f32.hpp, nnhal/simd/fully_connected_f32.hpp, ...) is a
+/// header with a table type, a per-target body in an -inl file and an accessor returning the
+/// table of a target. Its header includes this one, then nnhal/simd/foreach_target-inl.h, which
+/// compiles the body for every compiled target. A program compiles only the families whose
+/// headers it includes.
+///
+/// Static dispatch (NNHAL_SIMD_STATIC_DISPATCH=1, nnhal/config.hpp; the default outside x86):
+/// only HWY_STATIC_TARGET, the target of the compiler flags, is compiled; chosen_target() is a
+/// constant and no CPU detection exists. This is what firmware builds get.
+///
+/// Dynamic dispatch (the default on x86 with g++ and clang): families are also compiled, with
+/// per-function target attributes, for each target of NNHAL_SIMD_DYNAMIC_TARGETS that Highway's
+/// HWY_TARGETS holds (by default the targets better than the static one). The first call of
+/// chosen_target() checks the CPU (__builtin_cpu_supports plus three CPUID bits) and keeps the
+/// best supported target for the rest of the process; the static target is always usable.
+/// Code that prepares a kernel takes the family's table of that target once and keeps the
+/// kernel pointer, so executing costs one indirect call. If the flags already give the best
+/// compiled target (e.g. -march=native), nothing extra is compiled and chosen_target() is a
+/// constant as in static mode.
+///
+/// How the targets are compiled. Highway's per-target code relies on include guards that
+/// toggle: an -inl file is processed again whenever the macro its guard compares with flips.
+/// This header includes Highway for the static target where it stands (as any Highway code
+/// would), then, for each extra target, sets HWY_TARGET, flips Highway's toggle and includes
+/// nnhal/simd/base-inl.h (nnhal/simd/per_target-inl.h), which makes Highway define its ops for
+/// that target; finally it sets Highway's per-target macros (HWY_NAMESPACE, HWY_ATTR, ...) back
+/// to the static target. A family's passes later only switch those macros (Highway's ops exist
+/// by then), so families can be included in any number and order.
+///
+/// It does this itself instead of including <hwy/foreach_target.h>, because that file has an
+/// ordinary include guard: in a header-only library it would run once per translation unit, so
+/// either nnhal's kernels or the user's own Highway code would silently lose their extra
+/// targets, and its HWY_TARGET_INCLUDE (one global name) would be redefined under the user.
+/// Highway 1.0.3's foreach_target.h also mishandles a highway.h included before it: the first
+/// extra target is skipped and HWY_NAMESPACE is left at the last one. nnhal neither defines nor
+/// reads HWY_TARGET_INCLUDE. The rules for a translation unit that mixes in its own Highway
+/// code:
+///   - plain (static-dispatch) Highway code and <hwy/highway.h> may come before or after
+///     nnhal's SIMD headers;
+///   - the user's own <hwy/foreach_target.h> pass (with its -inl files) must come before the
+///     first nnhal SIMD header, or live in another translation unit. Highway cannot start a
+///     foreach pass once highway.h has been included, and nnhal's headers include it. After
+///     such a pass nnhal compiles its families for the targets that pass compiled, reusing
+///     Highway's ops instead of defining them a second time.
+///
+/// All translation units of one program must see the same target flags (-march, HWY_* and
+/// NNHAL_SIMD_* macros): the inline functions here are merged by the linker.
+
+#include <iterator>
+
+// ---- begin nnhal/simd/highway.hpp ----
+/// \file
+/// The one way nnhal's SIMD code includes Highway: the configuration Highway must see before
+/// its first include, Highway itself, and the weak `hwy::Abort` for debug builds.
+///
+/// Kernels live in `-inl.h` files in `namespace nnhal::HWY_NAMESPACE` (one namespace per
+/// target, so copies compiled for different targets never meet in the linker) and are reached
+/// through nnhal/simd/dispatch.hpp, which compiles them for each target and picks one.
+
+
+// Which Highway targets are attainable is decided when Highway's detect_targets.h is first
+// included, so these must come before it.
+//
+// Dynamic dispatch wants AVX3_DL (Ice Lake and later, Zen 4) among the targets even when the
+// compiler flags do not enable it: Highway 1.0.3 leaves it out unless HWY_WANT_AVX3_DL is set.
+//
+// Static dispatch needs it in one case: Highway 1.0.3 stops with "#error Logic error: best
+// baseline should be included in dynamic targets" when the compiler flags enable every
+// AVX3_DL feature (e.g. -march=native on Sapphire Rapids or Zen 4), because detect_targets.h
+// tests an undefined HWY_BASELINE instead of HWY_BASELINE_TARGETS and so drops AVX3_DL from
+// the attainable targets even though it is the static one. Asking for it then makes the static
+// target usable and changes nothing for other flags.
+//
+// A user who defines HWY_WANT_AVX3_DL keeps their setting.
+#if !defined(HWY_WANT_AVX3_DL)
+#if !NNHAL_SIMD_STATIC_DISPATCH
+#define HWY_WANT_AVX3_DL 1
+#elif defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__) &&       \
+    defined(__AVX512VL__) && defined(__AVXVNNI__) && defined(__VAES__) &&             \
+    defined(__VPCLMULQDQ__) && defined(__AVX512VBMI__) && defined(__AVX512VBMI2__) && \
+    defined(__AVX512VPOPCNTDQ__) && defined(__AVX512BITALG__)
+#define HWY_WANT_AVX3_DL 1
+#endif
+#endif
+
+#include <hwy/highway.h>
+
+// ---- begin nnhal/simd/hwy_abort.hpp ----
+/// \file
+/// A weak definition of `hwy::Abort`, so that nnhal's Highway kernels link without libhwy in
+/// builds where Highway's debug assertions are on.
+///
+/// Why: Highway's static dispatch is header-only except for `hwy::Abort`, which `HWY_DASSERT`
+/// calls when `HWY_IS_DEBUG_BUILD` is 1 (CMake Debug: -O0 without NDEBUG; clang sanitizer
+/// builds). Debian ships libhwy only as a shared library, and firmware has none, so such builds
+/// would otherwise fail to link. The definition is weak: one copy survives however many
+/// translation units include this header.
+///
+/// It is emitted only when `NNHAL_HWY_WEAK_ABORT` is non-zero, by default exactly in Highway
+/// debug builds, so optimized builds (and firmware) never pull stdio in through it. Define
+/// `NNHAL_HWY_WEAK_ABORT` to 0 to provide your own `hwy::Abort` (or link libhwy), or to 1 to
+/// force this one. It prints to stderr with <cstdio> (not iostream) and calls std::abort().
+
+
+#include <hwy/base.h>
+
+#ifndef NNHAL_HWY_WEAK_ABORT
+#define NNHAL_HWY_WEAK_ABORT HWY_IS_DEBUG_BUILD
+#endif
+
+#if NNHAL_HWY_WEAK_ABORT && (defined(__GNUC__) || defined(__clang__))
+namespace hwy {
+
+/// Reports a failed Highway assertion on stderr and aborts. Weak: libhwy's own definition (or
+/// the application's) is used instead when one is linked in statically.
+__attribute__((weak)) HWY_NORETURN void Abort(const char* file, int line, const char* format, ...) {
+  std::fprintf(stderr, "Highway abort at %s:%d: ", file, line);
+  std::va_list args;
+  va_start(args, format);
+  std::vfprintf(stderr, format, args);
+  va_end(args);
+  std::fputc('\n', stderr);
+  std::fflush(stderr);
+  std::abort();
+}
+
+}  // namespace hwy
+#endif
+// ---- end nnhal/simd/hwy_abort.hpp ----
+// ---- end nnhal/simd/highway.hpp ----
+
+#if HWY_TARGET != HWY_STATIC_TARGET
+#error "nnhal/simd/dispatch.hpp is being included inside a Highway per-target pass"
+#endif
 
 namespace nnhal::simd {
 
-/// out[i] = clamp(a[i] op b[b_scalar ? 0 : i], lo, hi) for i < n, where clamp(r) is
-/// `r < lo ? lo : (r > hi ? hi : r)`. `out` may equal `a` or `b` (in place).
-inline void binary_f32(BinaryOp op, const float* a, const float* b, bool b_scalar, float* out,
-                       std::size_t n, float lo, float hi) noexcept {
-  dispatch().binary_f32(op, a, b, b_scalar, out, n, lo, hi);
+/// One compiled Highway target.
+struct TargetInfo {
+  /// Highway's name of the target: "AVX3_DL", "AVX2", "SSE4", "NEON", "SCALAR", ...
+  const char* name;
+  /// Highway's bit for the target (HWY_AVX2, ...); on x86 a lower value is a better target.
+  std::int64_t target;
+  /// Float lanes of one vector of the target (1 for SCALAR).
+  std::size_t (*lanes_f32)();
+};
+
+/// A SIMD family's table of entry points for one target (see NNHAL_SIMD_PER_TARGET).
+template <class Table>
+struct PerTarget {
+  std::int64_t target;
+  const Table* table;
+};
+
+}  // namespace nnhal::simd
+
+// The static target, where this header stands (no toggle flipped).
+#include "nnhal/simd/base-inl.h"
+
+/// Targets compiled in addition to HWY_STATIC_TARGET (dynamic dispatch on x86 only).
+#if !NNHAL_SIMD_STATIC_DISPATCH && HWY_ARCH_X86
+#define NNHAL_SIMD_EXTRA_TARGETS                                     \
+  (HWY_TARGETS & (NNHAL_SIMD_DYNAMIC_TARGETS) & ~HWY_STATIC_TARGET & \
+   (HWY_SSSE3 | HWY_SSE4 | HWY_AVX2 | HWY_AVX3 | HWY_AVX3_DL))
+#else
+#define NNHAL_SIMD_EXTRA_TARGETS 0
+#endif
+
+/// Every target whose code is compiled.
+#define NNHAL_SIMD_COMPILED_TARGETS (NNHAL_SIMD_EXTRA_TARGETS | HWY_STATIC_TARGET)
+
+#if NNHAL_SIMD_EXTRA_TARGETS & HWY_SSSE3
+#undef HWY_TARGET
+#define HWY_TARGET HWY_SSSE3
+#include "nnhal/simd/per_target-inl.h"
+#endif
+#if NNHAL_SIMD_EXTRA_TARGETS & HWY_SSE4
+#undef HWY_TARGET
+#define HWY_TARGET HWY_SSE4
+#include "nnhal/simd/per_target-inl.h"
+#endif
+#if NNHAL_SIMD_EXTRA_TARGETS & HWY_AVX2
+#undef HWY_TARGET
+#define HWY_TARGET HWY_AVX2
+#include "nnhal/simd/per_target-inl.h"
+#endif
+#if NNHAL_SIMD_EXTRA_TARGETS & HWY_AVX3
+#undef HWY_TARGET
+#define HWY_TARGET HWY_AVX3
+#include "nnhal/simd/per_target-inl.h"
+#endif
+#if NNHAL_SIMD_EXTRA_TARGETS & HWY_AVX3_DL
+#undef HWY_TARGET
+#define HWY_TARGET HWY_AVX3_DL
+#include "nnhal/simd/per_target-inl.h"
+#endif
+
+#if NNHAL_SIMD_EXTRA_TARGETS
+// Back to the static target. Highway's toggled guards are left as the last pass consumed
+// them, so a later include of <hwy/highway.h> adds nothing (as after any Highway include);
+// only the per-target macros still describe the last target. set_macros-inl.h sets them from
+// HWY_TARGET on every include (its own toggled guard covers nothing).
+#undef HWY_TARGET
+#define HWY_TARGET HWY_STATIC_TARGET
+#include <hwy/ops/set_macros-inl.h>
+
+#include <cpuid.h>  // __get_cpuid_count, for cpu_supports below
+#endif
+
+// NNHAL_SIMD_PER_TARGET(name): the initializer list of a family's tables,
+// `{{HWY_AVX3_DL, &nnhal::N_AVX3_DL::name}, ...}`, one entry per compiled target, best first.
+#if NNHAL_SIMD_COMPILED_TARGETS & HWY_AVX3_DL
+#define NNHAL_SIMD_ENTRY_AVX3_DL_(name) {HWY_AVX3_DL, &::nnhal::N_AVX3_DL::name},
+#else
+#define NNHAL_SIMD_ENTRY_AVX3_DL_(name)
+#endif
+#if NNHAL_SIMD_COMPILED_TARGETS & HWY_AVX3
+#define NNHAL_SIMD_ENTRY_AVX3_(name) {HWY_AVX3, &::nnhal::N_AVX3::name},
+#else
+#define NNHAL_SIMD_ENTRY_AVX3_(name)
+#endif
+#if NNHAL_SIMD_COMPILED_TARGETS & HWY_AVX2
+#define NNHAL_SIMD_ENTRY_AVX2_(name) {HWY_AVX2, &::nnhal::N_AVX2::name},
+#else
+#define NNHAL_SIMD_ENTRY_AVX2_(name)
+#endif
+#if NNHAL_SIMD_COMPILED_TARGETS & HWY_SSE4
+#define NNHAL_SIMD_ENTRY_SSE4_(name) {HWY_SSE4, &::nnhal::N_SSE4::name},
+#else
+#define NNHAL_SIMD_ENTRY_SSE4_(name)
+#endif
+#if NNHAL_SIMD_COMPILED_TARGETS & HWY_SSSE3
+#define NNHAL_SIMD_ENTRY_SSSE3_(name) {HWY_SSSE3, &::nnhal::N_SSSE3::name},
+#else
+#define NNHAL_SIMD_ENTRY_SSSE3_(name)
+#endif
+#if !(HWY_STATIC_TARGET & (HWY_SSSE3 | HWY_SSE4 | HWY_AVX2 | HWY_AVX3 | HWY_AVX3_DL))
+// SCALAR, EMU128 or a non-x86 target: the static one alone.
+#define NNHAL_SIMD_ENTRY_OTHER_(name) {HWY_STATIC_TARGET, &::nnhal::HWY_STATIC_DISPATCH(name)},
+#else
+#define NNHAL_SIMD_ENTRY_OTHER_(name)
+#endif
+#define NNHAL_SIMD_PER_TARGET(name)                                                 \
+  {                                                                                 \
+    NNHAL_SIMD_ENTRY_AVX3_DL_(name) NNHAL_SIMD_ENTRY_AVX3_(name)                    \
+        NNHAL_SIMD_ENTRY_AVX2_(name) NNHAL_SIMD_ENTRY_SSE4_(name)                   \
+            NNHAL_SIMD_ENTRY_SSSE3_(name) NNHAL_SIMD_ENTRY_OTHER_(name)             \
+  }
+
+namespace nnhal::simd {
+
+/// Highway bits of every target whose code this program contains (whether or not this CPU
+/// can run them).
+inline constexpr std::int64_t kCompiledTargets = NNHAL_SIMD_COMPILED_TARGETS;
+
+namespace dispatch_detail {
+
+/// Every compiled target, best first (on x86 a lower Highway bit is a better target).
+inline constexpr PerTarget<TargetInfo> kCompiled[] = NNHAL_SIMD_PER_TARGET(kTargetInfo);
+
+#if NNHAL_SIMD_EXTRA_TARGETS
+
+/// One bit of CPUID(leaf, subleaf) register `reg` (0 EAX, 1 EBX, 2 ECX, 3 EDX), for the features
+/// clang 14's __builtin_cpu_supports cannot name (f16c, vaes, avxvnni).
+inline bool cpuid_bit(unsigned leaf, unsigned subleaf, int reg, unsigned bit) noexcept {
+  unsigned r[4] = {0, 0, 0, 0};
+  if (__get_cpuid_count(leaf, subleaf, &r[0], &r[1], &r[2], &r[3]) == 0) return false;
+  return ((r[reg] >> bit) & 1u) != 0;
 }
 
-/// out[i] = clamp(a op b[i], lo, hi) for i < n. `out` may equal `b` (in place).
+/// Whether this CPU (and OS) can run code compiled for the x86 Highway target `target`: every
+/// feature in that target's HWY_TARGET_STR, the attribute its functions are compiled with.
+/// __builtin_cpu_supports reports AVX and AVX-512 features only when the OS saves their
+/// registers, so the CPUID bits are read only together with those.
+inline bool cpu_supports(std::int64_t target) noexcept {
+  __builtin_cpu_init();  // in case this runs before the runtime's own initializer
+  const bool ssse3 = __builtin_cpu_supports("ssse3");
+  bool sse4 = ssse3 && __builtin_cpu_supports("sse4.1") && __builtin_cpu_supports("sse4.2");
+#ifndef HWY_DISABLE_PCLMUL_AES  // else Highway compiles SSE4 and up without AES/CLMul
+  sse4 = sse4 && __builtin_cpu_supports("aes") && __builtin_cpu_supports("pclmul");
+#endif
+  bool avx2 = sse4 && __builtin_cpu_supports("avx") && __builtin_cpu_supports("avx2");
+#ifndef HWY_DISABLE_BMI2_FMA
+  avx2 = avx2 && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
+         __builtin_cpu_supports("fma");
+#endif
+#ifndef HWY_DISABLE_F16C
+  avx2 = avx2 && cpuid_bit(1, 0, 2, 29);  // F16C
+#endif
+  const bool avx3 = avx2 && __builtin_cpu_supports("avx512f") &&
+                    __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
+                    __builtin_cpu_supports("avx512bw");
+  // Highway 1.0.3 compiles AVX3_DL with vpclmulqdq, vaes, avxvnni (the VEX-encoded VNNI, not
+  // AVX512-VNNI: a CPU with only the latter, such as Ice Lake, gets AVX3), VBMI, VBMI2, BITALG
+  // and VPOPCNTDQ, whatever HWY_DISABLE_PCLMUL_AES says.
+  const bool vaes = cpuid_bit(7, 0, 2, 9), avx_vnni = cpuid_bit(7, 1, 0, 4);
+  const bool avx3_dl =
+      avx3 && vaes && avx_vnni && __builtin_cpu_supports("vpclmulqdq") &&
+      __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vbmi2") &&
+      __builtin_cpu_supports("avx512bitalg") && __builtin_cpu_supports("avx512vpopcntdq");
+  switch (target) {
+    case HWY_SSSE3:
+      return ssse3;
+    case HWY_SSE4:
+      return sse4;
+    case HWY_AVX2:
+      return avx2;
+    case HWY_AVX3:
+      return avx3;
+    case HWY_AVX3_DL:
+      return avx3_dl;
+    default:
+      return false;
+  }
+}
+
+/// The compiled targets this CPU can run, best first; the static target is always among them.
+struct Supported {
+  TargetInfo targets[std::size(kCompiled)];
+  std::size_t count;
+};
+
+/// Checks the CPU on first use (thread-safe), then returns the same list for the whole process.
+inline const Supported& supported() noexcept {
+  static const Supported list = [] {
+    Supported s{};
+    for (const PerTarget<TargetInfo>& t : kCompiled)
+      if (t.target == HWY_STATIC_TARGET || cpu_supports(t.target)) s.targets[s.count++] = *t.table;
+    return s;
+  }();
+  return list;
+}
+
+#endif  // NNHAL_SIMD_EXTRA_TARGETS
+
+}  // namespace dispatch_detail
+
+#if NNHAL_SIMD_EXTRA_TARGETS
+
+/// The best compiled target this CPU supports, chosen on the first call and the same for the
+/// rest of the process.
+inline const TargetInfo& chosen() noexcept {
+  return dispatch_detail::supported().targets[0];
+}
+
+/// Every compiled target this CPU supports, best first (chosen() is the first). For tests and
+/// benchmarks that compare targets.
+inline std::span<const TargetInfo> compiled_targets() noexcept {
+  const dispatch_detail::Supported& s = dispatch_detail::supported();
+  return {s.targets, s.count};
+}
+
+#else  // only the static target: a constant, no CPU detection, no static variable
+
+/// The static target (the only one compiled).
+inline const TargetInfo& chosen() noexcept {
+  return HWY_STATIC_DISPATCH(kTargetInfo);
+}
+
+/// The static target, the only one compiled.
+inline std::span<const TargetInfo> compiled_targets() noexcept {
+  return {&HWY_STATIC_DISPATCH(kTargetInfo), 1};
+}
+
+#endif  // NNHAL_SIMD_EXTRA_TARGETS
+
+/// Highway's bit of the target this process runs (chosen()).
+inline std::int64_t chosen_target() noexcept { return chosen().target; }
+
+/// The table of `target` among a family's tables (NNHAL_SIMD_PER_TARGET, best first); the
+/// first (best) one for a target that was not compiled. Families call it with chosen_target()
+/// by default; tests pass each of compiled_targets() in turn.
+template <class Table, std::size_t N>
+constexpr const Table& pick(const PerTarget<Table> (&tables)[N], std::int64_t target) noexcept {
+  for (const PerTarget<Table>& t : tables)
+    if (t.target == target) return *t.table;
+  return *tables[0].table;
+}
+
+}  // namespace nnhal::simd
+// ---- end nnhal/simd/dispatch.hpp ----
+
+namespace nnhal::simd {
+
+/// Which binary operation a SIMD kernel applies.
+enum class BinaryOp { Add, Sub, Mul, Div };
+
+/// The family's entry points for one target.
+struct ElementwiseF32 {
+  /// out[i] = clamp(a[i] op b[b_scalar ? 0 : i], lo, hi) for i < n, where clamp(r) is
+  /// `r < lo ? lo : (r > hi ? hi : r)`. `out` may equal `a` or `b` (in place).
+  void (*binary)(BinaryOp op, const float* a, const float* b, bool b_scalar, float* out,
+                 std::size_t n, float lo, float hi);
+  /// out[i] = clamp(a op b[i], lo, hi) for i < n. `out` may equal `b` (in place).
+  void (*binary_scalar_first)(BinaryOp op, float a, const float* b, float* out, std::size_t n,
+                              float lo, float hi);
+};
+
+}  // namespace nnhal::simd
+
+#define NNHAL_SIMD_FAMILY_INL "nnhal/simd/elementwise_f32-inl.h"
+#include "nnhal/simd/foreach_target-inl.h"
+#undef NNHAL_SIMD_FAMILY_INL
+
+namespace nnhal::simd {
+
+/// The family's entry points compiled for `target` (default: the one this process runs).
+inline const ElementwiseF32& elementwise_f32(std::int64_t target = chosen_target()) noexcept {
+  static constexpr PerTarget<ElementwiseF32> kTables[] = NNHAL_SIMD_PER_TARGET(kElementwiseF32);
+  return pick(kTables, target);
+}
+
+/// ElementwiseF32::binary of the target this process runs.
+inline void binary_f32(BinaryOp op, const float* a, const float* b, bool b_scalar, float* out,
+                       std::size_t n, float lo, float hi) noexcept {
+  elementwise_f32().binary(op, a, b, b_scalar, out, n, lo, hi);
+}
+
+/// ElementwiseF32::binary_scalar_first of the target this process runs.
 inline void binary_f32_scalar_first(BinaryOp op, float a, const float* b, float* out, std::size_t n,
                                     float lo, float hi) noexcept {
-  dispatch().binary_f32_scalar_first(op, a, b, out, n, lo, hi);
+  elementwise_f32().binary_scalar_first(op, a, b, out, n, lo, hi);
 }
 
 }  // namespace nnhal::simd
@@ -2394,10 +2450,11 @@ Status kernel_f32(const NodeIO& io) {
   if (!act) return std::move(act.error());
   const FloatRange r = float_activation_range(*act);
   if (a_full)
-    io.params<SimdParams>().simd->binary_f32(Op::simd_op, a.data(), b.data(), !b_full, o.data(), n, r.min, r.max);
+    io.params<SimdParams<simd::ElementwiseF32>>().simd->binary(Op::simd_op, a.data(), b.data(), !b_full, o.data(),
+                                                                n, r.min, r.max);
   else
-    io.params<SimdParams>().simd->binary_f32_scalar_first(Op::simd_op, a.data()[0], b.data(), o.data(), n, r.min,
-                                                          r.max);
+    io.params<SimdParams<simd::ElementwiseF32>>().simd->binary_scalar_first(Op::simd_op, a.data()[0], b.data(),
+                                                                             o.data(), n, r.min, r.max);
   return {};
 }
 
@@ -2529,7 +2586,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
-      prepare.store(chosen_simd());
+      prepare.store(simd_params(simd::elementwise_f32()));
       return &kernel_f32<Op>;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_f16<Op>;
@@ -3091,26 +3148,50 @@ struct Row<OperationType::FULLY_CONNECTED> {
 // ---- end nnhal/ops/fully_connected.hpp ----
 // ---- begin nnhal/simd/fully_connected_f32.hpp ----
 /// \file
-/// FLOAT32 FULLY_CONNECTED kernel, out = clamp(input x weights^T + bias), through the SIMD
-/// dispatcher: each call runs the kernel of simd::dispatch()'s target. The per-target code and
-/// its accuracy bound (it sums in another order than the scalar reference) are described in
+/// SIMD family: the FLOAT32 FULLY_CONNECTED kernel, out = clamp(input x weights^T + bias),
+/// compiled for every target (nnhal/simd/dispatch.hpp). The per-target code and its accuracy
+/// bound (it sums in another order than the scalar reference) are described in
 /// nnhal/simd/fully_connected_f32-inl.h.
 
 
 
 namespace nnhal::simd {
 
-/// For b < batch, u < num_units:
-///   out[b * num_units + u] = clamp(bias[u] + sum_k in[b * input_size + k] *
-///                                  weights[u * input_size + k], act_min, act_max),
-/// clamp(r) = `r < act_min ? act_min : (r > act_max ? act_max : r)`.
-/// `weights` is [num_units, input_size] row-major; `bias` may be nullptr (treated as 0).
-/// `out` must not overlap the inputs. The additions may be reordered (see the -inl file).
+/// The family's entry points for one target.
+struct FullyConnectedF32 {
+  /// For b < batch, u < num_units:
+  ///   out[b * num_units + u] = clamp(bias[u] + sum_k in[b * input_size + k] *
+  ///                                  weights[u * input_size + k], act_min, act_max),
+  /// clamp(r) = `r < act_min ? act_min : (r > act_max ? act_max : r)`.
+  /// `weights` is [num_units, input_size] row-major; `bias` may be nullptr (treated as 0).
+  /// `out` must not overlap the inputs. The additions may be reordered (see the -inl file).
+  void (*run)(const float* in, const float* weights, const float* bias, float* out,
+              std::size_t batch, std::size_t input_size, std::size_t num_units, float act_min,
+              float act_max);
+};
+
+}  // namespace nnhal::simd
+
+#define NNHAL_SIMD_FAMILY_INL "nnhal/simd/fully_connected_f32-inl.h"
+#include "nnhal/simd/foreach_target-inl.h"
+#undef NNHAL_SIMD_FAMILY_INL
+
+namespace nnhal::simd {
+
+/// The family's entry points compiled for `target` (default: the one this process runs).
+inline const FullyConnectedF32& fully_connected_f32_table(
+    std::int64_t target = chosen_target()) noexcept {
+  static constexpr PerTarget<FullyConnectedF32> kTables[] =
+      NNHAL_SIMD_PER_TARGET(kFullyConnectedF32);
+  return pick(kTables, target);
+}
+
+/// FullyConnectedF32::run of the target this process runs.
 inline void fully_connected_f32(const float* in, const float* weights, const float* bias,
                                 float* out, std::size_t batch, std::size_t input_size,
                                 std::size_t num_units, float act_min, float act_max) noexcept {
-  dispatch().fully_connected_f32(in, weights, bias, out, batch, input_size, num_units, act_min,
-                                 act_max);
+  fully_connected_f32_table().run(in, weights, bias, out, batch, input_size, num_units, act_min,
+                                  act_max);
 }
 
 }  // namespace nnhal::simd
@@ -3176,9 +3257,9 @@ inline Status kernel_f32(const NodeIO& io) {
   const auto w = io.in<OperandType::TENSOR_FLOAT32>(1);
   const auto o = io.out<OperandType::TENSOR_FLOAT32>(0);
   if (o.size() == 0) return {};  // zero-sized batch: nothing to compute
-  io.params<SimdParams>().simd->fully_connected_f32(io.in<OperandType::TENSOR_FLOAT32>(0).data(), w.data(),
-                                                    io.in<OperandType::TENSOR_FLOAT32>(2).data(), o.data(),
-                                                    o.dim(0), w.dim(1), w.dim(0), r.min, r.max);
+  io.params<SimdParams<simd::FullyConnectedF32>>().simd->run(io.in<OperandType::TENSOR_FLOAT32>(0).data(), w.data(),
+                                                             io.in<OperandType::TENSOR_FLOAT32>(2).data(), o.data(),
+                                                             o.dim(0), w.dim(1), w.dim(0), r.min, r.max);
   return {};
 }
 
@@ -3273,7 +3354,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
-      prepare.store(chosen_simd());
+      prepare.store(simd_params(simd::fully_connected_f32_table()));
       return &kernel_f32;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_f16;

@@ -1,6 +1,7 @@
-// nnhal::simd::dispatch() and compiled_targets() (include/nnhal/simd/dispatch.hpp): the tables
-// are consistent with Highway, the list holds exactly the compiled targets this CPU can run,
-// best first, and dispatch() is the best of them. On Linux x86 the CPU's features come from
+// nnhal::simd::chosen() and compiled_targets() (include/nnhal/simd/dispatch.hpp): the target
+// descriptions are consistent with Highway, the list holds exactly the compiled targets this
+// CPU can run, best first, chosen() is the best of them, and a family's accessor returns that
+// target's table (simd::pick). On Linux x86 the CPU's features come from
 // /proc/cpuinfo, independently of the CPUID checks the dispatcher makes.
 
 #include <doctest/doctest.h>
@@ -15,6 +16,8 @@
 #include <vector>
 
 #include "nnhal/simd/dispatch.hpp"
+#include "nnhal/simd/elementwise_f32.hpp"
+#include "nnhal/simd/fully_connected_f32.hpp"
 #include "nnhal/simd/target.hpp"
 #include "simd/simd_tester.hpp"
 
@@ -93,11 +96,11 @@ std::size_t expected_lanes(std::int64_t target) {
 }  // namespace
 
 TEST_CASE("simd::compiled_targets: best first, the static target included, tables consistent") {
-  const std::span<const simd::Dispatch> targets = simd::compiled_targets();
+  const std::span<const simd::TargetInfo> targets = simd::compiled_targets();
   REQUIRE(!targets.empty());
   bool has_static = false;
   std::int64_t previous = 0;
-  for (const simd::Dispatch& t : targets) {
+  for (const simd::TargetInfo& t : targets) {
     const std::string target = t.name;
     CAPTURE(target);
     CHECK((simd::kCompiledTargets & t.target) == t.target);
@@ -106,23 +109,30 @@ TEST_CASE("simd::compiled_targets: best first, the static target included, table
     previous = t.target;
     has_static = has_static || t.target == HWY_STATIC_TARGET;
     if (!HWY_HAVE_SCALABLE) CHECK(t.lanes_f32() == expected_lanes(t.target));
-    CHECK((t.binary_f32 != nullptr));  // (doctest cannot print function pointers)
-    CHECK((t.binary_f32_scalar_first != nullptr));
-    CHECK((t.fully_connected_f32 != nullptr));
+    // Each family has this target's table, distinct from every other target's.
+    CHECK((simd::elementwise_f32(t.target).binary != nullptr));  // (doctest cannot print
+    CHECK((simd::elementwise_f32(t.target).binary_scalar_first != nullptr));  // fn pointers)
+    CHECK((simd::fully_connected_f32_table(t.target).run != nullptr));
+    for (const simd::TargetInfo& other : targets)
+      if (other.target != t.target)
+        CHECK((&simd::elementwise_f32(t.target) != &simd::elementwise_f32(other.target)));
   }
   CHECK(has_static);
   MESSAGE("compiled targets this CPU runs: ", [&] {
     std::string names;
-    for (const simd::Dispatch& t : targets) names += std::string(names.empty() ? "" : " ") + t.name;
+    for (const simd::TargetInfo& t : targets) names += std::string(names.empty() ? "" : " ") + t.name;
     return names;
   }());
 }
 
-TEST_CASE("simd::dispatch picks the best supported compiled target, once") {
-  const simd::Dispatch& chosen = simd::dispatch();
-  CHECK(&simd::dispatch() == &chosen);  // cached: the same table on every call
+TEST_CASE("simd::chosen picks the best supported compiled target, once") {
+  const simd::TargetInfo& chosen = simd::chosen();
+  CHECK(&simd::chosen() == &chosen);  // cached: the same description on every call
   CHECK(chosen.target == simd::compiled_targets().front().target);
-  CHECK((chosen.binary_f32 == simd::compiled_targets().front().binary_f32));
+  CHECK(simd::chosen_target() == chosen.target);
+  // A family's default table is the chosen target's.
+  CHECK((&simd::elementwise_f32() == &simd::elementwise_f32(chosen.target)));
+  CHECK((&simd::fully_connected_f32_table() == &simd::fully_connected_f32_table(chosen.target)));
   CHECK(std::strcmp(simd::target_name(), chosen.name) == 0);
   CHECK(simd::lanes_f32() == chosen.lanes_f32());
 
@@ -141,7 +151,7 @@ TEST_CASE("simd::dispatch picks the best supported compiled target, once") {
     if (target == HWY_STATIC_TARGET || flags_support(flags, target)) want.push_back(target);
   }
   std::vector<std::int64_t> got;
-  for (const simd::Dispatch& t : simd::compiled_targets()) got.push_back(t.target);
+  for (const simd::TargetInfo& t : simd::compiled_targets()) got.push_back(t.target);
   CHECK(got == want);
   REQUIRE(!want.empty());
   CHECK(chosen.target == want.front());

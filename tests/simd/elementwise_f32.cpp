@@ -40,10 +40,11 @@ std::vector<float> expected(const std::vector<float>& a, const std::vector<float
 template <class Op>
 void run(const st::Target& t, Layout layout, const float* a, const float* b, float* out,
          std::size_t n, FloatRange r) {
+  const nnhal::simd::ElementwiseF32& k = nnhal::simd::elementwise_f32(t.target);
   if (layout == Layout::kScalarA)
-    t.binary_f32_scalar_first(Op::simd_op, a[0], b, out, n, r.min, r.max);
+    k.binary_scalar_first(Op::simd_op, a[0], b, out, n, r.min, r.max);
   else
-    t.binary_f32(Op::simd_op, a, b, layout == Layout::kScalarB, out, n, r.min, r.max);
+    k.binary(Op::simd_op, a, b, layout == Layout::kScalarB, out, n, r.min, r.max);
 }
 
 /// Activation ranges: NONE, RELU, RELU1, RELU6.
@@ -188,8 +189,8 @@ TEST_CASE("simd::binary_f32 clamp keeps NaN, -0.0 and the bounds exactly as the 
   };
   st::for_each_target([&](const st::Target& t) {
     std::vector<float> out(a.size());
-    t.binary_f32(nnhal::simd::BinaryOp::Sub, a.data(), b.data(), false, out.data(), a.size(), 0.0f,
-                 6.0f);
+    nnhal::simd::elementwise_f32(t.target).binary(nnhal::simd::BinaryOp::Sub, a.data(), b.data(),
+                                                  false, out.data(), a.size(), 0.0f, 6.0f);
     check(out);
   });
   // The public entry point, through the chosen target.

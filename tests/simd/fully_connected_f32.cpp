@@ -84,7 +84,7 @@ void check_shape(const st::Target& t, Shape s, st::Offsets off, FloatRange r, bo
   bias.assign(vbias);
   const float* bias_p = with_bias ? bias.data() : nullptr;
 
-  t.fully_connected_f32(in.data(), w.data(), bias_p, out.data(), s.batch, s.input_size, s.units,
+  nnhal::simd::fully_connected_f32_table(t.target).run(in.data(), w.data(), bias_p, out.data(), s.batch, s.input_size, s.units,
                         r.min, r.max);
   const ExactResult e = exact(vin, vw, with_bias ? vbias.data() : nullptr, s, r);
   {
@@ -152,7 +152,7 @@ TEST_CASE("simd::fully_connected_f32 handles empty dimensions and propagates NaN
     const std::vector<float> w = st::uniform(units * k, -1.0f, 1.0f, 32);
     in[1 * k + k - 1] = std::numeric_limits<float>::quiet_NaN();  // row 1, in the tail
     std::vector<float> out(batch * units);
-    t.fully_connected_f32(in.data(), w.data(), nullptr, out.data(), batch, k, units, 0.0f, 6.0f);
+    nnhal::simd::fully_connected_f32_table(t.target).run(in.data(), w.data(), nullptr, out.data(), batch, k, units, 0.0f, 6.0f);
     for (std::size_t b = 0; b < batch; ++b)
       for (std::size_t u = 0; u < units; ++u) {
         CAPTURE(b);
@@ -177,7 +177,7 @@ TEST_CASE("simd::fully_connected_f32 reads nothing past its buffers (exact-size 
         const std::vector<float> w = st::uniform(bu.second * k, -1.0f, 1.0f, ++seed);
         const std::vector<float> bias = st::uniform(bu.second, -1.0f, 1.0f, ++seed);
         std::vector<float> out(bu.first * bu.second);
-        t.fully_connected_f32(in.data(), w.data(), bias.data(), out.data(), bu.first, k, bu.second,
+        nnhal::simd::fully_connected_f32_table(t.target).run(in.data(), w.data(), bias.data(), out.data(), bu.first, k, bu.second,
                               -1.0f, 1.0f);
         const ExactResult e = exact(in, w, bias.data(), {bu.first, k, bu.second}, {-1.0f, 1.0f});
         st::check_within(out, e.value, e.bound);
@@ -186,7 +186,7 @@ TEST_CASE("simd::fully_connected_f32 reads nothing past its buffers (exact-size 
 }
 
 TEST_CASE("simd::fully_connected_f32 runs the chosen target's kernel") {
-  // The public entry point goes through simd::dispatch(): same bits as that target's kernel.
+  // The public entry point runs the chosen target's kernel: same bits as that table's entry.
   const std::size_t batch = 5, k = 67, units = 9;
   const std::vector<float> in = st::uniform(batch * k, -1.0f, 1.0f, 51);
   const std::vector<float> w = st::uniform(units * k, -1.0f, 1.0f, 52);
@@ -194,7 +194,7 @@ TEST_CASE("simd::fully_connected_f32 runs the chosen target's kernel") {
   std::vector<float> got(batch * units), want(batch * units);
   nnhal::simd::fully_connected_f32(in.data(), w.data(), bias.data(), got.data(), batch, k, units,
                                    -1.0f, 1.0f);
-  nnhal::simd::dispatch().fully_connected_f32(in.data(), w.data(), bias.data(), want.data(), batch,
+  nnhal::simd::fully_connected_f32_table(nnhal::simd::chosen_target()).run(in.data(), w.data(), bias.data(), want.data(), batch,
                                               k, units, -1.0f, 1.0f);
   st::check_same(got, want);
 }

@@ -4,8 +4,9 @@
 ///
 /// What every SIMD kernel test covers with it:
 ///   - every Highway target compiled into the test binary that this CPU can run
-///     (for_each_target over simd::compiled_targets(), not only the one simd::dispatch()
-///     chose), each failure naming the target and its vector width N;
+///     (for_each_target over simd::compiled_targets(), not only the one simd::chosen()
+///     picked; the test takes the family's table of each target, e.g.
+///     simd::elementwise_f32(t.target)), each failure naming the target and its vector width N;
 ///   - sizes below, at and above N, with tails: 0, 1, 2, 3, N-1, N, N+1, 2N+3, 4N+5 (past a
 ///     4-vector unrolled step), 1000, 4099 (sizes(N)), or any list the test passes;
 ///   - unaligned data: every input and output starts 0, 1 or 3 floats after a 64-byte boundary
@@ -34,7 +35,7 @@
 
 namespace nnhal::test::simd {
 
-using Target = nnhal::simd::Dispatch;
+using Target = nnhal::simd::TargetInfo;
 
 /// Calls f(target) for every compiled target this CPU can run, best first, with the target's
 /// name and float lanes captured for the failure messages of f's checks.

@@ -75,9 +75,9 @@ inline Status kernel_f32(const NodeIO& io) {
   const auto w = io.in<OperandType::TENSOR_FLOAT32>(1);
   const auto o = io.out<OperandType::TENSOR_FLOAT32>(0);
   if (o.size() == 0) return {};  // zero-sized batch: nothing to compute
-  io.params<SimdParams>().simd->fully_connected_f32(io.in<OperandType::TENSOR_FLOAT32>(0).data(), w.data(),
-                                                    io.in<OperandType::TENSOR_FLOAT32>(2).data(), o.data(),
-                                                    o.dim(0), w.dim(1), w.dim(0), r.min, r.max);
+  io.params<SimdParams<simd::FullyConnectedF32>>().simd->run(io.in<OperandType::TENSOR_FLOAT32>(0).data(), w.data(),
+                                                             io.in<OperandType::TENSOR_FLOAT32>(2).data(), o.data(),
+                                                             o.dim(0), w.dim(1), w.dim(0), r.min, r.max);
   return {};
 }
 
@@ -172,7 +172,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
-      prepare.store(chosen_simd());
+      prepare.store(simd_params(simd::fully_connected_f32_table()));
       return &kernel_f32;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_f16;

@@ -1,31 +1,37 @@
 #pragma once
 /// \file
-/// Compiles nnhal's SIMD kernels (nnhal/simd/kernels-inl.h) for each Highway target and picks
-/// the one to run: simd::dispatch(), the table of the chosen target, and
-/// simd::compiled_targets(), every compiled target this CPU can run (the tests run them all).
+/// The SIMD targets nnhal compiles and the one it runs: Highway's ops for every compiled target,
+/// the choice of target for this CPU (simd::chosen_target()), and the vocabulary SIMD families
+/// use to offer one table of entry points per target (NNHAL_SIMD_PER_TARGET, simd::pick).
+///
+/// A SIMD family (nnhal/simd/elementwise_f32.hpp, nnhal/simd/fully_connected_f32.hpp, ...) is a
+/// header with a table type, a per-target body in an -inl file and an accessor returning the
+/// table of a target. Its header includes this one, then nnhal/simd/foreach_target-inl.h, which
+/// compiles the body for every compiled target. A program compiles only the families whose
+/// headers it includes.
 ///
 /// Static dispatch (NNHAL_SIMD_STATIC_DISPATCH=1, nnhal/config.hpp; the default outside x86):
-/// only HWY_STATIC_TARGET, the target of the compiler flags, is compiled; dispatch() is a
+/// only HWY_STATIC_TARGET, the target of the compiler flags, is compiled; chosen_target() is a
 /// constant and no CPU detection exists. This is what firmware builds get.
 ///
-/// Dynamic dispatch (the default on x86 with g++ and clang): the kernels are also compiled, with
+/// Dynamic dispatch (the default on x86 with g++ and clang): families are also compiled, with
 /// per-function target attributes, for each target of NNHAL_SIMD_DYNAMIC_TARGETS that Highway's
 /// HWY_TARGETS holds (by default the targets better than the static one). The first call of
-/// dispatch() checks the CPU (__builtin_cpu_supports plus three CPUID bits) and keeps the best
-/// supported table for the rest of the process; the static target is always usable. Code that
-/// prepares a kernel calls dispatch() once and keeps the kernel pointer, so executing costs one
-/// indirect call; the free functions (simd::binary_f32, ...) read dispatch() on each call. If
-/// the flags already give the best compiled target (e.g. -march=native), nothing extra is
-/// compiled and dispatch() is the same constant as in static mode.
+/// chosen_target() checks the CPU (__builtin_cpu_supports plus three CPUID bits) and keeps the
+/// best supported target for the rest of the process; the static target is always usable.
+/// Code that prepares a kernel takes the family's table of that target once and keeps the
+/// kernel pointer, so executing costs one indirect call. If the flags already give the best
+/// compiled target (e.g. -march=native), nothing extra is compiled and chosen_target() is a
+/// constant as in static mode.
 ///
 /// How the targets are compiled. Highway's per-target code relies on include guards that
 /// toggle: an -inl file is processed again whenever the macro its guard compares with flips.
-/// This header first compiles the kernels for the static target where it stands (as any
-/// Highway code would), then, for each extra target, sets HWY_TARGET and includes the kernels
-/// again (nnhal/simd/per_target-inl.h), and finally sets Highway's per-target macros
-/// (HWY_NAMESPACE, HWY_ATTR, ...) back to the static target. nnhal's -inl files toggle on
-/// NNHAL_SIMD_TARGET_TOGGLE; HWY_TARGET_TOGGLE is flipped only to have Highway define its ops
-/// for a target that has none yet in this translation unit.
+/// This header includes Highway for the static target where it stands (as any Highway code
+/// would), then, for each extra target, sets HWY_TARGET, flips Highway's toggle and includes
+/// nnhal/simd/base-inl.h (nnhal/simd/per_target-inl.h), which makes Highway define its ops for
+/// that target; finally it sets Highway's per-target macros (HWY_NAMESPACE, HWY_ATTR, ...) back
+/// to the static target. A family's passes later only switch those macros (Highway's ops exist
+/// by then), so families can be included in any number and order.
 ///
 /// It does this itself instead of including <hwy/foreach_target.h>, because that file has an
 /// ordinary include guard: in a header-only library it would run once per translation unit, so
@@ -40,7 +46,7 @@
 ///   - the user's own <hwy/foreach_target.h> pass (with its -inl files) must come before the
 ///     first nnhal SIMD header, or live in another translation unit. Highway cannot start a
 ///     foreach pass once highway.h has been included, and nnhal's headers include it. After
-///     such a pass nnhal compiles its kernels for the targets that pass compiled, reusing
+///     such a pass nnhal compiles its families for the targets that pass compiled, reusing
 ///     Highway's ops instead of defining them a second time.
 ///
 /// All translation units of one program must see the same target flags (-march, HWY_* and
@@ -52,15 +58,35 @@
 #include <span>
 
 #include "nnhal/config.hpp"
-#include "nnhal/simd/dispatch_table.hpp"
 #include "nnhal/simd/highway.hpp"
 
 #if HWY_TARGET != HWY_STATIC_TARGET
 #error "nnhal/simd/dispatch.hpp is being included inside a Highway per-target pass"
 #endif
 
+namespace nnhal::simd {
+
+/// One compiled Highway target.
+struct TargetInfo {
+  /// Highway's name of the target: "AVX3_DL", "AVX2", "SSE4", "NEON", "SCALAR", ...
+  const char* name;
+  /// Highway's bit for the target (HWY_AVX2, ...); on x86 a lower value is a better target.
+  std::int64_t target;
+  /// Float lanes of one vector of the target (1 for SCALAR).
+  std::size_t (*lanes_f32)();
+};
+
+/// A SIMD family's table of entry points for one target (see NNHAL_SIMD_PER_TARGET).
+template <class Table>
+struct PerTarget {
+  std::int64_t target;
+  const Table* table;
+};
+
+}  // namespace nnhal::simd
+
 // The static target, where this header stands (no toggle flipped).
-#include "nnhal/simd/kernels-inl.h"
+#include "nnhal/simd/base-inl.h"
 
 /// Targets compiled in addition to HWY_STATIC_TARGET (dynamic dispatch on x86 only).
 #if !NNHAL_SIMD_STATIC_DISPATCH && HWY_ARCH_X86
@@ -71,7 +97,7 @@
 #define NNHAL_SIMD_EXTRA_TARGETS 0
 #endif
 
-/// Every target whose kernels are compiled.
+/// Every target whose code is compiled.
 #define NNHAL_SIMD_COMPILED_TARGETS (NNHAL_SIMD_EXTRA_TARGETS | HWY_STATIC_TARGET)
 
 #if NNHAL_SIMD_EXTRA_TARGETS & HWY_SSSE3
@@ -112,35 +138,56 @@
 #include <cpuid.h>  // __get_cpuid_count, for cpu_supports below
 #endif
 
+// NNHAL_SIMD_PER_TARGET(name): the initializer list of a family's tables,
+// `{{HWY_AVX3_DL, &nnhal::N_AVX3_DL::name}, ...}`, one entry per compiled target, best first.
+#if NNHAL_SIMD_COMPILED_TARGETS & HWY_AVX3_DL
+#define NNHAL_SIMD_ENTRY_AVX3_DL_(name) {HWY_AVX3_DL, &::nnhal::N_AVX3_DL::name},
+#else
+#define NNHAL_SIMD_ENTRY_AVX3_DL_(name)
+#endif
+#if NNHAL_SIMD_COMPILED_TARGETS & HWY_AVX3
+#define NNHAL_SIMD_ENTRY_AVX3_(name) {HWY_AVX3, &::nnhal::N_AVX3::name},
+#else
+#define NNHAL_SIMD_ENTRY_AVX3_(name)
+#endif
+#if NNHAL_SIMD_COMPILED_TARGETS & HWY_AVX2
+#define NNHAL_SIMD_ENTRY_AVX2_(name) {HWY_AVX2, &::nnhal::N_AVX2::name},
+#else
+#define NNHAL_SIMD_ENTRY_AVX2_(name)
+#endif
+#if NNHAL_SIMD_COMPILED_TARGETS & HWY_SSE4
+#define NNHAL_SIMD_ENTRY_SSE4_(name) {HWY_SSE4, &::nnhal::N_SSE4::name},
+#else
+#define NNHAL_SIMD_ENTRY_SSE4_(name)
+#endif
+#if NNHAL_SIMD_COMPILED_TARGETS & HWY_SSSE3
+#define NNHAL_SIMD_ENTRY_SSSE3_(name) {HWY_SSSE3, &::nnhal::N_SSSE3::name},
+#else
+#define NNHAL_SIMD_ENTRY_SSSE3_(name)
+#endif
+#if !(HWY_STATIC_TARGET & (HWY_SSSE3 | HWY_SSE4 | HWY_AVX2 | HWY_AVX3 | HWY_AVX3_DL))
+// SCALAR, EMU128 or a non-x86 target: the static one alone.
+#define NNHAL_SIMD_ENTRY_OTHER_(name) {HWY_STATIC_TARGET, &::nnhal::HWY_STATIC_DISPATCH(name)},
+#else
+#define NNHAL_SIMD_ENTRY_OTHER_(name)
+#endif
+#define NNHAL_SIMD_PER_TARGET(name)                                                 \
+  {                                                                                 \
+    NNHAL_SIMD_ENTRY_AVX3_DL_(name) NNHAL_SIMD_ENTRY_AVX3_(name)                    \
+        NNHAL_SIMD_ENTRY_AVX2_(name) NNHAL_SIMD_ENTRY_SSE4_(name)                   \
+            NNHAL_SIMD_ENTRY_SSSE3_(name) NNHAL_SIMD_ENTRY_OTHER_(name)             \
+  }
+
 namespace nnhal::simd {
 
-/// Highway bits of every target whose kernels this program contains (whether or not this CPU
+/// Highway bits of every target whose code this program contains (whether or not this CPU
 /// can run them).
 inline constexpr std::int64_t kCompiledTargets = NNHAL_SIMD_COMPILED_TARGETS;
 
 namespace dispatch_detail {
 
-/// Every compiled table, best first (on x86 a lower Highway bit is a better target).
-inline constexpr const Dispatch* kCompiled[] = {
-#if NNHAL_SIMD_COMPILED_TARGETS & HWY_AVX3_DL
-    &N_AVX3_DL::kDispatch,
-#endif
-#if NNHAL_SIMD_COMPILED_TARGETS & HWY_AVX3
-    &N_AVX3::kDispatch,
-#endif
-#if NNHAL_SIMD_COMPILED_TARGETS & HWY_AVX2
-    &N_AVX2::kDispatch,
-#endif
-#if NNHAL_SIMD_COMPILED_TARGETS & HWY_SSE4
-    &N_SSE4::kDispatch,
-#endif
-#if NNHAL_SIMD_COMPILED_TARGETS & HWY_SSSE3
-    &N_SSSE3::kDispatch,
-#endif
-#if !(HWY_STATIC_TARGET & (HWY_SSSE3 | HWY_SSE4 | HWY_AVX2 | HWY_AVX3 | HWY_AVX3_DL))
-    &HWY_STATIC_DISPATCH(kDispatch),  // SCALAR, EMU128 or a non-x86 target
-#endif
-};
+/// Every compiled target, best first (on x86 a lower Highway bit is a better target).
+inline constexpr PerTarget<TargetInfo> kCompiled[] = NNHAL_SIMD_PER_TARGET(kTargetInfo);
 
 #if NNHAL_SIMD_EXTRA_TARGETS
 
@@ -198,9 +245,9 @@ inline bool cpu_supports(std::int64_t target) noexcept {
   }
 }
 
-/// The compiled tables this CPU can run, best first; the static target is always among them.
+/// The compiled targets this CPU can run, best first; the static target is always among them.
 struct Supported {
-  Dispatch tables[std::size(kCompiled)];
+  TargetInfo targets[std::size(kCompiled)];
   std::size_t count;
 };
 
@@ -208,8 +255,8 @@ struct Supported {
 inline const Supported& supported() noexcept {
   static const Supported list = [] {
     Supported s{};
-    for (const Dispatch* d : kCompiled)
-      if (d->target == HWY_STATIC_TARGET || cpu_supports(d->target)) s.tables[s.count++] = *d;
+    for (const PerTarget<TargetInfo>& t : kCompiled)
+      if (t.target == HWY_STATIC_TARGET || cpu_supports(t.target)) s.targets[s.count++] = *t.table;
     return s;
   }();
   return list;
@@ -221,31 +268,44 @@ inline const Supported& supported() noexcept {
 
 #if NNHAL_SIMD_EXTRA_TARGETS
 
-/// The kernels of the best compiled target this CPU supports, chosen on the first call and the
-/// same for the rest of the process. Call it when preparing a kernel and keep the pointer.
-inline const Dispatch& dispatch() noexcept {
-  return dispatch_detail::supported().tables[0];
+/// The best compiled target this CPU supports, chosen on the first call and the same for the
+/// rest of the process.
+inline const TargetInfo& chosen() noexcept {
+  return dispatch_detail::supported().targets[0];
 }
 
-/// Every compiled target this CPU supports, best first (dispatch() is the first). For tests
-/// and benchmarks that compare targets.
-inline std::span<const Dispatch> compiled_targets() noexcept {
+/// Every compiled target this CPU supports, best first (chosen() is the first). For tests and
+/// benchmarks that compare targets.
+inline std::span<const TargetInfo> compiled_targets() noexcept {
   const dispatch_detail::Supported& s = dispatch_detail::supported();
-  return {s.tables, s.count};
+  return {s.targets, s.count};
 }
 
 #else  // only the static target: a constant, no CPU detection, no static variable
 
-/// The kernels of the static target (the only one compiled).
-inline const Dispatch& dispatch() noexcept {
-  return HWY_STATIC_DISPATCH(kDispatch);
+/// The static target (the only one compiled).
+inline const TargetInfo& chosen() noexcept {
+  return HWY_STATIC_DISPATCH(kTargetInfo);
 }
 
-/// The static target's table, the only one compiled.
-inline std::span<const Dispatch> compiled_targets() noexcept {
-  return {&HWY_STATIC_DISPATCH(kDispatch), 1};
+/// The static target, the only one compiled.
+inline std::span<const TargetInfo> compiled_targets() noexcept {
+  return {&HWY_STATIC_DISPATCH(kTargetInfo), 1};
 }
 
 #endif  // NNHAL_SIMD_EXTRA_TARGETS
+
+/// Highway's bit of the target this process runs (chosen()).
+inline std::int64_t chosen_target() noexcept { return chosen().target; }
+
+/// The table of `target` among a family's tables (NNHAL_SIMD_PER_TARGET, best first); the
+/// first (best) one for a target that was not compiled. Families call it with chosen_target()
+/// by default; tests pass each of compiled_targets() in turn.
+template <class Table, std::size_t N>
+constexpr const Table& pick(const PerTarget<Table> (&tables)[N], std::int64_t target) noexcept {
+  for (const PerTarget<Table>& t : tables)
+    if (t.target == target) return *t.table;
+  return *tables[0].table;
+}
 
 }  // namespace nnhal::simd

@@ -1,27 +1,55 @@
 #pragma once
 /// \file
-/// FLOAT32 elementwise kernels (ADD, SUB, MUL, DIV with a fused clamp) through the SIMD
-/// dispatcher: each call runs the kernel of simd::dispatch()'s target. The per-target code,
-/// and what it guarantees (results bit for bit equal to the scalar reference, in-place
-/// operation), is in nnhal/simd/elementwise_f32-inl.h.
+/// SIMD family: FLOAT32 elementwise kernels (ADD, SUB, MUL, DIV with a fused clamp), compiled
+/// for every target (nnhal/simd/dispatch.hpp). The per-target code, and what it guarantees
+/// (results bit for bit equal to the scalar reference, in-place operation), is in
+/// nnhal/simd/elementwise_f32-inl.h.
 
 #include <cstddef>
+#include <cstdint>
 
 #include "nnhal/simd/dispatch.hpp"
 
 namespace nnhal::simd {
 
-/// out[i] = clamp(a[i] op b[b_scalar ? 0 : i], lo, hi) for i < n, where clamp(r) is
-/// `r < lo ? lo : (r > hi ? hi : r)`. `out` may equal `a` or `b` (in place).
-inline void binary_f32(BinaryOp op, const float* a, const float* b, bool b_scalar, float* out,
-                       std::size_t n, float lo, float hi) noexcept {
-  dispatch().binary_f32(op, a, b, b_scalar, out, n, lo, hi);
+/// Which binary operation a SIMD kernel applies.
+enum class BinaryOp { Add, Sub, Mul, Div };
+
+/// The family's entry points for one target.
+struct ElementwiseF32 {
+  /// out[i] = clamp(a[i] op b[b_scalar ? 0 : i], lo, hi) for i < n, where clamp(r) is
+  /// `r < lo ? lo : (r > hi ? hi : r)`. `out` may equal `a` or `b` (in place).
+  void (*binary)(BinaryOp op, const float* a, const float* b, bool b_scalar, float* out,
+                 std::size_t n, float lo, float hi);
+  /// out[i] = clamp(a op b[i], lo, hi) for i < n. `out` may equal `b` (in place).
+  void (*binary_scalar_first)(BinaryOp op, float a, const float* b, float* out, std::size_t n,
+                              float lo, float hi);
+};
+
+}  // namespace nnhal::simd
+
+#define NNHAL_SIMD_FAMILY_INL "nnhal/simd/elementwise_f32-inl.h"
+#include "nnhal/simd/foreach_target-inl.h"
+#undef NNHAL_SIMD_FAMILY_INL
+
+namespace nnhal::simd {
+
+/// The family's entry points compiled for `target` (default: the one this process runs).
+inline const ElementwiseF32& elementwise_f32(std::int64_t target = chosen_target()) noexcept {
+  static constexpr PerTarget<ElementwiseF32> kTables[] = NNHAL_SIMD_PER_TARGET(kElementwiseF32);
+  return pick(kTables, target);
 }
 
-/// out[i] = clamp(a op b[i], lo, hi) for i < n. `out` may equal `b` (in place).
+/// ElementwiseF32::binary of the target this process runs.
+inline void binary_f32(BinaryOp op, const float* a, const float* b, bool b_scalar, float* out,
+                       std::size_t n, float lo, float hi) noexcept {
+  elementwise_f32().binary(op, a, b, b_scalar, out, n, lo, hi);
+}
+
+/// ElementwiseF32::binary_scalar_first of the target this process runs.
 inline void binary_f32_scalar_first(BinaryOp op, float a, const float* b, float* out, std::size_t n,
                                     float lo, float hi) noexcept {
-  dispatch().binary_f32_scalar_first(op, a, b, out, n, lo, hi);
+  elementwise_f32().binary_scalar_first(op, a, b, out, n, lo, hi);
 }
 
 }  // namespace nnhal::simd

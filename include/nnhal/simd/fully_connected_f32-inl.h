@@ -1,7 +1,7 @@
 // Per-target body of nnhal's FLOAT32 FULLY_CONNECTED kernel, out = clamp(input x weights^T +
-// bias): compiled once per Highway target by nnhal/simd/dispatch.hpp, through
-// nnhal/simd/kernels-inl.h. Not a header to include on its own: use
-// nnhal/simd/fully_connected_f32.hpp.
+// bias): compiled once per Highway target by nnhal/simd/fully_connected_f32.hpp (through
+// nnhal/simd/foreach_target-inl.h), which declares simd::FullyConnectedF32 first. Not a header
+// to include on its own; it has no include guard on purpose.
 //
 // Both operands are contiguous along input_size (weights are [num_units, input_size]), so each
 // output is a dot product. The kernel computes a register tile of R batch rows x C units at a
@@ -20,14 +20,6 @@
 // of the lanes. The usual bound for any summation order holds: with u = 2^-24 and
 // S = sum_k |in[b,k] * w[u,k]| + |bias[u]|, both results lie within (input_size + 1) * u * S
 // (to first order) of the exact value (tests/simd/fully_connected_f32.cpp checks it).
-
-// Toggled include guard: processed once per target pass (see nnhal/simd/dispatch.hpp).
-#if defined(NNHAL_SIMD_FULLY_CONNECTED_F32_TOGGLE) == defined(NNHAL_SIMD_TARGET_TOGGLE)
-#ifdef NNHAL_SIMD_FULLY_CONNECTED_F32_TOGGLE
-#undef NNHAL_SIMD_FULLY_CONNECTED_F32_TOGGLE
-#else
-#define NNHAL_SIMD_FULLY_CONNECTED_F32_TOGGLE
-#endif
 
 #include <cstddef>
 
@@ -263,7 +255,8 @@ inline void FullyConnectedF32(const float* in, const float* weights, const float
 #endif
 }
 
+/// This target's table of the family.
+inline constexpr simd::FullyConnectedF32 kFullyConnectedF32{&FullyConnectedF32};
+
 }  // namespace nnhal::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
-
-#endif  // NNHAL_SIMD_FULLY_CONNECTED_F32_TOGGLE

@@ -1,7 +1,7 @@
 // Per-target body of nnhal's FLOAT32 elementwise kernels (ADD, SUB, MUL, DIV with a fused
-// clamp): compiled once per Highway target by nnhal/simd/dispatch.hpp, through
-// nnhal/simd/kernels-inl.h, which declares simd::BinaryOp first. Not a header to include on
-// its own: use nnhal/simd/elementwise_f32.hpp.
+// clamp): compiled once per Highway target by nnhal/simd/elementwise_f32.hpp (through
+// nnhal/simd/foreach_target-inl.h), which declares simd::BinaryOp and simd::ElementwiseF32
+// first. Not a header to include on its own; it has no include guard on purpose.
 //
 // Results equal the scalar reference (nnhal::kernels::arithmetic::reference_f32) bit for bit: each
 // lane does one IEEE operation (never a fused multiply-add) and the clamp mirrors the
@@ -15,14 +15,6 @@
 // (and each scalar in the tail) is loaded before the store that overwrites it, and every store
 // writes only elements whose inputs were already read. Partially overlapping ranges (out
 // shifted against an input) are not supported.
-
-// Toggled include guard: processed once per target pass (see nnhal/simd/dispatch.hpp).
-#if defined(NNHAL_SIMD_ELEMENTWISE_F32_TOGGLE) == defined(NNHAL_SIMD_TARGET_TOGGLE)
-#ifdef NNHAL_SIMD_ELEMENTWISE_F32_TOGGLE
-#undef NNHAL_SIMD_ELEMENTWISE_F32_TOGGLE
-#else
-#define NNHAL_SIMD_ELEMENTWISE_F32_TOGGLE
-#endif
 
 #include <cstddef>
 #include <limits>
@@ -189,7 +181,8 @@ inline void BinaryF32ScalarFirst(simd::BinaryOp op, float a, const float* b, flo
   ed::binary_dispatch<ed::Layout::kScalarA>(op, &a, b, out, n, lo, hi);
 }
 
+/// This target's table of the family.
+inline constexpr simd::ElementwiseF32 kElementwiseF32{&BinaryF32, &BinaryF32ScalarFirst};
+
 }  // namespace nnhal::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
-
-#endif  // NNHAL_SIMD_ELEMENTWISE_F32_TOGGLE

@@ -1,9 +1,9 @@
-// One more target pass of nnhal/simd/dispatch.hpp: compiles nnhal/simd/kernels-inl.h for the
-// HWY_TARGET the includer has just defined. Included by dispatch.hpp only, once per extra
-// target (it has no include guard on purpose).
+// One more target pass of nnhal/simd/dispatch.hpp: gives Highway's ops for the HWY_TARGET the
+// includer has just defined and compiles nnhal/simd/base-inl.h for it. Included by
+// dispatch.hpp only, once per extra target (it has no include guard on purpose).
 
-// nnhal's -inl files toggle on their own macro, so each pass admits them exactly once whatever
-// Highway's toggle does.
+// nnhal's shared -inl files toggle on their own macro, so each pass admits them exactly once
+// whatever Highway's toggle does.
 #ifdef NNHAL_SIMD_TARGET_TOGGLE
 #undef NNHAL_SIMD_TARGET_TOGGLE
 #else
@@ -17,7 +17,7 @@
 // sets them on every include.
 #include <hwy/ops/set_macros-inl.h>
 #else
-// A new phase of Highway's toggled include guards: <hwy/highway.h>, included by the kernels,
+// A new phase of Highway's toggled include guards: <hwy/highway.h>, included by base-inl.h,
 // then defines Highway's ops for HWY_TARGET (hwy::HWY_NAMESPACE) and its per-target macros.
 #ifdef HWY_TARGET_TOGGLE
 #undef HWY_TARGET_TOGGLE
@@ -26,4 +26,4 @@
 #endif
 #endif
 
-#include "nnhal/simd/kernels-inl.h"
+#include "nnhal/simd/base-inl.h"

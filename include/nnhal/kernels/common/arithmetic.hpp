@@ -108,10 +108,11 @@ Status kernel_f32(const NodeIO& io) {
   if (!act) return std::move(act.error());
   const FloatRange r = float_activation_range(*act);
   if (a_full)
-    io.params<SimdParams>().simd->binary_f32(Op::simd_op, a.data(), b.data(), !b_full, o.data(), n, r.min, r.max);
+    io.params<SimdParams<simd::ElementwiseF32>>().simd->binary(Op::simd_op, a.data(), b.data(), !b_full, o.data(),
+                                                                n, r.min, r.max);
   else
-    io.params<SimdParams>().simd->binary_f32_scalar_first(Op::simd_op, a.data()[0], b.data(), o.data(), n, r.min,
-                                                          r.max);
+    io.params<SimdParams<simd::ElementwiseF32>>().simd->binary_scalar_first(Op::simd_op, a.data()[0], b.data(),
+                                                                             o.data(), n, r.min, r.max);
   return {};
 }
 
@@ -243,7 +244,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
-      prepare.store(chosen_simd());
+      prepare.store(simd_params(simd::elementwise_f32()));
       return &kernel_f32<Op>;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_f16<Op>;
