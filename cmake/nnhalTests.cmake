@@ -109,6 +109,24 @@ if(NNHAL_CTS_SOURCES)
     endforeach()
     add_test(NAME cts_conformance COMMAND nnhal_cts ${_nnhal_cts_paths})
     set_tests_properties(cts_conformance PROPERTIES TIMEOUT 1200 SKIP_RETURN_CODE 77)
+    # Graphviz dumps of the control-flow models (IF / WHILE clusters) and a few others, each
+    # rendered by dot -Tsvg.
+    find_program(NNHAL_DOT_PROGRAM dot)
+    set(_nnhal_dot_sample "")
+    foreach(f IN ITEMS V1_3/if_simple.json V1_3/if_constant.json V1_3/if_no_value.json
+                       V1_3/while_fib.json V1_3/while_sum_of_powers.json
+                       V1_3/while_sum_of_powers_quant8.json V1_0/conv_float.json)
+      if(EXISTS ${NNHAL_CTS_DIR}/${f})
+        list(APPEND _nnhal_dot_sample ${NNHAL_CTS_DIR}/${f})
+      endif()
+    endforeach()
+    if(NNHAL_DOT_PROGRAM AND _nnhal_dot_sample)
+      add_test(NAME cts_dump_dot COMMAND ${CMAKE_COMMAND} -DCTS=$<TARGET_FILE:nnhal_cts>
+               -DDOT=${NNHAL_DOT_PROGRAM} -DOUT=${PROJECT_BINARY_DIR}/dot_dumps
+               "-DPATHS=${_nnhal_dot_sample}" -P ${NNHAL_TESTS_DIR}/cmake/render_dot.cmake)
+    elseif(NOT NNHAL_DOT_PROGRAM)
+      nnhal_add_skipped_test(cts_dump_dot "Graphviz dot not found (tools/install-deps.sh installs it); cts_dump_dot NOT RUN")
+    endif()
     # The same corpus through the device interface's other execution modes.
     foreach(mode IN ITEMS async fenced burst)
       add_test(NAME cts_conformance_${mode} COMMAND nnhal_cts --mode ${mode} ${_nnhal_cts_paths})

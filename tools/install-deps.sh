@@ -19,6 +19,7 @@ packages=(
   doctest-dev      # tests
   nlohmann-json3-dev  # conformance runner
   libbenchmark-dev    # benchmarks
+  graphviz         # dot: the test that renders nnhal_cts --dump-dot output
 )
 
 missing=()

@@ -1,6 +1,7 @@
 // nnhal_cts: runs the NNAPI conformance corpus (shared/cts/SCHEMA.md) through nnhal.
 //
-//   nnhal_cts [--mode sync|async|fenced|burst] [--filter SUBSTRING] [--loop-timeout-ms N] [--verbose] PATH...
+//   nnhal_cts [--mode sync|async|fenced|burst] [--filter SUBSTRING] [--loop-timeout-ms N] [--verbose]
+//             [--dump-dot DIR] PATH...
 //
 // Prints `FAIL <file>:<model>: <reason>` for each failing model as it happens (with --verbose
 // also `SKIP ...: <reason>` and `PASS ...` lines, for triage), then a table of
@@ -15,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <set>
@@ -24,8 +26,10 @@
 #include <vector>
 
 #include "cts/json_model.hpp"
+#include "cts/model_builder.hpp"
 #include "cts/names.hpp"
 #include "cts/runner.hpp"
+#include "nnhal/util/dot.hpp"
 
 namespace fs = std::filesystem;
 using namespace nnhal::cts;
@@ -38,17 +42,20 @@ constexpr int kExitUsage = 2;
 struct CommandLine {
   std::string filter;
   bool verbose = false;
+  std::string dump_dot;  ///< folder for one <model>.dot per model; empty: no dumps
   RunnerOptions options;
   std::vector<std::string> paths;
 };
 
 void print_usage(std::ostream& out) {
-  out << "usage: nnhal_cts [--mode sync|async|fenced|burst] [--filter SUBSTRING] [--loop-timeout-ms N] [--verbose] PATH...\n"
+  out << "usage: nnhal_cts [--mode sync|async|fenced|burst] [--filter SUBSTRING] [--loop-timeout-ms N] [--verbose]\n"
+         "                 [--dump-dot DIR] PATH...\n"
          "  --mode MODE        how executions are launched through the device (default sync)\n"
          "  PATH               a corpus JSON file or a folder (searched recursively for *.json)\n"
          "  --filter SUBSTRING run only the models whose name contains SUBSTRING\n"
          "  --loop-timeout-ms N  WHILE loop time limit in milliseconds\n"
-         "  --verbose          also print a line for every skipped and passed model\n";
+         "  --verbose          also print a line for every skipped and passed model\n"
+         "  --dump-dot DIR     also write each model as Graphviz DOT to DIR/<model>.dot\n";
 }
 
 /// Parses the command line; returns false (after printing why) on a usage error.
@@ -67,6 +74,10 @@ bool parse_command_line(int argc, char** argv, CommandLine& cl) {
       std::exit(0);
     } else if (arg == "--verbose") {
       cl.verbose = true;
+    } else if (arg == "--dump-dot") {
+      const char* v = value(arg);
+      if (v == nullptr) return false;
+      cl.dump_dot = v;
     } else if (arg == "--filter") {
       const char* v = value(arg);
       if (v == nullptr) return false;
@@ -154,6 +165,22 @@ std::set<std::int32_t> operation_codes(const TestModel& m) {
   return codes;
 }
 
+/// Writes `m` as DOT to `folder`/<model name>.dot; false (after printing why) if it cannot.
+bool dump_dot(const TestModel& m, const fs::path& folder) {
+  const BuiltModel built = build_model(m);
+  std::string name = m.name;
+  for (char& c : name)
+    if (c == '/' || c == '\\' || c == ':') c = '_';
+  const fs::path file = folder / (name + ".dot");
+  std::ofstream out(file, std::ios::binary);
+  nnhal::write_dot(built.model, [&out](std::string_view s) { out.write(s.data(), static_cast<std::streamsize>(s.size())); });
+  if (!out) {
+    std::cerr << "nnhal_cts: cannot write " << file.string() << "\n";
+    return false;
+  }
+  return true;
+}
+
 void print_table(const std::map<std::int32_t, Counts>& per_operation) {
   if (per_operation.empty()) return;
   std::printf("\n%-30s %8s %8s %8s\n", "operation", "passed", "failed", "skipped");
@@ -173,7 +200,17 @@ int main(int argc, char** argv) {
   std::vector<fs::path> files;
   if (!collect_files(cl.paths, files)) return kExitUsage;
 
+  if (!cl.dump_dot.empty()) {
+    std::error_code ec;
+    fs::create_directories(cl.dump_dot, ec);
+    if (ec) {
+      std::cerr << "nnhal_cts: cannot create " << cl.dump_dot << ": " << ec.message() << "\n";
+      return kExitUsage;
+    }
+  }
+
   Counts total{};
+  std::size_t dumped = 0;
   std::map<std::int32_t, Counts> per_operation;
   bool file_errors = false;
   for (const fs::path& file : files) {
@@ -187,6 +224,10 @@ int main(int argc, char** argv) {
       continue;
     }
     for (const TestModel& m : models) {
+      if (!cl.dump_dot.empty()) {
+        if (!dump_dot(m, cl.dump_dot)) file_errors = true;
+        else ++dumped;
+      }
       const ModelResult r = run_model(m, cl.options);
       const auto slot = static_cast<std::size_t>(r.outcome);
       ++total[slot];
@@ -207,6 +248,7 @@ int main(int argc, char** argv) {
   if (cl.options.mode == ExecutionMode::Fenced)
     std::printf("fenced mode: %zu runs with outputs that cannot be fully specified were refused with "
                 "INVALID_ARGUMENT, as executeFenced must\n", fenced_unspecified_runs());
+  if (!cl.dump_dot.empty()) std::printf("%zu models written as DOT to %s\n", dumped, cl.dump_dot.c_str());
   std::printf("%zu passed, %zu failed, %zu skipped\n", total[0], total[1], total[2]);
   std::fflush(stdout);
   if (file_errors) return kExitUsage;
