@@ -127,6 +127,16 @@ if(NNHAL_CTS_SOURCES)
     elseif(NOT NNHAL_DOT_PROGRAM)
       nnhal_add_skipped_test(cts_dump_dot "Graphviz dot not found (tools/install-deps.sh installs it); cts_dump_dot NOT RUN")
     endif()
+    # Tagged verbose log: NNHAL_VLOG=all prints tagged lines, NNHAL_VLOG unset prints none.
+    if(EXISTS ${NNHAL_CTS_DIR}/V1_3/if_simple.json)
+      add_test(NAME vlog_env_all COMMAND nnhal_cts ${NNHAL_CTS_DIR}/V1_3/if_simple.json)
+      set_tests_properties(vlog_env_all PROPERTIES ENVIRONMENT "NNHAL_VLOG=all"
+        PASS_REGULAR_EXPRESSION "nnhal control: IF in subgraph 0: (then|else) branch")
+      add_test(NAME vlog_env_unset COMMAND ${CMAKE_COMMAND} -E env --unset=NNHAL_VLOG
+               $<TARGET_FILE:nnhal_cts> ${NNHAL_CTS_DIR}/V1_3/if_simple.json)
+      set_tests_properties(vlog_env_unset PROPERTIES
+        FAIL_REGULAR_EXPRESSION "nnhal (validate|prepare|execute|control|device|cache):")
+    endif()
     # The same corpus through the device interface's other execution modes.
     foreach(mode IN ITEMS async fenced burst)
       add_test(NAME cts_conformance_${mode} COMMAND nnhal_cts --mode ${mode} ${_nnhal_cts_paths})

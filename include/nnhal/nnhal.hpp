@@ -21,6 +21,7 @@
 #include "nnhal/ops/registry.hpp"
 #include "nnhal/tensor/tensor_view.hpp"
 #include "nnhal/util/dot.hpp"
+#include "nnhal/util/log.hpp"
 #include "nnhal/validate/model.hpp"
 #include "nnhal/validate/request.hpp"
 #include "nnhal/validate/support.hpp"

@@ -23,6 +23,7 @@
 #include "nnhal/device/cache_format.hpp"
 #include "nnhal/exec/buffer.hpp"
 #include "nnhal/model/model.hpp"
+#include "nnhal/util/log.hpp"
 #include "nnhal/validate/model.hpp"
 
 namespace nnhal {
@@ -284,11 +285,26 @@ inline Expected<CacheBlobs> write_model_cache(const Model& model, const CacheTok
 /// GENERAL_FAILURE with a message saying what is wrong. The decoded model is run through
 /// validate_model with `options` (a failure there is reported as GENERAL_FAILURE too: the cache
 /// is unusable).
+namespace detail::cache {
+inline Expected<CachedModel> read_model_cache(std::span<const std::byte> model_cache,
+                                              std::span<const std::byte> data_cache, const CacheToken& token,
+                                              const ValidationOptions& options);
+}  // namespace detail::cache
+
 inline Expected<CachedModel> read_model_cache(std::span<const std::byte> model_cache,
                                               std::span<const std::byte> data_cache,
                                               const CacheToken& token,
                                               const ValidationOptions& options = {}) {
-  using namespace detail::cache;
+  auto out = detail::cache::read_model_cache(model_cache, data_cache, token, options);
+  if (out) NNHAL_VLOG(cache, "cache read: %zu model byte(s), %zu data byte(s)", model_cache.size(), data_cache.size());
+  else NNHAL_VLOG(cache, "cache rejected: %s", out.error().c_str());
+  return out;
+}
+
+inline Expected<CachedModel> detail::cache::read_model_cache(std::span<const std::byte> model_cache,
+                                                             std::span<const std::byte> data_cache,
+                                                             const CacheToken& token,
+                                                             const ValidationOptions& options) {
   // The security-sensitive file first, then its data, then that they belong together.
   auto model_blob = open_blob(model_cache, Kind::Model, cache_fingerprint(), token);
   if (!model_blob) return std::move(model_blob.error());

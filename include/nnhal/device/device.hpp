@@ -30,6 +30,7 @@
 #include "nnhal/device/memory_domain.hpp"
 #include "nnhal/device/policy.hpp"
 #include "nnhal/device/result_callback.hpp"
+#include "nnhal/util/log.hpp"
 #include "nnhal/validate/support.hpp"
 #include "nnhal/version.hpp"
 
@@ -214,13 +215,21 @@ class Device {
     if (args.model_cache.size() != kModelCacheFiles || args.data_cache.size() != kDataCacheFiles) return;
     if (args.model_cache[0] == nullptr || args.data_cache[0] == nullptr) return;
     auto blobs = write_model_cache(model, args.token);
-    if (!blobs) return;
+    if (!blobs) {
+      NNHAL_VLOG(cache, "cache not written: %s", blobs.error().c_str());
+      return;
+    }
     // The data cache first: a model cache is only useful with its data beside it.
-    if (args.data_cache[0]->write(blobs->data_cache)) (void)args.model_cache[0]->write(blobs->model_cache);
+    const bool written =
+        args.data_cache[0]->write(blobs->data_cache) && args.model_cache[0]->write(blobs->model_cache);
+    NNHAL_VLOG(cache, "cache %s: %zu model byte(s), %zu data byte(s)", written ? "written" : "write failed",
+               blobs->model_cache.size(), blobs->data_cache.size());
   }
 
   PreparedModelPtr make_prepared(PreparedModel prepared, ExecutionPreference preference, Priority priority,
                                  std::optional<std::chrono::nanoseconds> idle_release) {
+    NNHAL_VLOG(device, "%s: prepared model ready (preference %d, priority %d)", name_.c_str(),
+               static_cast<int>(preference), static_cast<int>(priority));
     PreparedModelSettings settings{preference, priority, idle_release};
     auto made = std::make_shared<DevicePreparedModel<C>>(std::move(prepared), settings, context_);
 #if NNHAL_ASYNC

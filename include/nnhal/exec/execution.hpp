@@ -18,6 +18,7 @@
 #include "nnhal/exec/options.hpp"
 #include "nnhal/exec/plan.hpp"
 #include "nnhal/model/model.hpp"
+#include "nnhal/util/log.hpp"
 #include "nnhal/validate/request.hpp"
 
 namespace nnhal {
@@ -409,7 +410,9 @@ Status Execution<C>::run_if(std::uint32_t g, const IfNode& node) {
   const RtOperand& cond = graphs_[g].table[node.condition];
   if (!cond.has_value() || cond.data == nullptr || cond.required_bytes() < 1)
     return NNHAL_FAILURE("IF condition has no value");
-  const std::uint32_t branch = node.branch[std::to_integer<std::uint8_t>(cond.data[0]) != 0 ? 0 : 1];
+  const bool taken = std::to_integer<std::uint8_t>(cond.data[0]) != 0;
+  const std::uint32_t branch = node.branch[taken ? 0 : 1];
+  NNHAL_VLOG(control, "IF in subgraph %u: %s branch, subgraph %u", g, taken ? "then" : "else", branch);
   const auto ins = p.node_inputs(node);
   const auto outs = p.node_outputs(node);
   NNHAL_TRY(bind_inputs(branch, graphs_[g].table.data(), ins, 0, ins.size()));
@@ -480,13 +483,17 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
     if (ws.condition == 0) {
       if (rebind_data_only)
         for (std::size_t i = 0; i < carried; ++i) ws.current[i].data = ws.rebind[i].buffer[previous];
+      NNHAL_VLOG(control, "WHILE in subgraph %u: %llu iteration(s)", g, static_cast<unsigned long long>(iteration));
       break;
     }
 
     if (--countdown == 0) {
       const auto now = clock_.now();
-      if (std::chrono::nanoseconds(now - start) > loop_timeout_)
+      if (std::chrono::nanoseconds(now - start) > loop_timeout_) {
+        NNHAL_VLOG(control, "WHILE in subgraph %u: timed out after %llu iteration(s)", g,
+                   static_cast<unsigned long long>(iteration));
         return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "a WHILE loop exceeded its timeout");
+      }
       if (deadline_ && detail::passed(now, *deadline_))
         return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "the execution deadline passed");
       const std::chrono::nanoseconds took(now - last_reading);
@@ -564,6 +571,8 @@ Status Execution<C>::run(const Request& request, const ExecuteOptions<C>& option
   Status result = insufficient ? Status(Error(ErrorStatus::OUTPUT_INSUFFICIENT_SIZE, "an output buffer is too small"))
                                : run_nodes(0);
   finish_output_shapes(result);
+  if (result) NNHAL_VLOG(execute, "run: %zu output(s) written", shapes_size_);
+  else NNHAL_VLOG(execute, "run failed: %s: %s", to_string(result.error().status()).data(), result.error().c_str());
   return result;
 }
 

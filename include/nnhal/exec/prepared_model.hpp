@@ -8,6 +8,7 @@
 #include "nnhal/exec/prepare.hpp"
 #include "nnhal/interface/kernel_set.hpp"
 #include "nnhal/model/model.hpp"
+#include "nnhal/util/log.hpp"
 #include "nnhal/validate/model.hpp"
 #include "nnhal/validate/support.hpp"
 
@@ -67,13 +68,20 @@ class PreparedModel {
       const Subgraph& sg = g == 0 ? m.main : m.referenced[g - 1];
       SubgraphPlan& plan = core->graphs[g];
       if (auto s = prepare_subgraph(m, sg, g == 0, plan, counters, kernels); !s) {
-        if (g == 0) return std::move(s.error().prefix("main"));
-        return std::move(s.error().prefix("referenced[%zu]", g - 1));
+        if (g == 0) s.error().prefix("main");
+        else s.error().prefix("referenced[%zu]", g - 1);
+        NNHAL_VLOG(prepare, "prepare failed: %s", s.error().c_str());
+        return std::move(s.error());
       }
+      NNHAL_VLOG(prepare, "subgraph %zu: %zu node(s), %llu arena byte(s)", g, plan.nodes.size(),
+                 static_cast<unsigned long long>(plan.arena_bytes));
       plan.arena_base = core->arena_bytes;
       core->arena_bytes += plan.arena_bytes;
     }
     core->while_nodes = counters.while_nodes;
+    NNHAL_VLOG(prepare, "prepared: HAL %s, %zu subgraph(s), %llu arena byte(s), %zu WHILE loop(s)",
+               to_string(core->version).data(), core->graphs.size(),
+               static_cast<unsigned long long>(core->arena_bytes), static_cast<std::size_t>(counters.while_nodes));
     return PreparedModel(std::move(core));
   }
 

@@ -11,6 +11,7 @@
 #include "nnhal/core/result.hpp"
 #include "nnhal/model/model.hpp"
 #include "nnhal/ops/registry.hpp"
+#include "nnhal/util/log.hpp"
 #include "nnhal/validate/operand.hpp"
 #include "nnhal/validate/signature_match.hpp"
 
@@ -190,11 +191,20 @@ inline Expected<HalVersion> validate_model(const Model& model, const ValidationO
     const bool is_main = g == 0;
     const Subgraph& sg = is_main ? model.main : model.referenced[g - 1];
     auto v = detail::validate_subgraph(model, sg, is_main, options);
-    if (!v) return std::move(v.error().prefix("%s", detail::SubgraphName(g - 1, is_main).text));
+    if (!v) {
+      v.error().prefix("%s", detail::SubgraphName(g - 1, is_main).text);
+      NNHAL_VLOG(validate, "model rejected: %s", v.error().c_str());
+      return std::move(v.error());
+    }
     version = max_version(version, *v);
   }
   if (!model.referenced.empty()) version = max_version(version, HalVersion::V1_3);
-  NNHAL_TRY(detail::check_reference_cycles(model));
+  if (auto s = detail::check_reference_cycles(model); !s) {
+    NNHAL_VLOG(validate, "model rejected: %s", s.error().c_str());
+    return std::move(s.error());
+  }
+  NNHAL_VLOG(validate, "model valid: HAL %s, %zu operation(s) in main, %zu referenced subgraph(s)",
+             to_string(version).data(), model.main.operations.size(), model.referenced.size());
   return version;
 }
 
