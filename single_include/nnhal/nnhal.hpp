@@ -1411,6 +1411,20 @@ constexpr QuantRange storage_range() noexcept {
   return {std::numeric_limits<T>::min(), std::numeric_limits<T>::max()};
 }
 
+/// `value` of quantization (from_scale, from_zero_point) re-expressed in (to_scale,
+/// to_zero_point), clamped to T's range (the reference's requantize: the real value formed in
+/// float, the division and rounding in double).
+template <class T>
+inline T requantize(std::int32_t value, float from_scale, std::int32_t from_zero_point, float to_scale,
+                    std::int32_t to_zero_point) noexcept {
+  const double real = static_cast<float>(value - from_zero_point) * from_scale;
+  const double r = real / static_cast<double>(to_scale) + to_zero_point;
+  constexpr double lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+  if (r < lo) return static_cast<T>(lo);
+  if (r > hi) return static_cast<T>(hi);
+  return static_cast<T>(std::round(r));
+}
+
 }  // namespace nnhal::quant
 // ---- end nnhal/kernels/common/quantization.hpp ----
 // ---- begin nnhal/kernels/common/simd_params.hpp ----
@@ -3018,14 +3032,246 @@ struct Kernels<OperationType::DEPTH_TO_SPACE> : NoKernelsYet {};
 // ---- end nnhal/kernels/depth_to_space.hpp ----
 // ---- begin nnhal/kernels/dequantize.hpp ----
 /// \file
-/// DEQUANTIZE kernels: none yet.
+/// DEQUANTIZE kernels (the row: nnhal/ops/dequantize.hpp): `(q - zeroPoint) * scale` from
+/// TENSOR_QUANT8_ASYMM, _ASYMM_SIGNED, _SYMM or _SYMM_PER_CHANNEL (the scale of each element's
+/// channel) to FLOAT32 or FLOAT16 (the float product rounded once). Input rank <= 4; zero-sized
+/// tensors allowed.
 
+
+// ---- begin nnhal/kernels/common/elementwise.hpp ----
+/// \file
+/// Shared parts of the elementwise kernels (ABS, EXP, LOG, NEG, RSQRT, SIN, SQRT, FLOOR, RELU*,
+/// LOGISTIC, TANH, ELU, HARD_SWISH, QUANTIZE, DEQUANTIZE): same-shape inference with the
+/// operation's rank limit, a map over float data computed in float (FLOAT16 is widened, computed
+/// and rounded once, as the reference does), and the prepare-time check of an output whose
+/// quantization the reference fixes.
+
+
+
+namespace nnhal::kernels::elementwise {
+
+/// Output shape = input 0's shape; a rank above `max_rank` (known only now when the model left
+/// it unknown) is an error naming the operation.
+inline Status infer_same_shape(const NodeIO& io, std::string_view op, std::size_t max_rank = kMaxRank) {
+  const Dims& in = io.input(0).dims;
+  if (in.rank() > max_rank)
+    return NNHAL_INVALID("%s input 0 has rank %zu, at most %zu is supported", op.data(), in.rank(), max_rank);
+  RtOperand& out = io.output(0);
+  out.dims = in;
+  out.rank_known = true;
+  return {};
+}
+
+/// out[i] = F(in[i]) for a float tensor type T (FLOAT32 or FLOAT16), computed in float.
+template <OperandType T, class F>
+void map_float(const NodeIO& io, F&& f) {
+  const auto in = io.in<T>(0);
+  const auto out = io.out<T>(0);
+  const std::size_t n = in.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if constexpr (T == OperandType::TENSOR_FLOAT16)
+      out[i] = Half(f(static_cast<float>(in[i])));
+    else
+      out[i] = f(in[i]);
+  }
+}
+
+/// The value of a float scalar input of the matching type (FLOAT16 for TENSOR_FLOAT16 data,
+/// FLOAT32 otherwise), as float.
+template <OperandType T>
+float float_scalar(const NodeIO& io, std::size_t i) noexcept {
+  if constexpr (T == OperandType::TENSOR_FLOAT16)
+    return static_cast<float>(io.scalar<OperandType::FLOAT16>(i));
+  else
+    return io.scalar<OperandType::FLOAT32>(i);
+}
+
+/// GENERAL_FAILURE unless output 0 has exactly the quantization the reference computes for it
+/// (the reference sets it at execution and rejects a declared output that differs).
+inline Status require_output_quant(const NodeIO& io, std::string_view op, float scale, std::int32_t zero_point) {
+  const RtOperand& out = io.output(0);
+  if (out.scale != scale || out.zero_point != zero_point)
+    return NNHAL_FAILURE("%s output has scale %g and zeroPoint %d; the operation produces scale %g and zeroPoint %d",
+                         op.data(), static_cast<double>(out.scale), out.zero_point, static_cast<double>(scale),
+                         zero_point);
+  return {};
+}
+
+/// GENERAL_FAILURE unless output 0 keeps input 0's quantization (operations whose output the
+/// reference gives the input's scale and zero point).
+inline Status require_input_quant(const NodeIO& io, std::string_view op) {
+  return require_output_quant(io, op, io.input(0).scale, io.input(0).zero_point);
+}
+
+/// The float types of the elementwise math operations.
+inline constexpr std::array kFloatTypes{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16};
+/// The float types and TENSOR_INT32 (ABS, NEG).
+inline constexpr std::array kFloatIntTypes{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
+                                           OperandType::TENSOR_INT32};
+
+/// A family of elementwise kernels without quantization: Op::apply(float) -> float for the float
+/// types (FLOAT16 computed in float) and Op::apply(std::int32_t) for TENSOR_INT32, over
+/// `Types`; Op::kName names the operation and Op::kMaxRank is its rank limit.
+template <class Op, const auto& Types = kFloatTypes>
+struct MathFamily : KernelFamily {
+  static constexpr auto types = Types;
+
+  static Status infer(const NodeIO& io) { return infer_same_shape(io, Op::kName, Op::kMaxRank); }
+
+  template <OperandType T>
+  static Status kernel(const NodeIO& io) {
+    if constexpr (T == OperandType::TENSOR_INT32) {
+      const std::size_t n = static_cast<std::size_t>(io.input(0).dims.element_count());
+      const std::int32_t* in = io.in_data<T>(0);
+      std::int32_t* out = io.out_data<T>(0);
+      for (std::size_t i = 0; i < n; ++i) out[i] = Op::apply(in[i]);
+    } else {
+      map_float<T>(io, [](float x) { return Op::apply(x); });
+    }
+    return {};
+  }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO&, KernelPrepare&) {
+    return &kernel<T>;
+  }
+};
+
+}  // namespace nnhal::kernels::elementwise
+// ---- end nnhal/kernels/common/elementwise.hpp ----
+// ---- begin nnhal/ops/dequantize.hpp ----
+/// \file
+/// DEQUANTIZE (6): `output = (input - zeroPoint) * scale` (per-channel: the channel's scale),
+/// quantized tensor to float tensor of the same shape.
+
+
+
+namespace nnhal::ops {
+
+namespace dequantize {
+inline constexpr auto& kInputs = v1_0::kUnaryInputs;
+inline constexpr auto& kOutputs = v1_0::kSingleOutput;
+/// QA8 -> F32 1.0; {QA8, QS8, QPC8} -> {F16, F32} otherwise 1.2; QAS8 -> {F16, F32} 1.3.
+inline constexpr auto kSignatures = [] {
+  using enum OperandType;
+  constexpr std::array<TypeVersion, 4> inputs{{
+      {TENSOR_QUANT8_ASYMM, HalVersion::V1_2},
+      {TENSOR_QUANT8_SYMM, HalVersion::V1_2},
+      {TENSOR_QUANT8_SYMM_PER_CHANNEL, HalVersion::V1_2},
+      {TENSOR_QUANT8_ASYMM_SIGNED, HalVersion::V1_3},
+  }};
+  std::array<Signature, 2 * inputs.size()> out{};
+  std::size_t k = 0;
+  for (const TypeVersion& in : inputs) {
+    const HalVersion f32 = in.type == TENSOR_QUANT8_ASYMM ? HalVersion::V1_0 : in.version;
+    out[k++] = sig(f32, {in.type}, {TENSOR_FLOAT32});
+    out[k++] = sig(in.version, {in.type}, {TENSOR_FLOAT16});
+  }
+  return out;
+}();
+
+/// Input rank <= 4 when known.
+inline Status validate(const OperationView& op, HalVersion& version) {
+  return v1_0::validate_rank4(op, version);
+}
+}  // namespace dequantize
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// DEQUANTIZE is validated (nnhal/ops/dequantize.hpp) but nnhal has no kernel for it yet.
+/// DEQUANTIZE in the operation table.
 template <>
-struct Kernels<OperationType::DEQUANTIZE> : NoKernelsYet {};
+struct Row<OperationType::DEQUANTIZE> {
+  static constexpr OperationInfo info = make_row(OperationType::DEQUANTIZE, {
+      .inputs = ops::dequantize::kInputs,
+      .outputs = ops::dequantize::kOutputs,
+      .signatures = ops::dequantize::kSignatures,
+      .validate = &ops::dequantize::validate,
+      .flags = kOpAllowsZeroSized,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/dequantize.hpp ----
+
+namespace nnhal::kernels::dequantize {
+
+template <OperandType Out>
+void store(element_t<Out>* out, std::size_t i, float v) noexcept {
+  if constexpr (Out == OperandType::TENSOR_FLOAT16)
+    out[i] = Half(v);
+  else
+    out[i] = v;
+}
+
+template <OperandType In, OperandType Out>
+Status kernel(const NodeIO& io) {
+  const RtOperand& in = io.input(0);
+  const std::size_t n = static_cast<std::size_t>(in.dims.element_count());
+  const element_t<In>* q = io.in_data<In>(0);
+  element_t<Out>* out = io.out_data<Out>(0);
+  const float scale = in.scale;
+  const std::int32_t zero_point = in.zero_point;
+  for (std::size_t i = 0; i < n; ++i)
+    store<Out>(out, i, scale * static_cast<float>(static_cast<std::int32_t>(q[i]) - zero_point));
+  return {};
+}
+
+/// Per-channel input: element i uses the scale of its index along channelDim.
+template <OperandType Out>
+Status kernel_per_channel(const NodeIO& io) {
+  const RtOperand& in = io.input(0);
+  if (in.channel_quant == nullptr || in.channel_quant->channelDim >= in.dims.rank() ||
+      in.channel_quant->scales.size() != in.dims[in.channel_quant->channelDim])
+    return NNHAL_INVALID("DEQUANTIZE per-channel input: channelDim or scales do not match the shape");
+  const std::size_t channel_dim = in.channel_quant->channelDim;
+  std::size_t stride = 1;
+  for (std::size_t d = in.dims.rank(); d-- > channel_dim + 1;) stride *= in.dims[d];
+  const std::size_t channels = in.dims[channel_dim];
+  const float* scales = in.channel_quant->scales.data();
+  const std::size_t n = static_cast<std::size_t>(in.dims.element_count());
+  const std::int8_t* q = io.in_data<OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL>(0);
+  element_t<Out>* out = io.out_data<Out>(0);
+  for (std::size_t i = 0; i < n; ++i)
+    store<Out>(out, i, scales[(i / stride) % channels] * static_cast<float>(static_cast<std::int32_t>(q[i]) - in.zero_point));
+  return {};
+}
+
+/// DEQUANTIZE's kernels, keyed by the quantized input type; the output type picks the kernel.
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_SYMM,
+                                    OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL,
+                                    OperandType::TENSOR_QUANT8_ASYMM_SIGNED};
+
+  static Status infer(const NodeIO& io) { return elementwise::infer_same_shape(io, "DEQUANTIZE", 4); }
+
+  template <OperandType T, OperandType Out>
+  static KernelFn kernel_for() noexcept {
+    if constexpr (T == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL)
+      return &kernel_per_channel<Out>;
+    else
+      return &kernel<T, Out>;
+  }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare&) {
+    switch (io.output(0).type) {
+      case OperandType::TENSOR_FLOAT32: return kernel_for<T, OperandType::TENSOR_FLOAT32>();
+      case OperandType::TENSOR_FLOAT16: return kernel_for<T, OperandType::TENSOR_FLOAT16>();
+      default: break;
+    }
+    return NNHAL_FAILURE("DEQUANTIZE has no kernel to %s", to_string(io.output(0).type).data());
+  }
+};
+
+}  // namespace nnhal::kernels::dequantize
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::DEQUANTIZE> : kernels::dequantize::Family {};
+static_assert(kernels_cover_row<OperationType::DEQUANTIZE>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/dequantize.hpp ----
@@ -3044,14 +3290,62 @@ struct Kernels<OperationType::EMBEDDING_LOOKUP> : NoKernelsYet {};
 // ---- end nnhal/kernels/embedding_lookup.hpp ----
 // ---- begin nnhal/kernels/floor.hpp ----
 /// \file
-/// FLOOR kernels: none yet.
+/// FLOOR kernels (the row: nnhal/ops/floor.hpp): elementwise floor over FLOAT32 and FLOAT16 (input rank <= 4, checked again at execution).
 
+
+// ---- begin nnhal/ops/floor.hpp ----
+/// \file
+/// FLOOR (8): elementwise round toward negative infinity.
+
+
+namespace nnhal::ops {
+
+namespace floor {
+inline constexpr auto& kInputs = v1_0::kUnaryInputs;
+inline constexpr auto& kOutputs = v1_0::kSingleOutput;
+/// F32 1.0; F16 1.2.
+inline constexpr auto kSignatures = v1_0::unary(v1_0::kFloatTypes);
+/// Input rank <= 4 when known.
+inline Status validate(const OperationView& op, HalVersion& version) {
+  return v1_0::validate_rank4(op, version);
+}
+}  // namespace floor
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// FLOOR is validated (nnhal/ops/floor.hpp) but nnhal has no kernel for it yet.
+/// FLOOR in the operation table.
 template <>
-struct Kernels<OperationType::FLOOR> : NoKernelsYet {};
+struct Row<OperationType::FLOOR> {
+  static constexpr OperationInfo info = make_row(OperationType::FLOOR, {
+      .inputs = ops::floor::kInputs,
+      .outputs = ops::floor::kOutputs,
+      .signatures = ops::floor::kSignatures,
+      .validate = &ops::floor::validate,
+      .flags = kOpNone,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/floor.hpp ----
+
+namespace nnhal {
+
+namespace kernels::math {
+/// FLOOR of one element.
+struct Floor {
+  static constexpr std::string_view kName = "FLOOR";
+  static constexpr std::size_t kMaxRank = 4;
+  static float apply(float x) noexcept { return std::floor(x); }
+};
+}  // namespace kernels::math
+
+/// FLOOR: one elementwise kernel per type.
+template <>
+struct Kernels<OperationType::FLOOR>
+    : kernels::elementwise::MathFamily<kernels::math::Floor, kernels::elementwise::kFloatTypes> {};
+static_assert(kernels_cover_row<OperationType::FLOOR>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/floor.hpp ----
@@ -3392,14 +3686,525 @@ struct Kernels<OperationType::HASHTABLE_LOOKUP> : NoKernelsYet {};
 // ---- end nnhal/kernels/hashtable_lookup.hpp ----
 // ---- begin nnhal/kernels/l2_normalization.hpp ----
 /// \file
-/// L2_NORMALIZATION kernels: none yet.
+/// L2_NORMALIZATION kernels (the row: nnhal/ops/l2_normalization.hpp): each element divided by the
+/// L2 norm of its slice along an axis (input 1, the last by default), over FLOAT32 and FLOAT16
+/// (computed in float; the norm is at least 1e-6, so an all-zero slice gives zeros) and both
+/// quant8 types with the reference's integer 1/sqrt. Quantized outputs have the fixed scale 1/128
+/// and zeroPoint 128 (QA8) or 0 (QAS8). Input rank <= 4.
 
+
+// ---- begin nnhal/kernels/common/axis.hpp ----
+/// \file
+/// Axis arguments of the kernels that work along one axis (SOFTMAX, LOG_SOFTMAX,
+/// L2_NORMALIZATION, LOCAL_RESPONSE_NORMALIZATION): resolving a negative axis and splitting a
+/// shape into the elements before, along and after it.
+
+
+
+namespace nnhal::kernels {
+
+/// `axis` in [-rank, rank) as an index in [0, rank), or INVALID_ARGUMENT naming the operation.
+inline Expected<std::size_t> resolve_axis(std::int32_t axis, std::size_t rank, std::string_view op) {
+  const auto r = static_cast<std::int64_t>(rank);
+  if (axis < -r || axis >= r)
+    return NNHAL_INVALID("%s axis %d is outside [-%zu, %zu) for an input of rank %zu", op.data(), axis, rank, rank,
+                         rank);
+  return static_cast<std::size_t>(axis < 0 ? axis + r : axis);
+}
+
+/// A shape seen as [outer, axis, inner] around one axis: element (o, a, i) is at
+/// (o * axis + a) * inner + i.
+struct AxisSplit {
+  std::size_t outer = 1, axis = 1, inner = 1;
+};
+
+inline AxisSplit split_at(const Dims& dims, std::size_t axis) noexcept {
+  AxisSplit s;
+  for (std::size_t d = 0; d < axis; ++d) s.outer *= dims[d];
+  s.axis = dims[axis];
+  for (std::size_t d = axis + 1; d < dims.rank(); ++d) s.inner *= dims[d];
+  return s;
+}
+
+}  // namespace nnhal::kernels
+// ---- end nnhal/kernels/common/axis.hpp ----
+// ---- begin nnhal/kernels/common/fixed_point.hpp ----
+/// \file
+/// gemmlowp-style fixed-point arithmetic on int32 (Q(IntegerBits).(31 - IntegerBits)) and the
+/// transcendental approximations the reference's quantized LOGISTIC, TANH, SOFTMAX and
+/// L2_NORMALIZATION kernels use (exp on negative values, 1 / (1 + x), logistic, tanh, 1/sqrt),
+/// plus the int16 helpers of quantized HARD_SWISH. Every function reproduces the reference's
+/// integer operations step for step, so quantized results match the corpus bit for bit.
+
+
+
+namespace nnhal::fixed {
+
+/// A fixed-point number with `IntegerBits` integer bits held in an int32 (gemmlowp FixedPoint).
+template <int IntegerBits>
+struct Fixed {
+  static_assert(IntegerBits >= 0 && IntegerBits <= 31);
+  static constexpr int kIntegerBits = IntegerBits;
+  static constexpr int kFractionalBits = 31 - IntegerBits;
+  std::int32_t raw = 0;
+
+  static constexpr Fixed from_raw(std::int32_t r) noexcept { return Fixed{r}; }
+  static constexpr Fixed zero() noexcept { return Fixed{0}; }
+  /// 1.0, or the largest value below it when there are no integer bits.
+  static constexpr Fixed one() noexcept {
+    return Fixed{IntegerBits == 0 ? std::numeric_limits<std::int32_t>::max()
+                                  : static_cast<std::int32_t>(std::int64_t{1} << kFractionalBits)};
+  }
+  /// 2^Exponent.
+  template <int Exponent>
+  static constexpr Fixed pot() noexcept {
+    static_assert(kFractionalBits + Exponent >= 0 && kFractionalBits + Exponent < 31);
+    return Fixed{std::int32_t{1} << (kFractionalBits + Exponent)};
+  }
+};
+
+/// Two's complement wrap-around, as the int32 additions of the reference behave in practice.
+constexpr std::int32_t wrap_add(std::int32_t a, std::int32_t b) noexcept {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
+}
+constexpr std::int32_t wrap_sub(std::int32_t a, std::int32_t b) noexcept {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) - static_cast<std::uint32_t>(b));
+}
+
+template <int I>
+constexpr Fixed<I> operator+(Fixed<I> a, Fixed<I> b) noexcept {
+  return Fixed<I>::from_raw(wrap_add(a.raw, b.raw));
+}
+template <int I>
+constexpr Fixed<I> operator-(Fixed<I> a, Fixed<I> b) noexcept {
+  return Fixed<I>::from_raw(wrap_sub(a.raw, b.raw));
+}
+template <int I>
+constexpr Fixed<I> operator-(Fixed<I> a) noexcept {
+  return Fixed<I>::from_raw(wrap_sub(0, a.raw));
+}
+/// The product of Q(A) and Q(B) is Q(A + B): one rounding doubling high multiply.
+template <int A, int B>
+constexpr Fixed<A + B> operator*(Fixed<A> a, Fixed<B> b) noexcept {
+  return Fixed<A + B>::from_raw(quant::saturating_rounding_doubling_high_mul(a.raw, b.raw));
+}
+
+/// x * 2^Exponent, rounding to nearest when shifting right and saturating when shifting left.
+template <int Exponent>
+constexpr std::int32_t saturating_rounding_multiply_by_pot(std::int32_t x) noexcept {
+  if constexpr (Exponent == 0) {
+    return x;
+  } else if constexpr (Exponent > 0) {
+    constexpr std::int32_t threshold = (std::int32_t{1} << (31 - Exponent)) - 1;
+    if (x > threshold) return std::numeric_limits<std::int32_t>::max();
+    if (x < -threshold) return std::numeric_limits<std::int32_t>::min();
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(x) << Exponent);
+  } else {
+    return quant::rounding_divide_by_pot(x, -Exponent);
+  }
+}
+
+/// The same value with Dst integer bits (gemmlowp Rescale).
+template <int Dst, int Src>
+constexpr Fixed<Dst> rescale(Fixed<Src> x) noexcept {
+  return Fixed<Dst>::from_raw(saturating_rounding_multiply_by_pot<Src - Dst>(x.raw));
+}
+
+/// (a + b) / 2 rounded to nearest, ties away from zero.
+constexpr std::int32_t rounding_half_sum(std::int32_t a, std::int32_t b) noexcept {
+  const std::int64_t sum = std::int64_t{a} + std::int64_t{b};
+  const std::int64_t sign = sum >= 0 ? 1 : -1;
+  return static_cast<std::int32_t>((sum + sign) / 2);
+}
+
+/// exp(a) for a in [-1/4, 0): a fourth-order Taylor expansion around -1/8.
+constexpr Fixed<0> exp_on_interval_between_negative_one_quarter_and_0_excl(Fixed<0> a) noexcept {
+  using F = Fixed<0>;
+  const F constant_term = F::from_raw(1895147668);    // exp(-1/8)
+  const F constant_1_over_3 = F::from_raw(715827883);  // 1/3
+  const F x = a + F::pot<-3>();
+  const F x2 = rescale<0>(x * x);
+  const F x3 = rescale<0>(x2 * x);
+  const F x4 = rescale<0>(x2 * x2);
+  const F x4_over_4 = F::from_raw(saturating_rounding_multiply_by_pot<-2>(x4.raw));
+  const F poly = F::from_raw(
+      saturating_rounding_multiply_by_pot<-1>((rescale<0>((x4_over_4 + x3) * constant_1_over_3) + x2).raw));
+  return constant_term + rescale<0>(constant_term * (x + poly));
+}
+
+/// exp(a) for a <= 0, as Q0.31.
+template <int I>
+constexpr Fixed<0> exp_on_negative_values(Fixed<I> a) noexcept {
+  using InputF = Fixed<I>;
+  using ResultF = Fixed<0>;
+  constexpr int kFractionalBits = InputF::kFractionalBits;
+  const InputF one_quarter = InputF::template pot<-2>();
+  const InputF mask = one_quarter - InputF::from_raw(1);
+  const InputF a_mod_quarter_minus_one_quarter = InputF::from_raw(a.raw & mask.raw) - one_quarter;
+  ResultF result = exp_on_interval_between_negative_one_quarter_and_0_excl(rescale<0>(a_mod_quarter_minus_one_quarter));
+  const std::int32_t remainder = (a_mod_quarter_minus_one_quarter - a).raw;
+  // Barrel shifter: multiply by exp(-2^k) for each set bit k of the remainder.
+  auto step = [&](int exponent, std::int32_t multiplier) {
+    if (I > exponent && (remainder & (std::int32_t{1} << (kFractionalBits + exponent))) != 0)
+      result = result * ResultF::from_raw(multiplier);
+  };
+  step(-2, 1672461947);  // exp(-1/4)
+  step(-1, 1302514674);  // exp(-1/2)
+  step(0, 790015084);    // exp(-1)
+  step(1, 290630308);    // exp(-2)
+  step(2, 39332535);     // exp(-4)
+  step(3, 720401);       // exp(-8)
+  step(4, 242);          // exp(-16)
+  if constexpr (I > 5) {
+    const std::int32_t clamp = -(std::int32_t{1} << (36 - I));  // -32
+    if (a.raw < clamp) result = ResultF::zero();
+  }
+  if (a.raw == 0) result = ResultF::one();
+  return result;
+}
+
+/// Newton-Raphson reciprocal shared by the two functions below: returns x ~ 1 / (half of (1 + a))
+/// as Q2.29.
+constexpr Fixed<2> reciprocal_of_half_denominator(Fixed<0> half_denominator) noexcept {
+  using F2 = Fixed<2>;
+  const F2 constant_48_over_17 = F2::from_raw(1515870810);
+  const F2 constant_neg_32_over_17 = F2::from_raw(-1010580540);
+  F2 x = constant_48_over_17 + half_denominator * constant_neg_32_over_17;
+  for (int i = 0; i < 3; ++i) {
+    const F2 half_denominator_times_x = half_denominator * x;
+    const F2 one_minus_half_denominator_times_x = F2::one() - half_denominator_times_x;
+    x = x + rescale<2>(x * one_minus_half_denominator_times_x);
+  }
+  return x;
+}
+
+/// 1 / (1 + a) for a in [0, 1].
+constexpr Fixed<0> one_over_one_plus_x_for_x_in_0_1(Fixed<0> a) noexcept {
+  const Fixed<0> half_denominator = Fixed<0>::from_raw(rounding_half_sum(a.raw, Fixed<0>::one().raw));
+  const Fixed<2> x = reciprocal_of_half_denominator(half_denominator);
+  // ExactMulByPot<-1>: the same raw bits read with one integer bit fewer.
+  return rescale<0>(Fixed<1>::from_raw(x.raw));
+}
+
+/// (1 - a) / (1 + a) for a in [0, 1].
+constexpr Fixed<0> one_minus_x_over_one_plus_x_for_x_in_0_1(Fixed<0> a) noexcept {
+  const Fixed<0> half_denominator = Fixed<0>::from_raw(rounding_half_sum(a.raw, Fixed<0>::one().raw));
+  const Fixed<2> x = reciprocal_of_half_denominator(half_denominator);
+  return rescale<0>(x - Fixed<2>::one());
+}
+
+/// 1 / (1 + exp(-a)) as Q0.31.
+template <int I>
+constexpr Fixed<0> logistic(Fixed<I> a) noexcept {
+  using ResultF = Fixed<0>;
+  if (a.raw == 0) return ResultF::from_raw(std::int32_t{1} << 30);  // 0.5
+  const bool positive = a.raw > 0;
+  const Fixed<I> abs_input = positive ? a : -a;
+  const ResultF result_if_positive = one_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(-abs_input));
+  return positive ? result_if_positive : ResultF::one() - result_if_positive;
+}
+
+/// tanh(a) as Q0.31.
+template <int I>
+constexpr Fixed<0> tanh(Fixed<I> a) noexcept {
+  if (a.raw == 0) return Fixed<0>::zero();
+  const bool negative = a.raw < 0;
+  const Fixed<I> n = negative ? a : -a;
+  // ExactMulByPot<1>: 2n, the same raw bits read with one integer bit more.
+  const Fixed<0> t = one_minus_x_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(Fixed<I + 1>::from_raw(n.raw)));
+  return negative ? -t : t;
+}
+
+/// Number of leading zero bits of x (32 for 0).
+constexpr int count_leading_zeros(std::uint32_t x) noexcept {
+  if (x == 0) return 32;
+  int n = 0;
+  while ((x & 0x80000000u) == 0) {
+    x <<= 1;
+    ++n;
+  }
+  return n;
+}
+
+/// 1 / sqrt(input) as a multiplier and a shift (TFLite GetInvSqrtQuantizedMultiplierExp with
+/// reverse_shift = -1: the shift is returned as a left shift, <= 0 in practice). Inputs 0 and 1
+/// give the largest multiplier and shift 0.
+constexpr quant::Multiplier inv_sqrt_multiplier(std::int32_t input) noexcept {
+  if (input <= 1) return {std::numeric_limits<std::int32_t>::max(), 0};
+  int shift = 11;
+  while (input >= (1 << 29)) {
+    input /= 4;
+    ++shift;
+  }
+  const int max_left_shift_bits = count_leading_zeros(static_cast<std::uint32_t>(input)) - 1;
+  const int left_shift_bit_pairs = max_left_shift_bits / 2 - 1;
+  shift -= left_shift_bit_pairs;
+  input <<= 2 * left_shift_bit_pairs;
+  using F3 = Fixed<3>;
+  const F3 fixed_input = F3::from_raw(input >> 1);
+  const F3 half_input = F3::from_raw(saturating_rounding_multiply_by_pot<-1>(fixed_input.raw));
+  const F3 half_three = F3::from_raw((1 << 28) + (1 << 27));  // 1.5
+  F3 x = F3::one();
+  for (int i = 0; i < 5; ++i) {
+    const F3 x3 = rescale<3>(x * x * x);
+    x = rescale<3>(half_three * x - half_input * x3);
+  }
+  const Fixed<0> half_sqrt_2 = Fixed<0>::from_raw(1518500250);  // sqrt(2) / 2
+  x = x * half_sqrt_2;
+  std::int32_t value = x.raw;
+  if (shift < 0) {
+    value = static_cast<std::int32_t>(static_cast<std::uint32_t>(value) << -shift);
+    shift = 0;
+  }
+  return {value, -shift};
+}
+
+/// A real multiplier > 1 as Q31 and a left shift >= 0 (the reference's
+/// QuantizeMultiplierGreaterThanOne), or nullopt when it is not > 1 or does not fit.
+inline std::optional<quant::Multiplier> quantize_multiplier_greater_than_one(double real) noexcept {
+  if (!(real > 1.0) || !std::isfinite(real)) return std::nullopt;
+  int shift = 0;
+  const double q = std::frexp(real, &shift);
+  auto q_fixed = static_cast<std::int64_t>(std::round(q * static_cast<double>(1LL << 31)));
+  if (q_fixed == (1LL << 31)) {
+    q_fixed /= 2;
+    ++shift;
+  }
+  if (shift < 0 || shift > 30 || q_fixed > std::numeric_limits<std::int32_t>::max()) return std::nullopt;
+  return quant::Multiplier{static_cast<std::int32_t>(q_fixed), shift};
+}
+
+/// Largest |input| (in input steps) whose rescaled value stays below the fixed-point range of
+/// `integer_bits` integer bits after a left shift of `left_shift` (reference CalculateInputRadius).
+inline std::int32_t input_radius(int integer_bits, int left_shift) noexcept {
+  const double max_input_rescaled = 1.0 * ((1 << integer_bits) - 1) *
+                                    static_cast<double>(1LL << (31 - integer_bits)) /
+                                    static_cast<double>(1LL << left_shift);
+  return static_cast<std::int32_t>(std::floor(max_input_rescaled));
+}
+
+// ---- int16 helpers (quantized HARD_SWISH) ---------------------------------------------------
+
+/// (a * b * 2) >> 16 rounded to nearest, saturating the single overflow case.
+constexpr std::int16_t saturating_rounding_doubling_high_mul16(std::int16_t a, std::int16_t b) noexcept {
+  if (a == b && a == std::numeric_limits<std::int16_t>::min()) return std::numeric_limits<std::int16_t>::max();
+  const std::int32_t ab = std::int32_t{a} * std::int32_t{b};
+  const std::int32_t nudge = ab >= 0 ? (1 << 14) : (1 - (1 << 14));
+  return static_cast<std::int16_t>((ab + nudge) / (1 << 15));
+}
+
+/// (a * b * 2) >> 16 rounded toward zero, saturating the single overflow case (ARM SQDMULH).
+constexpr std::int16_t saturating_doubling_high_mul16(std::int16_t a, std::int16_t b) noexcept {
+  if (a == b && a == std::numeric_limits<std::int16_t>::min()) return std::numeric_limits<std::int16_t>::max();
+  const std::int32_t ab = std::int32_t{a} * std::int32_t{b};
+  return static_cast<std::int16_t>(ab / (1 << 15));
+}
+
+/// value * 2^amount clamped to the int16 range.
+constexpr std::int16_t saturating_left_shift16(std::int16_t value, int amount) noexcept {
+  const std::int64_t r = std::int64_t{value} * (std::int64_t{1} << amount);
+  if (r > std::numeric_limits<std::int16_t>::max()) return std::numeric_limits<std::int16_t>::max();
+  if (r < std::numeric_limits<std::int16_t>::min()) return std::numeric_limits<std::int16_t>::min();
+  return static_cast<std::int16_t>(r);
+}
+
+/// A Q31 multiplier rounded to Q15 (reference DownScaleInt32ToInt16Multiplier).
+constexpr std::int16_t downscale_multiplier_to_int16(std::int32_t m) noexcept {
+  constexpr std::int32_t kRoundingOffset = 1 << 15;
+  if (m >= std::numeric_limits<std::int32_t>::max() - kRoundingOffset) return std::numeric_limits<std::int16_t>::max();
+  return static_cast<std::int16_t>((m + kRoundingOffset) >> 16);
+}
+
+}  // namespace nnhal::fixed
+// ---- end nnhal/kernels/common/fixed_point.hpp ----
+// ---- begin nnhal/ops/l2_normalization.hpp ----
+/// \file
+/// L2_NORMALIZATION (11): divides each element by the L2 norm of its slice along an axis (the last
+/// by default); quantized output fixed at scale 1/128, zeroPoint 128 (QA8) or 0 (QAS8), enforced
+/// at execution.
+
+
+// ---- begin nnhal/ops/common/axis_rule.hpp ----
+/// \file
+/// The validation rule of operations with an axis scalar (SOFTMAX, LOG_SOFTMAX,
+/// L2_NORMALIZATION, LOCAL_RESPONSE_NORMALIZATION): a constant axis must lie in [-rank, rank)
+/// of the data input when that rank is known. Other axes are checked at execution.
+
+
+
+namespace nnhal::ops {
+
+/// INVALID_ARGUMENT when input `axis_input` is present, constant and outside [-rank, rank) of
+/// input `data_input`.
+inline Status check_constant_axis(const OperationView& op, std::size_t axis_input, std::size_t data_input = 0) {
+  if (axis_input >= op.input_count()) return {};
+  const auto axis = op.constant_scalar<OperandType::INT32>(axis_input);
+  const auto rank = op.input_rank(data_input);
+  if (!axis || !rank) return {};
+  const auto r = static_cast<std::int64_t>(*rank);
+  if (*axis < -r || *axis >= r)
+    return NNHAL_INVALID("input %zu (axis) is %d, outside [-%zu, %zu) for input %zu of rank %zu", axis_input, *axis,
+                         *rank, *rank, data_input, *rank);
+  return {};
+}
+
+}  // namespace nnhal::ops
+// ---- end nnhal/ops/common/axis_rule.hpp ----
+
+namespace nnhal::ops {
+
+namespace l2_normalization {
+inline constexpr std::array<Slot, 2> kInputs{{
+    {"input", Role::Data},
+    {"axis", Role::Parameter, kSlotTrailing},
+}};
+inline constexpr auto& kOutputs = v1_0::kSingleOutput;
+/// {T} -> {T}: F32 1.0; F16, QA8 1.2; QAS8 1.3. With the axis input 1.2 (QAS8 1.3).
+inline constexpr auto kSignatures = v1_0::with_trailing(v1_0::unary(std::array<TypeVersion, 4>{{
+                                                            {OperandType::TENSOR_FLOAT32, HalVersion::V1_0},
+                                                            {OperandType::TENSOR_FLOAT16, HalVersion::V1_2},
+                                                            {OperandType::TENSOR_QUANT8_ASYMM, HalVersion::V1_2},
+                                                            {OperandType::TENSOR_QUANT8_ASYMM_SIGNED, HalVersion::V1_3},
+                                                        }}),
+                                                        {OperandType::INT32}, HalVersion::V1_2);
+
+/// Input rank <= 4 when known; a constant axis in [-rank, rank); without the axis input, a
+/// declared rank other than 4 needs 1.2.
+inline Status validate(const OperationView& op, HalVersion& version) {
+  NNHAL_TRY(v1_0::check_max_rank(op, 0, 4));
+  NNHAL_TRY(check_constant_axis(op, 1));
+  if (op.input_count() == 1) v1_0::raise_unless_rank4(op, 0, version);
+  return {};
+}
+}  // namespace l2_normalization
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// L2_NORMALIZATION is validated (nnhal/ops/l2_normalization.hpp) but nnhal has no kernel for it yet.
+/// L2_NORMALIZATION in the operation table.
 template <>
-struct Kernels<OperationType::L2_NORMALIZATION> : NoKernelsYet {};
+struct Row<OperationType::L2_NORMALIZATION> {
+  static constexpr OperationInfo info = make_row(OperationType::L2_NORMALIZATION, {
+      .inputs = ops::l2_normalization::kInputs,
+      .outputs = ops::l2_normalization::kOutputs,
+      .signatures = ops::l2_normalization::kSignatures,
+      .validate = &ops::l2_normalization::validate,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/l2_normalization.hpp ----
+
+namespace nnhal::kernels::l2_normalization {
+
+/// The axis input, -1 when it is left out.
+inline std::int32_t axis_of(const NodeIO& io) noexcept {
+  return io.input_count() > 1 ? io.scalar<OperandType::INT32>(1) : -1;
+}
+
+/// Output shape = input shape; rank <= 4 and the axis in range.
+inline Status infer(const NodeIO& io) {
+  NNHAL_TRY(elementwise::infer_same_shape(io, "L2_NORMALIZATION", 4));
+  if (auto a = resolve_axis(axis_of(io), io.input(0).dims.rank(), "L2_NORMALIZATION"); !a)
+    return std::move(a.error());
+  return {};
+}
+
+template <OperandType T>
+Status kernel_float(const NodeIO& io) {
+  const auto in = io.in<T>(0);
+  const auto out = io.out<T>(0);
+  auto axis = resolve_axis(axis_of(io), in.dims().rank(), "L2_NORMALIZATION");
+  if (!axis) return std::move(axis.error());
+  const AxisSplit s = split_at(in.dims(), *axis);
+  constexpr float kEpsilon = 1e-6f;
+  for (std::size_t o = 0; o < s.outer; ++o) {
+    for (std::size_t i = 0; i < s.inner; ++i) {
+      const std::size_t base = o * s.axis * s.inner + i;
+      float sum = 0.0f;
+      for (std::size_t a = 0; a < s.axis; ++a) {
+        const auto v = static_cast<float>(in[base + a * s.inner]);
+        sum += v * v;
+      }
+      const float norm = std::max(std::sqrt(sum), kEpsilon);
+      for (std::size_t a = 0; a < s.axis; ++a) {
+        const float r = static_cast<float>(in[base + a * s.inner]) / norm;
+        if constexpr (T == OperandType::TENSOR_FLOAT16)
+          out[base + a * s.inner] = Half(r);
+        else
+          out[base + a * s.inner] = r;
+      }
+    }
+  }
+  return {};
+}
+
+template <OperandType T>
+Status kernel_quant(const NodeIO& io) {
+  using E = element_t<T>;
+  constexpr bool is_signed = T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
+  const auto in = io.in<T>(0);
+  const auto out = io.out<T>(0);
+  auto axis = resolve_axis(axis_of(io), in.dims().rank(), "L2_NORMALIZATION");
+  if (!axis) return std::move(axis.error());
+  const AxisSplit s = split_at(in.dims(), *axis);
+  const std::int32_t zero_point = in.zero_point();
+  // The reference runs TFLite's reference_integer_ops::L2Normalization for a signed input along
+  // the last axis (the output scale folded into the shift) and its own loop (input * 128, then
+  // the multiplier) in every other case; both are reproduced.
+  const bool signed_last_axis = is_signed && *axis + 1 == in.dims().rank();
+  for (std::size_t o = 0; o < s.outer; ++o) {
+    for (std::size_t i = 0; i < s.inner; ++i) {
+      const std::size_t base = o * s.axis * s.inner + i;
+      std::int32_t sum = 0;
+      for (std::size_t a = 0; a < s.axis; ++a) {
+        const std::int32_t v = static_cast<std::int32_t>(in[base + a * s.inner]) - zero_point;
+        sum += v * v;
+      }
+      const quant::Multiplier inv = fixed::inv_sqrt_multiplier(sum);
+      for (std::size_t a = 0; a < s.axis; ++a) {
+        const std::int32_t v = static_cast<std::int32_t>(in[base + a * s.inner]) - zero_point;
+        std::int32_t r;
+        if (signed_last_axis)
+          r = quant::multiply_by_quantized_multiplier(v, inv.value, inv.shift + 7);
+        else
+          r = quant::multiply_by_quantized_multiplier(v * 128, inv.value, inv.shift) + (is_signed ? 0 : 128);
+        out[base + a * s.inner] =
+            static_cast<E>(std::clamp<std::int32_t>(r, std::numeric_limits<E>::min(), std::numeric_limits<E>::max()));
+      }
+    }
+  }
+  return {};
+}
+
+/// L2_NORMALIZATION's kernels; a quantized output must be declared at scale 1/128 with zeroPoint
+/// 128 (QA8) or 0 (QAS8).
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
+                                    OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_ASYMM_SIGNED};
+
+  static Status infer(const NodeIO& io) { return l2_normalization::infer(io); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare&) {
+    if constexpr (T == OperandType::TENSOR_FLOAT32 || T == OperandType::TENSOR_FLOAT16) {
+      return &kernel_float<T>;
+    } else {
+      NNHAL_TRY(elementwise::require_output_quant(io, "L2_NORMALIZATION", 1.0f / 128,
+                                                  T == OperandType::TENSOR_QUANT8_ASYMM ? 128 : 0));
+      return &kernel_quant<T>;
+    }
+  }
+};
+
+}  // namespace nnhal::kernels::l2_normalization
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::L2_NORMALIZATION> : kernels::l2_normalization::Family {};
+static_assert(kernels_cover_row<OperationType::L2_NORMALIZATION>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/l2_normalization.hpp ----
@@ -3418,27 +4223,297 @@ struct Kernels<OperationType::L2_POOL_2D> : NoKernelsYet {};
 // ---- end nnhal/kernels/l2_pool_2d.hpp ----
 // ---- begin nnhal/kernels/local_response_normalization.hpp ----
 /// \file
-/// LOCAL_RESPONSE_NORMALIZATION kernels: none yet.
+/// LOCAL_RESPONSE_NORMALIZATION kernels (the row: nnhal/ops/local_response_normalization.hpp):
+/// `x / (bias + alpha * sum(x^2 over [d - radius, d + radius]))^beta` along an axis (input 5, the
+/// last by default), over FLOAT32 and FLOAT16 (computed in float). Input rank <= 4.
 
+
+// ---- begin nnhal/ops/local_response_normalization.hpp ----
+/// \file
+/// LOCAL_RESPONSE_NORMALIZATION (13): `out = x / (bias + alpha * sqr_sum)^beta`, the sum of squares
+/// taken over `[d - radius, d + radius]` along an axis (the last by default). Float types only.
+
+
+
+namespace nnhal::ops {
+
+namespace local_response_normalization {
+inline constexpr std::array<Slot, 6> kInputs{{
+    {"input", Role::Data},
+    {"radius", Role::Parameter},
+    {"bias", Role::Parameter},
+    {"alpha", Role::Parameter},
+    {"beta", Role::Parameter},
+    {"axis", Role::Parameter, kSlotTrailing},
+}};
+inline constexpr auto& kOutputs = v1_0::kSingleOutput;
+/// {T, INT32, fT, fT, fT} -> {T}: F32 1.0; F16 1.2. With the axis input 1.2.
+inline constexpr auto kSignatures = v1_0::with_trailing(
+    for_each_type(v1_0::kFloatTypes,
+                  [](OperandType t, HalVersion v) {
+                    const OperandType f = float_scalar_for(t);
+                    return sig(v, {t, OperandType::INT32, f, f, f}, {t});
+                  }),
+    {OperandType::INT32}, HalVersion::V1_2);
+
+/// Input rank <= 4 when known; a constant axis in [-rank, rank); without the axis input, a
+/// declared rank other than 4 needs 1.2.
+inline Status validate(const OperationView& op, HalVersion& version) {
+  NNHAL_TRY(v1_0::check_max_rank(op, 0, 4));
+  NNHAL_TRY(check_constant_axis(op, 5));
+  if (op.input_count() == 5) v1_0::raise_unless_rank4(op, 0, version);
+  return {};
+}
+}  // namespace local_response_normalization
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// LOCAL_RESPONSE_NORMALIZATION is validated (nnhal/ops/local_response_normalization.hpp) but nnhal has no kernel for it yet.
+/// LOCAL_RESPONSE_NORMALIZATION in the operation table.
 template <>
-struct Kernels<OperationType::LOCAL_RESPONSE_NORMALIZATION> : NoKernelsYet {};
+struct Row<OperationType::LOCAL_RESPONSE_NORMALIZATION> {
+  static constexpr OperationInfo info = make_row(OperationType::LOCAL_RESPONSE_NORMALIZATION, {
+      .inputs = ops::local_response_normalization::kInputs,
+      .outputs = ops::local_response_normalization::kOutputs,
+      .signatures = ops::local_response_normalization::kSignatures,
+      .validate = &ops::local_response_normalization::validate,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/local_response_normalization.hpp ----
+
+namespace nnhal::kernels::local_response_normalization {
+
+/// The axis input, -1 when it is left out.
+inline std::int32_t axis_of(const NodeIO& io) noexcept {
+  return io.input_count() > 5 ? io.scalar<OperandType::INT32>(5) : -1;
+}
+
+/// Output shape = input shape; rank <= 4 and the axis in range.
+inline Status infer(const NodeIO& io) {
+  NNHAL_TRY(elementwise::infer_same_shape(io, "LOCAL_RESPONSE_NORMALIZATION", 4));
+  if (auto a = resolve_axis(axis_of(io), io.input(0).dims.rank(), "LOCAL_RESPONSE_NORMALIZATION"); !a)
+    return std::move(a.error());
+  return {};
+}
+
+template <OperandType T>
+Status kernel(const NodeIO& io) {
+  const auto in = io.in<T>(0);
+  const auto out = io.out<T>(0);
+  auto axis = resolve_axis(axis_of(io), in.dims().rank(), "LOCAL_RESPONSE_NORMALIZATION");
+  if (!axis) return std::move(axis.error());
+  const std::int64_t radius = io.scalar<OperandType::INT32>(1);
+  const float bias = elementwise::float_scalar<T>(io, 2);
+  const float alpha = elementwise::float_scalar<T>(io, 3);
+  const float beta = elementwise::float_scalar<T>(io, 4);
+  const AxisSplit s = split_at(in.dims(), *axis);
+  const auto depth = static_cast<std::int64_t>(s.axis);
+  for (std::size_t o = 0; o < s.outer; ++o) {
+    for (std::size_t i = 0; i < s.inner; ++i) {
+      const std::size_t base = o * s.axis * s.inner + i;
+      for (std::int64_t c = 0; c < depth; ++c) {
+        // The window [c - radius, c + radius], both ends included (TFLite's optimized kernel).
+        const std::int64_t begin = std::max<std::int64_t>(0, c - radius);
+        const std::int64_t end = std::min<std::int64_t>(depth, c + radius + 1);
+        float sum = 0.0f;
+        for (std::int64_t d = begin; d < end; ++d) {
+          const auto v = static_cast<float>(in[base + static_cast<std::size_t>(d) * s.inner]);
+          sum += v * v;
+        }
+        const float multiplier = std::pow(bias + alpha * sum, -beta);
+        const std::size_t at = base + static_cast<std::size_t>(c) * s.inner;
+        const float r = static_cast<float>(in[at]) * multiplier;
+        if constexpr (T == OperandType::TENSOR_FLOAT16)
+          out[at] = Half(r);
+        else
+          out[at] = r;
+      }
+    }
+  }
+  return {};
+}
+
+/// LOCAL_RESPONSE_NORMALIZATION's kernels.
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16};
+
+  static Status infer(const NodeIO& io) { return local_response_normalization::infer(io); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO&, KernelPrepare&) {
+    return &kernel<T>;
+  }
+};
+
+}  // namespace nnhal::kernels::local_response_normalization
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::LOCAL_RESPONSE_NORMALIZATION> : kernels::local_response_normalization::Family {};
+static_assert(kernels_cover_row<OperationType::LOCAL_RESPONSE_NORMALIZATION>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/local_response_normalization.hpp ----
 // ---- begin nnhal/kernels/logistic.hpp ----
 /// \file
-/// LOGISTIC kernels: none yet.
+/// LOGISTIC kernels (the row: nnhal/ops/logistic.hpp): elementwise 1 / (1 + exp(-x)); quantized outputs at the fixed scale 1/256,
+/// zeroPoint 0 (QA8) or -128 (QAS8) (kernels/common/sigmoid.hpp).
 
+
+// ---- begin nnhal/kernels/common/sigmoid.hpp ----
+/// \file
+/// The kernels of LOGISTIC and TANH: float maps, and the reference's quantized algorithm (the
+/// input rescaled to Q4.27, gemmlowp's fixed-point logistic / tanh, the result rounded to the
+/// fixed output scale: 1/256 for LOGISTIC, 1/128 for TANH).
+
+
+
+namespace nnhal::kernels::sigmoid {
+
+/// The types of LOGISTIC and TANH.
+inline constexpr std::array kTypes{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_QUANT8_ASYMM,
+                                   OperandType::TENSOR_FLOAT16, OperandType::TENSOR_QUANT8_ASYMM_SIGNED};
+
+/// Integer bits of the rescaled input.
+inline constexpr int kInputIntegerBits = 4;
+
+/// Node parameters of the quantized kernels.
+struct QuantParams {
+  std::int32_t zero_point;
+  std::int32_t radius;  ///< |input - zero_point| at or beyond which the output saturates
+  quant::Multiplier input;
+};
+
+/// The input multiplier (input scale * 2^27, which must exceed 1) and saturation radius.
+inline Expected<QuantParams> make_params(const RtOperand& in, std::string_view op) {
+  const double real = static_cast<double>(in.scale) * static_cast<double>(1 << (31 - kInputIntegerBits));
+  const auto m = fixed::quantize_multiplier_greater_than_one(real);
+  if (!m) return NNHAL_FAILURE("%s input scale %g is too small or too large for the quantized kernel", op.data(),
+                               static_cast<double>(in.scale));
+  return QuantParams{in.zero_point, fixed::input_radius(kInputIntegerBits, m->shift), *m};
+}
+
+/// LOGISTIC or TANH (Tanh = true) of one quantized element, exactly as the reference computes it.
+template <bool Tanh, class E>
+E quant_one(std::int32_t q, const QuantParams& p) noexcept {
+  constexpr bool is_signed = std::is_signed_v<E>;
+  constexpr std::int32_t lo = is_signed ? -128 : 0, hi = is_signed ? 127 : 255;
+  const std::int32_t centered = q - p.zero_point;
+  if (centered <= -p.radius) return static_cast<E>(lo);
+  if (centered >= p.radius) return static_cast<E>(hi);
+  const std::int32_t rescaled = quant::multiply_by_quantized_multiplier(centered, p.input.value, p.input.shift);
+  const auto x = fixed::Fixed<kInputIntegerBits>::from_raw(rescaled);
+  std::int32_t r;
+  if constexpr (Tanh) {
+    // Q0.31 to Q24.7 (scale 1/128); unsigned outputs are offset by 128.
+    r = quant::rounding_divide_by_pot(fixed::tanh(x).raw, 24) + (is_signed ? 0 : 128);
+  } else {
+    // Q0.31 to Q23.8 (scale 1/256); signed outputs are offset by -128.
+    r = quant::rounding_divide_by_pot(fixed::logistic(x).raw, 23) + (is_signed ? -128 : 0);
+  }
+  return static_cast<E>(r < lo ? lo : (r > hi ? hi : r));
+}
+
+template <bool Tanh, OperandType T>
+Status kernel_quant(const NodeIO& io) {
+  using E = element_t<T>;
+  const auto& p = io.params<QuantParams>();
+  const std::size_t n = static_cast<std::size_t>(io.input(0).dims.element_count());
+  const E* in = io.in_data<T>(0);
+  E* out = io.out_data<T>(0);
+  for (std::size_t i = 0; i < n; ++i) out[i] = quant_one<Tanh, E>(in[i], p);
+  return {};
+}
+
+template <bool Tanh, OperandType T>
+Status kernel_float(const NodeIO& io) {
+  if constexpr (Tanh)
+    elementwise::map_float<T>(io, [](float x) { return std::tanh(x); });
+  else
+    elementwise::map_float<T>(io, [](float x) { return 1.0f / (1.0f + std::exp(-x)); });
+  return {};
+}
+
+/// LOGISTIC (Tanh = false) or TANH: rank <= 4, zero-sized tensors allowed; a quantized output
+/// must be declared with the fixed scale and zero point.
+template <bool Tanh, const std::string_view& Name>
+struct Family : KernelFamily {
+  static constexpr auto types = kTypes;
+
+  static Status infer(const NodeIO& io) { return elementwise::infer_same_shape(io, Name, 4); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
+    if constexpr (T == OperandType::TENSOR_FLOAT32 || T == OperandType::TENSOR_FLOAT16) {
+      return &kernel_float<Tanh, T>;
+    } else {
+      constexpr bool is_signed = T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
+      if constexpr (Tanh)
+        NNHAL_TRY(elementwise::require_output_quant(io, Name, 1.0f / 128, is_signed ? 0 : 128));
+      else
+        NNHAL_TRY(elementwise::require_output_quant(io, Name, 1.0f / 256, is_signed ? -128 : 0));
+      auto p = make_params(io.input(0), Name);
+      if (!p) return std::move(p.error());
+      prepare.store(*p);
+      return &kernel_quant<Tanh, T>;
+    }
+  }
+};
+
+}  // namespace nnhal::kernels::sigmoid
+// ---- end nnhal/kernels/common/sigmoid.hpp ----
+// ---- begin nnhal/ops/logistic.hpp ----
+/// \file
+/// LOGISTIC (14): elementwise sigmoid `1 / (1 + exp(-x))`; quantized output fixed at scale 1/256,
+/// zeroPoint 0 (QA8) or -128 (QAS8), enforced at execution.
+
+
+namespace nnhal::ops {
+
+namespace logistic {
+inline constexpr auto& kInputs = v1_0::kUnaryInputs;
+inline constexpr auto& kOutputs = v1_0::kSingleOutput;
+/// F32, QA8 1.0; F16 1.2; QAS8 1.3.
+inline constexpr auto kSignatures = v1_0::unary(v1_0::float_quant_types(HalVersion::V1_0));
+/// Input rank <= 4 when known.
+inline Status validate(const OperationView& op, HalVersion& version) {
+  return v1_0::validate_rank4(op, version);
+}
+}  // namespace logistic
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// LOGISTIC is validated (nnhal/ops/logistic.hpp) but nnhal has no kernel for it yet.
+/// LOGISTIC in the operation table.
 template <>
-struct Kernels<OperationType::LOGISTIC> : NoKernelsYet {};
+struct Row<OperationType::LOGISTIC> {
+  static constexpr OperationInfo info = make_row(OperationType::LOGISTIC, {
+      .inputs = ops::logistic::kInputs,
+      .outputs = ops::logistic::kOutputs,
+      .signatures = ops::logistic::kSignatures,
+      .validate = &ops::logistic::validate,
+      .flags = kOpAllowsZeroSized,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/logistic.hpp ----
+
+namespace nnhal {
+
+namespace kernels::sigmoid {
+inline constexpr std::string_view kLogisticName = "LOGISTIC";
+}  // namespace kernels::sigmoid
+
+/// LOGISTIC: float maps and the reference's fixed-point quantized kernel.
+template <>
+struct Kernels<OperationType::LOGISTIC> : kernels::sigmoid::Family<false, kernels::sigmoid::kLogisticName> {};
+static_assert(kernels_cover_row<OperationType::LOGISTIC>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/logistic.hpp ----
@@ -3550,40 +4625,230 @@ static_assert(kernels_cover_row<OperationType::MUL>());
 // ---- end nnhal/kernels/mul.hpp ----
 // ---- begin nnhal/kernels/relu.hpp ----
 /// \file
-/// RELU kernels: none yet.
+/// RELU kernels (the row: nnhal/ops/relu.hpp): elementwise `max(0, x)` over FLOAT32, FLOAT16 and
+/// both quant8 types (kernels/common/relu.hpp).
 
+
+// ---- begin nnhal/kernels/common/relu.hpp ----
+/// \file
+/// The kernels of RELU, RELU1 and RELU6: a clamp of each element, on float values or, for the
+/// quantized types, on the stored integers (the bounds quantized with the input's parameters,
+/// as the reference's CalculateActivationRange does; the output keeps the input's quantization).
+
+
+
+namespace nnhal::kernels::relu {
+
+/// The types of RELU, RELU1 and RELU6.
+inline constexpr std::array kTypes{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_QUANT8_ASYMM,
+                                   OperandType::TENSOR_FLOAT16, OperandType::TENSOR_QUANT8_ASYMM_SIGNED};
+
+/// Float clamp, computed in float for FLOAT16 as for FLOAT32.
+template <OperandType T, FusedActivationFunc Act>
+Status kernel_float(const NodeIO& io) {
+  const FloatRange r = float_activation_range(static_cast<std::int32_t>(Act));
+  elementwise::map_float<T>(io, [r](float x) { return r.apply(x); });
+  return {};
+}
+
+/// Clamp of the stored integers to the range precomputed at prepare.
+template <OperandType T>
+Status kernel_quant(const NodeIO& io) {
+  using E = element_t<T>;
+  const auto& range = io.params<quant::QuantRange>();
+  const std::size_t n = static_cast<std::size_t>(io.input(0).dims.element_count());
+  const E* in = io.in_data<T>(0);
+  E* out = io.out_data<T>(0);
+  const auto lo = static_cast<E>(range.min), hi = static_cast<E>(range.max);
+  for (std::size_t i = 0; i < n; ++i) out[i] = in[i] < lo ? lo : (in[i] > hi ? hi : in[i]);
+  return {};
+}
+
+/// RELU (Act = RELU), RELU1 or RELU6: input rank <= 4, zero-sized tensors allowed.
+template <FusedActivationFunc Act, const std::string_view& Name>
+struct Family : KernelFamily {
+  static constexpr auto types = kTypes;
+
+  static Status infer(const NodeIO& io) { return elementwise::infer_same_shape(io, Name, 4); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
+    if constexpr (T == OperandType::TENSOR_FLOAT32 || T == OperandType::TENSOR_FLOAT16) {
+      return &kernel_float<T, Act>;
+    } else {
+      NNHAL_TRY(elementwise::require_input_quant(io, Name));
+      const auto storage = quant::storage_range<element_t<T>>();
+      const RtOperand& in = io.input(0);
+      prepare.store(quant::activation_range(Act, in.scale, in.zero_point, storage.min, storage.max));
+      return &kernel_quant<T>;
+    }
+  }
+};
+
+}  // namespace nnhal::kernels::relu
+// ---- end nnhal/kernels/common/relu.hpp ----
+// ---- begin nnhal/ops/relu.hpp ----
+/// \file
+/// RELU (19): elementwise `max(0, x)`; the output keeps the input's quantization.
+
+
+namespace nnhal::ops {
+
+namespace relu {
+inline constexpr auto& kInputs = v1_0::kUnaryInputs;
+inline constexpr auto& kOutputs = v1_0::kSingleOutput;
+/// F32, QA8 1.0; F16 1.2; QAS8 1.3.
+inline constexpr auto kSignatures = v1_0::unary(v1_0::float_quant_types(HalVersion::V1_0));
+/// Input rank <= 4 when known.
+inline Status validate(const OperationView& op, HalVersion& version) {
+  return v1_0::validate_rank4(op, version);
+}
+}  // namespace relu
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// RELU is validated (nnhal/ops/relu.hpp) but nnhal has no kernel for it yet.
+/// RELU in the operation table.
 template <>
-struct Kernels<OperationType::RELU> : NoKernelsYet {};
+struct Row<OperationType::RELU> {
+  static constexpr OperationInfo info = make_row(OperationType::RELU, {
+      .inputs = ops::relu::kInputs,
+      .outputs = ops::relu::kOutputs,
+      .signatures = ops::relu::kSignatures,
+      .validate = &ops::relu::validate,
+      .flags = kOpAllowsZeroSized,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/relu.hpp ----
+
+namespace nnhal {
+
+namespace kernels::relu {
+inline constexpr std::string_view kReluName = "RELU";
+}  // namespace kernels::relu
+
+/// RELU: the clamp family with the RELU bounds.
+template <>
+struct Kernels<OperationType::RELU>
+    : kernels::relu::Family<FusedActivationFunc::RELU, kernels::relu::kReluName> {};
+static_assert(kernels_cover_row<OperationType::RELU>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/relu.hpp ----
 // ---- begin nnhal/kernels/relu1.hpp ----
 /// \file
-/// RELU1 kernels: none yet.
+/// RELU1 kernels (the row: nnhal/ops/relu1.hpp): elementwise `min(1, max(-1, x))` over FLOAT32, FLOAT16 and
+/// both quant8 types (kernels/common/relu.hpp).
 
+
+// ---- begin nnhal/ops/relu1.hpp ----
+/// \file
+/// RELU1 (20): elementwise `min(1, max(-1, x))`; the output keeps the input's quantization.
+
+
+namespace nnhal::ops {
+
+namespace relu1 {
+inline constexpr auto& kInputs = v1_0::kUnaryInputs;
+inline constexpr auto& kOutputs = v1_0::kSingleOutput;
+/// F32, QA8 1.0; F16 1.2; QAS8 1.3.
+inline constexpr auto kSignatures = v1_0::unary(v1_0::float_quant_types(HalVersion::V1_0));
+/// Input rank <= 4 when known.
+inline Status validate(const OperationView& op, HalVersion& version) {
+  return v1_0::validate_rank4(op, version);
+}
+}  // namespace relu1
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// RELU1 is validated (nnhal/ops/relu1.hpp) but nnhal has no kernel for it yet.
+/// RELU1 in the operation table.
 template <>
-struct Kernels<OperationType::RELU1> : NoKernelsYet {};
+struct Row<OperationType::RELU1> {
+  static constexpr OperationInfo info = make_row(OperationType::RELU1, {
+      .inputs = ops::relu1::kInputs,
+      .outputs = ops::relu1::kOutputs,
+      .signatures = ops::relu1::kSignatures,
+      .validate = &ops::relu1::validate,
+      .flags = kOpAllowsZeroSized,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/relu1.hpp ----
+
+namespace nnhal {
+
+namespace kernels::relu {
+inline constexpr std::string_view kRelu1Name = "RELU1";
+}  // namespace kernels::relu
+
+/// RELU1: the clamp family with the RELU1 bounds.
+template <>
+struct Kernels<OperationType::RELU1>
+    : kernels::relu::Family<FusedActivationFunc::RELU1, kernels::relu::kRelu1Name> {};
+static_assert(kernels_cover_row<OperationType::RELU1>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/relu1.hpp ----
 // ---- begin nnhal/kernels/relu6.hpp ----
 /// \file
-/// RELU6 kernels: none yet.
+/// RELU6 kernels (the row: nnhal/ops/relu6.hpp): elementwise `min(6, max(0, x))` over FLOAT32, FLOAT16 and
+/// both quant8 types (kernels/common/relu.hpp).
 
+
+// ---- begin nnhal/ops/relu6.hpp ----
+/// \file
+/// RELU6 (21): elementwise `min(6, max(0, x))`; the output keeps the input's quantization.
+
+
+namespace nnhal::ops {
+
+namespace relu6 {
+inline constexpr auto& kInputs = v1_0::kUnaryInputs;
+inline constexpr auto& kOutputs = v1_0::kSingleOutput;
+/// F32, QA8 1.0; F16 1.2; QAS8 1.3.
+inline constexpr auto kSignatures = v1_0::unary(v1_0::float_quant_types(HalVersion::V1_0));
+/// Input rank <= 4 when known.
+inline Status validate(const OperationView& op, HalVersion& version) {
+  return v1_0::validate_rank4(op, version);
+}
+}  // namespace relu6
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// RELU6 is validated (nnhal/ops/relu6.hpp) but nnhal has no kernel for it yet.
+/// RELU6 in the operation table.
 template <>
-struct Kernels<OperationType::RELU6> : NoKernelsYet {};
+struct Row<OperationType::RELU6> {
+  static constexpr OperationInfo info = make_row(OperationType::RELU6, {
+      .inputs = ops::relu6::kInputs,
+      .outputs = ops::relu6::kOutputs,
+      .signatures = ops::relu6::kSignatures,
+      .validate = &ops::relu6::validate,
+      .flags = kOpAllowsZeroSized,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/relu6.hpp ----
+
+namespace nnhal {
+
+namespace kernels::relu {
+inline constexpr std::string_view kRelu6Name = "RELU6";
+}  // namespace kernels::relu
+
+/// RELU6: the clamp family with the RELU6 bounds.
+template <>
+struct Kernels<OperationType::RELU6>
+    : kernels::relu::Family<FusedActivationFunc::RELU6, kernels::relu::kRelu6Name> {};
+static_assert(kernels_cover_row<OperationType::RELU6>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/relu6.hpp ----
@@ -3757,14 +5022,211 @@ struct Kernels<OperationType::RNN> : NoKernelsYet {};
 // ---- end nnhal/kernels/rnn.hpp ----
 // ---- begin nnhal/kernels/softmax.hpp ----
 /// \file
-/// SOFTMAX kernels: none yet.
+/// SOFTMAX kernels (the row: nnhal/ops/softmax.hpp): `exp(beta * (x - max)) / sum` along an axis
+/// (input 2, the last by default), over FLOAT32 and FLOAT16 (computed in float) and both quant8
+/// types with the reference's fixed-point algorithm (differences rescaled to Q5.26, gemmlowp
+/// exp, sum in Q12.19, one reciprocal). Input rank <= 4, beta > 0; zero-sized tensors allowed.
 
+#include <cfloat>
+
+// ---- begin nnhal/ops/softmax.hpp ----
+/// \file
+/// SOFTMAX (25): `exp(beta * x) / sum(exp(beta * x))` along an axis (the last by default).
+/// Quantized outputs are documented at scale 1/256, zeroPoint 0 (QA8) or -128 (QAS8); the
+/// reference executor uses the declared output parameters.
+
+
+
+namespace nnhal::ops {
+
+namespace softmax {
+inline constexpr std::array<Slot, 3> kInputs{{
+    {"input", Role::Data},
+    {"beta", Role::Parameter},
+    {"axis", Role::Parameter, kSlotTrailing},
+}};
+inline constexpr auto& kOutputs = v1_0::kSingleOutput;
+/// {T, fT} -> {T}: F32, QA8 1.0; F16 1.2; QAS8 1.3 (beta is FLOAT16 for F16, FLOAT32 otherwise).
+/// With the axis input 1.2.
+inline constexpr auto kSignatures = v1_0::with_trailing(
+    for_each_type(v1_0::float_quant_types(HalVersion::V1_0),
+                  [](OperandType t, HalVersion v) { return sig(v, {t, float_scalar_for(t)}, {t}); }),
+    {OperandType::INT32}, HalVersion::V1_2);
+
+/// Input rank <= 4 when known; a constant axis in [-rank, rank); without the axis input, a known
+/// rank other than 2 or 4 needs 1.2.
+inline Status validate(const OperationView& op, HalVersion& version) {
+  NNHAL_TRY(v1_0::check_max_rank(op, 0, 4));
+  NNHAL_TRY(check_constant_axis(op, 2));
+  if (const auto r = op.input_rank(0); op.input_count() == 2 && r && *r != 2 && *r != 4)
+    v1_0::raise(version, HalVersion::V1_2);
+  return {};
+}
+}  // namespace softmax
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// SOFTMAX is validated (nnhal/ops/softmax.hpp) but nnhal has no kernel for it yet.
+/// SOFTMAX in the operation table.
 template <>
-struct Kernels<OperationType::SOFTMAX> : NoKernelsYet {};
+struct Row<OperationType::SOFTMAX> {
+  static constexpr OperationInfo info = make_row(OperationType::SOFTMAX, {
+      .inputs = ops::softmax::kInputs,
+      .outputs = ops::softmax::kOutputs,
+      .signatures = ops::softmax::kSignatures,
+      .validate = &ops::softmax::validate,
+      .flags = kOpAllowsZeroSized,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/softmax.hpp ----
+
+namespace nnhal::kernels::softmax {
+
+/// beta as float (FLOAT16 for TENSOR_FLOAT16 data, FLOAT32 otherwise).
+inline float beta_of(const NodeIO& io) noexcept {
+  return io.input(0).type == OperandType::TENSOR_FLOAT16 ? static_cast<float>(io.scalar<OperandType::FLOAT16>(1))
+                                                         : io.scalar<OperandType::FLOAT32>(1);
+}
+
+/// The axis input, -1 when it is left out.
+inline std::int32_t axis_of(const NodeIO& io) noexcept {
+  return io.input_count() > 2 ? io.scalar<OperandType::INT32>(2) : -1;
+}
+
+/// Output shape = input shape; rank <= 4, beta > 0 and the axis in range.
+inline Status infer(const NodeIO& io) {
+  NNHAL_TRY(elementwise::infer_same_shape(io, "SOFTMAX", 4));
+  const float beta = beta_of(io);
+  if (!(beta > 0.0f)) return NNHAL_INVALID("SOFTMAX beta %g must be positive", static_cast<double>(beta));
+  if (auto a = resolve_axis(axis_of(io), io.input(0).dims.rank(), "SOFTMAX"); !a) return std::move(a.error());
+  return {};
+}
+
+template <OperandType T>
+Status kernel_float(const NodeIO& io) {
+  const auto in = io.in<T>(0);
+  const auto out = io.out<T>(0);
+  if (in.size() == 0) return {};
+  auto axis = resolve_axis(axis_of(io), in.dims().rank(), "SOFTMAX");
+  if (!axis) return std::move(axis.error());
+  const float beta = beta_of(io);
+  const AxisSplit s = split_at(in.dims(), *axis);
+  for (std::size_t o = 0; o < s.outer; ++o) {
+    for (std::size_t i = 0; i < s.inner; ++i) {
+      const std::size_t base = o * s.axis * s.inner + i;
+      float max = -FLT_MAX;
+      for (std::size_t a = 0; a < s.axis; ++a) max = std::max(max, static_cast<float>(in[base + a * s.inner]));
+      float sum = 0.0f;
+      for (std::size_t a = 0; a < s.axis; ++a) sum += std::exp((static_cast<float>(in[base + a * s.inner]) - max) * beta);
+      for (std::size_t a = 0; a < s.axis; ++a) {
+        const float r = std::exp((static_cast<float>(in[base + a * s.inner]) - max) * beta) / sum;
+        if constexpr (T == OperandType::TENSOR_FLOAT16)
+          out[base + a * s.inner] = Half(r);
+        else
+          out[base + a * s.inner] = r;
+      }
+    }
+  }
+  return {};
+}
+
+/// Integer bits of the scaled differences and of the sum of exponentials.
+inline constexpr int kScaledDiffIntegerBits = 5;
+inline constexpr int kAccumulationIntegerBits = 12;
+
+/// x / 2^exponent rounded to nearest for x >= 0, also for exponents past 31 (where it is 0).
+inline std::int32_t divide_by_pot_nonnegative(std::int32_t x, int exponent) noexcept {
+  return exponent > 31 ? 0 : quant::rounding_divide_by_pot(x, exponent);
+}
+
+template <OperandType T>
+Status kernel_quant(const NodeIO& io) {
+  using E = element_t<T>;
+  constexpr bool is_signed = std::is_signed_v<E>;
+  constexpr std::int32_t q_min = std::numeric_limits<E>::min(), q_max = std::numeric_limits<E>::max();
+  const auto in = io.in<T>(0);
+  const auto out = io.out<T>(0);
+  if (in.size() == 0) return {};
+  auto axis = resolve_axis(axis_of(io), in.dims().rank(), "SOFTMAX");
+  if (!axis) return std::move(axis.error());
+  const float beta = beta_of(io);
+  // The reference's multiplier: beta * input scale in Q5.26, capped below 2^31.
+  const double real = std::min(1.0 * beta * in.scale() * (1 << (31 - kScaledDiffIntegerBits)), (1LL << 31) - 1.0);
+  const auto m = fixed::quantize_multiplier_greater_than_one(real);
+  if (!m)
+    return NNHAL_FAILURE("SOFTMAX beta %g times input scale %g is too small for the quantized kernel",
+                         static_cast<double>(beta), static_cast<double>(in.scale()));
+  const std::int32_t diff_min = -fixed::input_radius(kScaledDiffIntegerBits, m->shift);
+  using ScaledDiff = fixed::Fixed<kScaledDiffIntegerBits>;
+  using Accum = fixed::Fixed<kAccumulationIntegerBits>;
+  const AxisSplit s = split_at(in.dims(), *axis);
+  for (std::size_t o = 0; o < s.outer; ++o) {
+    for (std::size_t i = 0; i < s.inner; ++i) {
+      const std::size_t base = o * s.axis * s.inner + i;
+      std::int32_t max = q_min < 0 ? q_min : 0;
+      for (std::size_t a = 0; a < s.axis; ++a) max = std::max<std::int32_t>(max, in[base + a * s.inner]);
+      auto scaled_diff = [&](std::int32_t diff) {
+        return ScaledDiff::from_raw(quant::multiply_by_quantized_multiplier(diff, m->value, m->shift));
+      };
+      Accum sum = Accum::zero();
+      for (std::size_t a = 0; a < s.axis; ++a) {
+        const std::int32_t diff = static_cast<std::int32_t>(in[base + a * s.inner]) - max;
+        if (diff >= diff_min)
+          sum = sum + fixed::rescale<kAccumulationIntegerBits>(fixed::exp_on_negative_values(scaled_diff(diff)));
+      }
+      const auto fixed_sum = static_cast<std::uint32_t>(sum.raw);
+      const int headroom_plus_one = fixed::count_leading_zeros(fixed_sum);
+      const int num_bits_over_unit = kAccumulationIntegerBits - headroom_plus_one;
+      const auto shifted_sum_minus_one = static_cast<std::int32_t>(
+          (headroom_plus_one < 32 ? fixed_sum << headroom_plus_one : 0u) - (std::uint32_t{1} << 31));
+      const fixed::Fixed<0> shifted_scale =
+          fixed::one_over_one_plus_x_for_x_in_0_1(fixed::Fixed<0>::from_raw(shifted_sum_minus_one));
+      for (std::size_t a = 0; a < s.axis; ++a) {
+        const std::int32_t diff = static_cast<std::int32_t>(in[base + a * s.inner]) - max;
+        std::int32_t r = q_min;
+        if (diff >= diff_min) {
+          const fixed::Fixed<0> e = fixed::exp_on_negative_values(scaled_diff(diff));
+          r = divide_by_pot_nonnegative((shifted_scale * e).raw, num_bits_over_unit + 31 - 8) - (is_signed ? 128 : 0);
+          r = std::clamp(r, q_min, q_max);
+        }
+        out[base + a * s.inner] = static_cast<E>(r);
+      }
+    }
+  }
+  return {};
+}
+
+/// SOFTMAX's kernels; a quantized output must be declared at scale 1/256 with zeroPoint 0 (QA8)
+/// or -128 (QAS8), which the reference's kernel checks (operations.md calls the quantization
+/// "not enforced"; the reference's Softmax.cpp execute does reject other values).
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_QUANT8_ASYMM,
+                                    OperandType::TENSOR_FLOAT16, OperandType::TENSOR_QUANT8_ASYMM_SIGNED};
+
+  static Status infer(const NodeIO& io) { return softmax::infer(io); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare&) {
+    if constexpr (T == OperandType::TENSOR_FLOAT32 || T == OperandType::TENSOR_FLOAT16) {
+      return &kernel_float<T>;
+    } else {
+      NNHAL_TRY(elementwise::require_output_quant(io, "SOFTMAX", 1.0f / 256,
+                                                  T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED ? -128 : 0));
+      return &kernel_quant<T>;
+    }
+  }
+};
+
+}  // namespace nnhal::kernels::softmax
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::SOFTMAX> : kernels::softmax::Family {};
+static_assert(kernels_cover_row<OperationType::SOFTMAX>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/softmax.hpp ----
@@ -3796,14 +5258,64 @@ struct Kernels<OperationType::SVDF> : NoKernelsYet {};
 // ---- end nnhal/kernels/svdf.hpp ----
 // ---- begin nnhal/kernels/tanh.hpp ----
 /// \file
-/// TANH kernels: none yet.
+/// TANH kernels (the row: nnhal/ops/tanh.hpp): elementwise tanh(x); quantized outputs at the fixed scale 1/128, zeroPoint
+/// 128 (QA8) or 0 (QAS8) (kernels/common/sigmoid.hpp).
 
+
+// ---- begin nnhal/ops/tanh.hpp ----
+/// \file
+/// TANH (28): elementwise hyperbolic tangent; quantized output fixed at scale 1/128, zeroPoint 128
+/// (QA8) or 0 (QAS8), enforced at execution.
+
+
+
+namespace nnhal::ops {
+
+namespace tanh {
+inline constexpr auto& kInputs = v1_0::kUnaryInputs;
+inline constexpr auto& kOutputs = v1_0::kSingleOutput;
+/// F32 1.0; F16, QA8 1.2 (unlike the other activations, quantized TANH is new in 1.2); QAS8 1.3.
+inline constexpr auto kSignatures = v1_0::unary(std::array<TypeVersion, 4>{{
+    {OperandType::TENSOR_FLOAT32, HalVersion::V1_0},
+    {OperandType::TENSOR_FLOAT16, HalVersion::V1_2},
+    {OperandType::TENSOR_QUANT8_ASYMM, HalVersion::V1_2},
+    {OperandType::TENSOR_QUANT8_ASYMM_SIGNED, HalVersion::V1_3},
+}});
+/// Input rank <= 4 when known.
+inline Status validate(const OperationView& op, HalVersion& version) {
+  return v1_0::validate_rank4(op, version);
+}
+}  // namespace tanh
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// TANH is validated (nnhal/ops/tanh.hpp) but nnhal has no kernel for it yet.
+/// TANH in the operation table.
 template <>
-struct Kernels<OperationType::TANH> : NoKernelsYet {};
+struct Row<OperationType::TANH> {
+  static constexpr OperationInfo info = make_row(OperationType::TANH, {
+      .inputs = ops::tanh::kInputs,
+      .outputs = ops::tanh::kOutputs,
+      .signatures = ops::tanh::kSignatures,
+      .validate = &ops::tanh::validate,
+      .flags = kOpAllowsZeroSized,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/tanh.hpp ----
+
+namespace nnhal {
+
+namespace kernels::sigmoid {
+inline constexpr std::string_view kTanhName = "TANH";
+}  // namespace kernels::sigmoid
+
+/// TANH: float maps and the reference's fixed-point quantized kernel.
+template <>
+struct Kernels<OperationType::TANH> : kernels::sigmoid::Family<true, kernels::sigmoid::kTanhName> {};
+static_assert(kernels_cover_row<OperationType::TANH>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/tanh.hpp ----
@@ -4017,14 +5529,145 @@ struct Kernels<OperationType::TRANSPOSE> : NoKernelsYet {};
 // ---- end nnhal/kernels/transpose.hpp ----
 // ---- begin nnhal/kernels/abs.hpp ----
 /// \file
-/// ABS kernels: none yet.
+/// ABS kernels (the row: nnhal/ops/abs.hpp): elementwise absolute value over FLOAT32, FLOAT16 and TENSOR_INT32.
 
+
+// ---- begin nnhal/ops/abs.hpp ----
+/// \file
+/// ABS (38): elementwise absolute value (INT32 since 1.3).
+
+// ---- begin nnhal/ops/common/signature_lists.hpp ----
+/// \file
+/// Tensor-type lists and small signature builders shared by the operations added in HAL 1.2 and
+/// 1.3 (ABS ... RANK): the recurring "F16, F32 (, I32) (, QA8) since 1.2; QAS8 since 1.3" sets,
+/// {T} -> {T} and {T, T} -> {T} signatures, the box/ROI coordinate type of quantized detection
+/// operations, and a known-rank limit check.
+
+
+
+namespace nnhal::ops::lists {
+
+/// F16, F32 (1.2).
+inline constexpr std::array<TypeVersion, 2> kFloat{{
+    {OperandType::TENSOR_FLOAT16, HalVersion::V1_2},
+    {OperandType::TENSOR_FLOAT32, HalVersion::V1_2},
+}};
+
+/// F16, F32, QA8 (1.2); QAS8 (1.3).
+inline constexpr std::array<TypeVersion, 4> kFloatQuant{{
+    {OperandType::TENSOR_FLOAT16, HalVersion::V1_2},
+    {OperandType::TENSOR_FLOAT32, HalVersion::V1_2},
+    {OperandType::TENSOR_QUANT8_ASYMM, HalVersion::V1_2},
+    {OperandType::TENSOR_QUANT8_ASYMM_SIGNED, HalVersion::V1_3},
+}};
+
+/// F16, F32, I32, QA8 (1.2); QAS8 (1.3).
+inline constexpr std::array<TypeVersion, 5> kFloatIntQuant{{
+    {OperandType::TENSOR_FLOAT16, HalVersion::V1_2},
+    {OperandType::TENSOR_FLOAT32, HalVersion::V1_2},
+    {OperandType::TENSOR_INT32, HalVersion::V1_2},
+    {OperandType::TENSOR_QUANT8_ASYMM, HalVersion::V1_2},
+    {OperandType::TENSOR_QUANT8_ASYMM_SIGNED, HalVersion::V1_3},
+}};
+
+/// One data input, one output: the slots of the unary elementwise operations.
+inline constexpr std::array<Slot, 1> kUnaryInputs{{{"input", Role::Data}}};
+/// Two data inputs (broadcast against each other).
+inline constexpr std::array<Slot, 2> kBinaryInputs{{
+    {"input0", Role::Data},
+    {"input1", Role::Data},
+}};
+/// The single output of most operations.
+inline constexpr std::array<Slot, 1> kSingleOutput{{{"output", Role::Data}}};
+
+/// `seq` followed by `n` copies of `t` (long same-type input lists: the LSTM family).
+constexpr TypeSeq append_n(TypeSeq seq, OperandType t, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) seq.push_back(t);
+  return seq;
+}
+
+/// {T} -> {T} for each listed tensor type.
+template <std::size_t N>
+constexpr auto unary(const std::array<TypeVersion, N>& types) {
+  return for_each_type(types, [](OperandType t, HalVersion v) { return sig(v, {t}, {t}); });
+}
+
+/// {T, T} -> {T} for each listed tensor type.
+template <std::size_t N>
+constexpr auto binary(const std::array<TypeVersion, N>& types) {
+  return for_each_type(types, [](OperandType t, HalVersion v) { return sig(v, {t, t}, {t}); });
+}
+
+/// True for the quantized main tensor types (QA8, QAS8).
+constexpr bool is_quant8(OperandType t) {
+  return t == OperandType::TENSOR_QUANT8_ASYMM || t == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
+}
+
+/// Type of box / ROI coordinate tensors next to a main tensor of type `t`: the same float type
+/// for F16/F32, TENSOR_QUANT16_ASYMM (scale 0.125, zeroPoint 0) for QA8/QAS8.
+constexpr OperandType box_type_for(OperandType t) {
+  return is_quant8(t) ? OperandType::TENSOR_QUANT16_ASYMM : t;
+}
+
+/// Input `i` has rank <= `max` when its rank is known (unknown rank is checked at execution).
+inline Status check_max_rank(const OperationView& op, std::size_t i, std::size_t max) {
+  if (auto r = op.input_rank(i); r && *r > max)
+    return NNHAL_INVALID("input %zu has rank %zu, at most %zu is supported", i, *r, max);
+  return {};
+}
+
+}  // namespace nnhal::ops::lists
+// ---- end nnhal/ops/common/signature_lists.hpp ----
+
+namespace nnhal::ops {
+
+namespace abs {
+inline constexpr auto& kInputs = lists::kUnaryInputs;
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+inline constexpr auto kSignatures = lists::unary(std::array<TypeVersion, 3>{{
+    {OperandType::TENSOR_FLOAT16, HalVersion::V1_2},
+    {OperandType::TENSOR_FLOAT32, HalVersion::V1_2},
+    {OperandType::TENSOR_INT32, HalVersion::V1_3},
+}});
+}  // namespace abs
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// ABS is validated (nnhal/ops/abs.hpp) but nnhal has no kernel for it yet.
+/// ABS in the operation table.
 template <>
-struct Kernels<OperationType::ABS> : NoKernelsYet {};
+struct Row<OperationType::ABS> {
+  static constexpr OperationInfo info = make_row(OperationType::ABS, {
+      .inputs = ops::abs::kInputs,
+      .outputs = ops::abs::kOutputs,
+      .signatures = ops::abs::kSignatures,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/abs.hpp ----
+
+namespace nnhal {
+
+namespace kernels::math {
+/// ABS of one element.
+struct Abs {
+  static constexpr std::string_view kName = "ABS";
+  static constexpr std::size_t kMaxRank = nnhal::kMaxRank;
+  static float apply(float x) noexcept { return std::fabs(x); }
+  static std::int32_t apply(std::int32_t x) noexcept {
+    // |INT32_MIN| wraps to INT32_MIN (two's complement), where the reference's std::abs is undefined.
+    return x < 0 ? static_cast<std::int32_t>(0u - static_cast<std::uint32_t>(x)) : x;
+  }
+};
+}  // namespace kernels::math
+
+/// ABS: one elementwise kernel per type.
+template <>
+struct Kernels<OperationType::ABS>
+    : kernels::elementwise::MathFamily<kernels::math::Abs, kernels::elementwise::kFloatIntTypes> {};
+static_assert(kernels_cover_row<OperationType::ABS>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/abs.hpp ----
@@ -4556,14 +6199,55 @@ static_assert(kernels_cover_row<OperationType::EQUAL>());
 // ---- end nnhal/kernels/equal.hpp ----
 // ---- begin nnhal/kernels/exp.hpp ----
 /// \file
-/// EXP kernels: none yet.
+/// EXP kernels (the row: nnhal/ops/exp.hpp): elementwise e^x over FLOAT32 and FLOAT16.
 
+
+// ---- begin nnhal/ops/exp.hpp ----
+/// \file
+/// EXP (49): elementwise natural exponential.
+
+
+namespace nnhal::ops {
+
+namespace exp {
+inline constexpr auto& kInputs = lists::kUnaryInputs;
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+inline constexpr auto kSignatures = lists::unary(lists::kFloat);
+}  // namespace exp
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// EXP is validated (nnhal/ops/exp.hpp) but nnhal has no kernel for it yet.
+/// EXP in the operation table.
 template <>
-struct Kernels<OperationType::EXP> : NoKernelsYet {};
+struct Row<OperationType::EXP> {
+  static constexpr OperationInfo info = make_row(OperationType::EXP, {
+      .inputs = ops::exp::kInputs,
+      .outputs = ops::exp::kOutputs,
+      .signatures = ops::exp::kSignatures,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/exp.hpp ----
+
+namespace nnhal {
+
+namespace kernels::math {
+/// EXP of one element.
+struct Exp {
+  static constexpr std::string_view kName = "EXP";
+  static constexpr std::size_t kMaxRank = nnhal::kMaxRank;
+  static float apply(float x) noexcept { return std::exp(x); }
+};
+}  // namespace kernels::math
+
+/// EXP: one elementwise kernel per type.
+template <>
+struct Kernels<OperationType::EXP>
+    : kernels::elementwise::MathFamily<kernels::math::Exp, kernels::elementwise::kFloatTypes> {};
+static_assert(kernels_cover_row<OperationType::EXP>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/exp.hpp ----
@@ -4718,14 +6402,128 @@ struct Kernels<OperationType::HEATMAP_MAX_KEYPOINT> : NoKernelsYet {};
 // ---- end nnhal/kernels/heatmap_max_keypoint.hpp ----
 // ---- begin nnhal/kernels/instance_normalization.hpp ----
 /// \file
-/// INSTANCE_NORMALIZATION kernels: none yet.
+/// INSTANCE_NORMALIZATION kernels (the row: nnhal/ops/instance_normalization.hpp): for each batch
+/// and channel of a 4-D tensor, `(x - mean) * gamma / sqrt(variance + epsilon) + beta` over the
+/// spatial positions, in NHWC or NCHW (input 4), over FLOAT32 and FLOAT16 (computed in float;
+/// the reference accumulates FLOAT16 in half precision, float is at least as accurate).
 
+
+// ---- begin nnhal/ops/instance_normalization.hpp ----
+/// \file
+/// INSTANCE_NORMALIZATION (57): per-instance, per-channel normalisation of a 4-D tensor,
+/// `gamma * (x - mean) / sqrt(var + epsilon) + beta`.
+
+
+namespace nnhal::ops {
+
+namespace instance_normalization {
+inline constexpr std::array<Slot, 5> kInputs{{
+    {"input", Role::Data},
+    {"gamma", Role::Parameter},
+    {"beta", Role::Parameter},
+    {"epsilon", Role::Parameter},
+    {"layout", Role::Layout},
+}};
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+/// {T, fT, fT, fT, BOOL} -> {T}: F16, F32 (1.2).
+inline constexpr auto kSignatures = for_each_type(lists::kFloat, [](OperandType t, HalVersion v) {
+  const OperandType s = float_scalar_for(t);
+  return sig(v, {t, s, s, s, OperandType::BOOL}, {t});
+});
+
+/// Input 0 has rank 4 when its rank is known (the reference checks it at execution).
+inline Status validate(const OperationView& op, HalVersion&) {
+  if (auto r = op.input_rank(0); r && *r != 4) return NNHAL_INVALID("input 0 has rank %zu, it must be 4", *r);
+  return {};
+}
+}  // namespace instance_normalization
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// INSTANCE_NORMALIZATION is validated (nnhal/ops/instance_normalization.hpp) but nnhal has no kernel for it yet.
+/// INSTANCE_NORMALIZATION in the operation table.
 template <>
-struct Kernels<OperationType::INSTANCE_NORMALIZATION> : NoKernelsYet {};
+struct Row<OperationType::INSTANCE_NORMALIZATION> {
+  static constexpr OperationInfo info = make_row(OperationType::INSTANCE_NORMALIZATION, {
+      .inputs = ops::instance_normalization::kInputs,
+      .outputs = ops::instance_normalization::kOutputs,
+      .signatures = ops::instance_normalization::kSignatures,
+      .validate = &ops::instance_normalization::validate,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/instance_normalization.hpp ----
+
+namespace nnhal::kernels::instance_normalization {
+
+/// Output shape = input shape, which must have rank 4.
+inline Status infer(const NodeIO& io) {
+  if (io.input(0).dims.rank() != 4)
+    return NNHAL_INVALID("INSTANCE_NORMALIZATION input 0 has rank %zu, it must be 4", io.input(0).dims.rank());
+  return elementwise::infer_same_shape(io, "INSTANCE_NORMALIZATION");
+}
+
+template <OperandType T>
+Status kernel(const NodeIO& io) {
+  const auto in = io.in<T>(0);
+  const auto out = io.out<T>(0);
+  const float gamma = elementwise::float_scalar<T>(io, 1);
+  const float beta = elementwise::float_scalar<T>(io, 2);
+  const float epsilon = elementwise::float_scalar<T>(io, 3);
+  const bool nchw = io.scalar<OperandType::BOOL>(4) != 0;
+  const Dims& d = in.dims();
+  const std::size_t batches = d[0];
+  const std::size_t channels = nchw ? d[1] : d[3];
+  const std::size_t spatial = nchw ? std::size_t{d[2]} * d[3] : std::size_t{d[1]} * d[2];
+  // Element (b, position p, channel c) in either layout.
+  const std::size_t channel_stride = nchw ? spatial : 1;
+  const std::size_t position_stride = nchw ? 1 : channels;
+  for (std::size_t b = 0; b < batches; ++b) {
+    for (std::size_t c = 0; c < channels; ++c) {
+      const std::size_t base = b * channels * spatial + c * channel_stride;
+      float mean = 0.0f;
+      for (std::size_t p = 0; p < spatial; ++p) mean += static_cast<float>(in[base + p * position_stride]);
+      mean /= static_cast<float>(spatial);
+      float variance = 0.0f;
+      for (std::size_t p = 0; p < spatial; ++p) {
+        const float v = static_cast<float>(in[base + p * position_stride]) - mean;
+        variance += v * v;
+      }
+      const float sigma = std::sqrt(variance / static_cast<float>(spatial) + epsilon);
+      for (std::size_t p = 0; p < spatial; ++p) {
+        const std::size_t at = base + p * position_stride;
+        const float r = (static_cast<float>(in[at]) - mean) * gamma / sigma + beta;
+        if constexpr (T == OperandType::TENSOR_FLOAT16)
+          out[at] = Half(r);
+        else
+          out[at] = r;
+      }
+    }
+  }
+  return {};
+}
+
+/// INSTANCE_NORMALIZATION's kernels.
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16};
+
+  static Status infer(const NodeIO& io) { return instance_normalization::infer(io); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO&, KernelPrepare&) {
+    return &kernel<T>;
+  }
+};
+
+}  // namespace nnhal::kernels::instance_normalization
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::INSTANCE_NORMALIZATION> : kernels::instance_normalization::Family {};
+static_assert(kernels_cover_row<OperationType::INSTANCE_NORMALIZATION>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/instance_normalization.hpp ----
@@ -4815,14 +6613,55 @@ static_assert(kernels_cover_row<OperationType::LESS_EQUAL>());
 // ---- end nnhal/kernels/less_equal.hpp ----
 // ---- begin nnhal/kernels/log.hpp ----
 /// \file
-/// LOG kernels: none yet.
+/// LOG kernels (the row: nnhal/ops/log.hpp): elementwise natural logarithm over FLOAT32 and FLOAT16.
 
+
+// ---- begin nnhal/ops/log.hpp ----
+/// \file
+/// LOG (60): elementwise natural logarithm.
+
+
+namespace nnhal::ops {
+
+namespace log {
+inline constexpr auto& kInputs = lists::kUnaryInputs;
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+inline constexpr auto kSignatures = lists::unary(lists::kFloat);
+}  // namespace log
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// LOG is validated (nnhal/ops/log.hpp) but nnhal has no kernel for it yet.
+/// LOG in the operation table.
 template <>
-struct Kernels<OperationType::LOG> : NoKernelsYet {};
+struct Row<OperationType::LOG> {
+  static constexpr OperationInfo info = make_row(OperationType::LOG, {
+      .inputs = ops::log::kInputs,
+      .outputs = ops::log::kOutputs,
+      .signatures = ops::log::kSignatures,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/log.hpp ----
+
+namespace nnhal {
+
+namespace kernels::math {
+/// LOG of one element.
+struct Log {
+  static constexpr std::string_view kName = "LOG";
+  static constexpr std::size_t kMaxRank = nnhal::kMaxRank;
+  static float apply(float x) noexcept { return std::log(x); }
+};
+}  // namespace kernels::math
+
+/// LOG: one elementwise kernel per type.
+template <>
+struct Kernels<OperationType::LOG>
+    : kernels::elementwise::MathFamily<kernels::math::Log, kernels::elementwise::kFloatTypes> {};
+static_assert(kernels_cover_row<OperationType::LOG>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/log.hpp ----
@@ -4951,53 +6790,338 @@ static_assert(kernels_cover_row<OperationType::LOGICAL_OR>());
 // ---- end nnhal/kernels/logical_or.hpp ----
 // ---- begin nnhal/kernels/log_softmax.hpp ----
 /// \file
-/// LOG_SOFTMAX kernels: none yet.
+/// LOG_SOFTMAX kernels (the row: nnhal/ops/log_softmax.hpp): `(x - max) * beta - log(sum(exp((x -
+/// max) * beta)))` along the axis of input 2, over FLOAT32 and FLOAT16 (computed in float, each
+/// exponential and the logarithm in double as the reference does).
 
+
+// ---- begin nnhal/ops/log_softmax.hpp ----
+/// \file
+/// LOG_SOFTMAX (64): `x * beta - log(sum(exp(x * beta), axis))`.
+
+
+namespace nnhal::ops {
+
+namespace log_softmax {
+inline constexpr std::array<Slot, 3> kInputs{{
+    {"input", Role::Data},
+    {"beta", Role::Parameter},
+    {"axis", Role::Parameter},
+}};
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+/// {T, fT, INT32} -> {T}: F16, F32 (1.2).
+inline constexpr auto kSignatures = for_each_type(lists::kFloat, [](OperandType t, HalVersion v) {
+  return sig(v, {t, float_scalar_for(t), OperandType::INT32}, {t});
+});
+
+/// A constant axis lies in [-rank, rank) when the input's rank is known.
+inline Status validate(const OperationView& op, HalVersion&) { return check_constant_axis(op, 2); }
+}  // namespace log_softmax
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// LOG_SOFTMAX is validated (nnhal/ops/log_softmax.hpp) but nnhal has no kernel for it yet.
+/// LOG_SOFTMAX in the operation table.
 template <>
-struct Kernels<OperationType::LOG_SOFTMAX> : NoKernelsYet {};
+struct Row<OperationType::LOG_SOFTMAX> {
+  static constexpr OperationInfo info = make_row(OperationType::LOG_SOFTMAX, {
+      .inputs = ops::log_softmax::kInputs,
+      .outputs = ops::log_softmax::kOutputs,
+      .signatures = ops::log_softmax::kSignatures,
+      .validate = &ops::log_softmax::validate,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/log_softmax.hpp ----
+
+namespace nnhal::kernels::log_softmax {
+
+/// Output shape = input shape; the axis must be in range.
+inline Status infer(const NodeIO& io) {
+  NNHAL_TRY(elementwise::infer_same_shape(io, "LOG_SOFTMAX"));
+  if (auto a = resolve_axis(io.scalar<OperandType::INT32>(2), io.input(0).dims.rank(), "LOG_SOFTMAX"); !a)
+    return std::move(a.error());
+  return {};
+}
+
+template <OperandType T>
+Status kernel(const NodeIO& io) {
+  const auto in = io.in<T>(0);
+  const auto out = io.out<T>(0);
+  auto axis = resolve_axis(io.scalar<OperandType::INT32>(2), in.dims().rank(), "LOG_SOFTMAX");
+  if (!axis) return std::move(axis.error());
+  const float beta = elementwise::float_scalar<T>(io, 1);
+  const AxisSplit s = split_at(in.dims(), *axis);
+  for (std::size_t o = 0; o < s.outer; ++o) {
+    for (std::size_t i = 0; i < s.inner; ++i) {
+      const std::size_t base = o * s.axis * s.inner + i;
+      float max = static_cast<float>(in[base]);
+      for (std::size_t a = 1; a < s.axis; ++a) max = std::max(max, static_cast<float>(in[base + a * s.inner]));
+      float sum = 0.0f;
+      for (std::size_t a = 0; a < s.axis; ++a)
+        sum += static_cast<float>(std::exp(static_cast<double>((static_cast<float>(in[base + a * s.inner]) - max) * beta)));
+      const auto log_sum = static_cast<float>(std::log(static_cast<double>(sum)));
+      for (std::size_t a = 0; a < s.axis; ++a) {
+        const float r = (static_cast<float>(in[base + a * s.inner]) - max) * beta - log_sum;
+        if constexpr (T == OperandType::TENSOR_FLOAT16)
+          out[base + a * s.inner] = Half(r);
+        else
+          out[base + a * s.inner] = r;
+      }
+    }
+  }
+  return {};
+}
+
+/// LOG_SOFTMAX's kernels.
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16};
+
+  static Status infer(const NodeIO& io) { return log_softmax::infer(io); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO&, KernelPrepare&) {
+    return &kernel<T>;
+  }
+};
+
+}  // namespace nnhal::kernels::log_softmax
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::LOG_SOFTMAX> : kernels::log_softmax::Family {};
+static_assert(kernels_cover_row<OperationType::LOG_SOFTMAX>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/log_softmax.hpp ----
 // ---- begin nnhal/kernels/maximum.hpp ----
 /// \file
-/// MAXIMUM kernels: none yet.
+/// MAXIMUM kernels (the row: nnhal/ops/maximum.hpp): the larger of two broadcast operands
+/// (kernels/common/min_max.hpp).
 
+
+// ---- begin nnhal/kernels/common/min_max.hpp ----
+/// \file
+/// The kernels of MAXIMUM and MINIMUM: the larger / smaller of two broadcast operands, for
+/// FLOAT32, FLOAT16, TENSOR_INT32 and both quant8 types. Quantized inputs may each have their own
+/// quantization: both are requantized to the output's first, as the reference does.
+
+
+
+namespace nnhal::kernels::min_max {
+
+/// MAXIMUM (Min = false) or MINIMUM of two elements.
+template <bool Min, class E>
+E pick(E a, E b) noexcept {
+  if constexpr (Min)
+    return std::min(a, b);
+  else
+    return std::max(a, b);
+}
+
+template <bool Min, OperandType T>
+Status kernel(const NodeIO& io) {
+  const auto a = io.in<T>(0);
+  const auto b = io.in<T>(1);
+  const auto o = io.out<T>(0);
+  broadcast_for_each(o.dims(), a.dims(), b.dims(), [&](std::size_t i, std::size_t ia, std::size_t ib) {
+    if constexpr (T == OperandType::TENSOR_FLOAT16) {
+      // std::min / std::max on the widened values, keeping the chosen operand's bits.
+      const float x = static_cast<float>(a[ia]), y = static_cast<float>(b[ib]);
+      o[i] = (Min ? y < x : x < y) ? b[ib] : a[ia];
+    } else if constexpr (T == OperandType::TENSOR_QUANT8_ASYMM || T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED) {
+      using E = element_t<T>;
+      const E x = quant::requantize<E>(a[ia], a.scale(), a.zero_point(), o.scale(), o.zero_point());
+      const E y = quant::requantize<E>(b[ib], b.scale(), b.zero_point(), o.scale(), o.zero_point());
+      o[i] = pick<Min>(x, y);
+    } else {
+      o[i] = pick<Min>(a[ia], b[ib]);
+    }
+  });
+  return {};
+}
+
+/// MAXIMUM or MINIMUM (named Name).
+template <bool Min, const std::string_view& Name>
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
+                                    OperandType::TENSOR_INT32, OperandType::TENSOR_QUANT8_ASYMM,
+                                    OperandType::TENSOR_QUANT8_ASYMM_SIGNED};
+
+  static Status infer(const NodeIO& io) {
+    auto shape = broadcast_shape(io.input(0).dims, io.input(1).dims);
+    if (!shape) return std::move(shape.error().prefix("%s", Name.data()));
+    io.output(0).dims = *shape;
+    io.output(0).rank_known = true;
+    return {};
+  }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO&, KernelPrepare&) {
+    return &kernel<Min, T>;
+  }
+};
+
+}  // namespace nnhal::kernels::min_max
+// ---- end nnhal/kernels/common/min_max.hpp ----
+// ---- begin nnhal/ops/maximum.hpp ----
+/// \file
+/// MAXIMUM (65): elementwise maximum with broadcasting; the inputs' and the output's
+/// quantization parameters may all differ.
+
+
+namespace nnhal::ops {
+
+namespace maximum {
+inline constexpr auto& kInputs = lists::kBinaryInputs;
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+/// {T, T} -> {T}: F16, F32, I32, QA8 (1.2); QAS8 (1.3).
+inline constexpr auto kSignatures = lists::binary(lists::kFloatIntQuant);
+}  // namespace maximum
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// MAXIMUM is validated (nnhal/ops/maximum.hpp) but nnhal has no kernel for it yet.
+/// MAXIMUM in the operation table.
 template <>
-struct Kernels<OperationType::MAXIMUM> : NoKernelsYet {};
+struct Row<OperationType::MAXIMUM> {
+  static constexpr OperationInfo info = make_row(OperationType::MAXIMUM, {
+      .inputs = ops::maximum::kInputs,
+      .outputs = ops::maximum::kOutputs,
+      .signatures = ops::maximum::kSignatures,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/maximum.hpp ----
+
+namespace nnhal {
+
+namespace kernels::min_max {
+inline constexpr std::string_view kMaximumName = "MAXIMUM";
+}  // namespace kernels::min_max
+
+/// MAXIMUM: one broadcast kernel per type.
+template <>
+struct Kernels<OperationType::MAXIMUM> : kernels::min_max::Family<false, kernels::min_max::kMaximumName> {};
+static_assert(kernels_cover_row<OperationType::MAXIMUM>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/maximum.hpp ----
 // ---- begin nnhal/kernels/minimum.hpp ----
 /// \file
-/// MINIMUM kernels: none yet.
+/// MINIMUM kernels (the row: nnhal/ops/minimum.hpp): the smaller of two broadcast operands
+/// (kernels/common/min_max.hpp).
 
+
+// ---- begin nnhal/ops/minimum.hpp ----
+/// \file
+/// MINIMUM (66): elementwise minimum with broadcasting; the inputs' and the output's
+/// quantization parameters may all differ.
+
+
+namespace nnhal::ops {
+
+namespace minimum {
+inline constexpr auto& kInputs = lists::kBinaryInputs;
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+/// {T, T} -> {T}: F16, F32, I32, QA8 (1.2); QAS8 (1.3).
+inline constexpr auto kSignatures = lists::binary(lists::kFloatIntQuant);
+}  // namespace minimum
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// MINIMUM is validated (nnhal/ops/minimum.hpp) but nnhal has no kernel for it yet.
+/// MINIMUM in the operation table.
 template <>
-struct Kernels<OperationType::MINIMUM> : NoKernelsYet {};
+struct Row<OperationType::MINIMUM> {
+  static constexpr OperationInfo info = make_row(OperationType::MINIMUM, {
+      .inputs = ops::minimum::kInputs,
+      .outputs = ops::minimum::kOutputs,
+      .signatures = ops::minimum::kSignatures,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/minimum.hpp ----
+
+namespace nnhal {
+
+namespace kernels::min_max {
+inline constexpr std::string_view kMinimumName = "MINIMUM";
+}  // namespace kernels::min_max
+
+/// MINIMUM: one broadcast kernel per type.
+template <>
+struct Kernels<OperationType::MINIMUM> : kernels::min_max::Family<true, kernels::min_max::kMinimumName> {};
+static_assert(kernels_cover_row<OperationType::MINIMUM>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/minimum.hpp ----
 // ---- begin nnhal/kernels/neg.hpp ----
 /// \file
-/// NEG kernels: none yet.
+/// NEG kernels (the row: nnhal/ops/neg.hpp): elementwise negation over FLOAT32, FLOAT16 and TENSOR_INT32.
 
+
+// ---- begin nnhal/ops/neg.hpp ----
+/// \file
+/// NEG (67): elementwise negation.
+
+
+namespace nnhal::ops {
+
+namespace neg {
+inline constexpr auto& kInputs = lists::kUnaryInputs;
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+inline constexpr auto kSignatures = lists::unary(std::array<TypeVersion, 3>{{
+    {OperandType::TENSOR_FLOAT16, HalVersion::V1_2},
+    {OperandType::TENSOR_FLOAT32, HalVersion::V1_2},
+    {OperandType::TENSOR_INT32, HalVersion::V1_2},
+}});
+}  // namespace neg
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// NEG is validated (nnhal/ops/neg.hpp) but nnhal has no kernel for it yet.
+/// NEG in the operation table.
 template <>
-struct Kernels<OperationType::NEG> : NoKernelsYet {};
+struct Row<OperationType::NEG> {
+  static constexpr OperationInfo info = make_row(OperationType::NEG, {
+      .inputs = ops::neg::kInputs,
+      .outputs = ops::neg::kOutputs,
+      .signatures = ops::neg::kSignatures,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/neg.hpp ----
+
+namespace nnhal {
+
+namespace kernels::math {
+/// NEG of one element.
+struct Neg {
+  static constexpr std::string_view kName = "NEG";
+  static constexpr std::size_t kMaxRank = nnhal::kMaxRank;
+  static float apply(float x) noexcept { return -x; }
+  static std::int32_t apply(std::int32_t x) noexcept {
+    // -INT32_MIN wraps to INT32_MIN (two's complement), where the reference's negation is undefined.
+    return static_cast<std::int32_t>(0u - static_cast<std::uint32_t>(x));
+  }
+};
+}  // namespace kernels::math
+
+/// NEG: one elementwise kernel per type.
+template <>
+struct Kernels<OperationType::NEG>
+    : kernels::elementwise::MathFamily<kernels::math::Neg, kernels::elementwise::kFloatIntTypes> {};
+static_assert(kernels_cover_row<OperationType::NEG>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/neg.hpp ----
@@ -5058,40 +7182,317 @@ struct Kernels<OperationType::PAD_V2> : NoKernelsYet {};
 // ---- end nnhal/kernels/pad_v2.hpp ----
 // ---- begin nnhal/kernels/pow.hpp ----
 /// \file
-/// POW kernels: none yet.
+/// POW kernels (the row: nnhal/ops/pow.hpp): `base ^ exponent` elementwise with broadcasting, over
+/// FLOAT32 and FLOAT16 (computed in float, as the reference does).
 
+
+// ---- begin nnhal/ops/pow.hpp ----
+/// \file
+/// POW (70): elementwise `base ^ exponent` with broadcasting.
+
+
+namespace nnhal::ops {
+
+namespace pow {
+inline constexpr std::array<Slot, 2> kInputs{{
+    {"base", Role::Data},
+    {"exponent", Role::Data},
+}};
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+/// {T, T} -> {T}: F16, F32 (1.2).
+inline constexpr auto kSignatures = lists::binary(lists::kFloat);
+}  // namespace pow
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// POW is validated (nnhal/ops/pow.hpp) but nnhal has no kernel for it yet.
+/// POW in the operation table.
 template <>
-struct Kernels<OperationType::POW> : NoKernelsYet {};
+struct Row<OperationType::POW> {
+  static constexpr OperationInfo info = make_row(OperationType::POW, {
+      .inputs = ops::pow::kInputs,
+      .outputs = ops::pow::kOutputs,
+      .signatures = ops::pow::kSignatures,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/pow.hpp ----
+
+namespace nnhal::kernels::pow {
+
+template <OperandType T>
+Status kernel(const NodeIO& io) {
+  const auto base = io.in<T>(0);
+  const auto exponent = io.in<T>(1);
+  const auto o = io.out<T>(0);
+  broadcast_for_each(o.dims(), base.dims(), exponent.dims(), [&](std::size_t i, std::size_t ib, std::size_t ie) {
+    const float r = std::pow(static_cast<float>(base[ib]), static_cast<float>(exponent[ie]));
+    if constexpr (T == OperandType::TENSOR_FLOAT16)
+      o[i] = Half(r);
+    else
+      o[i] = r;
+  });
+  return {};
+}
+
+/// POW's kernels.
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16};
+
+  static Status infer(const NodeIO& io) {
+    auto shape = broadcast_shape(io.input(0).dims, io.input(1).dims);
+    if (!shape) return std::move(shape.error().prefix("POW"));
+    io.output(0).dims = *shape;
+    io.output(0).rank_known = true;
+    return {};
+  }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO&, KernelPrepare&) {
+    return &kernel<T>;
+  }
+};
+
+}  // namespace nnhal::kernels::pow
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::POW> : kernels::pow::Family {};
+static_assert(kernels_cover_row<OperationType::POW>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/pow.hpp ----
 // ---- begin nnhal/kernels/prelu.hpp ----
 /// \file
-/// PRELU kernels: none yet.
+/// PRELU kernels (the row: nnhal/ops/prelu.hpp): `x >= 0 ? x : alpha * x` with alpha broadcast
+/// against the input, over FLOAT32, FLOAT16 (computed in float) and both quant8 types (the
+/// reference's two requantizations: input scale / output scale for x >= 0, input scale * alpha
+/// scale / output scale below; the output may have its own quantization).
 
+
+// ---- begin nnhal/ops/prelu.hpp ----
+/// \file
+/// PRELU (71): `x >= 0 ? x : alpha * x` with alpha broadcast against the input; the output's
+/// quantization parameters may differ.
+
+
+namespace nnhal::ops {
+
+namespace prelu {
+inline constexpr std::array<Slot, 2> kInputs{{
+    {"input", Role::Data},
+    {"alpha", Role::Weights},
+}};
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+/// {T, T} -> {T}: F16, F32, QA8 (1.2); QAS8 (1.3).
+inline constexpr auto kSignatures = lists::binary(lists::kFloatQuant);
+}  // namespace prelu
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// PRELU is validated (nnhal/ops/prelu.hpp) but nnhal has no kernel for it yet.
+/// PRELU in the operation table.
 template <>
-struct Kernels<OperationType::PRELU> : NoKernelsYet {};
+struct Row<OperationType::PRELU> {
+  static constexpr OperationInfo info = make_row(OperationType::PRELU, {
+      .inputs = ops::prelu::kInputs,
+      .outputs = ops::prelu::kOutputs,
+      .signatures = ops::prelu::kSignatures,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/prelu.hpp ----
+
+namespace nnhal::kernels::prelu {
+
+/// Output shape = broadcast of input and alpha.
+inline Status infer(const NodeIO& io) {
+  auto shape = broadcast_shape(io.input(0).dims, io.input(1).dims);
+  if (!shape) return std::move(shape.error().prefix("PRELU"));
+  io.output(0).dims = *shape;
+  io.output(0).rank_known = true;
+  return {};
+}
+
+template <OperandType T>
+Status kernel_float(const NodeIO& io) {
+  const auto x = io.in<T>(0);
+  const auto alpha = io.in<T>(1);
+  const auto o = io.out<T>(0);
+  broadcast_for_each(o.dims(), x.dims(), alpha.dims(), [&](std::size_t i, std::size_t ix, std::size_t ia) {
+    const float v = static_cast<float>(x[ix]);
+    const float r = v >= 0.0f ? v : v * static_cast<float>(alpha[ia]);
+    if constexpr (T == OperandType::TENSOR_FLOAT16)
+      o[i] = Half(r);
+    else
+      o[i] = r;
+  });
+  return {};
+}
+
+/// Node parameters of the quantized kernel.
+struct QuantParams {
+  std::int32_t input_offset, alpha_offset, output_offset;
+  quant::Multiplier positive, negative;
+};
+
+/// The reference's multipliers; the scale products and quotients are formed in float first, as
+/// there.
+inline QuantParams make_params(const RtOperand& in, const RtOperand& alpha, const RtOperand& out) noexcept {
+  QuantParams p{};
+  p.input_offset = -in.zero_point;
+  p.alpha_offset = -alpha.zero_point;
+  p.output_offset = out.zero_point;
+  const double input_product_scale = in.scale * alpha.scale;
+  p.positive = quant::quantize_multiplier(static_cast<double>(in.scale / out.scale));
+  p.negative = quant::quantize_multiplier(input_product_scale / static_cast<double>(out.scale));
+  return p;
+}
+
+template <OperandType T>
+Status kernel_quant(const NodeIO& io) {
+  using E = element_t<T>;
+  const auto& p = io.params<QuantParams>();
+  const auto x = io.in<T>(0);
+  const auto alpha = io.in<T>(1);
+  const auto o = io.out<T>(0);
+  broadcast_for_each(o.dims(), x.dims(), alpha.dims(), [&](std::size_t i, std::size_t ix, std::size_t ia) {
+    const std::int32_t input = p.input_offset + static_cast<std::int32_t>(x[ix]);
+    std::int32_t r;
+    if (input >= 0) {
+      r = p.output_offset + quant::multiply_by_quantized_multiplier(input, p.positive.value, p.positive.shift);
+    } else {
+      const std::int32_t a = p.alpha_offset + static_cast<std::int32_t>(alpha[ia]);
+      r = p.output_offset + quant::multiply_by_quantized_multiplier(input * a, p.negative.value, p.negative.shift);
+    }
+    o[i] = static_cast<E>(std::clamp<std::int32_t>(r, std::numeric_limits<E>::min(), std::numeric_limits<E>::max()));
+  });
+  return {};
+}
+
+/// PRELU's kernels.
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
+                                    OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_ASYMM_SIGNED};
+
+  static Status infer(const NodeIO& io) { return prelu::infer(io); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
+    if constexpr (T == OperandType::TENSOR_FLOAT32 || T == OperandType::TENSOR_FLOAT16) {
+      return &kernel_float<T>;
+    } else {
+      prepare.store(make_params(io.input(0), io.input(1), io.output(0)));
+      return &kernel_quant<T>;
+    }
+  }
+};
+
+}  // namespace nnhal::kernels::prelu
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::PRELU> : kernels::prelu::Family {};
+static_assert(kernels_cover_row<OperationType::PRELU>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/prelu.hpp ----
 // ---- begin nnhal/kernels/quantize.hpp ----
 /// \file
-/// QUANTIZE kernels: none yet.
+/// QUANTIZE kernels (the row: nnhal/ops/quantize.hpp): `clamp(round(x / scale) + zeroPoint)` from
+/// FLOAT32 or FLOAT16 (computed in float, as the reference does) to TENSOR_QUANT8_ASYMM or
+/// TENSOR_QUANT8_ASYMM_SIGNED, with the output's quantization. Zero-sized tensors allowed.
 
+
+// ---- begin nnhal/ops/quantize.hpp ----
+/// \file
+/// QUANTIZE (72): float tensor to quantized tensor of the same shape,
+/// `q = clamp(round(x / scale) + zeroPoint)`. Zero-sized inputs allowed.
+
+
+namespace nnhal::ops {
+
+namespace quantize {
+inline constexpr auto& kInputs = lists::kUnaryInputs;
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+/// {F16 or F32} -> {QA8} (1.2) or {QAS8} (1.3).
+inline constexpr std::array<Signature, 4> kSignatures{{
+    sig(HalVersion::V1_2, {OperandType::TENSOR_FLOAT16}, {OperandType::TENSOR_QUANT8_ASYMM}),
+    sig(HalVersion::V1_2, {OperandType::TENSOR_FLOAT32}, {OperandType::TENSOR_QUANT8_ASYMM}),
+    sig(HalVersion::V1_3, {OperandType::TENSOR_FLOAT16}, {OperandType::TENSOR_QUANT8_ASYMM_SIGNED}),
+    sig(HalVersion::V1_3, {OperandType::TENSOR_FLOAT32}, {OperandType::TENSOR_QUANT8_ASYMM_SIGNED}),
+}};
+}  // namespace quantize
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// QUANTIZE is validated (nnhal/ops/quantize.hpp) but nnhal has no kernel for it yet.
+/// QUANTIZE in the operation table.
 template <>
-struct Kernels<OperationType::QUANTIZE> : NoKernelsYet {};
+struct Row<OperationType::QUANTIZE> {
+  static constexpr OperationInfo info = make_row(OperationType::QUANTIZE, {
+      .inputs = ops::quantize::kInputs,
+      .outputs = ops::quantize::kOutputs,
+      .signatures = ops::quantize::kSignatures,
+      .flags = kOpAllowsZeroSized,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/quantize.hpp ----
+
+namespace nnhal::kernels::quantize {
+
+template <OperandType In, OperandType Out>
+Status kernel(const NodeIO& io) {
+  using E = element_t<Out>;
+  const RtOperand& o = io.output(0);
+  const float scale = o.scale;
+  const auto zero_point = static_cast<float>(o.zero_point);
+  constexpr auto lo = static_cast<float>(std::numeric_limits<E>::min());
+  constexpr auto hi = static_cast<float>(std::numeric_limits<E>::max());
+  const auto in = io.in<In>(0);
+  E* out = io.out_data<Out>(0);
+  const std::size_t n = in.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const float v = zero_point + std::round(static_cast<float>(in[i]) / scale);
+    // The reference's order, max(lo, min(hi, v)): NaN ends up at hi, never in an undefined cast.
+    out[i] = static_cast<E>(std::max<float>(lo, std::min<float>(hi, v)));
+  }
+  return {};
+}
+
+/// QUANTIZE's kernels, keyed by the float input type; the output type picks the kernel.
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16};
+
+  static Status infer(const NodeIO& io) { return elementwise::infer_same_shape(io, "QUANTIZE"); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare&) {
+    switch (io.output(0).type) {
+      case OperandType::TENSOR_QUANT8_ASYMM: return &kernel<T, OperandType::TENSOR_QUANT8_ASYMM>;
+      case OperandType::TENSOR_QUANT8_ASYMM_SIGNED: return &kernel<T, OperandType::TENSOR_QUANT8_ASYMM_SIGNED>;
+      default: break;
+    }
+    return NNHAL_FAILURE("QUANTIZE has no kernel to %s", to_string(io.output(0).type).data());
+  }
+};
+
+}  // namespace nnhal::kernels::quantize
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::QUANTIZE> : kernels::quantize::Family {};
+static_assert(kernels_cover_row<OperationType::QUANTIZE>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/quantize.hpp ----
@@ -5227,40 +7628,216 @@ struct Kernels<OperationType::ROI_POOLING> : NoKernelsYet {};
 // ---- end nnhal/kernels/roi_pooling.hpp ----
 // ---- begin nnhal/kernels/rsqrt.hpp ----
 /// \file
-/// RSQRT kernels: none yet.
+/// RSQRT kernels (the row: nnhal/ops/rsqrt.hpp): elementwise 1 / sqrt(x) over FLOAT32 and FLOAT16.
 
+
+// ---- begin nnhal/ops/rsqrt.hpp ----
+/// \file
+/// RSQRT (83): elementwise reciprocal square root. Quantized RSQRT is feature level 7,
+/// outside HAL 1.3, so only the float types are listed.
+
+
+namespace nnhal::ops {
+
+namespace rsqrt {
+inline constexpr auto& kInputs = lists::kUnaryInputs;
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+inline constexpr auto kSignatures = lists::unary(lists::kFloat);
+}  // namespace rsqrt
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// RSQRT is validated (nnhal/ops/rsqrt.hpp) but nnhal has no kernel for it yet.
+/// RSQRT in the operation table.
 template <>
-struct Kernels<OperationType::RSQRT> : NoKernelsYet {};
+struct Row<OperationType::RSQRT> {
+  static constexpr OperationInfo info = make_row(OperationType::RSQRT, {
+      .inputs = ops::rsqrt::kInputs,
+      .outputs = ops::rsqrt::kOutputs,
+      .signatures = ops::rsqrt::kSignatures,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/rsqrt.hpp ----
+
+namespace nnhal {
+
+namespace kernels::math {
+/// RSQRT of one element.
+struct Rsqrt {
+  static constexpr std::string_view kName = "RSQRT";
+  static constexpr std::size_t kMaxRank = nnhal::kMaxRank;
+  static float apply(float x) noexcept { return 1.0f / std::sqrt(x); }
+};
+}  // namespace kernels::math
+
+/// RSQRT: one elementwise kernel per type.
+template <>
+struct Kernels<OperationType::RSQRT>
+    : kernels::elementwise::MathFamily<kernels::math::Rsqrt, kernels::elementwise::kFloatTypes> {};
+static_assert(kernels_cover_row<OperationType::RSQRT>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/rsqrt.hpp ----
 // ---- begin nnhal/kernels/select.hpp ----
 /// \file
-/// SELECT kernels: none yet.
+/// SELECT kernels (the row: nnhal/ops/select.hpp): `condition ? input1 : input2` elementwise, over
+/// FLOAT32, FLOAT16, TENSOR_INT32 and both quant8 types (keyed by input 1). The three inputs must
+/// have one shape (no broadcasting, as in the reference); quantized inputs are requantized to the
+/// output's quantization.
 
+
+// ---- begin nnhal/ops/select.hpp ----
+/// \file
+/// SELECT (84): elementwise `condition ? input1 : input2`; the three inputs must have identical
+/// shapes (no broadcasting, checked at execution).
+
+
+namespace nnhal::ops {
+
+namespace select {
+inline constexpr std::array<Slot, 3> kInputs{{
+    {"condition", Role::Condition},
+    {"input1", Role::Data},
+    {"input2", Role::Data},
+}};
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+/// {TENSOR_BOOL8, T, T} -> {T}: F16, F32, I32, QA8 (1.2); QAS8 (1.3).
+inline constexpr auto kSignatures =
+    for_each_type(lists::kFloatIntQuant, [](OperandType t, HalVersion v) {
+      return sig(v, {OperandType::TENSOR_BOOL8, t, t}, {t});
+  });
+}  // namespace select
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// SELECT is validated (nnhal/ops/select.hpp) but nnhal has no kernel for it yet.
+/// SELECT in the operation table.
 template <>
-struct Kernels<OperationType::SELECT> : NoKernelsYet {};
+struct Row<OperationType::SELECT> {
+  static constexpr OperationInfo info = make_row(OperationType::SELECT, {
+      .inputs = ops::select::kInputs,
+      .outputs = ops::select::kOutputs,
+      .signatures = ops::select::kSignatures,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/select.hpp ----
+
+namespace nnhal::kernels::select {
+
+/// Output shape = the common shape of the three inputs.
+inline Status infer(const NodeIO& io) {
+  const Dims& cond = io.input(0).dims;
+  const Dims& a = io.input(1).dims;
+  const Dims& b = io.input(2).dims;
+  if (!(cond == a) || !(a == b))
+    return NNHAL_INVALID("SELECT condition, input1 and input2 must have the same shape (ranks %zu, %zu, %zu)",
+                         cond.rank(), a.rank(), b.rank());
+  io.output(0).dims = a;
+  io.output(0).rank_known = true;
+  return {};
+}
+
+template <OperandType T>
+Status kernel(const NodeIO& io) {
+  using E = element_t<T>;
+  const std::size_t n = static_cast<std::size_t>(io.input(1).dims.element_count());
+  const auto* cond = io.in_data<OperandType::TENSOR_BOOL8>(0);
+  const E* a = io.in_data<T>(1);
+  const E* b = io.in_data<T>(2);
+  E* out = io.out_data<T>(0);
+  if constexpr (T == OperandType::TENSOR_QUANT8_ASYMM || T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED) {
+    const RtOperand &qa = io.input(1), &qb = io.input(2), &qo = io.output(0);
+    for (std::size_t i = 0; i < n; ++i)
+      out[i] = cond[i] ? quant::requantize<E>(a[i], qa.scale, qa.zero_point, qo.scale, qo.zero_point)
+                       : quant::requantize<E>(b[i], qb.scale, qb.zero_point, qo.scale, qo.zero_point);
+  } else {
+    for (std::size_t i = 0; i < n; ++i) out[i] = cond[i] ? a[i] : b[i];
+  }
+  return {};
+}
+
+/// SELECT's kernels, keyed by input 1.
+struct Family : KernelFamily {
+  static constexpr std::size_t key_input = 1;
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
+                                    OperandType::TENSOR_INT32, OperandType::TENSOR_QUANT8_ASYMM,
+                                    OperandType::TENSOR_QUANT8_ASYMM_SIGNED};
+
+  static Status infer(const NodeIO& io) { return select::infer(io); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO&, KernelPrepare&) {
+    return &kernel<T>;
+  }
+};
+
+}  // namespace nnhal::kernels::select
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::SELECT> : kernels::select::Family {};
+static_assert(kernels_cover_row<OperationType::SELECT>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/select.hpp ----
 // ---- begin nnhal/kernels/sin.hpp ----
 /// \file
-/// SIN kernels: none yet.
+/// SIN kernels (the row: nnhal/ops/sin.hpp): elementwise sine over FLOAT32 and FLOAT16.
 
+
+// ---- begin nnhal/ops/sin.hpp ----
+/// \file
+/// SIN (85): elementwise sine.
+
+
+namespace nnhal::ops {
+
+namespace sin {
+inline constexpr auto& kInputs = lists::kUnaryInputs;
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+inline constexpr auto kSignatures = lists::unary(lists::kFloat);
+}  // namespace sin
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// SIN is validated (nnhal/ops/sin.hpp) but nnhal has no kernel for it yet.
+/// SIN in the operation table.
 template <>
-struct Kernels<OperationType::SIN> : NoKernelsYet {};
+struct Row<OperationType::SIN> {
+  static constexpr OperationInfo info = make_row(OperationType::SIN, {
+      .inputs = ops::sin::kInputs,
+      .outputs = ops::sin::kOutputs,
+      .signatures = ops::sin::kSignatures,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/sin.hpp ----
+
+namespace nnhal {
+
+namespace kernels::math {
+/// SIN of one element.
+struct Sin {
+  static constexpr std::string_view kName = "SIN";
+  static constexpr std::size_t kMaxRank = nnhal::kMaxRank;
+  static float apply(float x) noexcept { return std::sin(x); }
+};
+}  // namespace kernels::math
+
+/// SIN: one elementwise kernel per type.
+template <>
+struct Kernels<OperationType::SIN>
+    : kernels::elementwise::MathFamily<kernels::math::Sin, kernels::elementwise::kFloatTypes> {};
+static_assert(kernels_cover_row<OperationType::SIN>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/sin.hpp ----
@@ -5275,88 +7852,6 @@ struct Kernels<OperationType::SIN> : NoKernelsYet {};
 /// out q = in. Zero-sized inputs allowed.
 
 
-// ---- begin nnhal/ops/common/signature_lists.hpp ----
-/// \file
-/// Tensor-type lists and small signature builders shared by the operations added in HAL 1.2 and
-/// 1.3 (ABS ... RANK): the recurring "F16, F32 (, I32) (, QA8) since 1.2; QAS8 since 1.3" sets,
-/// {T} -> {T} and {T, T} -> {T} signatures, the box/ROI coordinate type of quantized detection
-/// operations, and a known-rank limit check.
-
-
-
-namespace nnhal::ops::lists {
-
-/// F16, F32 (1.2).
-inline constexpr std::array<TypeVersion, 2> kFloat{{
-    {OperandType::TENSOR_FLOAT16, HalVersion::V1_2},
-    {OperandType::TENSOR_FLOAT32, HalVersion::V1_2},
-}};
-
-/// F16, F32, QA8 (1.2); QAS8 (1.3).
-inline constexpr std::array<TypeVersion, 4> kFloatQuant{{
-    {OperandType::TENSOR_FLOAT16, HalVersion::V1_2},
-    {OperandType::TENSOR_FLOAT32, HalVersion::V1_2},
-    {OperandType::TENSOR_QUANT8_ASYMM, HalVersion::V1_2},
-    {OperandType::TENSOR_QUANT8_ASYMM_SIGNED, HalVersion::V1_3},
-}};
-
-/// F16, F32, I32, QA8 (1.2); QAS8 (1.3).
-inline constexpr std::array<TypeVersion, 5> kFloatIntQuant{{
-    {OperandType::TENSOR_FLOAT16, HalVersion::V1_2},
-    {OperandType::TENSOR_FLOAT32, HalVersion::V1_2},
-    {OperandType::TENSOR_INT32, HalVersion::V1_2},
-    {OperandType::TENSOR_QUANT8_ASYMM, HalVersion::V1_2},
-    {OperandType::TENSOR_QUANT8_ASYMM_SIGNED, HalVersion::V1_3},
-}};
-
-/// One data input, one output: the slots of the unary elementwise operations.
-inline constexpr std::array<Slot, 1> kUnaryInputs{{{"input", Role::Data}}};
-/// Two data inputs (broadcast against each other).
-inline constexpr std::array<Slot, 2> kBinaryInputs{{
-    {"input0", Role::Data},
-    {"input1", Role::Data},
-}};
-/// The single output of most operations.
-inline constexpr std::array<Slot, 1> kSingleOutput{{{"output", Role::Data}}};
-
-/// `seq` followed by `n` copies of `t` (long same-type input lists: the LSTM family).
-constexpr TypeSeq append_n(TypeSeq seq, OperandType t, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) seq.push_back(t);
-  return seq;
-}
-
-/// {T} -> {T} for each listed tensor type.
-template <std::size_t N>
-constexpr auto unary(const std::array<TypeVersion, N>& types) {
-  return for_each_type(types, [](OperandType t, HalVersion v) { return sig(v, {t}, {t}); });
-}
-
-/// {T, T} -> {T} for each listed tensor type.
-template <std::size_t N>
-constexpr auto binary(const std::array<TypeVersion, N>& types) {
-  return for_each_type(types, [](OperandType t, HalVersion v) { return sig(v, {t, t}, {t}); });
-}
-
-/// True for the quantized main tensor types (QA8, QAS8).
-constexpr bool is_quant8(OperandType t) {
-  return t == OperandType::TENSOR_QUANT8_ASYMM || t == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
-}
-
-/// Type of box / ROI coordinate tensors next to a main tensor of type `t`: the same float type
-/// for F16/F32, TENSOR_QUANT16_ASYMM (scale 0.125, zeroPoint 0) for QA8/QAS8.
-constexpr OperandType box_type_for(OperandType t) {
-  return is_quant8(t) ? OperandType::TENSOR_QUANT16_ASYMM : t;
-}
-
-/// Input `i` has rank <= `max` when its rank is known (unknown rank is checked at execution).
-inline Status check_max_rank(const OperationView& op, std::size_t i, std::size_t max) {
-  if (auto r = op.input_rank(i); r && *r > max)
-    return NNHAL_INVALID("input %zu has rank %zu, at most %zu is supported", i, *r, max);
-  return {};
-}
-
-}  // namespace nnhal::ops::lists
-// ---- end nnhal/ops/common/signature_lists.hpp ----
 
 namespace nnhal::ops {
 
@@ -5491,14 +7986,55 @@ struct Kernels<OperationType::SPLIT> : NoKernelsYet {};
 // ---- end nnhal/kernels/split.hpp ----
 // ---- begin nnhal/kernels/sqrt.hpp ----
 /// \file
-/// SQRT kernels: none yet.
+/// SQRT kernels (the row: nnhal/ops/sqrt.hpp): elementwise square root over FLOAT32 and FLOAT16.
 
+
+// ---- begin nnhal/ops/sqrt.hpp ----
+/// \file
+/// SQRT (88): elementwise square root.
+
+
+namespace nnhal::ops {
+
+namespace sqrt {
+inline constexpr auto& kInputs = lists::kUnaryInputs;
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+inline constexpr auto kSignatures = lists::unary(lists::kFloat);
+}  // namespace sqrt
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// SQRT is validated (nnhal/ops/sqrt.hpp) but nnhal has no kernel for it yet.
+/// SQRT in the operation table.
 template <>
-struct Kernels<OperationType::SQRT> : NoKernelsYet {};
+struct Row<OperationType::SQRT> {
+  static constexpr OperationInfo info = make_row(OperationType::SQRT, {
+      .inputs = ops::sqrt::kInputs,
+      .outputs = ops::sqrt::kOutputs,
+      .signatures = ops::sqrt::kSignatures,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/sqrt.hpp ----
+
+namespace nnhal {
+
+namespace kernels::math {
+/// SQRT of one element.
+struct Sqrt {
+  static constexpr std::string_view kName = "SQRT";
+  static constexpr std::size_t kMaxRank = nnhal::kMaxRank;
+  static float apply(float x) noexcept { return std::sqrt(x); }
+};
+}  // namespace kernels::math
+
+/// SQRT: one elementwise kernel per type.
+template <>
+struct Kernels<OperationType::SQRT>
+    : kernels::elementwise::MathFamily<kernels::math::Sqrt, kernels::elementwise::kFloatTypes> {};
+static_assert(kernels_cover_row<OperationType::SQRT>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/sqrt.hpp ----
@@ -5623,53 +8159,444 @@ struct Kernels<OperationType::WHILE> : ControlFlowKernels {};
 // ---- end nnhal/kernels/while.hpp ----
 // ---- begin nnhal/kernels/elu.hpp ----
 /// \file
-/// ELU kernels: none yet.
+/// ELU kernels (the row: nnhal/ops/elu.hpp): elementwise `max(0, x) + min(0, alpha * (exp(x) - 1))`
+/// over FLOAT32 and FLOAT16 (computed in float; alpha is input 1, a scalar of the matching float
+/// type). Zero-sized inputs are refused: the reference's registration does not allow them
+/// although the documentation does (HAL13.md i.22).
 
+
+// ---- begin nnhal/ops/elu.hpp ----
+/// \file
+/// ELU (98): `max(0, x) + min(0, alpha * (exp(x) - 1))`. The operation's documentation allows
+/// zero-sized inputs but the reference executor registration does not; the reference wins, so
+/// kOpAllowsZeroSized is not set.
+
+
+namespace nnhal::ops {
+
+namespace elu {
+inline constexpr std::array<Slot, 2> kInputs{{
+    {"input", Role::Data},
+    {"alpha", Role::Parameter},
+}};
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+/// F16, F32 (1.3).
+inline constexpr std::array<TypeVersion, 2> kTypes{{
+    {OperandType::TENSOR_FLOAT16, HalVersion::V1_3},
+    {OperandType::TENSOR_FLOAT32, HalVersion::V1_3},
+}};
+/// {T, fT} -> {T}.
+inline constexpr auto kSignatures = for_each_type(kTypes, [](OperandType t, HalVersion v) {
+  return sig(v, {t, float_scalar_for(t)}, {t});
+});
+}  // namespace elu
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// ELU is validated (nnhal/ops/elu.hpp) but nnhal has no kernel for it yet.
+/// ELU in the operation table.
 template <>
-struct Kernels<OperationType::ELU> : NoKernelsYet {};
+struct Row<OperationType::ELU> {
+  static constexpr OperationInfo info = make_row(OperationType::ELU, {
+      .inputs = ops::elu::kInputs,
+      .outputs = ops::elu::kOutputs,
+      .signatures = ops::elu::kSignatures,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/elu.hpp ----
+
+namespace nnhal::kernels::elu {
+
+template <OperandType T>
+Status kernel(const NodeIO& io) {
+  const float alpha = elementwise::float_scalar<T>(io, 1);
+  elementwise::map_float<T>(io, [alpha](float x) {
+    return std::max(0.0f, x) + std::min(0.0f, alpha * (std::exp(x) - 1.0f));
+  });
+  return {};
+}
+
+/// ELU's kernels.
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16};
+
+  static Status infer(const NodeIO& io) { return elementwise::infer_same_shape(io, "ELU"); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO&, KernelPrepare&) {
+    return &kernel<T>;
+  }
+};
+
+}  // namespace nnhal::kernels::elu
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::ELU> : kernels::elu::Family {};
+static_assert(kernels_cover_row<OperationType::ELU>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/elu.hpp ----
 // ---- begin nnhal/kernels/hard_swish.hpp ----
 /// \file
-/// HARD_SWISH kernels: none yet.
+/// HARD_SWISH kernels (the row: nnhal/ops/hard_swish.hpp): elementwise `x * relu6(x + 3) / 6`
+/// over FLOAT32 and FLOAT16 (computed in float), and the reference's int16 fixed-point path for
+/// both quant8 types (TFLite reference_ops::HardSwish with the multipliers the reference derives
+/// from the input and output scales). No rank limit; zero-sized tensors allowed.
 
+
+// ---- begin nnhal/ops/hard_swish.hpp ----
+/// \file
+/// HARD_SWISH (99): `x * max(0, min(6, x + 3)) / 6`; output quantization may differ from the
+/// input's. No rank limit; zero-sized inputs allowed.
+
+
+namespace nnhal::ops {
+
+namespace hard_swish {
+inline constexpr auto& kInputs = lists::kUnaryInputs;
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+inline constexpr auto kSignatures = lists::unary(std::array<TypeVersion, 4>{{
+    {OperandType::TENSOR_FLOAT16, HalVersion::V1_3},
+    {OperandType::TENSOR_FLOAT32, HalVersion::V1_3},
+    {OperandType::TENSOR_QUANT8_ASYMM, HalVersion::V1_3},
+    {OperandType::TENSOR_QUANT8_ASYMM_SIGNED, HalVersion::V1_3},
+}});
+}  // namespace hard_swish
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// HARD_SWISH is validated (nnhal/ops/hard_swish.hpp) but nnhal has no kernel for it yet.
+/// HARD_SWISH in the operation table.
 template <>
-struct Kernels<OperationType::HARD_SWISH> : NoKernelsYet {};
+struct Row<OperationType::HARD_SWISH> {
+  static constexpr OperationInfo info = make_row(OperationType::HARD_SWISH, {
+      .inputs = ops::hard_swish::kInputs,
+      .outputs = ops::hard_swish::kOutputs,
+      .signatures = ops::hard_swish::kSignatures,
+      .flags = kOpAllowsZeroSized,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/hard_swish.hpp ----
+
+namespace nnhal::kernels::hard_swish {
+
+/// Node parameters of the quantized kernel (TFLite HardSwishParams).
+struct QuantParams {
+  std::int32_t input_zero_point;
+  std::int32_t output_zero_point;
+  std::int16_t output_multiplier;   ///< Q15
+  std::int16_t reluish_multiplier;  ///< Q15
+  int output_exponent;              ///< <= 0
+  int reluish_exponent;
+};
+
+/// The multipliers, computed in float as the reference does. The output multiplier
+/// (input scale / 128 / output scale) must be below 1.
+inline Expected<QuantParams> make_params(const RtOperand& in, const RtOperand& out) {
+  QuantParams p{};
+  p.input_zero_point = in.zero_point;
+  p.output_zero_point = out.zero_point;
+  const float hires_input_scale = (1.0f / 128.0f) * in.scale;
+  const float reluish_scale = 3.0f / 32768.0f;
+  const quant::Multiplier o = quant::quantize_multiplier(static_cast<double>(hires_input_scale / out.scale));
+  if (o.shift > 0)
+    return NNHAL_FAILURE("HARD_SWISH input scale %g / 128 must be below the output scale %g",
+                         static_cast<double>(in.scale), static_cast<double>(out.scale));
+  p.output_multiplier = fixed::downscale_multiplier_to_int16(o.value);
+  p.output_exponent = o.shift;
+  const quant::Multiplier r = quant::quantize_multiplier(static_cast<double>(hires_input_scale / reluish_scale));
+  p.reluish_multiplier = fixed::downscale_multiplier_to_int16(r.value);
+  p.reluish_exponent = r.shift;
+  return p;
+}
+
+/// One element, step for step as TFLite reference_ops::HardSwish on quantized data.
+template <class E>
+E quant_one(std::int32_t q, const QuantParams& p) noexcept {
+  const auto input_value = static_cast<std::int16_t>(q - p.input_zero_point);
+  const auto hires = static_cast<std::int16_t>(input_value * (1 << 7));
+  const std::int16_t preshift_output = fixed::saturating_rounding_doubling_high_mul16(hires, p.output_multiplier);
+  // The "relu-ish" factor: x rescaled so that 3 maps to 32768, saturating, then mapped from
+  // [-1, 1] to [0, 1].
+  std::int16_t reluish = hires;
+  if (p.reluish_exponent > 0) reluish = fixed::saturating_left_shift16(reluish, p.reluish_exponent - 1);
+  reluish = fixed::saturating_rounding_doubling_high_mul16(reluish, p.reluish_multiplier);
+  if (p.reluish_exponent > 0) reluish = fixed::saturating_left_shift16(reluish, 1);
+  if (p.reluish_exponent < 0)
+    reluish = static_cast<std::int16_t>(quant::rounding_divide_by_pot(reluish, -p.reluish_exponent));
+  reluish = static_cast<std::int16_t>((reluish + (1 << 15)) >> 1);
+  const std::int16_t preshift = fixed::saturating_doubling_high_mul16(reluish, preshift_output);
+  std::int32_t r = quant::rounding_divide_by_pot(preshift, -p.output_exponent) + p.output_zero_point;
+  r = std::clamp<std::int32_t>(r, std::numeric_limits<E>::min(), std::numeric_limits<E>::max());
+  return static_cast<E>(r);
+}
+
+template <OperandType T>
+Status kernel_quant(const NodeIO& io) {
+  using E = element_t<T>;
+  const auto& p = io.params<QuantParams>();
+  const std::size_t n = static_cast<std::size_t>(io.input(0).dims.element_count());
+  const E* in = io.in_data<T>(0);
+  E* out = io.out_data<T>(0);
+  for (std::size_t i = 0; i < n; ++i) out[i] = quant_one<E>(in[i], p);
+  return {};
+}
+
+template <OperandType T>
+Status kernel_float(const NodeIO& io) {
+  elementwise::map_float<T>(io, [](float x) { return x * std::min(6.0f, std::max(0.0f, x + 3.0f)) / 6.0f; });
+  return {};
+}
+
+/// HARD_SWISH's kernels; the quantized output may have its own scale and zero point.
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
+                                    OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_ASYMM_SIGNED};
+
+  static Status infer(const NodeIO& io) { return elementwise::infer_same_shape(io, "HARD_SWISH"); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
+    if constexpr (T == OperandType::TENSOR_FLOAT32 || T == OperandType::TENSOR_FLOAT16) {
+      return &kernel_float<T>;
+    } else {
+      auto p = make_params(io.input(0), io.output(0));
+      if (!p) return std::move(p.error());
+      prepare.store(*p);
+      return &kernel_quant<T>;
+    }
+  }
+};
+
+}  // namespace nnhal::kernels::hard_swish
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::HARD_SWISH> : kernels::hard_swish::Family {};
+static_assert(kernels_cover_row<OperationType::HARD_SWISH>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/hard_swish.hpp ----
 // ---- begin nnhal/kernels/fill.hpp ----
 /// \file
-/// FILL kernels: none yet.
+/// FILL kernels (the row: nnhal/ops/fill.hpp): a tensor of the shape held in input 0 (a 1-D
+/// TENSOR_INT32, read by shape inference) with every element set to input 1, over FLOAT32,
+/// FLOAT16 and TENSOR_INT32 (keyed by the value scalar's type, which follows the output's).
 
+
+// ---- begin nnhal/ops/fill.hpp ----
+/// \file
+/// FILL (100): a tensor of the shape held in `dims` with every element set to `value`.
+
+
+namespace nnhal::ops {
+
+namespace fill {
+inline constexpr std::array<Slot, 2> kInputs{{
+    {"dims", Role::Parameter, kSlotValueRead},  // TENSOR_INT32 1-D: the output shape
+    {"value", Role::Parameter},
+}};
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+/// The value scalar follows the output type: FLOAT16 -> F16, FLOAT32 -> F32, INT32 -> I32 (1.3).
+inline constexpr std::array<Signature, 3> kSignatures{{
+    sig(HalVersion::V1_3, {OperandType::TENSOR_INT32, OperandType::FLOAT16},
+        {OperandType::TENSOR_FLOAT16}),
+    sig(HalVersion::V1_3, {OperandType::TENSOR_INT32, OperandType::FLOAT32},
+        {OperandType::TENSOR_FLOAT32}),
+    sig(HalVersion::V1_3, {OperandType::TENSOR_INT32, OperandType::INT32},
+        {OperandType::TENSOR_INT32}),
+}};
+
+/// `dims` has rank 1 when its rank is known (the reference checks it at execution).
+inline Status validate(const OperationView& op, HalVersion&) {
+  if (auto r = op.input_rank(0); r && *r != 1)
+    return NNHAL_INVALID("input 0 (dims) has rank %zu, it must be 1", *r);
+  return {};
+}
+}  // namespace fill
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// FILL is validated (nnhal/ops/fill.hpp) but nnhal has no kernel for it yet.
+/// FILL in the operation table.
 template <>
-struct Kernels<OperationType::FILL> : NoKernelsYet {};
+struct Row<OperationType::FILL> {
+  static constexpr OperationInfo info = make_row(OperationType::FILL, {
+      .inputs = ops::fill::kInputs,
+      .outputs = ops::fill::kOutputs,
+      .signatures = ops::fill::kSignatures,
+      .validate = &ops::fill::validate,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/fill.hpp ----
+
+namespace nnhal::kernels::fill {
+
+/// Output shape = the values of input 0, which must be a 1-D tensor of non-negative sizes.
+inline Status infer(const NodeIO& io) {
+  const RtOperand& dims = io.input(0);
+  if (dims.dims.rank() != 1) return NNHAL_INVALID("FILL input 0 (dims) has rank %zu, it must be 1", dims.dims.rank());
+  const std::size_t rank = dims.dims[0];
+  if (rank > kMaxRank) return NNHAL_INVALID("FILL output rank %zu exceeds the supported maximum %zu", rank, kMaxRank);
+  if (rank != 0 && dims.data == nullptr) return NNHAL_INVALID("FILL input 0 (dims) has no value");
+  const std::int32_t* d = io.in_data<OperandType::TENSOR_INT32>(0);
+  RtOperand& out = io.output(0);
+  out.dims.resize(rank);
+  for (std::size_t i = 0; i < rank; ++i) {
+    if (d[i] < 0) return NNHAL_INVALID("FILL input 0 (dims) entry %zu is negative (%d)", i, d[i]);
+    out.dims[i] = static_cast<std::uint32_t>(d[i]);
+  }
+  out.rank_known = true;
+  return {};
+}
+
+/// Key type (the value scalar's) -> output tensor type.
+template <OperandType T>
+inline constexpr OperandType kOutputType = T == OperandType::FLOAT16   ? OperandType::TENSOR_FLOAT16
+                                           : T == OperandType::FLOAT32 ? OperandType::TENSOR_FLOAT32
+                                                                       : OperandType::TENSOR_INT32;
+
+template <OperandType T>
+Status kernel(const NodeIO& io) {
+  constexpr OperandType Out = kOutputType<T>;
+  const element_t<T> value = io.scalar<T>(1);
+  const std::size_t n = static_cast<std::size_t>(io.output(0).dims.element_count());
+  element_t<Out>* out = io.out_data<Out>(0);
+  for (std::size_t i = 0; i < n; ++i) out[i] = value;
+  return {};
+}
+
+/// FILL's kernels, keyed by input 1 (the value).
+struct Family : KernelFamily {
+  static constexpr std::size_t key_input = 1;
+  static constexpr std::array types{OperandType::FLOAT32, OperandType::FLOAT16, OperandType::INT32};
+
+  static Status infer(const NodeIO& io) { return fill::infer(io); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO&, KernelPrepare&) {
+    return &kernel<T>;
+  }
+};
+
+}  // namespace nnhal::kernels::fill
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::FILL> : kernels::fill::Family {};
+static_assert(kernels_cover_row<OperationType::FILL>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/fill.hpp ----
 // ---- begin nnhal/kernels/rank.hpp ----
 /// \file
-/// RANK kernels: none yet.
+/// RANK kernels (the row: nnhal/ops/rank.hpp): the rank of input 0 as an INT32 scalar, for
+/// every tensor type the row accepts (the kernel reads only the shape).
 
+
+// ---- begin nnhal/ops/rank.hpp ----
+/// \file
+/// RANK (101): the rank of the input as an INT32 scalar.
+
+
+namespace nnhal::ops {
+
+namespace rank {
+inline constexpr auto& kInputs = lists::kUnaryInputs;
+/// An INT32 **scalar**.
+inline constexpr std::array<Slot, 1> kOutputs{{{"rank", Role::Data}}};
+/// Every tensor type Rank.cpp accepts, all since 1.3.
+inline constexpr std::array<TypeVersion, 10> kTypes{{
+    {OperandType::TENSOR_FLOAT16, HalVersion::V1_3},
+    {OperandType::TENSOR_FLOAT32, HalVersion::V1_3},
+    {OperandType::TENSOR_INT32, HalVersion::V1_3},
+    {OperandType::TENSOR_QUANT8_ASYMM, HalVersion::V1_3},
+    {OperandType::TENSOR_QUANT16_SYMM, HalVersion::V1_3},
+    {OperandType::TENSOR_BOOL8, HalVersion::V1_3},
+    {OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL, HalVersion::V1_3},
+    {OperandType::TENSOR_QUANT16_ASYMM, HalVersion::V1_3},
+    {OperandType::TENSOR_QUANT8_SYMM, HalVersion::V1_3},
+    {OperandType::TENSOR_QUANT8_ASYMM_SIGNED, HalVersion::V1_3},
+}};
+/// {T} -> {INT32}.
+inline constexpr auto kSignatures = for_each_type(
+    kTypes, [](OperandType t, HalVersion v) { return sig(v, {t}, {OperandType::INT32}); });
+}  // namespace rank
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// RANK is validated (nnhal/ops/rank.hpp) but nnhal has no kernel for it yet.
+/// RANK in the operation table.
 template <>
-struct Kernels<OperationType::RANK> : NoKernelsYet {};
+struct Row<OperationType::RANK> {
+  static constexpr OperationInfo info = make_row(OperationType::RANK, {
+      .inputs = ops::rank::kInputs,
+      .outputs = ops::rank::kOutputs,
+      .signatures = ops::rank::kSignatures,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/rank.hpp ----
+
+namespace nnhal::kernels::rank {
+
+/// The output is a scalar: no dimensions.
+inline Status infer(const NodeIO& io) {
+  RtOperand& out = io.output(0);
+  out.dims = Dims{};
+  out.rank_known = true;
+  return {};
+}
+
+inline Status kernel(const NodeIO& io) {
+  const RtOperand& in = io.input(0);
+  if (!in.rank_known) return NNHAL_INVALID("RANK input 0 has no known rank");
+  const auto r = static_cast<std::int32_t>(in.dims.rank());
+  RtOperand& out = io.output(0);
+  if (out.data == nullptr || out.length < sizeof r) return NNHAL_FAILURE("RANK output buffer too small");
+  std::memcpy(out.data, &r, sizeof r);
+  return {};
+}
+
+/// RANK's one kernel, for every input type.
+struct Family : KernelFamily {
+  static constexpr std::array types{
+      OperandType::TENSOR_FLOAT16,       OperandType::TENSOR_FLOAT32,
+      OperandType::TENSOR_INT32,         OperandType::TENSOR_QUANT8_ASYMM,
+      OperandType::TENSOR_QUANT16_SYMM,  OperandType::TENSOR_BOOL8,
+      OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL, OperandType::TENSOR_QUANT16_ASYMM,
+      OperandType::TENSOR_QUANT8_SYMM,   OperandType::TENSOR_QUANT8_ASYMM_SIGNED};
+
+  static Status infer(const NodeIO& io) { return rank::infer(io); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO&, KernelPrepare&) {
+    return &kernel;
+  }
+};
+
+}  // namespace nnhal::kernels::rank
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::RANK> : kernels::rank::Family {};
+static_assert(kernels_cover_row<OperationType::RANK>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/rank.hpp ----
@@ -6094,61 +9021,6 @@ struct Row<OperationType::DEPTH_TO_SPACE> {
 
 }  // namespace nnhal
 // ---- end nnhal/ops/depth_to_space.hpp ----
-// ---- begin nnhal/ops/dequantize.hpp ----
-/// \file
-/// DEQUANTIZE (6): `output = (input - zeroPoint) * scale` (per-channel: the channel's scale),
-/// quantized tensor to float tensor of the same shape.
-
-
-
-namespace nnhal::ops {
-
-namespace dequantize {
-inline constexpr auto& kInputs = v1_0::kUnaryInputs;
-inline constexpr auto& kOutputs = v1_0::kSingleOutput;
-/// QA8 -> F32 1.0; {QA8, QS8, QPC8} -> {F16, F32} otherwise 1.2; QAS8 -> {F16, F32} 1.3.
-inline constexpr auto kSignatures = [] {
-  using enum OperandType;
-  constexpr std::array<TypeVersion, 4> inputs{{
-      {TENSOR_QUANT8_ASYMM, HalVersion::V1_2},
-      {TENSOR_QUANT8_SYMM, HalVersion::V1_2},
-      {TENSOR_QUANT8_SYMM_PER_CHANNEL, HalVersion::V1_2},
-      {TENSOR_QUANT8_ASYMM_SIGNED, HalVersion::V1_3},
-  }};
-  std::array<Signature, 2 * inputs.size()> out{};
-  std::size_t k = 0;
-  for (const TypeVersion& in : inputs) {
-    const HalVersion f32 = in.type == TENSOR_QUANT8_ASYMM ? HalVersion::V1_0 : in.version;
-    out[k++] = sig(f32, {in.type}, {TENSOR_FLOAT32});
-    out[k++] = sig(in.version, {in.type}, {TENSOR_FLOAT16});
-  }
-  return out;
-}();
-
-/// Input rank <= 4 when known.
-inline Status validate(const OperationView& op, HalVersion& version) {
-  return v1_0::validate_rank4(op, version);
-}
-}  // namespace dequantize
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// DEQUANTIZE in the operation table.
-template <>
-struct Row<OperationType::DEQUANTIZE> {
-  static constexpr OperationInfo info = make_row(OperationType::DEQUANTIZE, {
-      .inputs = ops::dequantize::kInputs,
-      .outputs = ops::dequantize::kOutputs,
-      .signatures = ops::dequantize::kSignatures,
-      .validate = &ops::dequantize::validate,
-      .flags = kOpAllowsZeroSized,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/dequantize.hpp ----
 // ---- begin nnhal/ops/embedding_lookup.hpp ----
 /// \file
 /// EMBEDDING_LOOKUP (7): gathers rows of a values tensor by index, `out[i] = values[lookups[i]]`;
@@ -6193,42 +9065,6 @@ struct Row<OperationType::EMBEDDING_LOOKUP> {
 
 }  // namespace nnhal
 // ---- end nnhal/ops/embedding_lookup.hpp ----
-// ---- begin nnhal/ops/floor.hpp ----
-/// \file
-/// FLOOR (8): elementwise round toward negative infinity.
-
-
-namespace nnhal::ops {
-
-namespace floor {
-inline constexpr auto& kInputs = v1_0::kUnaryInputs;
-inline constexpr auto& kOutputs = v1_0::kSingleOutput;
-/// F32 1.0; F16 1.2.
-inline constexpr auto kSignatures = v1_0::unary(v1_0::kFloatTypes);
-/// Input rank <= 4 when known.
-inline Status validate(const OperationView& op, HalVersion& version) {
-  return v1_0::validate_rank4(op, version);
-}
-}  // namespace floor
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// FLOOR in the operation table.
-template <>
-struct Row<OperationType::FLOOR> {
-  static constexpr OperationInfo info = make_row(OperationType::FLOOR, {
-      .inputs = ops::floor::kInputs,
-      .outputs = ops::floor::kOutputs,
-      .signatures = ops::floor::kSignatures,
-      .validate = &ops::floor::validate,
-      .flags = kOpNone,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/floor.hpp ----
 // ---- begin nnhal/ops/hashtable_lookup.hpp ----
 /// \file
 /// HASHTABLE_LOOKUP (10): looks keys up in a sorted key list and gathers the matching rows of a
@@ -6277,56 +9113,6 @@ struct Row<OperationType::HASHTABLE_LOOKUP> {
 
 }  // namespace nnhal
 // ---- end nnhal/ops/hashtable_lookup.hpp ----
-// ---- begin nnhal/ops/l2_normalization.hpp ----
-/// \file
-/// L2_NORMALIZATION (11): divides each element by the L2 norm of its slice along an axis (the last
-/// by default); quantized output fixed at scale 1/128, zeroPoint 128 (QA8) or 0 (QAS8), enforced
-/// at execution.
-
-
-
-namespace nnhal::ops {
-
-namespace l2_normalization {
-inline constexpr std::array<Slot, 2> kInputs{{
-    {"input", Role::Data},
-    {"axis", Role::Parameter, kSlotTrailing},
-}};
-inline constexpr auto& kOutputs = v1_0::kSingleOutput;
-/// {T} -> {T}: F32 1.0; F16, QA8 1.2; QAS8 1.3. With the axis input 1.2 (QAS8 1.3).
-inline constexpr auto kSignatures = v1_0::with_trailing(v1_0::unary(std::array<TypeVersion, 4>{{
-                                                            {OperandType::TENSOR_FLOAT32, HalVersion::V1_0},
-                                                            {OperandType::TENSOR_FLOAT16, HalVersion::V1_2},
-                                                            {OperandType::TENSOR_QUANT8_ASYMM, HalVersion::V1_2},
-                                                            {OperandType::TENSOR_QUANT8_ASYMM_SIGNED, HalVersion::V1_3},
-                                                        }}),
-                                                        {OperandType::INT32}, HalVersion::V1_2);
-
-/// Input rank <= 4 when known; without the axis input, a declared rank other than 4 needs 1.2.
-inline Status validate(const OperationView& op, HalVersion& version) {
-  NNHAL_TRY(v1_0::check_max_rank(op, 0, 4));
-  if (op.input_count() == 1) v1_0::raise_unless_rank4(op, 0, version);
-  return {};
-}
-}  // namespace l2_normalization
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// L2_NORMALIZATION in the operation table.
-template <>
-struct Row<OperationType::L2_NORMALIZATION> {
-  static constexpr OperationInfo info = make_row(OperationType::L2_NORMALIZATION, {
-      .inputs = ops::l2_normalization::kInputs,
-      .outputs = ops::l2_normalization::kOutputs,
-      .signatures = ops::l2_normalization::kSignatures,
-      .validate = &ops::l2_normalization::validate,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/l2_normalization.hpp ----
 // ---- begin nnhal/ops/l2_pool_2d.hpp ----
 /// \file
 /// L2_POOL_2D (12): square root of the mean of squares over each filter window of a 4-D tensor,
@@ -6359,96 +9145,6 @@ struct Row<OperationType::L2_POOL_2D> {
 
 }  // namespace nnhal
 // ---- end nnhal/ops/l2_pool_2d.hpp ----
-// ---- begin nnhal/ops/local_response_normalization.hpp ----
-/// \file
-/// LOCAL_RESPONSE_NORMALIZATION (13): `out = x / (bias + alpha * sqr_sum)^beta`, the sum of squares
-/// taken over `[d - radius, d + radius]` along an axis (the last by default). Float types only.
-
-
-
-namespace nnhal::ops {
-
-namespace local_response_normalization {
-inline constexpr std::array<Slot, 6> kInputs{{
-    {"input", Role::Data},
-    {"radius", Role::Parameter},
-    {"bias", Role::Parameter},
-    {"alpha", Role::Parameter},
-    {"beta", Role::Parameter},
-    {"axis", Role::Parameter, kSlotTrailing},
-}};
-inline constexpr auto& kOutputs = v1_0::kSingleOutput;
-/// {T, INT32, fT, fT, fT} -> {T}: F32 1.0; F16 1.2. With the axis input 1.2.
-inline constexpr auto kSignatures = v1_0::with_trailing(
-    for_each_type(v1_0::kFloatTypes,
-                  [](OperandType t, HalVersion v) {
-                    const OperandType f = float_scalar_for(t);
-                    return sig(v, {t, OperandType::INT32, f, f, f}, {t});
-                  }),
-    {OperandType::INT32}, HalVersion::V1_2);
-
-/// Input rank <= 4 when known; without the axis input, a declared rank other than 4 needs 1.2.
-inline Status validate(const OperationView& op, HalVersion& version) {
-  NNHAL_TRY(v1_0::check_max_rank(op, 0, 4));
-  if (op.input_count() == 5) v1_0::raise_unless_rank4(op, 0, version);
-  return {};
-}
-}  // namespace local_response_normalization
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// LOCAL_RESPONSE_NORMALIZATION in the operation table.
-template <>
-struct Row<OperationType::LOCAL_RESPONSE_NORMALIZATION> {
-  static constexpr OperationInfo info = make_row(OperationType::LOCAL_RESPONSE_NORMALIZATION, {
-      .inputs = ops::local_response_normalization::kInputs,
-      .outputs = ops::local_response_normalization::kOutputs,
-      .signatures = ops::local_response_normalization::kSignatures,
-      .validate = &ops::local_response_normalization::validate,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/local_response_normalization.hpp ----
-// ---- begin nnhal/ops/logistic.hpp ----
-/// \file
-/// LOGISTIC (14): elementwise sigmoid `1 / (1 + exp(-x))`; quantized output fixed at scale 1/256,
-/// zeroPoint 0 (QA8) or -128 (QAS8), enforced at execution.
-
-
-namespace nnhal::ops {
-
-namespace logistic {
-inline constexpr auto& kInputs = v1_0::kUnaryInputs;
-inline constexpr auto& kOutputs = v1_0::kSingleOutput;
-/// F32, QA8 1.0; F16 1.2; QAS8 1.3.
-inline constexpr auto kSignatures = v1_0::unary(v1_0::float_quant_types(HalVersion::V1_0));
-/// Input rank <= 4 when known.
-inline Status validate(const OperationView& op, HalVersion& version) {
-  return v1_0::validate_rank4(op, version);
-}
-}  // namespace logistic
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// LOGISTIC in the operation table.
-template <>
-struct Row<OperationType::LOGISTIC> {
-  static constexpr OperationInfo info = make_row(OperationType::LOGISTIC, {
-      .inputs = ops::logistic::kInputs,
-      .outputs = ops::logistic::kOutputs,
-      .signatures = ops::logistic::kSignatures,
-      .validate = &ops::logistic::validate,
-      .flags = kOpAllowsZeroSized,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/logistic.hpp ----
 // ---- begin nnhal/ops/lsh_projection.hpp ----
 /// \file
 /// LSH_PROJECTION (15): locality-sensitive hashing of the input rows by the signs of random
@@ -6729,114 +9425,6 @@ struct Row<OperationType::MAX_POOL_2D> {
 
 }  // namespace nnhal
 // ---- end nnhal/ops/max_pool_2d.hpp ----
-// ---- begin nnhal/ops/relu.hpp ----
-/// \file
-/// RELU (19): elementwise `max(0, x)`; the output keeps the input's quantization.
-
-
-namespace nnhal::ops {
-
-namespace relu {
-inline constexpr auto& kInputs = v1_0::kUnaryInputs;
-inline constexpr auto& kOutputs = v1_0::kSingleOutput;
-/// F32, QA8 1.0; F16 1.2; QAS8 1.3.
-inline constexpr auto kSignatures = v1_0::unary(v1_0::float_quant_types(HalVersion::V1_0));
-/// Input rank <= 4 when known.
-inline Status validate(const OperationView& op, HalVersion& version) {
-  return v1_0::validate_rank4(op, version);
-}
-}  // namespace relu
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// RELU in the operation table.
-template <>
-struct Row<OperationType::RELU> {
-  static constexpr OperationInfo info = make_row(OperationType::RELU, {
-      .inputs = ops::relu::kInputs,
-      .outputs = ops::relu::kOutputs,
-      .signatures = ops::relu::kSignatures,
-      .validate = &ops::relu::validate,
-      .flags = kOpAllowsZeroSized,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/relu.hpp ----
-// ---- begin nnhal/ops/relu1.hpp ----
-/// \file
-/// RELU1 (20): elementwise `min(1, max(-1, x))`; the output keeps the input's quantization.
-
-
-namespace nnhal::ops {
-
-namespace relu1 {
-inline constexpr auto& kInputs = v1_0::kUnaryInputs;
-inline constexpr auto& kOutputs = v1_0::kSingleOutput;
-/// F32, QA8 1.0; F16 1.2; QAS8 1.3.
-inline constexpr auto kSignatures = v1_0::unary(v1_0::float_quant_types(HalVersion::V1_0));
-/// Input rank <= 4 when known.
-inline Status validate(const OperationView& op, HalVersion& version) {
-  return v1_0::validate_rank4(op, version);
-}
-}  // namespace relu1
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// RELU1 in the operation table.
-template <>
-struct Row<OperationType::RELU1> {
-  static constexpr OperationInfo info = make_row(OperationType::RELU1, {
-      .inputs = ops::relu1::kInputs,
-      .outputs = ops::relu1::kOutputs,
-      .signatures = ops::relu1::kSignatures,
-      .validate = &ops::relu1::validate,
-      .flags = kOpAllowsZeroSized,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/relu1.hpp ----
-// ---- begin nnhal/ops/relu6.hpp ----
-/// \file
-/// RELU6 (21): elementwise `min(6, max(0, x))`; the output keeps the input's quantization.
-
-
-namespace nnhal::ops {
-
-namespace relu6 {
-inline constexpr auto& kInputs = v1_0::kUnaryInputs;
-inline constexpr auto& kOutputs = v1_0::kSingleOutput;
-/// F32, QA8 1.0; F16 1.2; QAS8 1.3.
-inline constexpr auto kSignatures = v1_0::unary(v1_0::float_quant_types(HalVersion::V1_0));
-/// Input rank <= 4 when known.
-inline Status validate(const OperationView& op, HalVersion& version) {
-  return v1_0::validate_rank4(op, version);
-}
-}  // namespace relu6
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// RELU6 in the operation table.
-template <>
-struct Row<OperationType::RELU6> {
-  static constexpr OperationInfo info = make_row(OperationType::RELU6, {
-      .inputs = ops::relu6::kInputs,
-      .outputs = ops::relu6::kOutputs,
-      .signatures = ops::relu6::kSignatures,
-      .validate = &ops::relu6::validate,
-      .flags = kOpAllowsZeroSized,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/relu6.hpp ----
 // ---- begin nnhal/ops/resize_bilinear.hpp ----
 /// \file
 /// RESIZE_BILINEAR (23): bilinear resize of the spatial dimensions of a 4-D tensor, to a given
@@ -6949,57 +9537,6 @@ struct Row<OperationType::RNN> {
 
 }  // namespace nnhal
 // ---- end nnhal/ops/rnn.hpp ----
-// ---- begin nnhal/ops/softmax.hpp ----
-/// \file
-/// SOFTMAX (25): `exp(beta * x) / sum(exp(beta * x))` along an axis (the last by default).
-/// Quantized outputs are documented at scale 1/256, zeroPoint 0 (QA8) or -128 (QAS8); the
-/// reference executor uses the declared output parameters.
-
-
-
-namespace nnhal::ops {
-
-namespace softmax {
-inline constexpr std::array<Slot, 3> kInputs{{
-    {"input", Role::Data},
-    {"beta", Role::Parameter},
-    {"axis", Role::Parameter, kSlotTrailing},
-}};
-inline constexpr auto& kOutputs = v1_0::kSingleOutput;
-/// {T, fT} -> {T}: F32, QA8 1.0; F16 1.2; QAS8 1.3 (beta is FLOAT16 for F16, FLOAT32 otherwise).
-/// With the axis input 1.2.
-inline constexpr auto kSignatures = v1_0::with_trailing(
-    for_each_type(v1_0::float_quant_types(HalVersion::V1_0),
-                  [](OperandType t, HalVersion v) { return sig(v, {t, float_scalar_for(t)}, {t}); }),
-    {OperandType::INT32}, HalVersion::V1_2);
-
-/// Input rank <= 4 when known; without the axis input, a known rank other than 2 or 4 needs 1.2.
-inline Status validate(const OperationView& op, HalVersion& version) {
-  NNHAL_TRY(v1_0::check_max_rank(op, 0, 4));
-  if (const auto r = op.input_rank(0); op.input_count() == 2 && r && *r != 2 && *r != 4)
-    v1_0::raise(version, HalVersion::V1_2);
-  return {};
-}
-}  // namespace softmax
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// SOFTMAX in the operation table.
-template <>
-struct Row<OperationType::SOFTMAX> {
-  static constexpr OperationInfo info = make_row(OperationType::SOFTMAX, {
-      .inputs = ops::softmax::kInputs,
-      .outputs = ops::softmax::kOutputs,
-      .signatures = ops::softmax::kSignatures,
-      .validate = &ops::softmax::validate,
-      .flags = kOpAllowsZeroSized,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/softmax.hpp ----
 // ---- begin nnhal/ops/space_to_depth.hpp ----
 /// \file
 /// SPACE_TO_DEPTH (26): moves spatial blocks into depth, `[b, h, w, d]` ->
@@ -7086,49 +9623,6 @@ struct Row<OperationType::SVDF> {
 
 }  // namespace nnhal
 // ---- end nnhal/ops/svdf.hpp ----
-// ---- begin nnhal/ops/tanh.hpp ----
-/// \file
-/// TANH (28): elementwise hyperbolic tangent; quantized output fixed at scale 1/128, zeroPoint 128
-/// (QA8) or 0 (QAS8), enforced at execution.
-
-
-
-namespace nnhal::ops {
-
-namespace tanh {
-inline constexpr auto& kInputs = v1_0::kUnaryInputs;
-inline constexpr auto& kOutputs = v1_0::kSingleOutput;
-/// F32 1.0; F16, QA8 1.2 (unlike the other activations, quantized TANH is new in 1.2); QAS8 1.3.
-inline constexpr auto kSignatures = v1_0::unary(std::array<TypeVersion, 4>{{
-    {OperandType::TENSOR_FLOAT32, HalVersion::V1_0},
-    {OperandType::TENSOR_FLOAT16, HalVersion::V1_2},
-    {OperandType::TENSOR_QUANT8_ASYMM, HalVersion::V1_2},
-    {OperandType::TENSOR_QUANT8_ASYMM_SIGNED, HalVersion::V1_3},
-}});
-/// Input rank <= 4 when known.
-inline Status validate(const OperationView& op, HalVersion& version) {
-  return v1_0::validate_rank4(op, version);
-}
-}  // namespace tanh
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// TANH in the operation table.
-template <>
-struct Row<OperationType::TANH> {
-  static constexpr OperationInfo info = make_row(OperationType::TANH, {
-      .inputs = ops::tanh::kInputs,
-      .outputs = ops::tanh::kOutputs,
-      .signatures = ops::tanh::kSignatures,
-      .validate = &ops::tanh::validate,
-      .flags = kOpAllowsZeroSized,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/tanh.hpp ----
 // ---- begin nnhal/ops/batch_to_space_nd.hpp ----
 /// \file
 /// BATCH_TO_SPACE_ND (29): moves blocks of the batch dimension into the two spatial dimensions of
@@ -7445,39 +9939,6 @@ struct Row<OperationType::TRANSPOSE> {
 
 }  // namespace nnhal
 // ---- end nnhal/ops/transpose.hpp ----
-// ---- begin nnhal/ops/abs.hpp ----
-/// \file
-/// ABS (38): elementwise absolute value (INT32 since 1.3).
-
-
-namespace nnhal::ops {
-
-namespace abs {
-inline constexpr auto& kInputs = lists::kUnaryInputs;
-inline constexpr auto& kOutputs = lists::kSingleOutput;
-inline constexpr auto kSignatures = lists::unary(std::array<TypeVersion, 3>{{
-    {OperandType::TENSOR_FLOAT16, HalVersion::V1_2},
-    {OperandType::TENSOR_FLOAT32, HalVersion::V1_2},
-    {OperandType::TENSOR_INT32, HalVersion::V1_3},
-}});
-}  // namespace abs
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// ABS in the operation table.
-template <>
-struct Row<OperationType::ABS> {
-  static constexpr OperationInfo info = make_row(OperationType::ABS, {
-      .inputs = ops::abs::kInputs,
-      .outputs = ops::abs::kOutputs,
-      .signatures = ops::abs::kSignatures,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/abs.hpp ----
 // ---- begin nnhal/ops/argmax.hpp ----
 /// \file
 /// ARGMAX (39): index of the largest value along an axis (TENSOR_INT32 output).
@@ -8034,35 +10495,6 @@ struct Row<OperationType::DETECTION_POSTPROCESSING> {
 
 }  // namespace nnhal
 // ---- end nnhal/ops/detection_postprocessing.hpp ----
-// ---- begin nnhal/ops/exp.hpp ----
-/// \file
-/// EXP (49): elementwise natural exponential.
-
-
-namespace nnhal::ops {
-
-namespace exp {
-inline constexpr auto& kInputs = lists::kUnaryInputs;
-inline constexpr auto& kOutputs = lists::kSingleOutput;
-inline constexpr auto kSignatures = lists::unary(lists::kFloat);
-}  // namespace exp
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// EXP in the operation table.
-template <>
-struct Row<OperationType::EXP> {
-  static constexpr OperationInfo info = make_row(OperationType::EXP, {
-      .inputs = ops::exp::kInputs,
-      .outputs = ops::exp::kOutputs,
-      .signatures = ops::exp::kSignatures,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/exp.hpp ----
 // ---- begin nnhal/ops/expand_dims.hpp ----
 /// \file
 /// EXPAND_DIMS (50): inserts a dimension of size 1 at `axis`; out q = in.
@@ -8361,206 +10793,6 @@ struct Row<OperationType::HEATMAP_MAX_KEYPOINT> {
 
 }  // namespace nnhal
 // ---- end nnhal/ops/heatmap_max_keypoint.hpp ----
-// ---- begin nnhal/ops/instance_normalization.hpp ----
-/// \file
-/// INSTANCE_NORMALIZATION (57): per-instance, per-channel normalisation of a 4-D tensor,
-/// `gamma * (x - mean) / sqrt(var + epsilon) + beta`.
-
-
-namespace nnhal::ops {
-
-namespace instance_normalization {
-inline constexpr std::array<Slot, 5> kInputs{{
-    {"input", Role::Data},
-    {"gamma", Role::Parameter},
-    {"beta", Role::Parameter},
-    {"epsilon", Role::Parameter},
-    {"layout", Role::Layout},
-}};
-inline constexpr auto& kOutputs = lists::kSingleOutput;
-/// {T, fT, fT, fT, BOOL} -> {T}: F16, F32 (1.2).
-inline constexpr auto kSignatures = for_each_type(lists::kFloat, [](OperandType t, HalVersion v) {
-  const OperandType s = float_scalar_for(t);
-  return sig(v, {t, s, s, s, OperandType::BOOL}, {t});
-});
-}  // namespace instance_normalization
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// INSTANCE_NORMALIZATION in the operation table.
-template <>
-struct Row<OperationType::INSTANCE_NORMALIZATION> {
-  static constexpr OperationInfo info = make_row(OperationType::INSTANCE_NORMALIZATION, {
-      .inputs = ops::instance_normalization::kInputs,
-      .outputs = ops::instance_normalization::kOutputs,
-      .signatures = ops::instance_normalization::kSignatures,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/instance_normalization.hpp ----
-// ---- begin nnhal/ops/log.hpp ----
-/// \file
-/// LOG (60): elementwise natural logarithm.
-
-
-namespace nnhal::ops {
-
-namespace log {
-inline constexpr auto& kInputs = lists::kUnaryInputs;
-inline constexpr auto& kOutputs = lists::kSingleOutput;
-inline constexpr auto kSignatures = lists::unary(lists::kFloat);
-}  // namespace log
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// LOG in the operation table.
-template <>
-struct Row<OperationType::LOG> {
-  static constexpr OperationInfo info = make_row(OperationType::LOG, {
-      .inputs = ops::log::kInputs,
-      .outputs = ops::log::kOutputs,
-      .signatures = ops::log::kSignatures,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/log.hpp ----
-// ---- begin nnhal/ops/log_softmax.hpp ----
-/// \file
-/// LOG_SOFTMAX (64): `x * beta - log(sum(exp(x * beta), axis))`.
-
-
-namespace nnhal::ops {
-
-namespace log_softmax {
-inline constexpr std::array<Slot, 3> kInputs{{
-    {"input", Role::Data},
-    {"beta", Role::Parameter},
-    {"axis", Role::Parameter},
-}};
-inline constexpr auto& kOutputs = lists::kSingleOutput;
-/// {T, fT, INT32} -> {T}: F16, F32 (1.2).
-inline constexpr auto kSignatures = for_each_type(lists::kFloat, [](OperandType t, HalVersion v) {
-  return sig(v, {t, float_scalar_for(t), OperandType::INT32}, {t});
-});
-}  // namespace log_softmax
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// LOG_SOFTMAX in the operation table.
-template <>
-struct Row<OperationType::LOG_SOFTMAX> {
-  static constexpr OperationInfo info = make_row(OperationType::LOG_SOFTMAX, {
-      .inputs = ops::log_softmax::kInputs,
-      .outputs = ops::log_softmax::kOutputs,
-      .signatures = ops::log_softmax::kSignatures,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/log_softmax.hpp ----
-// ---- begin nnhal/ops/maximum.hpp ----
-/// \file
-/// MAXIMUM (65): elementwise maximum with broadcasting; the inputs' and the output's
-/// quantization parameters may all differ.
-
-
-namespace nnhal::ops {
-
-namespace maximum {
-inline constexpr auto& kInputs = lists::kBinaryInputs;
-inline constexpr auto& kOutputs = lists::kSingleOutput;
-/// {T, T} -> {T}: F16, F32, I32, QA8 (1.2); QAS8 (1.3).
-inline constexpr auto kSignatures = lists::binary(lists::kFloatIntQuant);
-}  // namespace maximum
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// MAXIMUM in the operation table.
-template <>
-struct Row<OperationType::MAXIMUM> {
-  static constexpr OperationInfo info = make_row(OperationType::MAXIMUM, {
-      .inputs = ops::maximum::kInputs,
-      .outputs = ops::maximum::kOutputs,
-      .signatures = ops::maximum::kSignatures,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/maximum.hpp ----
-// ---- begin nnhal/ops/minimum.hpp ----
-/// \file
-/// MINIMUM (66): elementwise minimum with broadcasting; the inputs' and the output's
-/// quantization parameters may all differ.
-
-
-namespace nnhal::ops {
-
-namespace minimum {
-inline constexpr auto& kInputs = lists::kBinaryInputs;
-inline constexpr auto& kOutputs = lists::kSingleOutput;
-/// {T, T} -> {T}: F16, F32, I32, QA8 (1.2); QAS8 (1.3).
-inline constexpr auto kSignatures = lists::binary(lists::kFloatIntQuant);
-}  // namespace minimum
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// MINIMUM in the operation table.
-template <>
-struct Row<OperationType::MINIMUM> {
-  static constexpr OperationInfo info = make_row(OperationType::MINIMUM, {
-      .inputs = ops::minimum::kInputs,
-      .outputs = ops::minimum::kOutputs,
-      .signatures = ops::minimum::kSignatures,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/minimum.hpp ----
-// ---- begin nnhal/ops/neg.hpp ----
-/// \file
-/// NEG (67): elementwise negation.
-
-
-namespace nnhal::ops {
-
-namespace neg {
-inline constexpr auto& kInputs = lists::kUnaryInputs;
-inline constexpr auto& kOutputs = lists::kSingleOutput;
-inline constexpr auto kSignatures = lists::unary(std::array<TypeVersion, 3>{{
-    {OperandType::TENSOR_FLOAT16, HalVersion::V1_2},
-    {OperandType::TENSOR_FLOAT32, HalVersion::V1_2},
-    {OperandType::TENSOR_INT32, HalVersion::V1_2},
-}});
-}  // namespace neg
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// NEG in the operation table.
-template <>
-struct Row<OperationType::NEG> {
-  static constexpr OperationInfo info = make_row(OperationType::NEG, {
-      .inputs = ops::neg::kInputs,
-      .outputs = ops::neg::kOutputs,
-      .signatures = ops::neg::kSignatures,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/neg.hpp ----
 // ---- begin nnhal/ops/pad_v2.hpp ----
 /// \file
 /// PAD_V2 (69): pads with a given value; `dim[i] + before[i] + after[i]`; out q = in.
@@ -8607,110 +10839,6 @@ struct Row<OperationType::PAD_V2> {
 
 }  // namespace nnhal
 // ---- end nnhal/ops/pad_v2.hpp ----
-// ---- begin nnhal/ops/pow.hpp ----
-/// \file
-/// POW (70): elementwise `base ^ exponent` with broadcasting.
-
-
-namespace nnhal::ops {
-
-namespace pow {
-inline constexpr std::array<Slot, 2> kInputs{{
-    {"base", Role::Data},
-    {"exponent", Role::Data},
-}};
-inline constexpr auto& kOutputs = lists::kSingleOutput;
-/// {T, T} -> {T}: F16, F32 (1.2).
-inline constexpr auto kSignatures = lists::binary(lists::kFloat);
-}  // namespace pow
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// POW in the operation table.
-template <>
-struct Row<OperationType::POW> {
-  static constexpr OperationInfo info = make_row(OperationType::POW, {
-      .inputs = ops::pow::kInputs,
-      .outputs = ops::pow::kOutputs,
-      .signatures = ops::pow::kSignatures,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/pow.hpp ----
-// ---- begin nnhal/ops/prelu.hpp ----
-/// \file
-/// PRELU (71): `x >= 0 ? x : alpha * x` with alpha broadcast against the input; the output's
-/// quantization parameters may differ.
-
-
-namespace nnhal::ops {
-
-namespace prelu {
-inline constexpr std::array<Slot, 2> kInputs{{
-    {"input", Role::Data},
-    {"alpha", Role::Weights},
-}};
-inline constexpr auto& kOutputs = lists::kSingleOutput;
-/// {T, T} -> {T}: F16, F32, QA8 (1.2); QAS8 (1.3).
-inline constexpr auto kSignatures = lists::binary(lists::kFloatQuant);
-}  // namespace prelu
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// PRELU in the operation table.
-template <>
-struct Row<OperationType::PRELU> {
-  static constexpr OperationInfo info = make_row(OperationType::PRELU, {
-      .inputs = ops::prelu::kInputs,
-      .outputs = ops::prelu::kOutputs,
-      .signatures = ops::prelu::kSignatures,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/prelu.hpp ----
-// ---- begin nnhal/ops/quantize.hpp ----
-/// \file
-/// QUANTIZE (72): float tensor to quantized tensor of the same shape,
-/// `q = clamp(round(x / scale) + zeroPoint)`. Zero-sized inputs allowed.
-
-
-namespace nnhal::ops {
-
-namespace quantize {
-inline constexpr auto& kInputs = lists::kUnaryInputs;
-inline constexpr auto& kOutputs = lists::kSingleOutput;
-/// {F16 or F32} -> {QA8} (1.2) or {QAS8} (1.3).
-inline constexpr std::array<Signature, 4> kSignatures{{
-    sig(HalVersion::V1_2, {OperandType::TENSOR_FLOAT16}, {OperandType::TENSOR_QUANT8_ASYMM}),
-    sig(HalVersion::V1_2, {OperandType::TENSOR_FLOAT32}, {OperandType::TENSOR_QUANT8_ASYMM}),
-    sig(HalVersion::V1_3, {OperandType::TENSOR_FLOAT16}, {OperandType::TENSOR_QUANT8_ASYMM_SIGNED}),
-    sig(HalVersion::V1_3, {OperandType::TENSOR_FLOAT32}, {OperandType::TENSOR_QUANT8_ASYMM_SIGNED}),
-}};
-}  // namespace quantize
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// QUANTIZE in the operation table.
-template <>
-struct Row<OperationType::QUANTIZE> {
-  static constexpr OperationInfo info = make_row(OperationType::QUANTIZE, {
-      .inputs = ops::quantize::kInputs,
-      .outputs = ops::quantize::kOutputs,
-      .signatures = ops::quantize::kSignatures,
-      .flags = kOpAllowsZeroSized,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/quantize.hpp ----
 // ---- begin nnhal/ops/quantized_16bit_lstm.hpp ----
 /// \file
 /// QUANTIZED_16BIT_LSTM (73): one step of a quantized LSTM cell (QA8 activations and weights,
@@ -9137,103 +11265,6 @@ struct Row<OperationType::ROI_POOLING> {
 
 }  // namespace nnhal
 // ---- end nnhal/ops/roi_pooling.hpp ----
-// ---- begin nnhal/ops/rsqrt.hpp ----
-/// \file
-/// RSQRT (83): elementwise reciprocal square root. Quantized RSQRT is feature level 7,
-/// outside HAL 1.3, so only the float types are listed.
-
-
-namespace nnhal::ops {
-
-namespace rsqrt {
-inline constexpr auto& kInputs = lists::kUnaryInputs;
-inline constexpr auto& kOutputs = lists::kSingleOutput;
-inline constexpr auto kSignatures = lists::unary(lists::kFloat);
-}  // namespace rsqrt
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// RSQRT in the operation table.
-template <>
-struct Row<OperationType::RSQRT> {
-  static constexpr OperationInfo info = make_row(OperationType::RSQRT, {
-      .inputs = ops::rsqrt::kInputs,
-      .outputs = ops::rsqrt::kOutputs,
-      .signatures = ops::rsqrt::kSignatures,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/rsqrt.hpp ----
-// ---- begin nnhal/ops/select.hpp ----
-/// \file
-/// SELECT (84): elementwise `condition ? input1 : input2`; the three inputs must have identical
-/// shapes (no broadcasting, checked at execution).
-
-
-namespace nnhal::ops {
-
-namespace select {
-inline constexpr std::array<Slot, 3> kInputs{{
-    {"condition", Role::Condition},
-    {"input1", Role::Data},
-    {"input2", Role::Data},
-}};
-inline constexpr auto& kOutputs = lists::kSingleOutput;
-/// {TENSOR_BOOL8, T, T} -> {T}: F16, F32, I32, QA8 (1.2); QAS8 (1.3).
-inline constexpr auto kSignatures =
-    for_each_type(lists::kFloatIntQuant, [](OperandType t, HalVersion v) {
-      return sig(v, {OperandType::TENSOR_BOOL8, t, t}, {t});
-  });
-}  // namespace select
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// SELECT in the operation table.
-template <>
-struct Row<OperationType::SELECT> {
-  static constexpr OperationInfo info = make_row(OperationType::SELECT, {
-      .inputs = ops::select::kInputs,
-      .outputs = ops::select::kOutputs,
-      .signatures = ops::select::kSignatures,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/select.hpp ----
-// ---- begin nnhal/ops/sin.hpp ----
-/// \file
-/// SIN (85): elementwise sine.
-
-
-namespace nnhal::ops {
-
-namespace sin {
-inline constexpr auto& kInputs = lists::kUnaryInputs;
-inline constexpr auto& kOutputs = lists::kSingleOutput;
-inline constexpr auto kSignatures = lists::unary(lists::kFloat);
-}  // namespace sin
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// SIN in the operation table.
-template <>
-struct Row<OperationType::SIN> {
-  static constexpr OperationInfo info = make_row(OperationType::SIN, {
-      .inputs = ops::sin::kInputs,
-      .outputs = ops::sin::kOutputs,
-      .signatures = ops::sin::kSignatures,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/sin.hpp ----
 // ---- begin nnhal/ops/split.hpp ----
 /// \file
 /// SPLIT (87): splits the input along `axis` into `num_splits` equal tensors; out q = in.
@@ -9272,35 +11303,6 @@ struct Row<OperationType::SPLIT> {
 
 }  // namespace nnhal
 // ---- end nnhal/ops/split.hpp ----
-// ---- begin nnhal/ops/sqrt.hpp ----
-/// \file
-/// SQRT (88): elementwise square root.
-
-
-namespace nnhal::ops {
-
-namespace sqrt {
-inline constexpr auto& kInputs = lists::kUnaryInputs;
-inline constexpr auto& kOutputs = lists::kSingleOutput;
-inline constexpr auto kSignatures = lists::unary(lists::kFloat);
-}  // namespace sqrt
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// SQRT in the operation table.
-template <>
-struct Row<OperationType::SQRT> {
-  static constexpr OperationInfo info = make_row(OperationType::SQRT, {
-      .inputs = ops::sqrt::kInputs,
-      .outputs = ops::sqrt::kOutputs,
-      .signatures = ops::sqrt::kSignatures,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/sqrt.hpp ----
 // ---- begin nnhal/ops/tile.hpp ----
 /// \file
 /// TILE (89): repeats the input `multiples[i]` times along every axis; out q = in.
@@ -9971,169 +11973,6 @@ struct Row<OperationType::WHILE> {
 
 }  // namespace nnhal
 // ---- end nnhal/ops/while.hpp ----
-// ---- begin nnhal/ops/elu.hpp ----
-/// \file
-/// ELU (98): `max(0, x) + min(0, alpha * (exp(x) - 1))`. The operation's documentation allows
-/// zero-sized inputs but the reference executor registration does not; the reference wins, so
-/// kOpAllowsZeroSized is not set.
-
-
-namespace nnhal::ops {
-
-namespace elu {
-inline constexpr std::array<Slot, 2> kInputs{{
-    {"input", Role::Data},
-    {"alpha", Role::Parameter},
-}};
-inline constexpr auto& kOutputs = lists::kSingleOutput;
-/// F16, F32 (1.3).
-inline constexpr std::array<TypeVersion, 2> kTypes{{
-    {OperandType::TENSOR_FLOAT16, HalVersion::V1_3},
-    {OperandType::TENSOR_FLOAT32, HalVersion::V1_3},
-}};
-/// {T, fT} -> {T}.
-inline constexpr auto kSignatures = for_each_type(kTypes, [](OperandType t, HalVersion v) {
-  return sig(v, {t, float_scalar_for(t)}, {t});
-});
-}  // namespace elu
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// ELU in the operation table.
-template <>
-struct Row<OperationType::ELU> {
-  static constexpr OperationInfo info = make_row(OperationType::ELU, {
-      .inputs = ops::elu::kInputs,
-      .outputs = ops::elu::kOutputs,
-      .signatures = ops::elu::kSignatures,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/elu.hpp ----
-// ---- begin nnhal/ops/hard_swish.hpp ----
-/// \file
-/// HARD_SWISH (99): `x * max(0, min(6, x + 3)) / 6`; output quantization may differ from the
-/// input's. No rank limit; zero-sized inputs allowed.
-
-
-namespace nnhal::ops {
-
-namespace hard_swish {
-inline constexpr auto& kInputs = lists::kUnaryInputs;
-inline constexpr auto& kOutputs = lists::kSingleOutput;
-inline constexpr auto kSignatures = lists::unary(std::array<TypeVersion, 4>{{
-    {OperandType::TENSOR_FLOAT16, HalVersion::V1_3},
-    {OperandType::TENSOR_FLOAT32, HalVersion::V1_3},
-    {OperandType::TENSOR_QUANT8_ASYMM, HalVersion::V1_3},
-    {OperandType::TENSOR_QUANT8_ASYMM_SIGNED, HalVersion::V1_3},
-}});
-}  // namespace hard_swish
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// HARD_SWISH in the operation table.
-template <>
-struct Row<OperationType::HARD_SWISH> {
-  static constexpr OperationInfo info = make_row(OperationType::HARD_SWISH, {
-      .inputs = ops::hard_swish::kInputs,
-      .outputs = ops::hard_swish::kOutputs,
-      .signatures = ops::hard_swish::kSignatures,
-      .flags = kOpAllowsZeroSized,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/hard_swish.hpp ----
-// ---- begin nnhal/ops/fill.hpp ----
-/// \file
-/// FILL (100): a tensor of the shape held in `dims` with every element set to `value`.
-
-
-namespace nnhal::ops {
-
-namespace fill {
-inline constexpr std::array<Slot, 2> kInputs{{
-    {"dims", Role::Parameter},  // TENSOR_INT32 1-D: the output shape
-    {"value", Role::Parameter},
-}};
-inline constexpr auto& kOutputs = lists::kSingleOutput;
-/// The value scalar follows the output type: FLOAT16 -> F16, FLOAT32 -> F32, INT32 -> I32 (1.3).
-inline constexpr std::array<Signature, 3> kSignatures{{
-    sig(HalVersion::V1_3, {OperandType::TENSOR_INT32, OperandType::FLOAT16},
-        {OperandType::TENSOR_FLOAT16}),
-    sig(HalVersion::V1_3, {OperandType::TENSOR_INT32, OperandType::FLOAT32},
-        {OperandType::TENSOR_FLOAT32}),
-    sig(HalVersion::V1_3, {OperandType::TENSOR_INT32, OperandType::INT32},
-        {OperandType::TENSOR_INT32}),
-}};
-}  // namespace fill
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// FILL in the operation table.
-template <>
-struct Row<OperationType::FILL> {
-  static constexpr OperationInfo info = make_row(OperationType::FILL, {
-      .inputs = ops::fill::kInputs,
-      .outputs = ops::fill::kOutputs,
-      .signatures = ops::fill::kSignatures,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/fill.hpp ----
-// ---- begin nnhal/ops/rank.hpp ----
-/// \file
-/// RANK (101): the rank of the input as an INT32 scalar.
-
-
-namespace nnhal::ops {
-
-namespace rank {
-inline constexpr auto& kInputs = lists::kUnaryInputs;
-/// An INT32 **scalar**.
-inline constexpr std::array<Slot, 1> kOutputs{{{"rank", Role::Data}}};
-/// Every tensor type Rank.cpp accepts, all since 1.3.
-inline constexpr std::array<TypeVersion, 10> kTypes{{
-    {OperandType::TENSOR_FLOAT16, HalVersion::V1_3},
-    {OperandType::TENSOR_FLOAT32, HalVersion::V1_3},
-    {OperandType::TENSOR_INT32, HalVersion::V1_3},
-    {OperandType::TENSOR_QUANT8_ASYMM, HalVersion::V1_3},
-    {OperandType::TENSOR_QUANT16_SYMM, HalVersion::V1_3},
-    {OperandType::TENSOR_BOOL8, HalVersion::V1_3},
-    {OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL, HalVersion::V1_3},
-    {OperandType::TENSOR_QUANT16_ASYMM, HalVersion::V1_3},
-    {OperandType::TENSOR_QUANT8_SYMM, HalVersion::V1_3},
-    {OperandType::TENSOR_QUANT8_ASYMM_SIGNED, HalVersion::V1_3},
-}};
-/// {T} -> {INT32}.
-inline constexpr auto kSignatures = for_each_type(
-    kTypes, [](OperandType t, HalVersion v) { return sig(v, {t}, {OperandType::INT32}); });
-}  // namespace rank
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// RANK in the operation table.
-template <>
-struct Row<OperationType::RANK> {
-  static constexpr OperationInfo info = make_row(OperationType::RANK, {
-      .inputs = ops::rank::kInputs,
-      .outputs = ops::rank::kOutputs,
-      .signatures = ops::rank::kSignatures,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/rank.hpp ----
 
 namespace nnhal {
 
@@ -14436,7 +16275,6 @@ class MemoryCacheFile final : public CacheFile {
 /// The figures are constants measured offline by tools/calibrate (docs/calibration.md), never
 /// at start-up: a device must report the same Capabilities on every query and every start.
 
-#include <cfloat>
 
 // ---- begin nnhal/device/calibrated_capabilities.hpp ----
 /// \file

@@ -1,13 +1,46 @@
 #pragma once
 /// \file
-/// ELU kernels: none yet.
+/// ELU kernels (the row: nnhal/ops/elu.hpp): elementwise `max(0, x) + min(0, alpha * (exp(x) - 1))`
+/// over FLOAT32 and FLOAT16 (computed in float; alpha is input 1, a scalar of the matching float
+/// type). Zero-sized inputs are refused: the reference's registration does not allow them
+/// although the documentation does (HAL13.md i.22).
 
-#include "nnhal/kernels/kernel.hpp"
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "nnhal/kernels/common/elementwise.hpp"
+#include "nnhal/ops/elu.hpp"
+
+namespace nnhal::kernels::elu {
+
+template <OperandType T>
+Status kernel(const NodeIO& io) {
+  const float alpha = elementwise::float_scalar<T>(io, 1);
+  elementwise::map_float<T>(io, [alpha](float x) {
+    return std::max(0.0f, x) + std::min(0.0f, alpha * (std::exp(x) - 1.0f));
+  });
+  return {};
+}
+
+/// ELU's kernels.
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16};
+
+  static Status infer(const NodeIO& io) { return elementwise::infer_same_shape(io, "ELU"); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO&, KernelPrepare&) {
+    return &kernel<T>;
+  }
+};
+
+}  // namespace nnhal::kernels::elu
 
 namespace nnhal {
 
-/// ELU is validated (nnhal/ops/elu.hpp) but nnhal has no kernel for it yet.
 template <>
-struct Kernels<OperationType::ELU> : NoKernelsYet {};
+struct Kernels<OperationType::ELU> : kernels::elu::Family {};
+static_assert(kernels_cover_row<OperationType::ELU>());
 
 }  // namespace nnhal

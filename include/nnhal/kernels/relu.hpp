@@ -1,13 +1,23 @@
 #pragma once
 /// \file
-/// RELU kernels: none yet.
+/// RELU kernels (the row: nnhal/ops/relu.hpp): elementwise `max(0, x)` over FLOAT32, FLOAT16 and
+/// both quant8 types (kernels/common/relu.hpp).
 
-#include "nnhal/kernels/kernel.hpp"
+#include <string_view>
+
+#include "nnhal/kernels/common/relu.hpp"
+#include "nnhal/ops/relu.hpp"
 
 namespace nnhal {
 
-/// RELU is validated (nnhal/ops/relu.hpp) but nnhal has no kernel for it yet.
+namespace kernels::relu {
+inline constexpr std::string_view kReluName = "RELU";
+}  // namespace kernels::relu
+
+/// RELU: the clamp family with the RELU bounds.
 template <>
-struct Kernels<OperationType::RELU> : NoKernelsYet {};
+struct Kernels<OperationType::RELU>
+    : kernels::relu::Family<FusedActivationFunc::RELU, kernels::relu::kReluName> {};
+static_assert(kernels_cover_row<OperationType::RELU>());
 
 }  // namespace nnhal

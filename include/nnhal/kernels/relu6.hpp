@@ -1,13 +1,23 @@
 #pragma once
 /// \file
-/// RELU6 kernels: none yet.
+/// RELU6 kernels (the row: nnhal/ops/relu6.hpp): elementwise `min(6, max(0, x))` over FLOAT32, FLOAT16 and
+/// both quant8 types (kernels/common/relu.hpp).
 
-#include "nnhal/kernels/kernel.hpp"
+#include <string_view>
+
+#include "nnhal/kernels/common/relu.hpp"
+#include "nnhal/ops/relu6.hpp"
 
 namespace nnhal {
 
-/// RELU6 is validated (nnhal/ops/relu6.hpp) but nnhal has no kernel for it yet.
+namespace kernels::relu {
+inline constexpr std::string_view kRelu6Name = "RELU6";
+}  // namespace kernels::relu
+
+/// RELU6: the clamp family with the RELU6 bounds.
 template <>
-struct Kernels<OperationType::RELU6> : NoKernelsYet {};
+struct Kernels<OperationType::RELU6>
+    : kernels::relu::Family<FusedActivationFunc::RELU6, kernels::relu::kRelu6Name> {};
+static_assert(kernels_cover_row<OperationType::RELU6>());
 
 }  // namespace nnhal

@@ -9,7 +9,7 @@ namespace nnhal::ops {
 
 namespace fill {
 inline constexpr std::array<Slot, 2> kInputs{{
-    {"dims", Role::Parameter},  // TENSOR_INT32 1-D: the output shape
+    {"dims", Role::Parameter, kSlotValueRead},  // TENSOR_INT32 1-D: the output shape
     {"value", Role::Parameter},
 }};
 inline constexpr auto& kOutputs = lists::kSingleOutput;
@@ -22,6 +22,13 @@ inline constexpr std::array<Signature, 3> kSignatures{{
     sig(HalVersion::V1_3, {OperandType::TENSOR_INT32, OperandType::INT32},
         {OperandType::TENSOR_INT32}),
 }};
+
+/// `dims` has rank 1 when its rank is known (the reference checks it at execution).
+inline Status validate(const OperationView& op, HalVersion&) {
+  if (auto r = op.input_rank(0); r && *r != 1)
+    return NNHAL_INVALID("input 0 (dims) has rank %zu, it must be 1", *r);
+  return {};
+}
 }  // namespace fill
 
 }  // namespace nnhal::ops
@@ -35,6 +42,7 @@ struct Row<OperationType::FILL> {
       .inputs = ops::fill::kInputs,
       .outputs = ops::fill::kOutputs,
       .signatures = ops::fill::kSignatures,
+      .validate = &ops::fill::validate,
   });
 };
 

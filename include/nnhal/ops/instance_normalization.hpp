@@ -22,6 +22,12 @@ inline constexpr auto kSignatures = for_each_type(lists::kFloat, [](OperandType 
   const OperandType s = float_scalar_for(t);
   return sig(v, {t, s, s, s, OperandType::BOOL}, {t});
 });
+
+/// Input 0 has rank 4 when its rank is known (the reference checks it at execution).
+inline Status validate(const OperationView& op, HalVersion&) {
+  if (auto r = op.input_rank(0); r && *r != 4) return NNHAL_INVALID("input 0 has rank %zu, it must be 4", *r);
+  return {};
+}
 }  // namespace instance_normalization
 
 }  // namespace nnhal::ops
@@ -35,6 +41,7 @@ struct Row<OperationType::INSTANCE_NORMALIZATION> {
       .inputs = ops::instance_normalization::kInputs,
       .outputs = ops::instance_normalization::kOutputs,
       .signatures = ops::instance_normalization::kSignatures,
+      .validate = &ops::instance_normalization::validate,
   });
 };
 

@@ -5,6 +5,7 @@
 
 #include <array>
 
+#include "nnhal/ops/common/axis_rule.hpp"
 #include "nnhal/ops/common/v1_0_signatures.hpp"
 #include "nnhal/interface/operation_info.hpp"
 
@@ -29,9 +30,11 @@ inline constexpr auto kSignatures = v1_0::with_trailing(
                   }),
     {OperandType::INT32}, HalVersion::V1_2);
 
-/// Input rank <= 4 when known; without the axis input, a declared rank other than 4 needs 1.2.
+/// Input rank <= 4 when known; a constant axis in [-rank, rank); without the axis input, a
+/// declared rank other than 4 needs 1.2.
 inline Status validate(const OperationView& op, HalVersion& version) {
   NNHAL_TRY(v1_0::check_max_rank(op, 0, 4));
+  NNHAL_TRY(check_constant_axis(op, 5));
   if (op.input_count() == 5) v1_0::raise_unless_rank4(op, 0, version);
   return {};
 }

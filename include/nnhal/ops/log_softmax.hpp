@@ -2,6 +2,7 @@
 /// \file
 /// LOG_SOFTMAX (64): `x * beta - log(sum(exp(x * beta), axis))`.
 
+#include "nnhal/ops/common/axis_rule.hpp"
 #include "nnhal/ops/common/signature_lists.hpp"
 #include "nnhal/interface/operation_info.hpp"
 
@@ -18,6 +19,9 @@ inline constexpr auto& kOutputs = lists::kSingleOutput;
 inline constexpr auto kSignatures = for_each_type(lists::kFloat, [](OperandType t, HalVersion v) {
   return sig(v, {t, float_scalar_for(t), OperandType::INT32}, {t});
 });
+
+/// A constant axis lies in [-rank, rank) when the input's rank is known.
+inline Status validate(const OperationView& op, HalVersion&) { return check_constant_axis(op, 2); }
 }  // namespace log_softmax
 
 }  // namespace nnhal::ops
@@ -31,6 +35,7 @@ struct Row<OperationType::LOG_SOFTMAX> {
       .inputs = ops::log_softmax::kInputs,
       .outputs = ops::log_softmax::kOutputs,
       .signatures = ops::log_softmax::kSignatures,
+      .validate = &ops::log_softmax::validate,
   });
 };
 

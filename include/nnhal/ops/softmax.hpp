@@ -6,6 +6,7 @@
 
 #include <array>
 
+#include "nnhal/ops/common/axis_rule.hpp"
 #include "nnhal/ops/common/v1_0_signatures.hpp"
 #include "nnhal/interface/operation_info.hpp"
 
@@ -25,9 +26,11 @@ inline constexpr auto kSignatures = v1_0::with_trailing(
                   [](OperandType t, HalVersion v) { return sig(v, {t, float_scalar_for(t)}, {t}); }),
     {OperandType::INT32}, HalVersion::V1_2);
 
-/// Input rank <= 4 when known; without the axis input, a known rank other than 2 or 4 needs 1.2.
+/// Input rank <= 4 when known; a constant axis in [-rank, rank); without the axis input, a known
+/// rank other than 2 or 4 needs 1.2.
 inline Status validate(const OperationView& op, HalVersion& version) {
   NNHAL_TRY(v1_0::check_max_rank(op, 0, 4));
+  NNHAL_TRY(check_constant_axis(op, 2));
   if (const auto r = op.input_rank(0); op.input_count() == 2 && r && *r != 2 && *r != 4)
     v1_0::raise(version, HalVersion::V1_2);
   return {};

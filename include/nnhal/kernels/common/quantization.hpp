@@ -93,4 +93,18 @@ constexpr QuantRange storage_range() noexcept {
   return {std::numeric_limits<T>::min(), std::numeric_limits<T>::max()};
 }
 
+/// `value` of quantization (from_scale, from_zero_point) re-expressed in (to_scale,
+/// to_zero_point), clamped to T's range (the reference's requantize: the real value formed in
+/// float, the division and rounding in double).
+template <class T>
+inline T requantize(std::int32_t value, float from_scale, std::int32_t from_zero_point, float to_scale,
+                    std::int32_t to_zero_point) noexcept {
+  const double real = static_cast<float>(value - from_zero_point) * from_scale;
+  const double r = real / static_cast<double>(to_scale) + to_zero_point;
+  constexpr double lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+  if (r < lo) return static_cast<T>(lo);
+  if (r > hi) return static_cast<T>(hi);
+  return static_cast<T>(std::round(r));
+}
+
 }  // namespace nnhal::quant
