@@ -5200,8 +5200,10 @@ Status kernel_quant(const NodeIO& io) {
 }
 
 /// SOFTMAX's kernels; a quantized output must be declared at scale 1/256 with zeroPoint 0 (QA8)
-/// or -128 (QAS8), which the reference's kernel checks (operations.md calls the quantization
-/// "not enforced"; the reference's Softmax.cpp execute does reject other values).
+/// or -128 (QAS8), which the reference's kernel checks. Quirk: spec/operations.md section
+/// "25 SOFTMAX" calls that output quantization "not enforced by the executor", but the
+/// reference's Softmax.cpp execute rejects other values; we follow the reference (at prepare,
+/// GENERAL_FAILURE naming the operation). No corpus model declares another quantization.
 struct Family : KernelFamily {
   static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_QUANT8_ASYMM,
                                     OperandType::TENSOR_FLOAT16, OperandType::TENSOR_QUANT8_ASYMM_SIGNED};
@@ -12973,6 +12975,190 @@ inline Status check_bound_shape(const RtOperand& declared, const RtOperand& boun
 }
 }  // namespace nnhal
 // ---- end nnhal/exec/plan.hpp ----
+// ---- begin nnhal/util/log.hpp ----
+/// \file
+/// Tagged verbose logging, in the spirit of Android's `debug.nn.vlog`.
+///
+///     NNHAL_VLOG(prepare, "subgraph %u: %zu nodes", g, n);
+///
+/// Tags: validate, prepare, execute, control, device, cache. Which are on is chosen at run time:
+/// by the environment variable `NNHAL_VLOG` (`all`, or a comma-separated list such as
+/// `prepare,control`; read once, at the first log statement reached) or by the caller with
+/// vlog::set_tags(), which overrides it. Lines go to a caller's sink (vlog::set_sink); the
+/// default sink writes `nnhal <tag>: <message>` lines to stderr through <cstdio> (no iostream).
+///
+/// Cost: a log statement whose tag is off is one relaxed atomic load and a predictable branch;
+/// its arguments are not evaluated. Define NNHAL_VLOG_ENABLED=0 (the firmware setting) and every
+/// NNHAL_VLOG compiles to nothing, with no global state and no getenv. Messages are formatted
+/// into a fixed buffer on the stack (truncated at NNHAL_VLOG_LINE_CAPACITY characters), so
+/// logging allocates nothing.
+
+
+
+#ifndef NNHAL_VLOG_ENABLED
+#define NNHAL_VLOG_ENABLED 1
+#endif
+
+#ifndef NNHAL_VLOG_LINE_CAPACITY
+#define NNHAL_VLOG_LINE_CAPACITY 512
+#endif
+
+#if NNHAL_VLOG_ENABLED
+#include <atomic>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#endif
+
+namespace nnhal::vlog {
+
+/// The log tags, one bit each.
+enum class Tag : std::uint32_t {
+  validate = 1u << 0,
+  prepare = 1u << 1,
+  execute = 1u << 2,
+  control = 1u << 3,
+  device = 1u << 4,
+  cache = 1u << 5,
+};
+
+/// Every tag.
+inline constexpr std::uint32_t kAllTags = (1u << 6) - 1;
+
+/// A tag's name ("validate", ...).
+constexpr std::string_view tag_name(Tag t) noexcept {
+  switch (t) {
+    case Tag::validate: return "validate";
+    case Tag::prepare: return "prepare";
+    case Tag::execute: return "execute";
+    case Tag::control: return "control";
+    case Tag::device: return "device";
+    case Tag::cache: return "cache";
+  }
+  return "?";
+}
+
+/// The tag mask of a `NNHAL_VLOG`-style list: "all", "1" or a comma-separated list of tag
+/// names (spaces ignored, unknown names skipped). Empty or null: no tag.
+constexpr std::uint32_t parse_tags(std::string_view list) noexcept {
+  std::uint32_t mask = 0;
+  while (!list.empty()) {
+    const std::size_t comma = list.find(',');
+    std::string_view word = list.substr(0, comma);
+    while (!word.empty() && word.front() == ' ') word.remove_prefix(1);
+    while (!word.empty() && word.back() == ' ') word.remove_suffix(1);
+    if (word == "all" || word == "1") mask |= kAllTags;
+    for (std::uint32_t bit = 1; bit <= kAllTags; bit <<= 1)
+      if (word == tag_name(static_cast<Tag>(bit))) mask |= bit;
+    if (comma == std::string_view::npos) break;
+    list.remove_prefix(comma + 1);
+  }
+  return mask;
+}
+
+/// Receives each enabled line: its tag and the formatted message (no trailing newline).
+using Sink = void (*)(Tag tag, std::string_view message, void* user);
+
+#if NNHAL_VLOG_ENABLED
+
+namespace detail {
+
+/// Set while the mask has not been read from the environment yet; the log statements' fast
+/// test then fails over to init_from_environment().
+inline constexpr std::uint32_t kUnset = 1u << 31;
+
+/// The enabled tags (plus kUnset before the first use).
+inline std::atomic<std::uint32_t> g_mask{kUnset | kAllTags};
+
+/// The sink and its user pointer (nullptr: the default stderr sink).
+inline std::atomic<Sink> g_sink{nullptr};
+inline std::atomic<void*> g_sink_user{nullptr};
+
+/// Reads NNHAL_VLOG unless set_tags() came first.
+inline std::uint32_t init_from_environment() noexcept {
+  std::uint32_t expected = g_mask.load(std::memory_order_relaxed);
+  if ((expected & kUnset) == 0) return expected;
+  const char* env = std::getenv("NNHAL_VLOG");
+  const std::uint32_t mask = parse_tags(env == nullptr ? std::string_view() : std::string_view(env));
+  // Another thread may have set the tags meanwhile; theirs wins.
+  g_mask.compare_exchange_strong(expected, mask, std::memory_order_relaxed);
+  return g_mask.load(std::memory_order_relaxed);
+}
+
+inline void default_sink(Tag tag, std::string_view message, void*) {
+  std::fprintf(stderr, "nnhal %.*s: %.*s\n", static_cast<int>(tag_name(tag).size()), tag_name(tag).data(),
+               static_cast<int>(message.size()), message.data());
+}
+
+/// Formats and delivers one line (the slow path of NNHAL_VLOG).
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 2, 3), cold, noinline))
+#endif
+inline void write(Tag tag, const char* format, ...) noexcept {
+  if ((init_from_environment() & static_cast<std::uint32_t>(tag)) == 0) return;
+  char line[NNHAL_VLOG_LINE_CAPACITY];
+  std::va_list args;
+  va_start(args, format);
+  const int n = std::vsnprintf(line, sizeof line, format, args);
+  va_end(args);
+  if (n < 0) return;
+  const std::size_t len = static_cast<std::size_t>(n) < sizeof line ? static_cast<std::size_t>(n) : sizeof line - 1;
+  const Sink sink = g_sink.load(std::memory_order_acquire);
+  if (sink == nullptr) default_sink(tag, std::string_view(line, len), nullptr);
+  else sink(tag, std::string_view(line, len), g_sink_user.load(std::memory_order_relaxed));
+}
+
+}  // namespace detail
+
+/// Whether lines of `tag` are written (the first call may read NNHAL_VLOG).
+inline bool enabled(Tag tag) noexcept {
+  const std::uint32_t mask = detail::g_mask.load(std::memory_order_relaxed);
+  if ((mask & detail::kUnset) != 0) return (detail::init_from_environment() & static_cast<std::uint32_t>(tag)) != 0;
+  return (mask & static_cast<std::uint32_t>(tag)) != 0;
+}
+
+/// Turns on exactly the tags of `mask` (a bitwise or of Tag values, or kAllTags; 0: none),
+/// whatever NNHAL_VLOG says.
+inline void set_tags(std::uint32_t mask) noexcept {
+  detail::g_mask.store(mask & kAllTags, std::memory_order_relaxed);
+}
+
+/// The tags currently on.
+inline std::uint32_t tags() noexcept { return detail::init_from_environment() & kAllTags; }
+
+/// Sends lines to `sink` (called with `user`); nullptr restores the stderr sink. Lines may
+/// come from several threads at once (the device's workers): the sink must cope.
+inline void set_sink(Sink sink, void* user = nullptr) noexcept {
+  detail::g_sink_user.store(user, std::memory_order_relaxed);
+  detail::g_sink.store(sink, std::memory_order_release);
+}
+
+#else  // NNHAL_VLOG_ENABLED == 0: nothing is logged and no state exists
+
+inline constexpr bool enabled(Tag) noexcept { return false; }
+inline void set_tags(std::uint32_t) noexcept {}
+inline constexpr std::uint32_t tags() noexcept { return 0; }
+inline void set_sink(Sink, void* = nullptr) noexcept {}
+
+#endif
+
+}  // namespace nnhal::vlog
+
+/// Logs a printf-style message under `tag` (a bare tag name: validate, prepare, execute,
+/// control, device, cache) when that tag is on. The arguments are evaluated only then.
+#if NNHAL_VLOG_ENABLED
+#define NNHAL_VLOG(tag, ...)                                                                     \
+  do {                                                                                           \
+    if (__builtin_expect(::nnhal::vlog::enabled(::nnhal::vlog::Tag::tag), 0))                    \
+      ::nnhal::vlog::detail::write(::nnhal::vlog::Tag::tag, __VA_ARGS__);                        \
+  } while (0)
+#else
+#define NNHAL_VLOG(tag, ...)                                          \
+  do {                                                                \
+    if (false) (void)sizeof(::nnhal::vlog::Tag::tag); /* tag checked */ \
+  } while (0)
+#endif
+// ---- end nnhal/util/log.hpp ----
 
 namespace nnhal {
 
@@ -13363,7 +13549,9 @@ Status Execution<C>::run_if(std::uint32_t g, const IfNode& node) {
   const RtOperand& cond = graphs_[g].table[node.condition];
   if (!cond.has_value() || cond.data == nullptr || cond.required_bytes() < 1)
     return NNHAL_FAILURE("IF condition has no value");
-  const std::uint32_t branch = node.branch[std::to_integer<std::uint8_t>(cond.data[0]) != 0 ? 0 : 1];
+  const bool taken = std::to_integer<std::uint8_t>(cond.data[0]) != 0;
+  const std::uint32_t branch = node.branch[taken ? 0 : 1];
+  NNHAL_VLOG(control, "IF in subgraph %u: %s branch, subgraph %u", g, taken ? "then" : "else", branch);
   const auto ins = p.node_inputs(node);
   const auto outs = p.node_outputs(node);
   NNHAL_TRY(bind_inputs(branch, graphs_[g].table.data(), ins, 0, ins.size()));
@@ -13434,13 +13622,17 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
     if (ws.condition == 0) {
       if (rebind_data_only)
         for (std::size_t i = 0; i < carried; ++i) ws.current[i].data = ws.rebind[i].buffer[previous];
+      NNHAL_VLOG(control, "WHILE in subgraph %u: %llu iteration(s)", g, static_cast<unsigned long long>(iteration));
       break;
     }
 
     if (--countdown == 0) {
       const auto now = clock_.now();
-      if (std::chrono::nanoseconds(now - start) > loop_timeout_)
+      if (std::chrono::nanoseconds(now - start) > loop_timeout_) {
+        NNHAL_VLOG(control, "WHILE in subgraph %u: timed out after %llu iteration(s)", g,
+                   static_cast<unsigned long long>(iteration));
         return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "a WHILE loop exceeded its timeout");
+      }
       if (deadline_ && detail::passed(now, *deadline_))
         return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "the execution deadline passed");
       const std::chrono::nanoseconds took(now - last_reading);
@@ -13518,6 +13710,8 @@ Status Execution<C>::run(const Request& request, const ExecuteOptions<C>& option
   Status result = insufficient ? Status(Error(ErrorStatus::OUTPUT_INSUFFICIENT_SIZE, "an output buffer is too small"))
                                : run_nodes(0);
   finish_output_shapes(result);
+  if (result) NNHAL_VLOG(execute, "run: %zu output(s) written", shapes_size_);
+  else NNHAL_VLOG(execute, "run failed: %s: %s", to_string(result.error().status()).data(), result.error().c_str());
   return result;
 }
 
@@ -14047,11 +14241,20 @@ inline Expected<HalVersion> validate_model(const Model& model, const ValidationO
     const bool is_main = g == 0;
     const Subgraph& sg = is_main ? model.main : model.referenced[g - 1];
     auto v = detail::validate_subgraph(model, sg, is_main, options);
-    if (!v) return std::move(v.error().prefix("%s", detail::SubgraphName(g - 1, is_main).text));
+    if (!v) {
+      v.error().prefix("%s", detail::SubgraphName(g - 1, is_main).text);
+      NNHAL_VLOG(validate, "model rejected: %s", v.error().c_str());
+      return std::move(v.error());
+    }
     version = max_version(version, *v);
   }
   if (!model.referenced.empty()) version = max_version(version, HalVersion::V1_3);
-  NNHAL_TRY(detail::check_reference_cycles(model));
+  if (auto s = detail::check_reference_cycles(model); !s) {
+    NNHAL_VLOG(validate, "model rejected: %s", s.error().c_str());
+    return std::move(s.error());
+  }
+  NNHAL_VLOG(validate, "model valid: HAL %s, %zu operation(s) in main, %zu referenced subgraph(s)",
+             to_string(version).data(), model.main.operations.size(), model.referenced.size());
   return version;
 }
 
@@ -14262,13 +14465,20 @@ class PreparedModel {
       const Subgraph& sg = g == 0 ? m.main : m.referenced[g - 1];
       SubgraphPlan& plan = core->graphs[g];
       if (auto s = prepare_subgraph(m, sg, g == 0, plan, counters, kernels); !s) {
-        if (g == 0) return std::move(s.error().prefix("main"));
-        return std::move(s.error().prefix("referenced[%zu]", g - 1));
+        if (g == 0) s.error().prefix("main");
+        else s.error().prefix("referenced[%zu]", g - 1);
+        NNHAL_VLOG(prepare, "prepare failed: %s", s.error().c_str());
+        return std::move(s.error());
       }
+      NNHAL_VLOG(prepare, "subgraph %zu: %zu node(s), %llu arena byte(s)", g, plan.nodes.size(),
+                 static_cast<unsigned long long>(plan.arena_bytes));
       plan.arena_base = core->arena_bytes;
       core->arena_bytes += plan.arena_bytes;
     }
     core->while_nodes = counters.while_nodes;
+    NNHAL_VLOG(prepare, "prepared: HAL %s, %zu subgraph(s), %llu arena byte(s), %zu WHILE loop(s)",
+               to_string(core->version).data(), core->graphs.size(),
+               static_cast<unsigned long long>(core->arena_bytes), static_cast<std::size_t>(counters.while_nodes));
     return PreparedModel(std::move(core));
   }
 
@@ -16203,11 +16413,26 @@ inline Expected<CacheBlobs> write_model_cache(const Model& model, const CacheTok
 /// GENERAL_FAILURE with a message saying what is wrong. The decoded model is run through
 /// validate_model with `options` (a failure there is reported as GENERAL_FAILURE too: the cache
 /// is unusable).
+namespace detail::cache {
+inline Expected<CachedModel> read_model_cache(std::span<const std::byte> model_cache,
+                                              std::span<const std::byte> data_cache, const CacheToken& token,
+                                              const ValidationOptions& options);
+}  // namespace detail::cache
+
 inline Expected<CachedModel> read_model_cache(std::span<const std::byte> model_cache,
                                               std::span<const std::byte> data_cache,
                                               const CacheToken& token,
                                               const ValidationOptions& options = {}) {
-  using namespace detail::cache;
+  auto out = detail::cache::read_model_cache(model_cache, data_cache, token, options);
+  if (out) NNHAL_VLOG(cache, "cache read: %zu model byte(s), %zu data byte(s)", model_cache.size(), data_cache.size());
+  else NNHAL_VLOG(cache, "cache rejected: %s", out.error().c_str());
+  return out;
+}
+
+inline Expected<CachedModel> detail::cache::read_model_cache(std::span<const std::byte> model_cache,
+                                                             std::span<const std::byte> data_cache,
+                                                             const CacheToken& token,
+                                                             const ValidationOptions& options) {
   // The security-sensitive file first, then its data, then that they belong together.
   auto model_blob = open_blob(model_cache, Kind::Model, cache_fingerprint(), token);
   if (!model_blob) return std::move(model_blob.error());
@@ -16990,13 +17215,21 @@ class Device {
     if (args.model_cache.size() != kModelCacheFiles || args.data_cache.size() != kDataCacheFiles) return;
     if (args.model_cache[0] == nullptr || args.data_cache[0] == nullptr) return;
     auto blobs = write_model_cache(model, args.token);
-    if (!blobs) return;
+    if (!blobs) {
+      NNHAL_VLOG(cache, "cache not written: %s", blobs.error().c_str());
+      return;
+    }
     // The data cache first: a model cache is only useful with its data beside it.
-    if (args.data_cache[0]->write(blobs->data_cache)) (void)args.model_cache[0]->write(blobs->model_cache);
+    const bool written =
+        args.data_cache[0]->write(blobs->data_cache) && args.model_cache[0]->write(blobs->model_cache);
+    NNHAL_VLOG(cache, "cache %s: %zu model byte(s), %zu data byte(s)", written ? "written" : "write failed",
+               blobs->model_cache.size(), blobs->data_cache.size());
   }
 
   PreparedModelPtr make_prepared(PreparedModel prepared, ExecutionPreference preference, Priority priority,
                                  std::optional<std::chrono::nanoseconds> idle_release) {
+    NNHAL_VLOG(device, "%s: prepared model ready (preference %d, priority %d)", name_.c_str(),
+               static_cast<int>(preference), static_cast<int>(priority));
     PreparedModelSettings settings{preference, priority, idle_release};
     auto made = std::make_shared<DevicePreparedModel<C>>(std::move(prepared), settings, context_);
 #if NNHAL_ASYNC
@@ -17021,5 +17254,214 @@ class Device {
 
 }  // namespace nnhal
 // ---- end nnhal/device/device.hpp ----
+// ---- begin nnhal/util/dot.hpp ----
+/// \file
+/// A model as a Graphviz graph (DOT language), for debugging models one did not write.
+///
+/// The main subgraph and every referenced subgraph are clusters. Operands are ellipses labelled
+/// with their index, type, shape (`?` for an unknown dimension, `[*]` for an unknown rank) and
+/// quantization; constants are grey boxes, subgraph inputs green, outputs blue (shape
+/// `doubleoctagon`). Operations are boxes with their index and name; edges carry the operand's
+/// slot. IF and WHILE have dashed edges to the clusters of the subgraphs they call, labelled with
+/// the role (then/else, cond/body).
+///
+/// The model need not be valid: an index out of range is drawn as a red "bad operand" node
+/// instead of being followed, so a malformed model still gives a picture. The text goes to a
+/// caller's sink, `void(std::string_view)` (no iostream); to_dot() collects it in a string.
+///
+///     std::string text = nnhal::to_dot(model);                 // whole graph
+///     nnhal::write_dot(model, [&](std::string_view s) { fwrite(s.data(), 1, s.size(), f); });
+
+
+
+namespace nnhal {
+
+namespace dot_detail {
+
+/// Writes to the sink through a small formatting buffer.
+template <class Sink>
+class Writer {
+ public:
+  explicit Writer(Sink& sink) : sink_(sink) {}
+
+  void put(std::string_view s) { sink_(s); }
+
+  /// printf-style formatting of one piece (truncated at 255 characters).
+  template <class... A>
+  void fmt(const char* format, A... args) {
+    char buf[256];
+    const int n = std::snprintf(buf, sizeof buf, format, args...);
+    if (n > 0) put(std::string_view(buf, static_cast<std::size_t>(n) < sizeof buf ? static_cast<std::size_t>(n) : sizeof buf - 1));
+  }
+
+  /// A DOT string's characters, with quotes and backslashes escaped.
+  void escaped(std::string_view s) {
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      if (s[i] != '"' && s[i] != '\\') continue;
+      put(s.substr(start, i - start));
+      put(s[i] == '"' ? "\\\"" : "\\\\");
+      start = i + 1;
+    }
+    put(s.substr(start));
+  }
+
+ private:
+  Sink& sink_;
+};
+
+/// The fill colour of an operand node by lifetime.
+inline const char* operand_style(OperandLifeTime lifetime) noexcept {
+  switch (lifetime) {
+    case OperandLifeTime::CONSTANT_COPY:
+    case OperandLifeTime::CONSTANT_REFERENCE:
+      return "shape=box, style=filled, fillcolor=\"#dddddd\"";
+    case OperandLifeTime::SUBGRAPH_INPUT:
+      return "shape=ellipse, style=filled, fillcolor=\"#c8f0c8\"";
+    case OperandLifeTime::SUBGRAPH_OUTPUT:
+      return "shape=doubleoctagon, style=filled, fillcolor=\"#c8dcf8\"";
+    case OperandLifeTime::NO_VALUE:
+      return "shape=ellipse, style=dashed";
+    case OperandLifeTime::SUBGRAPH:
+      return "shape=component";
+    default:
+      return "shape=ellipse";
+  }
+}
+
+/// Node name of operand `i` of subgraph `g`: g<g>_o<i>.
+template <class Sink>
+void operand_name(Writer<Sink>& w, std::size_t g, std::size_t i) {
+  w.fmt("g%zu_o%zu", g, i);
+}
+
+/// One operand node.
+template <class Sink>
+void operand_node(Writer<Sink>& w, std::size_t g, std::size_t i, const Operand& op) {
+  w.put("    ");
+  operand_name(w, g, i);
+  w.fmt(" [%s, label=\"#%zu ", operand_style(op.lifetime), i);
+  w.escaped(to_string(op.type));
+  if (is_tensor(op.type)) {
+    if (op.dimensions.empty()) {
+      w.put(" [*]");
+    } else {
+      w.put(" [");
+      for (std::size_t d = 0; d < op.dimensions.size(); ++d) {
+        if (d != 0) w.put(",");
+        if (op.dimensions[d] == 0) w.put("?");
+        else w.fmt("%u", op.dimensions[d]);
+      }
+      w.put("]");
+    }
+  }
+  if (op.scale != 0.0f || op.zeroPoint != 0) w.fmt("\\nscale=%g zp=%d", static_cast<double>(op.scale), op.zeroPoint);
+  if (op.channelQuant.has_value())
+    w.fmt("\\nper-channel: %zu scales, dim %u", op.channelQuant->scales.size(), op.channelQuant->channelDim);
+  if (op.lifetime == OperandLifeTime::SUBGRAPH) {
+    w.fmt("\\nsubgraph %u", op.location.offset + 1);
+  } else if (op.lifetime == OperandLifeTime::CONSTANT_COPY || op.lifetime == OperandLifeTime::CONSTANT_REFERENCE) {
+    w.put("\\n");
+    w.escaped(to_string(op.lifetime));
+    w.fmt(" (%u bytes)", op.location.length);
+  } else if (op.lifetime == OperandLifeTime::NO_VALUE) {
+    w.put("\\nno value");
+  }
+  w.put("\"];\n");
+}
+
+/// The cluster of subgraph `g` (0 is main; referenced subgraph r is g = r + 1).
+template <class Sink>
+void subgraph_cluster(Writer<Sink>& w, const Model& model, std::size_t g, const Subgraph& sg) {
+  w.fmt("  subgraph cluster_%zu {\n", g);
+  if (g == 0) w.put("    label=\"main\";\n");
+  else w.fmt("    label=\"subgraph %zu (referenced[%zu])\";\n", g, g - 1);
+  w.put("    style=rounded;\n");
+  // An invisible anchor that edges from IF/WHILE point at (with lhead=cluster_g).
+  w.fmt("    g%zu_anchor [shape=point, style=invis];\n", g);
+  for (std::size_t i = 0; i < sg.operands.size(); ++i) operand_node(w, g, i, sg.operands[i]);
+
+  bool bad = false;  // one shared node for every out-of-range operand index
+  auto edge_operand = [&](std::uint32_t index) {
+    if (index < sg.operands.size()) {
+      operand_name(w, g, index);
+    } else {
+      bad = true;
+      w.fmt("g%zu_bad", g);
+    }
+  };
+  for (std::size_t k = 0; k < sg.operations.size(); ++k) {
+    const Operation& op = sg.operations[k];
+    const auto code = static_cast<std::int32_t>(op.type);
+    const bool known = code >= 0 && code < kOperationTypeCount;
+    w.fmt("    g%zu_op%zu [shape=box, style=\"filled,bold\", fillcolor=\"#fff2cc\", label=\"#%zu ", g, k, k);
+    if (known) w.escaped(to_string(op.type));
+    else w.fmt("unknown operation %d", code);
+    w.put("\"];\n");
+    for (std::size_t s = 0; s < op.inputs.size(); ++s) {
+      w.put("    ");
+      edge_operand(op.inputs[s]);
+      w.fmt(" -> g%zu_op%zu [label=\"%zu\"];\n", g, k, s);
+    }
+    for (std::size_t s = 0; s < op.outputs.size(); ++s) {
+      w.fmt("    g%zu_op%zu -> ", g, k);
+      edge_operand(op.outputs[s]);
+      w.fmt(" [label=\"%zu\"];\n", s);
+    }
+  }
+  if (bad) w.fmt("    g%zu_bad [shape=octagon, style=filled, fillcolor=\"#f4b6b6\", label=\"bad operand index\"];\n", g);
+  w.put("  }\n");
+  (void)model;
+}
+
+/// Dashed edges from each IF / WHILE of subgraph `g` to the clusters it calls.
+template <class Sink>
+void control_flow_edges(Writer<Sink>& w, const Model& model, std::size_t g, const Subgraph& sg) {
+  for (std::size_t k = 0; k < sg.operations.size(); ++k) {
+    const Operation& op = sg.operations[k];
+    const bool is_if = op.type == OperationType::IF, is_while = op.type == OperationType::WHILE;
+    if (!is_if && !is_while) continue;
+    // IF: inputs 1 and 2 are the then/else branches; WHILE: inputs 0 and 1 are cond/body.
+    const std::size_t first = is_if ? 1 : 0;
+    const char* roles[2] = {is_if ? "then" : "cond", is_if ? "else" : "body"};
+    for (std::size_t r = 0; r < 2; ++r) {
+      const std::size_t slot = first + r;
+      if (slot >= op.inputs.size() || op.inputs[slot] >= sg.operands.size()) continue;
+      const Operand& ref = sg.operands[op.inputs[slot]];
+      if (ref.lifetime != OperandLifeTime::SUBGRAPH || ref.location.offset >= model.referenced.size()) continue;
+      const std::size_t target = std::size_t{ref.location.offset} + 1;
+      w.fmt("  g%zu_op%zu -> g%zu_anchor [lhead=cluster_%zu, style=dashed, color=\"#7f7f7f\", label=\"%s\"];\n", g, k,
+            target, target, roles[r]);
+    }
+  }
+}
+
+}  // namespace dot_detail
+
+/// Writes `model` as a DOT digraph to `sink` (called with pieces of text, in order).
+template <class Sink>
+void write_dot(const Model& model, Sink&& sink) {
+  dot_detail::Writer<std::remove_reference_t<Sink>> w(sink);
+  w.put("digraph model {\n  compound=true;\n  rankdir=TB;\n  node [fontname=\"Helvetica\", fontsize=10];\n"
+        "  edge [fontname=\"Helvetica\", fontsize=9];\n");
+  if (model.relaxComputationFloat32toFloat16) w.put("  label=\"relaxed float32 computation\";\n");
+  dot_detail::subgraph_cluster(w, model, 0, model.main);
+  for (std::size_t r = 0; r < model.referenced.size(); ++r)
+    dot_detail::subgraph_cluster(w, model, r + 1, model.referenced[r]);
+  dot_detail::control_flow_edges(w, model, 0, model.main);
+  for (std::size_t r = 0; r < model.referenced.size(); ++r)
+    dot_detail::control_flow_edges(w, model, r + 1, model.referenced[r]);
+  w.put("}\n");
+}
+
+/// `model` as DOT text.
+inline std::string to_dot(const Model& model) {
+  std::string out;
+  write_dot(model, [&out](std::string_view s) { out.append(s); });
+  return out;
+}
+
+}  // namespace nnhal
+// ---- end nnhal/util/dot.hpp ----
 // ---- end nnhal/nnhal.hpp ----
 // ---- end nnhal/nnhal_all.hpp ----

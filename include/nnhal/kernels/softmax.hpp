@@ -136,8 +136,10 @@ Status kernel_quant(const NodeIO& io) {
 }
 
 /// SOFTMAX's kernels; a quantized output must be declared at scale 1/256 with zeroPoint 0 (QA8)
-/// or -128 (QAS8), which the reference's kernel checks (operations.md calls the quantization
-/// "not enforced"; the reference's Softmax.cpp execute does reject other values).
+/// or -128 (QAS8), which the reference's kernel checks. Quirk: spec/operations.md section
+/// "25 SOFTMAX" calls that output quantization "not enforced by the executor", but the
+/// reference's Softmax.cpp execute rejects other values; we follow the reference (at prepare,
+/// GENERAL_FAILURE naming the operation). No corpus model declares another quantization.
 struct Family : KernelFamily {
   static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_QUANT8_ASYMM,
                                     OperandType::TENSOR_FLOAT16, OperandType::TENSOR_QUANT8_ASYMM_SIGNED};
