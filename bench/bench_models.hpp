@@ -122,6 +122,59 @@ inline OwnedModel binary_f32_model(OperationType op, const std::vector<std::uint
   return om;
 }
 
+/// Quantization of a quantized operand (scale, zero point); unused for float operands.
+struct Quant {
+  float scale = 0.0f;
+  std::int32_t zero_point = 0;
+};
+
+/// output = act(input0 OP input1) of the same shape `dims` and type `type` (ADD, SUB, MUL or
+/// DIV); both inputs are model inputs, with quantization `in` (both) and `out`.
+inline OwnedModel binary_model(OperationType op, OperandType type, const std::vector<std::uint32_t>& dims,
+                               Quant in = {}, Quant out = {},
+                               FusedActivationFunc act = FusedActivationFunc::NONE) {
+  OwnedModel om;
+  Model& m = om.model;
+  const auto a = add_operand(m, type, dims, OperandLifeTime::SUBGRAPH_INPUT);
+  const auto b = add_operand(m, type, dims, OperandLifeTime::SUBGRAPH_INPUT);
+  const auto fuse = add_int32_constant(m, static_cast<std::int32_t>(act));
+  const auto o = add_operand(m, type, dims, OperandLifeTime::SUBGRAPH_OUTPUT);
+  for (auto [index, q] : {std::pair{a, in}, std::pair{b, in}, std::pair{o, out}}) {
+    m.main.operands[index].scale = q.scale;
+    m.main.operands[index].zeroPoint = q.zero_point;
+  }
+  add_operation(m, op, {a, b, fuse}, {o});
+  m.main.inputIndexes = {a, b};
+  m.main.outputIndexes = {o};
+  return om;
+}
+
+/// SOFTMAX over the last axis of a [batch, channels] tensor of `type`, beta 1. A quantized input
+/// has quantization `in`; the output has the fixed 1/256 scale (zero point 0, or -128 signed).
+inline OwnedModel softmax_model(OperandType type, std::uint32_t batch, std::uint32_t channels, Quant in = {}) {
+  OwnedModel om;
+  Model& m = om.model;
+  const auto x = add_operand(m, type, {batch, channels}, OperandLifeTime::SUBGRAPH_INPUT);
+  m.main.operands[x].scale = in.scale;
+  m.main.operands[x].zeroPoint = in.zero_point;
+  const auto beta = add_operand(m, OperandType::FLOAT32, {}, OperandLifeTime::CONSTANT_COPY);
+  while (m.operandValues.size() % 4 != 0) m.operandValues.push_back(0);
+  const auto offset = static_cast<std::uint32_t>(m.operandValues.size());
+  const float one = 1.0f;
+  m.operandValues.resize(offset + sizeof one);
+  std::memcpy(m.operandValues.data() + offset, &one, sizeof one);
+  m.main.operands[beta].location = {0, offset, sizeof one};
+  const auto y = add_operand(m, type, {batch, channels}, OperandLifeTime::SUBGRAPH_OUTPUT);
+  if (type != OperandType::TENSOR_FLOAT32) {
+    m.main.operands[y].scale = 1.0f / 256.0f;
+    m.main.operands[y].zeroPoint = type == OperandType::TENSOR_QUANT8_ASYMM_SIGNED ? -128 : 0;
+  }
+  add_operation(m, OperationType::SOFTMAX, {x, beta}, {y});
+  m.main.inputIndexes = {x};
+  m.main.outputIndexes = {y};
+  return om;
+}
+
 /// output[batch, units] = act(input[batch, input_size] x weights^T + bias). Weights
 /// [units, input_size] and bias [units] are CONSTANT_REFERENCE operands in one memory pool
 /// (weights at offset 0, bias after them at a 64-byte boundary), filled with values in [-1, 1].
@@ -158,8 +211,8 @@ inline OwnedModel fully_connected_f32_model(std::uint32_t batch, std::uint32_t i
 }
 
 /// A Request with one aligned pool per model input and output, sized from the declared (fully
-/// specified) FLOAT32 shapes of main's inputs and outputs. Inputs are filled with values in
-/// [-1, 1].
+/// specified) shapes and types of main's inputs and outputs. Float inputs are filled with values
+/// in [-1, 1], 8-bit quantized ones with uniform random bytes.
 class OwnedRequest {
  public:
   explicit OwnedRequest(const Model& m, std::uint32_t seed = 7) {
@@ -167,12 +220,13 @@ class OwnedRequest {
       const bool is_output = pass == 1;
       const auto& indexes = is_output ? m.main.outputIndexes : m.main.inputIndexes;
       for (std::uint32_t index : indexes) {
-        const std::size_t n = element_count(m.main.operands[index].dimensions);
-        auto buf = std::make_unique<AlignedFloats>(n);
-        if (!is_output) fill_uniform(buf->span(), -1.0f, 1.0f, seed++);
+        const Operand& operand = m.main.operands[index];
+        const std::size_t n = element_count(operand.dimensions);
+        const std::size_t bytes = n * element_size(operand.type);
+        auto buf = std::make_unique<AlignedFloats>((bytes + sizeof(float) - 1) / sizeof(float));
+        if (!is_output) fill(*buf, operand.type, n, seed++);
         RequestArgument arg;
-        arg.location = {static_cast<std::uint32_t>(buffers_.size()), 0,
-                        static_cast<std::uint32_t>(n * sizeof(float))};
+        arg.location = {static_cast<std::uint32_t>(buffers_.size()), 0, static_cast<std::uint32_t>(bytes)};
         (is_output ? request.outputs : request.inputs).push_back(arg);
         request.pools.push_back({buf->memory(), 0});
         buffers_.push_back(std::move(buf));
@@ -185,6 +239,15 @@ class OwnedRequest {
   Request request;
 
  private:
+  static void fill(AlignedFloats& buf, OperandType type, std::size_t n, std::uint32_t seed) {
+    if (type == OperandType::TENSOR_FLOAT32) {
+      fill_uniform(buf.span().subspan(0, n), -1.0f, 1.0f, seed);
+      return;
+    }
+    std::mt19937 gen(seed);
+    auto* bytes = reinterpret_cast<std::uint8_t*>(buf.data());
+    for (std::size_t i = 0; i < n * element_size(type); ++i) bytes[i] = static_cast<std::uint8_t>(gen());
+  }
   std::vector<std::unique_ptr<AlignedFloats>> buffers_;
 };
 

@@ -5082,6 +5082,42 @@ struct Row<OperationType::SOFTMAX> {
 
 }  // namespace nnhal
 // ---- end nnhal/ops/softmax.hpp ----
+// ---- begin nnhal/simd/softmax_f32.hpp ----
+/// \file
+/// SIMD family: FLOAT32 SOFTMAX along contiguous rows, out = exp(beta * (x - max)) / sum,
+/// compiled for every target (nnhal/simd/dispatch.hpp). The per-target code and its accuracy
+/// (a vector exp within 2 ulp of the correctly rounded one) are described in
+/// nnhal/simd/softmax_f32-inl.h.
+
+
+
+namespace nnhal::simd {
+
+/// The family's entry points for one target.
+struct SoftmaxF32 {
+  /// For each of `rows` rows of `n` contiguous floats: out = exp(beta * (in - max(in))) /
+  /// sum(exp(...)), beta > 0. `out` may equal `in`; n may be 0.
+  void (*rows)(const float* in, float* out, std::size_t rows, std::size_t n, float beta);
+  /// out[i] = exp(in[i]) for in[i] <= 0 (the family's vector exp, exposed for its tests).
+  void (*exp_nonpositive)(const float* in, float* out, std::size_t n);
+};
+
+}  // namespace nnhal::simd
+
+#define NNHAL_SIMD_FAMILY_INL "nnhal/simd/softmax_f32-inl.h"
+#include "nnhal/simd/foreach_target-inl.h"
+#undef NNHAL_SIMD_FAMILY_INL
+
+namespace nnhal::simd {
+
+/// The family's entry points compiled for `target` (default: the one this process runs).
+inline const SoftmaxF32& softmax_f32(std::int64_t target = chosen_target()) noexcept {
+  static constexpr PerTarget<SoftmaxF32> kTables[] = NNHAL_SIMD_PER_TARGET(kSoftmaxF32);
+  return pick(kTables, target);
+}
+
+}  // namespace nnhal::simd
+// ---- end nnhal/simd/softmax_f32.hpp ----
 
 namespace nnhal::kernels::softmax {
 
@@ -5130,6 +5166,21 @@ Status kernel_float(const NodeIO& io) {
       }
     }
   }
+  return {};
+}
+
+/// FLOAT32 along the innermost axis (contiguous rows, the usual case): the SIMD family chosen at
+/// prepare (nnhal/simd/softmax_f32.hpp; within a few ulp of kernel_float); any other axis:
+/// kernel_float.
+inline Status kernel_f32(const NodeIO& io) {
+  const auto in = io.in<OperandType::TENSOR_FLOAT32>(0);
+  if (in.size() == 0) return {};
+  auto axis = resolve_axis(axis_of(io), in.dims().rank(), "SOFTMAX");
+  if (!axis) return std::move(axis.error());
+  const AxisSplit s = split_at(in.dims(), *axis);
+  if (s.inner != 1) return kernel_float<OperandType::TENSOR_FLOAT32>(io);
+  io.params<SimdParams<simd::SoftmaxF32>>().simd->rows(in.data(), io.out<OperandType::TENSOR_FLOAT32>(0).data(),
+                                                        s.outer, s.axis, beta_of(io));
   return {};
 }
 
@@ -5211,8 +5262,11 @@ struct Family : KernelFamily {
   static Status infer(const NodeIO& io) { return softmax::infer(io); }
 
   template <OperandType T>
-  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare&) {
-    if constexpr (T == OperandType::TENSOR_FLOAT32 || T == OperandType::TENSOR_FLOAT16) {
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
+    if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      prepare.store(simd_params(simd::softmax_f32()));
+      return &kernel_f32;
+    } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_float<T>;
     } else {
       NNHAL_TRY(elementwise::require_output_quant(io, "SOFTMAX", 1.0f / 256,

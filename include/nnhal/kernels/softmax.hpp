@@ -17,7 +17,9 @@
 #include "nnhal/kernels/common/elementwise.hpp"
 #include "nnhal/kernels/common/fixed_point.hpp"
 #include "nnhal/kernels/common/quantization.hpp"
+#include "nnhal/kernels/common/simd_params.hpp"
 #include "nnhal/ops/softmax.hpp"
+#include "nnhal/simd/softmax_f32.hpp"
 
 namespace nnhal::kernels::softmax {
 
@@ -66,6 +68,21 @@ Status kernel_float(const NodeIO& io) {
       }
     }
   }
+  return {};
+}
+
+/// FLOAT32 along the innermost axis (contiguous rows, the usual case): the SIMD family chosen at
+/// prepare (nnhal/simd/softmax_f32.hpp; within a few ulp of kernel_float); any other axis:
+/// kernel_float.
+inline Status kernel_f32(const NodeIO& io) {
+  const auto in = io.in<OperandType::TENSOR_FLOAT32>(0);
+  if (in.size() == 0) return {};
+  auto axis = resolve_axis(axis_of(io), in.dims().rank(), "SOFTMAX");
+  if (!axis) return std::move(axis.error());
+  const AxisSplit s = split_at(in.dims(), *axis);
+  if (s.inner != 1) return kernel_float<OperandType::TENSOR_FLOAT32>(io);
+  io.params<SimdParams<simd::SoftmaxF32>>().simd->rows(in.data(), io.out<OperandType::TENSOR_FLOAT32>(0).data(),
+                                                        s.outer, s.axis, beta_of(io));
   return {};
 }
 
@@ -147,8 +164,11 @@ struct Family : KernelFamily {
   static Status infer(const NodeIO& io) { return softmax::infer(io); }
 
   template <OperandType T>
-  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare&) {
-    if constexpr (T == OperandType::TENSOR_FLOAT32 || T == OperandType::TENSOR_FLOAT16) {
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
+    if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      prepare.store(simd_params(simd::softmax_f32()));
+      return &kernel_f32;
+    } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_float<T>;
     } else {
       NNHAL_TRY(elementwise::require_output_quant(io, "SOFTMAX", 1.0f / 256,
