@@ -1,0 +1,185 @@
+#pragma once
+/// \file
+/// Strided block copies for the data-movement kernels (TRANSPOSE, STRIDED_SLICE, PAD, the
+/// space/batch/depth shuffles, CHANNEL_SHUFFLE): a copy is described once as up to kMaxCopyAxes
+/// axes, each with a size and a source and destination stride in elements. Before copying, axes
+/// of size 1 are dropped, the axes are ordered by destination stride and neighbours that are
+/// contiguous in both tensors are merged, so a copy that keeps the innermost axis in place moves
+/// whole rows with memcpy and only a true transpose of the innermost axis copies element by
+/// element (a plain strided loop, no index arithmetic per element).
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "nnhal/core/dims.hpp"
+
+namespace nnhal::kernels {
+
+/// Most axes one copy may have (a 4-D shuffle splits two axes into block and position: 6).
+inline constexpr std::size_t kMaxCopyAxes = 2 * kMaxRank;
+
+/// One axis of a strided copy: `size` positions, `src` / `dst` element strides.
+struct CopyAxis {
+  std::size_t size = 1;
+  std::ptrdiff_t src = 0;
+  std::ptrdiff_t dst = 0;
+};
+
+/// The axes of a strided copy, outermost first as added.
+class CopyPlan {
+ public:
+  /// Adds an axis. Adding more than kMaxCopyAxes axes is a precondition violation (callers
+  /// build fixed-rank plans); the extra axis is ignored.
+  constexpr void add(std::size_t size, std::ptrdiff_t src, std::ptrdiff_t dst) noexcept {
+    if (size == 0) empty_ = true;
+    if (size == 1 || rank_ == kMaxCopyAxes) return;
+    axes_[rank_++] = {size, src, dst};
+  }
+  constexpr bool empty() const noexcept { return empty_; }
+  constexpr std::size_t rank() const noexcept { return rank_; }
+  constexpr const CopyAxis& operator[](std::size_t i) const noexcept { return axes_[i]; }
+
+  /// Orders the axes by decreasing |dst stride| (stable) and merges neighbours contiguous in
+  /// both source and destination.
+  constexpr void normalize() noexcept {
+    for (std::size_t i = 1; i < rank_; ++i)
+      for (std::size_t j = i; j > 0 && magnitude(axes_[j - 1].dst) < magnitude(axes_[j].dst); --j) {
+        const CopyAxis t = axes_[j];
+        axes_[j] = axes_[j - 1];
+        axes_[j - 1] = t;
+      }
+    std::size_t r = 0;
+    for (std::size_t i = 0; i < rank_; ++i) {
+      const CopyAxis a = axes_[i];
+      if (r > 0) {
+        CopyAxis& outer = axes_[r - 1];
+        const auto n = static_cast<std::ptrdiff_t>(a.size);
+        if (outer.src == a.src * n && outer.dst == a.dst * n) {
+          outer = {outer.size * a.size, a.src, a.dst};
+          continue;
+        }
+      }
+      axes_[r++] = a;
+    }
+    rank_ = r;
+  }
+
+ private:
+  static constexpr std::ptrdiff_t magnitude(std::ptrdiff_t v) noexcept { return v < 0 ? -v : v; }
+
+  std::array<CopyAxis, kMaxCopyAxes> axes_{};
+  std::size_t rank_ = 0;
+  bool empty_ = false;
+};
+
+namespace detail {
+
+template <std::size_t Elem>
+void strided_copy_sized(std::byte* dst, const std::byte* src, const CopyPlan& plan) noexcept {
+  constexpr auto e = static_cast<std::ptrdiff_t>(Elem);
+  const std::size_t rank = plan.rank();
+  if (rank == 0) {
+    std::memcpy(dst, src, Elem);
+    return;
+  }
+  const CopyAxis inner = plan[rank - 1];
+  const bool rows = inner.src == 1 && inner.dst == 1;
+  std::array<std::size_t, kMaxCopyAxes> idx{};
+  const std::size_t outer_rank = rank - 1;
+  for (;;) {
+    if (rows) {
+      std::memcpy(dst, src, inner.size * Elem);
+    } else {
+      const std::byte* s = src;
+      std::byte* d = dst;
+      for (std::size_t j = 0; j < inner.size; ++j, s += inner.src * e, d += inner.dst * e) std::memcpy(d, s, Elem);
+    }
+    // Advance the outer index with carry, moving both pointers by the axis strides.
+    std::size_t k = outer_rank;
+    for (; k > 0; --k) {
+      const CopyAxis& a = plan[k - 1];
+      if (++idx[k - 1] < a.size) {
+        src += a.src * e;
+        dst += a.dst * e;
+        break;
+      }
+      idx[k - 1] = 0;
+      src -= a.src * e * static_cast<std::ptrdiff_t>(a.size - 1);
+      dst -= a.dst * e * static_cast<std::ptrdiff_t>(a.size - 1);
+    }
+    if (k == 0) return;
+  }
+}
+
+}  // namespace detail
+
+/// Copies the block `plan` describes from `src` to `dst`, elements of `elem` bytes (1, 2, 4 or
+/// 8). The plan is normalized first; an empty plan (an axis of size 0) copies nothing.
+inline void strided_copy(std::byte* dst, const std::byte* src, CopyPlan plan, std::size_t elem) noexcept {
+  if (plan.empty()) return;
+  plan.normalize();
+  switch (elem) {
+    case 1: return detail::strided_copy_sized<1>(dst, src, plan);
+    case 2: return detail::strided_copy_sized<2>(dst, src, plan);
+    case 4: return detail::strided_copy_sized<4>(dst, src, plan);
+    default: return detail::strided_copy_sized<8>(dst, src, plan);
+  }
+}
+
+/// Row-major element strides of `d` (stride[rank - 1] = 1).
+inline std::array<std::ptrdiff_t, kMaxRank> row_major_strides(const Dims& d) noexcept {
+  std::array<std::ptrdiff_t, kMaxRank> s{};
+  std::ptrdiff_t n = 1;
+  for (std::size_t k = d.rank(); k-- > 0;) {
+    s[k] = n;
+    n *= static_cast<std::ptrdiff_t>(d[k]);
+  }
+  return s;
+}
+
+/// Writes `count` copies of the `elem`-byte value at `value` to `dst` (memset when all its
+/// bytes are equal, else by doubling memcpy).
+inline void fill_elements(std::byte* dst, std::size_t count, const std::byte* value, std::size_t elem) noexcept {
+  if (count == 0) return;
+  bool uniform = true;
+  for (std::size_t i = 1; i < elem; ++i) uniform = uniform && value[i] == value[0];
+  if (uniform) {
+    std::memset(dst, static_cast<int>(value[0]), count * elem);
+    return;
+  }
+  std::memcpy(dst, value, elem);
+  const std::size_t total = count * elem;
+  for (std::size_t done = elem; done < total;) {
+    const std::size_t n = done < total - done ? done : total - done;
+    std::memcpy(dst + done, dst, n);
+    done += n;
+  }
+}
+
+/// A 4-D image tensor seen as (batch, height, width, channels) whatever its layout: sizes and
+/// element strides of each of the four logical axes. NCHW tensors (layout flag true) store
+/// [batch, channels, height, width].
+struct Image {
+  std::size_t n = 0, h = 0, w = 0, c = 0;
+  std::ptrdiff_t sn = 0, sh = 0, sw = 0, sc = 0;
+
+  static Image of(std::size_t n, std::size_t h, std::size_t w, std::size_t c, bool nchw) noexcept {
+    const auto H = static_cast<std::ptrdiff_t>(h), W = static_cast<std::ptrdiff_t>(w),
+               C = static_cast<std::ptrdiff_t>(c);
+    if (nchw) return {n, h, w, c, C * H * W, W, 1, H * W};
+    return {n, h, w, c, H * W * C, W * C, C, 1};
+  }
+  /// The image of a 4-D tensor of shape `d` in the given layout.
+  static Image of(const Dims& d, bool nchw) noexcept {
+    return nchw ? of(d[0], d[2], d[3], d[1], true) : of(d[0], d[1], d[2], d[3], false);
+  }
+  /// The stored shape of this image in its layout.
+  Dims dims(bool nchw) const noexcept {
+    const auto u = [](std::size_t v) { return static_cast<std::uint32_t>(v); };
+    return nchw ? Dims{u(n), u(c), u(h), u(w)} : Dims{u(n), u(h), u(w), u(c)};
+  }
+};
+
+}  // namespace nnhal::kernels
