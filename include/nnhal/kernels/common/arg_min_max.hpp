@@ -24,12 +24,15 @@ inline Status infer(const NodeIO& io) {
   return set_output(io, 0, reduced_dims(in, set, false));
 }
 
-/// For each outer index, the running best of every inner position over the axis: the first
-/// occurrence wins ties, as in the reference (strict comparison). Rows of the axis are scanned
-/// in memory order, the inner positions in the innermost loop. An empty axis gives index 0.
+/// For each outer index, the running best of a block of inner positions over the axis, kept
+/// in registers / stack (values and indices): rows of the axis are scanned in memory order and
+/// the innermost loop is contiguous. The first occurrence wins ties, as in the reference
+/// (strict comparison). An empty axis gives index 0.
 template <OperandType T, bool Max>
 Status kernel(const NodeIO& io) {
   using E = element_t<T>;
+  using W = decltype(widen(E{}));
+  constexpr std::size_t kBlock = 64;
   const RtOperand& in = io.input(0);
   auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), in.dims.rank(), "axis");
   if (!axis) return std::move(axis.error());
@@ -38,16 +41,40 @@ Status kernel(const NodeIO& io) {
   const std::size_t inner = dims_product(in.dims, *axis + 1, in.dims.rank());
   const E* src = io.in_data<T>(0);
   std::int32_t* dst = io.out_data<OperandType::TENSOR_INT32>(0);
-  for (std::size_t o = 0; o < outer; ++o, dst += inner) {
-    const E* slab = src + o * size * inner;
-    for (std::size_t i = 0; i < inner; ++i) dst[i] = 0;
-    for (std::size_t a = 1; a < size; ++a) {
-      const E* row = slab + a * inner;
-      for (std::size_t i = 0; i < inner; ++i) {
-        const auto v = widen(row[i]);
-        const auto best = widen(slab[static_cast<std::size_t>(dst[i]) * inner + i]);
-        if (Max ? v > best : v < best) dst[i] = static_cast<std::int32_t>(a);
+  if (inner == 1) {  // the last axis: each output scans one contiguous row
+    for (std::size_t o = 0; o < outer; ++o) {
+      const E* row = src + o * size;
+      W best = size == 0 ? W{} : widen(row[0]);
+      std::int32_t at = 0;
+      for (std::size_t a = 1; a < size; ++a) {
+        const W v = widen(row[a]);
+        if (Max ? v > best : v < best) {
+          best = v;
+          at = static_cast<std::int32_t>(a);
+        }
       }
+      dst[o] = at;
+    }
+    return {};
+  }
+  for (std::size_t o = 0; o < outer; ++o) {
+    const E* slab = src + o * size * inner;
+    std::int32_t* out = dst + o * inner;
+    for (std::size_t c0 = 0; c0 < inner; c0 += kBlock) {
+      const std::size_t n = inner - c0 < kBlock ? inner - c0 : kBlock;
+      std::array<W, kBlock> best{};
+      std::array<std::int32_t, kBlock> at{};
+      for (std::size_t j = 0; j < n; ++j) best[j] = size == 0 ? W{} : widen(slab[c0 + j]);
+      for (std::size_t a = 1; a < size; ++a) {
+        const E* row = slab + a * inner + c0;
+        for (std::size_t j = 0; j < n; ++j) {
+          const W v = widen(row[j]);
+          const bool better = Max ? v > best[j] : v < best[j];
+          best[j] = better ? v : best[j];
+          at[j] = better ? static_cast<std::int32_t>(a) : at[j];
+        }
+      }
+      for (std::size_t j = 0; j < n; ++j) out[c0 + j] = at[j];
     }
   }
   return {};
