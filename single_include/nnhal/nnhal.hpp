@@ -3113,30 +3113,17 @@ class CopyPlan {
 
 namespace detail {
 
-template <std::size_t Elem>
-void strided_copy_sized(std::byte* dst, const std::byte* src, const CopyPlan& plan) noexcept {
+/// Calls body(dst, src) for every position of the `n` axes, the pointers moved by their strides
+/// (row-major order, index advanced with carry).
+template <std::size_t Elem, class Body>
+void for_each_position(const CopyAxis* axes, std::size_t n, std::byte* dst, const std::byte* src, Body&& body) {
   constexpr auto e = static_cast<std::ptrdiff_t>(Elem);
-  const std::size_t rank = plan.rank();
-  if (rank == 0) {
-    std::memcpy(dst, src, Elem);
-    return;
-  }
-  const CopyAxis inner = plan[rank - 1];
-  const bool rows = inner.src == 1 && inner.dst == 1;
   std::array<std::size_t, kMaxCopyAxes> idx{};
-  const std::size_t outer_rank = rank - 1;
   for (;;) {
-    if (rows) {
-      std::memcpy(dst, src, inner.size * Elem);
-    } else {
-      const std::byte* s = src;
-      std::byte* d = dst;
-      for (std::size_t j = 0; j < inner.size; ++j, s += inner.src * e, d += inner.dst * e) std::memcpy(d, s, Elem);
-    }
-    // Advance the outer index with carry, moving both pointers by the axis strides.
-    std::size_t k = outer_rank;
+    body(dst, src);
+    std::size_t k = n;
     for (; k > 0; --k) {
-      const CopyAxis& a = plan[k - 1];
+      const CopyAxis& a = axes[k - 1];
       if (++idx[k - 1] < a.size) {
         src += a.src * e;
         dst += a.dst * e;
@@ -3148,6 +3135,66 @@ void strided_copy_sized(std::byte* dst, const std::byte* src, const CopyPlan& pl
     }
     if (k == 0) return;
   }
+}
+
+/// A 2-D transpose: axis `j` is contiguous in the source, axis `i` in the destination. Copied
+/// in square tiles of 64 x 64 elements (at most 32 KiB, so a tile's source lines stay in L1
+/// while it is written): reads and writes both use whole cache lines. Measured on a
+/// [224*224, 64] float transpose, 64-element tiles take about half the time of an untiled copy,
+/// smaller ones gain little.
+template <std::size_t Elem>
+void transpose_tiles(std::byte* dst, const std::byte* src, const CopyAxis& j, const CopyAxis& i) noexcept {
+  constexpr std::size_t kTile = 64;
+  constexpr auto e = static_cast<std::ptrdiff_t>(Elem);
+  for (std::size_t j0 = 0; j0 < j.size; j0 += kTile) {
+    const std::size_t jn = j.size - j0 < kTile ? j.size - j0 : kTile;
+    for (std::size_t i0 = 0; i0 < i.size; i0 += kTile) {
+      const std::size_t in = i.size - i0 < kTile ? i.size - i0 : kTile;
+      for (std::size_t jj = j0; jj < j0 + jn; ++jj) {
+        std::byte* d = dst + (static_cast<std::ptrdiff_t>(jj) * j.dst + static_cast<std::ptrdiff_t>(i0)) * e;
+        const std::byte* s = src + (static_cast<std::ptrdiff_t>(jj) + static_cast<std::ptrdiff_t>(i0) * i.src) * e;
+        for (std::size_t ii = 0; ii < in; ++ii, d += e, s += i.src * e) std::memcpy(d, s, Elem);
+      }
+    }
+  }
+}
+
+template <std::size_t Elem>
+void strided_copy_sized(std::byte* dst, const std::byte* src, const CopyPlan& plan) noexcept {
+  constexpr auto e = static_cast<std::ptrdiff_t>(Elem);
+  const std::size_t rank = plan.rank();
+  if (rank == 0) {
+    std::memcpy(dst, src, Elem);
+    return;
+  }
+  std::array<CopyAxis, kMaxCopyAxes> axes{};
+  for (std::size_t k = 0; k < rank; ++k) axes[k] = plan[k];
+  const CopyAxis inner = axes[rank - 1];
+  if (inner.src == 1 && inner.dst == 1) {  // whole rows
+    for_each_position<Elem>(axes.data(), rank - 1, dst, src,
+                            [&](std::byte* d, const std::byte* s) { std::memcpy(d, s, inner.size * Elem); });
+    return;
+  }
+  // A transposed innermost axis: when another axis is contiguous in the source, copy that pair
+  // in tiles over the remaining axes.
+  std::size_t j = rank;
+  if (inner.dst == 1)
+    for (std::size_t k = 0; k + 1 < rank; ++k)
+      if (axes[k].src == 1) j = k;
+  if (j != rank) {
+    const CopyAxis contiguous = axes[j];
+    std::array<CopyAxis, kMaxCopyAxes> rest{};
+    std::size_t n = 0;
+    for (std::size_t k = 0; k + 1 < rank; ++k)
+      if (k != j) rest[n++] = axes[k];
+    for_each_position<Elem>(rest.data(), n, dst, src, [&](std::byte* d, const std::byte* s) {
+      transpose_tiles<Elem>(d, s, contiguous, inner);
+    });
+    return;
+  }
+  for_each_position<Elem>(axes.data(), rank - 1, dst, src, [&](std::byte* d, const std::byte* s) {
+    for (std::size_t i = 0; i < inner.size; ++i, s += inner.src * e, d += inner.dst * e) std::memcpy(d, s, Elem);
+  });
 }
 
 }  // namespace detail

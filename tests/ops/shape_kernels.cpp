@@ -75,7 +75,8 @@ TEST_CASE_TEMPLATE("TRANSPOSE matches the per-element reference for every permut
                    TypeTag<OperandType::TENSOR_QUANT8_ASYMM>, TypeTag<OperandType::TENSOR_QUANT8_ASYMM_SIGNED>) {
   constexpr OperandType T = Tag::type;
   using E = nnhal::element_t<T>;
-  const Dims shapes[] = {{5}, {3, 4}, {2, 3, 4}, {2, 3, 1, 5}, {1, 4, 3, 2}};
+  // The larger shapes cover the tiled path with partial tiles of every element size.
+  const Dims shapes[] = {{5}, {3, 4}, {2, 3, 4}, {2, 3, 1, 5}, {1, 4, 3, 2}, {70, 45}, {3, 70, 45}, {2, 33, 2, 65}};
   for (const Dims& in : shapes) {
     std::vector<int> perm(in.rank());
     std::iota(perm.begin(), perm.end(), 0);
