@@ -24,7 +24,6 @@ inline constexpr auto kSignatures =
 /// A constant k in [1, last dimension] (the upper bound when that dimension is known).
 inline Status validate(const OperationView& op, HalVersion&) {
   std::int64_t last = INT32_MAX;
-  if (auto r = op.input_rank(0); r && *r == 0) return NNHAL_INVALID("input 0 (input) must have rank >= 1");
   if (auto r = op.input_rank(0))
     if (auto d = rules::known_dim(op, 0, *r - 1)) last = *d;
   return rules::check_scalar_range(op, 1, "k", 1, last);
