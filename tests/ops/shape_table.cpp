@@ -138,7 +138,7 @@ TEST_CASE("SQUEEZE and TRANSPOSE: optional-by-value second input; flags") {
     const OperationInfo* info = find_operation(op);
     REQUIRE(info != nullptr);
     CHECK(info->has(kOpAllowsOmitted));
-    CHECK(info->inputs[1].flags == kSlotOmittable);
+    CHECK(info->inputs[1].flags == (kSlotOmittable | kSlotValueRead));  // shape inference reads its value
   }
   CHECK(find_operation(OperationType::TRANSPOSE)->has(kOpAllowsZeroSized));
   CHECK_FALSE(find_operation(OperationType::SQUEEZE)->has(kOpAllowsZeroSized));

@@ -112,6 +112,7 @@ TEST_CASE("PAD_V2: pad value type follows the input; rank <= 4") {
   REQUIRE_FALSE(r.has_value());
   CHECK(r.error().status() == ErrorStatus::INVALID_ARGUMENT);
   m.input(0).dimensions = {1, 2, 3, 4};
+  m.input(1).dimensions = {4, 2};  // paddings must be [rank, 2]
   CHECK(m.check().value() == HalVersion::V1_2);
   m.input(0).dimensions = {};  // unknown rank: left to execution
   CHECK(m.check().value() == HalVersion::V1_2);

@@ -1,13 +1,18 @@
 #pragma once
 /// \file
-/// REDUCE_ALL kernels: none yet.
+/// REDUCE_ALL kernels (the row: nnhal/ops/reduce_all.hpp): logical AND over the given axes
+/// (nnhal/kernels/common/reduce.hpp).
 
+#include "nnhal/kernels/common/reduce.hpp"
 #include "nnhal/kernels/kernel.hpp"
+#include "nnhal/ops/reduce_all.hpp"
 
 namespace nnhal {
 
-/// REDUCE_ALL is validated (nnhal/ops/reduce_all.hpp) but nnhal has no kernel for it yet.
 template <>
-struct Kernels<OperationType::REDUCE_ALL> : NoKernelsYet {};
+struct Kernels<OperationType::REDUCE_ALL>
+    : kernels::reduce_common::Family<kernels::reduce_common::All, OperandType::BOOL,
+                                     kernels::reduce_common::kBool> {};
+static_assert(kernels_cover_row<OperationType::REDUCE_ALL>());
 
 }  // namespace nnhal

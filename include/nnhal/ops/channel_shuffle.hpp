@@ -5,6 +5,7 @@
 
 #include "nnhal/ops/common/signature_lists.hpp"
 #include "nnhal/interface/operation_info.hpp"
+#include "nnhal/ops/common/value_rules.hpp"
 
 namespace nnhal::ops {
 
@@ -21,9 +22,12 @@ inline constexpr auto kSignatures =
       return sig(v, {t, OperandType::INT32, OperandType::INT32}, {t});
   });
 
-/// Input rank <= 4 when known (ChannelShuffle.cpp validate).
+/// Input rank <= 4 when known (ChannelShuffle.cpp validate); a constant num_groups >= 1, a
+/// constant axis in [-rank, rank).
 inline Status validate(const OperationView& op, HalVersion&) {
-  return lists::check_max_rank(op, 0, 4);
+  NNHAL_TRY(lists::check_max_rank(op, 0, 4));
+  NNHAL_TRY(rules::check_scalar_range(op, 1, "num_groups", 1, INT32_MAX));
+  return rules::check_axes(op, 2, "axis");
 }
 }  // namespace channel_shuffle
 

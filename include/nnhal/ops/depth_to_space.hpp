@@ -7,6 +7,7 @@
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
 #include "nnhal/interface/operation_info.hpp"
+#include "nnhal/ops/common/value_rules.hpp"
 
 namespace nnhal::ops {
 
@@ -23,6 +24,11 @@ inline constexpr auto kSignatures = v1_0::with_trailing(
     for_each_type(v1_0::float_quant_types(HalVersion::V1_0),
                   [](OperandType t, HalVersion v) { return sig(v, {t, OperandType::INT32}, {t}); }),
     {OperandType::BOOL}, HalVersion::V1_2);
+/// Input rank 4 where known; a constant block_size >= 1.
+inline Status validate(const OperationView& op, HalVersion&) {
+  NNHAL_TRY(v1_0::check_rank(op, 0, 4));
+  return rules::check_scalar_range(op, 1, "block_size", 1, INT32_MAX);
+}
 }  // namespace depth_to_space
 
 }  // namespace nnhal::ops
@@ -36,6 +42,7 @@ struct Row<OperationType::DEPTH_TO_SPACE> {
       .inputs = ops::depth_to_space::kInputs,
       .outputs = ops::depth_to_space::kOutputs,
       .signatures = ops::depth_to_space::kSignatures,
+      .validate = &ops::depth_to_space::validate,
   });
 };
 

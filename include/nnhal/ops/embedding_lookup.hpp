@@ -7,6 +7,7 @@
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
 #include "nnhal/interface/operation_info.hpp"
+#include "nnhal/ops/common/value_rules.hpp"
 
 namespace nnhal::ops {
 
@@ -27,6 +28,15 @@ inline constexpr auto kSignatures = for_each_type(
         {OperandType::TENSOR_QUANT8_ASYMM_SIGNED, HalVersion::V1_3},
     }},
     [](OperandType t, HalVersion v) { return sig(v, {OperandType::TENSOR_INT32, t}, {t}); });
+/// lookups 1-D and values of rank >= 2 where known; constant lookups in [0, rows) when the
+/// number of value rows is known.
+inline Status validate(const OperationView& op, HalVersion&) {
+  NNHAL_TRY(rules::check_1d(op, 0, "lookups"));
+  if (auto r = op.input_rank(1); r && *r < 2)
+    return NNHAL_INVALID("input 1 (values) has rank %zu, it must be >= 2", *r);
+  if (auto rows = rules::known_dim(op, 1, 0)) return rules::check_values_range(op, 0, "lookups", 0, std::int64_t{*rows} - 1);
+  return {};
+}
 }  // namespace embedding_lookup
 
 }  // namespace nnhal::ops
@@ -40,6 +50,7 @@ struct Row<OperationType::EMBEDDING_LOOKUP> {
       .inputs = ops::embedding_lookup::kInputs,
       .outputs = ops::embedding_lookup::kOutputs,
       .signatures = ops::embedding_lookup::kSignatures,
+      .validate = &ops::embedding_lookup::validate,
   });
 };
 

@@ -4,6 +4,7 @@
 
 #include "nnhal/ops/common/signature_lists.hpp"
 #include "nnhal/interface/operation_info.hpp"
+#include "nnhal/ops/common/value_rules.hpp"
 
 namespace nnhal::ops {
 
@@ -18,6 +19,8 @@ inline constexpr auto kSignatures =
     for_each_type(lists::kFloatIntQuant, [](OperandType t, HalVersion v) {
       return sig(v, {t, OperandType::INT32}, {t});
   });
+/// A constant axis lies in [-(rank + 1), rank + 1) for a known input rank.
+inline Status validate(const OperationView& op, HalVersion&) { return rules::check_axes(op, 1, "axis", 0, 1); }
 }  // namespace expand_dims
 
 }  // namespace nnhal::ops
@@ -31,6 +34,7 @@ struct Row<OperationType::EXPAND_DIMS> {
       .inputs = ops::expand_dims::kInputs,
       .outputs = ops::expand_dims::kOutputs,
       .signatures = ops::expand_dims::kSignatures,
+      .validate = &ops::expand_dims::validate,
   });
 };
 

@@ -4,6 +4,7 @@
 
 #include "nnhal/ops/common/signature_lists.hpp"
 #include "nnhal/interface/operation_info.hpp"
+#include "nnhal/ops/common/value_rules.hpp"
 
 namespace nnhal::ops {
 
@@ -19,6 +20,17 @@ inline constexpr auto kSignatures =
     for_each_type(lists::kFloatIntQuant, [](OperandType t, HalVersion v) {
       return sig(v, {t, OperandType::INT32, OperandType::TENSOR_INT32}, {t});
   });
+/// A constant axis in [-rank, rank) for a known rank; with a constant axis and a known axis
+/// size, constant indices in [0, size).
+inline Status validate(const OperationView& op, HalVersion&) {
+  NNHAL_TRY(rules::check_axes(op, 1, "axis"));
+  const auto rank = op.input_rank(0);
+  const auto axis = op.constant_scalar<OperandType::INT32>(1);
+  if (!rank || !axis) return {};
+  const auto a = static_cast<std::size_t>(*axis < 0 ? *axis + static_cast<std::int32_t>(*rank) : *axis);
+  if (auto size = rules::known_dim(op, 0, a)) return rules::check_values_range(op, 2, "indices", 0, std::int64_t{*size} - 1);
+  return {};
+}
 }  // namespace gather
 
 }  // namespace nnhal::ops
@@ -32,6 +44,7 @@ struct Row<OperationType::GATHER> {
       .inputs = ops::gather::kInputs,
       .outputs = ops::gather::kOutputs,
       .signatures = ops::gather::kSignatures,
+      .validate = &ops::gather::validate,
   });
 };
 

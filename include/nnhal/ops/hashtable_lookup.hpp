@@ -7,6 +7,7 @@
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
 #include "nnhal/interface/operation_info.hpp"
+#include "nnhal/ops/common/value_rules.hpp"
 
 namespace nnhal::ops {
 
@@ -31,6 +32,16 @@ inline constexpr auto kSignatures = for_each_type(
       using enum OperandType;
       return sig(v, {TENSOR_INT32, TENSOR_INT32, t}, {t, TENSOR_QUANT8_ASYMM});
   });
+/// lookups and keys 1-D where known; as many keys as value rows where both are known.
+inline Status validate(const OperationView& op, HalVersion&) {
+  NNHAL_TRY(rules::check_1d(op, 0, "lookups"));
+  NNHAL_TRY(rules::check_1d(op, 1, "keys"));
+  const auto keys = rules::known_dim(op, 1, 0);
+  const auto rows = rules::known_dim(op, 2, 0);
+  if (keys && rows && *keys != *rows)
+    return NNHAL_INVALID("input 1 (keys) has %u entries, input 2 (values) %u rows", *keys, *rows);
+  return {};
+}
 }  // namespace hashtable_lookup
 
 }  // namespace nnhal::ops
@@ -44,6 +55,7 @@ struct Row<OperationType::HASHTABLE_LOOKUP> {
       .inputs = ops::hashtable_lookup::kInputs,
       .outputs = ops::hashtable_lookup::kOutputs,
       .signatures = ops::hashtable_lookup::kSignatures,
+      .validate = &ops::hashtable_lookup::validate,
   });
 };
 

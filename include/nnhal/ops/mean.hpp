@@ -7,13 +7,14 @@
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
 #include "nnhal/interface/operation_info.hpp"
+#include "nnhal/ops/common/value_rules.hpp"
 
 namespace nnhal::ops {
 
 namespace mean {
 inline constexpr std::array<Slot, 3> kInputs{{
     {"input", Role::Data},
-    {"axes", Role::Parameter},
+    {"axes", Role::Parameter, kSlotValueRead},
     {"keep_dims", Role::Parameter},
 }};
 inline constexpr auto& kOutputs = v1_0::kSingleOutput;
@@ -23,8 +24,12 @@ inline constexpr auto kSignatures = for_each_type(
       return sig(v, {t, OperandType::TENSOR_INT32, OperandType::INT32}, {t});
   });
 
-/// Input rank <= 4 (declared dimensions). Axis values are runtime checks.
-inline Status validate(const OperationView& op, HalVersion&) { return v1_0::check_max_rank(op, 0, 4); }
+/// Input rank <= 4 (declared dimensions); axes 1-D where known, constant axes in [-rank, rank).
+inline Status validate(const OperationView& op, HalVersion&) {
+  NNHAL_TRY(v1_0::check_max_rank(op, 0, 4));
+  NNHAL_TRY(rules::check_1d(op, 1, "axes"));
+  return rules::check_axes(op, 1, "axes");
+}
 }  // namespace mean
 
 }  // namespace nnhal::ops

@@ -8,14 +8,15 @@
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
 #include "nnhal/interface/operation_info.hpp"
+#include "nnhal/ops/common/value_rules.hpp"
 
 namespace nnhal::ops {
 
 namespace space_to_batch_nd {
 inline constexpr std::array<Slot, 4> kInputs{{
     {"input", Role::Data},
-    {"block_shape", Role::Parameter},
-    {"paddings", Role::Parameter},
+    {"block_shape", Role::Parameter, kSlotValueRead},
+    {"paddings", Role::Parameter, kSlotValueRead},
     {"layout", Role::Layout, kSlotTrailing},
 }};
 inline constexpr auto& kOutputs = v1_0::kSingleOutput;
@@ -28,10 +29,15 @@ inline constexpr auto kSignatures = v1_0::with_trailing(
                   }),
     {OperandType::BOOL}, HalVersion::V1_2);
 
-/// QA8 with a non-zero zeroPoint needs 1.2.
+/// QA8 with a non-zero zeroPoint needs 1.2. Input rank 4 where known; block_shape of shape [2]
+/// where known, constant entries >= 1; paddings of shape [2, 2], constant entries >= 0.
 inline Status validate(const OperationView& op, HalVersion& version) {
   v1_0::raise_if_qa8_zero_point(op, version);
-  return {};
+  NNHAL_TRY(v1_0::check_rank(op, 0, 4));
+  NNHAL_TRY(rules::check_shape(op, 1, "block_shape", {2u}));
+  NNHAL_TRY(rules::check_values_range(op, 1, "block_shape", 1, INT32_MAX));
+  NNHAL_TRY(rules::check_shape(op, 2, "paddings", {2u, 2u}));
+  return rules::check_values_range(op, 2, "paddings", 0, INT32_MAX);
 }
 }  // namespace space_to_batch_nd
 

@@ -4,6 +4,7 @@
 
 #include "nnhal/ops/common/signature_lists.hpp"
 #include "nnhal/interface/operation_info.hpp"
+#include "nnhal/ops/common/value_rules.hpp"
 
 namespace nnhal::ops {
 
@@ -20,6 +21,13 @@ inline constexpr auto kSignatures =
     for_each_type(lists::kFloatIntQuant, [](OperandType t, HalVersion v) {
       return sig(v, {t, OperandType::INT32, OperandType::INT32}, TypeSeq({t}, 0));
   });
+/// A constant axis in [-rank, rank) for a known rank; a constant num_splits equal to the
+/// number of outputs.
+inline Status validate(const OperationView& op, HalVersion&) {
+  NNHAL_TRY(rules::check_axes(op, 1, "axis"));
+  const auto n = static_cast<std::int64_t>(op.output_count());
+  return rules::check_scalar_range(op, 2, "num_splits", n, n);
+}
 }  // namespace split
 
 }  // namespace nnhal::ops
@@ -33,6 +41,7 @@ struct Row<OperationType::SPLIT> {
       .inputs = ops::split::kInputs,
       .outputs = ops::split::kOutputs,
       .signatures = ops::split::kSignatures,
+      .validate = &ops::split::validate,
   });
 };
 

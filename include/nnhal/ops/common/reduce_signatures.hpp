@@ -8,12 +8,13 @@
 #include "nnhal/ops/common/signature_lists.hpp"
 #include "nnhal/interface/signature.hpp"
 #include "nnhal/interface/operation_view.hpp"
+#include "nnhal/ops/common/value_rules.hpp"
 
 namespace nnhal::ops::reduce {
 
 inline constexpr std::array<Slot, 3> kInputs{{
     {"input", Role::Data},
-    {"axes", Role::Parameter},       // TENSOR_INT32 1-D, values in [-rank, rank) at execution
+    {"axes", Role::Parameter, kSlotValueRead},  // TENSOR_INT32 1-D, values in [-rank, rank)
     {"keep_dims", Role::Parameter},  // BOOL
 }};
 /// Reducing every dimension without keep_dims gives shape [1]; REDUCE_MAX/MIN: out q = in.
@@ -36,9 +37,12 @@ inline constexpr auto kMaxMinSignatures = signatures(lists::kFloatQuant);
 /// REDUCE_PROD / REDUCE_SUM: F16, F32 (1.2).
 inline constexpr auto kProdSumSignatures = signatures(lists::kFloat);
 
-/// Input rank <= 4 when known (every Reduce.cpp validate function checks it).
+/// Input rank <= 4 when known (every Reduce.cpp validate function checks it); axes 1-D where
+/// known, constant axes in [-rank, rank).
 inline Status validate(const OperationView& op, HalVersion&) {
-  return lists::check_max_rank(op, 0, 4);
+  NNHAL_TRY(lists::check_max_rank(op, 0, 4));
+  NNHAL_TRY(rules::check_1d(op, 1, "axes"));
+  return rules::check_axes(op, 1, "axes");
 }
 
 }  // namespace nnhal::ops::reduce
