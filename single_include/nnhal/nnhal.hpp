@@ -3030,17 +3030,45 @@ struct Kernels<OperationType::DEPTHWISE_CONV_2D> : NoKernelsYet {};
 /// reduction, and the overflow check of a computed output shape.
 
 
+// ---- begin nnhal/kernels/common/axis.hpp ----
+/// \file
+/// Axis arguments of the kernels that work along one axis (SOFTMAX, LOG_SOFTMAX,
+/// L2_NORMALIZATION, LOCAL_RESPONSE_NORMALIZATION, GATHER, SPLIT, ARGMAX, ...): resolving a
+/// negative axis and splitting a shape into the elements before, along and after it. Axis
+/// lists (the reductions) are in nnhal/kernels/common/axes.hpp.
+
+
 
 namespace nnhal::kernels {
 
-/// `axis` in [-rank, rank) resolved to [0, rank); an error naming `what` otherwise.
-inline Expected<std::size_t> resolve_axis(std::int64_t axis, std::size_t rank, const char* what) {
+/// `axis` in [-rank, rank) as an index in [0, rank), or INVALID_ARGUMENT naming the operation
+/// `op` (leave it empty where the caller's error prefix names it already).
+inline Expected<std::size_t> resolve_axis(std::int64_t axis, std::size_t rank, std::string_view op) {
   const auto r = static_cast<std::int64_t>(rank);
   if (axis < -r || axis >= r)
-    return NNHAL_INVALID("%s %lld is outside [%lld, %lld)", what, static_cast<long long>(axis),
-                         static_cast<long long>(-r), static_cast<long long>(r));
+    return NNHAL_INVALID("%.*s%saxis %lld is outside [-%zu, %zu) for an input of rank %zu", static_cast<int>(op.size()),
+                         op.data(), op.empty() ? "" : " ", static_cast<long long>(axis), rank, rank, rank);
   return static_cast<std::size_t>(axis < 0 ? axis + r : axis);
 }
+
+/// A shape seen as [outer, axis, inner] around one axis: element (o, a, i) is at
+/// (o * axis + a) * inner + i.
+struct AxisSplit {
+  std::size_t outer = 1, axis = 1, inner = 1;
+};
+
+inline AxisSplit split_at(const Dims& dims, std::size_t axis) noexcept {
+  AxisSplit s;
+  for (std::size_t d = 0; d < axis; ++d) s.outer *= dims[d];
+  s.axis = dims[axis];
+  for (std::size_t d = axis + 1; d < dims.rank(); ++d) s.inner *= dims[d];
+  return s;
+}
+
+}  // namespace nnhal::kernels
+// ---- end nnhal/kernels/common/axis.hpp ----
+
+namespace nnhal::kernels {
 
 /// The axes named by a TENSOR_INT32 axes input (1-D, or a scalar-shaped tensor), negative
 /// values resolved, repeats allowed.
@@ -3055,7 +3083,7 @@ inline Expected<AxisSet> read_axes(const NodeIO& io, std::size_t input, std::siz
   const auto values = io.in<OperandType::TENSOR_INT32>(input);
   AxisSet set;
   for (std::size_t i = 0; i < values.size(); ++i) {
-    auto a = resolve_axis(values[i], rank, "axis");
+    auto a = resolve_axis(values[i], rank, "");
     if (!a) return std::move(a.error());
     if (!set.on[*a]) ++set.count;
     set.on[*a] = true;
@@ -4446,41 +4474,6 @@ static_assert(kernels_cover_row<OperationType::HASHTABLE_LOOKUP>());
 /// and zeroPoint 128 (QA8) or 0 (QAS8). Input rank <= 4.
 
 
-// ---- begin nnhal/kernels/common/axis.hpp ----
-/// \file
-/// Axis arguments of the kernels that work along one axis (SOFTMAX, LOG_SOFTMAX,
-/// L2_NORMALIZATION, LOCAL_RESPONSE_NORMALIZATION): resolving a negative axis and splitting a
-/// shape into the elements before, along and after it.
-
-
-
-namespace nnhal::kernels {
-
-/// `axis` in [-rank, rank) as an index in [0, rank), or INVALID_ARGUMENT naming the operation.
-inline Expected<std::size_t> resolve_axis(std::int32_t axis, std::size_t rank, std::string_view op) {
-  const auto r = static_cast<std::int64_t>(rank);
-  if (axis < -r || axis >= r)
-    return NNHAL_INVALID("%s axis %d is outside [-%zu, %zu) for an input of rank %zu", op.data(), axis, rank, rank,
-                         rank);
-  return static_cast<std::size_t>(axis < 0 ? axis + r : axis);
-}
-
-/// A shape seen as [outer, axis, inner] around one axis: element (o, a, i) is at
-/// (o * axis + a) * inner + i.
-struct AxisSplit {
-  std::size_t outer = 1, axis = 1, inner = 1;
-};
-
-inline AxisSplit split_at(const Dims& dims, std::size_t axis) noexcept {
-  AxisSplit s;
-  for (std::size_t d = 0; d < axis; ++d) s.outer *= dims[d];
-  s.axis = dims[axis];
-  for (std::size_t d = axis + 1; d < dims.rank(); ++d) s.inner *= dims[d];
-  return s;
-}
-
-}  // namespace nnhal::kernels
-// ---- end nnhal/kernels/common/axis.hpp ----
 // ---- begin nnhal/kernels/common/fixed_point.hpp ----
 /// \file
 /// gemmlowp-style fixed-point arithmetic on int32 (Q(IntegerBits).(31 - IntegerBits)) and the
@@ -7732,7 +7725,7 @@ namespace nnhal::kernels::arg_min_max {
 /// The input shape without the axis (a 1-D input gives [1]). Errors: the axis out of range.
 inline Status infer(const NodeIO& io) {
   const Dims& in = io.input(0).dims;
-  auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), in.rank(), "axis");
+  auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), in.rank(), "");
   if (!axis) return std::move(axis.error());
   AxisSet set;
   set.on[*axis] = true;
@@ -7750,7 +7743,7 @@ Status kernel(const NodeIO& io) {
   using W = decltype(widen(E{}));
   constexpr std::size_t kBlock = 64;
   const RtOperand& in = io.input(0);
-  auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), in.dims.rank(), "axis");
+  auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), in.dims.rank(), "");
   if (!axis) return std::move(axis.error());
   const std::size_t outer = dims_product(in.dims, 0, *axis);
   const std::size_t size = in.dims[*axis];
@@ -8211,7 +8204,7 @@ namespace nnhal::kernels::channel_shuffle {
 inline Expected<std::size_t> axis_of(const NodeIO& io) {
   const Dims& in = io.input(0).dims;
   if (in.rank() > 4) return NNHAL_INVALID("input rank %zu is above 4", in.rank());
-  auto axis = resolve_axis(io.scalar<OperandType::INT32>(2), in.rank(), "axis");
+  auto axis = resolve_axis(io.scalar<OperandType::INT32>(2), in.rank(), "");
   if (!axis) return std::move(axis.error());
   const std::int32_t groups = io.scalar<OperandType::INT32>(1);
   if (groups <= 0) return NNHAL_INVALID("num_groups %d is not positive", groups);
@@ -8635,7 +8628,7 @@ inline Status infer(const NodeIO& io) {
   const Dims& in = io.input(0).dims;
   const std::size_t rank = in.rank();
   if (rank + 1 > kMaxRank) return NNHAL_INVALID("output rank %zu is above %zu", rank + 1, kMaxRank);
-  auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), rank + 1, "axis");
+  auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), rank + 1, "");
   if (!axis) return std::move(axis.error());
   Dims out;
   for (std::size_t k = 0; k <= rank; ++k) {
@@ -8730,7 +8723,7 @@ namespace nnhal::kernels::gather {
 /// kMaxRank. Index values are checked by the kernel (they may change between executions).
 inline Status infer(const NodeIO& io) {
   const Dims& in = io.input(0).dims;
-  auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), in.rank(), "axis");
+  auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), in.rank(), "");
   if (!axis) return std::move(axis.error());
   const Dims& idx = io.input(2).dims;
   if (in.rank() - 1 + idx.rank() > kMaxRank)
@@ -8746,7 +8739,7 @@ inline Status infer(const NodeIO& io) {
 /// copies one slab of the inner axes per (outer, index).
 inline Status kernel(const NodeIO& io) {
   const RtOperand& in = io.input(0);
-  auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), in.dims.rank(), "axis");
+  auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), in.dims.rank(), "");
   if (!axis) return std::move(axis.error());
   const auto idx = io.in<OperandType::TENSOR_INT32>(2);
   const std::uint32_t size = in.dims[*axis];
@@ -10907,7 +10900,7 @@ namespace nnhal::kernels::split {
 /// range, num_splits not positive or not the number of outputs, an axis size it does not divide.
 inline Status infer(const NodeIO& io) {
   const Dims& in = io.input(0).dims;
-  auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), in.rank(), "axis");
+  auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), in.rank(), "");
   if (!axis) return std::move(axis.error());
   const std::int32_t n = io.scalar<OperandType::INT32>(2);
   if (n <= 0 || static_cast<std::size_t>(n) != io.output_count())
@@ -10923,7 +10916,7 @@ inline Status infer(const NodeIO& io) {
 /// For each outer index, one slab copy per output.
 inline Status kernel(const NodeIO& io) {
   const RtOperand& in = io.input(0);
-  auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), in.dims.rank(), "axis");
+  auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), in.dims.rank(), "");
   if (!axis) return std::move(axis.error());
   const std::size_t outer = dims_product(in.dims, 0, *axis);
   const std::size_t slab = dims_product(io.output(0).dims, *axis, in.dims.rank()) * element_size(in.type);

@@ -21,7 +21,7 @@ namespace nnhal::kernels::channel_shuffle {
 inline Expected<std::size_t> axis_of(const NodeIO& io) {
   const Dims& in = io.input(0).dims;
   if (in.rank() > 4) return NNHAL_INVALID("input rank %zu is above 4", in.rank());
-  auto axis = resolve_axis(io.scalar<OperandType::INT32>(2), in.rank(), "axis");
+  auto axis = resolve_axis(io.scalar<OperandType::INT32>(2), in.rank(), "");
   if (!axis) return std::move(axis.error());
   const std::int32_t groups = io.scalar<OperandType::INT32>(1);
   if (groups <= 0) return NNHAL_INVALID("num_groups %d is not positive", groups);

@@ -21,7 +21,7 @@ inline Status infer(const NodeIO& io) {
   const Dims& in = io.input(0).dims;
   const std::size_t rank = in.rank();
   if (rank + 1 > kMaxRank) return NNHAL_INVALID("output rank %zu is above %zu", rank + 1, kMaxRank);
-  auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), rank + 1, "axis");
+  auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), rank + 1, "");
   if (!axis) return std::move(axis.error());
   Dims out;
   for (std::size_t k = 0; k <= rank; ++k) {

@@ -19,7 +19,7 @@ namespace nnhal::kernels::gather {
 /// kMaxRank. Index values are checked by the kernel (they may change between executions).
 inline Status infer(const NodeIO& io) {
   const Dims& in = io.input(0).dims;
-  auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), in.rank(), "axis");
+  auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), in.rank(), "");
   if (!axis) return std::move(axis.error());
   const Dims& idx = io.input(2).dims;
   if (in.rank() - 1 + idx.rank() > kMaxRank)
@@ -35,7 +35,7 @@ inline Status infer(const NodeIO& io) {
 /// copies one slab of the inner axes per (outer, index).
 inline Status kernel(const NodeIO& io) {
   const RtOperand& in = io.input(0);
-  auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), in.dims.rank(), "axis");
+  auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), in.dims.rank(), "");
   if (!axis) return std::move(axis.error());
   const auto idx = io.in<OperandType::TENSOR_INT32>(2);
   const std::uint32_t size = in.dims[*axis];

@@ -19,7 +19,7 @@ namespace nnhal::kernels::split {
 /// range, num_splits not positive or not the number of outputs, an axis size it does not divide.
 inline Status infer(const NodeIO& io) {
   const Dims& in = io.input(0).dims;
-  auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), in.rank(), "axis");
+  auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), in.rank(), "");
   if (!axis) return std::move(axis.error());
   const std::int32_t n = io.scalar<OperandType::INT32>(2);
   if (n <= 0 || static_cast<std::size_t>(n) != io.output_count())
@@ -35,7 +35,7 @@ inline Status infer(const NodeIO& io) {
 /// For each outer index, one slab copy per output.
 inline Status kernel(const NodeIO& io) {
   const RtOperand& in = io.input(0);
-  auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), in.dims.rank(), "axis");
+  auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), in.dims.rank(), "");
   if (!axis) return std::move(axis.error());
   const std::size_t outer = dims_product(in.dims, 0, *axis);
   const std::size_t slab = dims_product(io.output(0).dims, *axis, in.dims.rank()) * element_size(in.type);

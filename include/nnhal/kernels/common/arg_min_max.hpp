@@ -16,7 +16,7 @@ namespace nnhal::kernels::arg_min_max {
 /// The input shape without the axis (a 1-D input gives [1]). Errors: the axis out of range.
 inline Status infer(const NodeIO& io) {
   const Dims& in = io.input(0).dims;
-  auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), in.rank(), "axis");
+  auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), in.rank(), "");
   if (!axis) return std::move(axis.error());
   AxisSet set;
   set.on[*axis] = true;
@@ -34,7 +34,7 @@ Status kernel(const NodeIO& io) {
   using W = decltype(widen(E{}));
   constexpr std::size_t kBlock = 64;
   const RtOperand& in = io.input(0);
-  auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), in.dims.rank(), "axis");
+  auto axis = resolve_axis(io.scalar<OperandType::INT32>(1), in.dims.rank(), "");
   if (!axis) return std::move(axis.error());
   const std::size_t outer = dims_product(in.dims, 0, *axis);
   const std::size_t size = in.dims[*axis];

@@ -8,21 +8,13 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "nnhal/kernels/common/axis.hpp"
 #include "nnhal/core/dims.hpp"
 #include "nnhal/core/operand_traits.hpp"
 #include "nnhal/core/result.hpp"
 #include "nnhal/interface/node_io.hpp"
 
 namespace nnhal::kernels {
-
-/// `axis` in [-rank, rank) resolved to [0, rank); an error naming `what` otherwise.
-inline Expected<std::size_t> resolve_axis(std::int64_t axis, std::size_t rank, const char* what) {
-  const auto r = static_cast<std::int64_t>(rank);
-  if (axis < -r || axis >= r)
-    return NNHAL_INVALID("%s %lld is outside [%lld, %lld)", what, static_cast<long long>(axis),
-                         static_cast<long long>(-r), static_cast<long long>(r));
-  return static_cast<std::size_t>(axis < 0 ? axis + r : axis);
-}
 
 /// The axes named by a TENSOR_INT32 axes input (1-D, or a scalar-shaped tensor), negative
 /// values resolved, repeats allowed.
@@ -37,7 +29,7 @@ inline Expected<AxisSet> read_axes(const NodeIO& io, std::size_t input, std::siz
   const auto values = io.in<OperandType::TENSOR_INT32>(input);
   AxisSet set;
   for (std::size_t i = 0; i < values.size(); ++i) {
-    auto a = resolve_axis(values[i], rank, "axis");
+    auto a = resolve_axis(values[i], rank, "");
     if (!a) return std::move(a.error());
     if (!set.on[*a]) ++set.count;
     set.on[*a] = true;
