@@ -2550,16 +2550,26 @@ Status kernel_add_quant(const NodeIO& io) {
   const auto storage = quant::storage_range<E>();
   const auto range = quant::activation_range(static_cast<FusedActivationFunc>(*act), o.scale(),
                                              o.zero_point(), storage.min, storage.max);
-  broadcast_for_each(o.dims(), a.dims(), b.dims(), [&](std::size_t i, std::size_t ia, std::size_t ib) {
-    const std::int32_t x1 = (p.input1_offset + a[ia]) * (1 << AddQuantParams::kLeftShift);
-    const std::int32_t x2 = (p.input2_offset + b[ib]) * (1 << AddQuantParams::kLeftShift);
+  auto one = [&](std::int32_t va, std::int32_t vb) {
+    const std::int32_t x1 = (p.input1_offset + va) * (1 << AddQuantParams::kLeftShift);
+    const std::int32_t x2 = (p.input2_offset + vb) * (1 << AddQuantParams::kLeftShift);
     const std::int32_t s1 = quant::multiply_by_quantized_multiplier(x1, p.input1.value, p.input1.shift);
     const std::int32_t s2 = quant::multiply_by_quantized_multiplier(x2, p.input2.value, p.input2.shift);
     std::int32_t r = quant::multiply_by_quantized_multiplier(s1 + s2, p.output.value, p.output.shift) +
                      p.output_offset;
     r = r < range.min ? range.min : (r > range.max ? range.max : r);
-    o[i] = static_cast<E>(r);
-  });
+    return static_cast<E>(r);
+  };
+  const std::size_t n = o.size();
+  if (a.size() == n && b.size() == n) {  // same shapes: a flat loop, no broadcast indexing
+    const E* pa = a.data();
+    const E* pb = b.data();
+    E* po = o.data();
+    for (std::size_t i = 0; i < n; ++i) po[i] = one(pa[i], pb[i]);
+    return {};
+  }
+  broadcast_for_each(o.dims(), a.dims(), b.dims(),
+                     [&](std::size_t i, std::size_t ia, std::size_t ib) { o[i] = one(a[ia], b[ib]); });
   return {};
 }
 
@@ -2581,13 +2591,23 @@ Status kernel_mul_quant(const NodeIO& io) {
   const auto storage = quant::storage_range<E>();
   const auto range = quant::activation_range(static_cast<FusedActivationFunc>(*act), o.scale(),
                                              o.zero_point(), storage.min, storage.max);
-  broadcast_for_each(o.dims(), a.dims(), b.dims(), [&](std::size_t i, std::size_t ia, std::size_t ib) {
-    const std::int32_t prod = (p.input1_offset + a[ia]) * (p.input2_offset + b[ib]);
+  auto one = [&](std::int32_t va, std::int32_t vb) {
+    const std::int32_t prod = (p.input1_offset + va) * (p.input2_offset + vb);
     std::int32_t r = quant::multiply_by_quantized_multiplier(prod, p.output.value, p.output.shift) +
                      p.output_offset;
     r = r < range.min ? range.min : (r > range.max ? range.max : r);
-    o[i] = static_cast<E>(r);
-  });
+    return static_cast<E>(r);
+  };
+  const std::size_t n = o.size();
+  if (a.size() == n && b.size() == n) {  // same shapes: a flat loop, no broadcast indexing
+    const E* pa = a.data();
+    const E* pb = b.data();
+    E* po = o.data();
+    for (std::size_t i = 0; i < n; ++i) po[i] = one(pa[i], pb[i]);
+    return {};
+  }
+  broadcast_for_each(o.dims(), a.dims(), b.dims(),
+                     [&](std::size_t i, std::size_t ia, std::size_t ib) { o[i] = one(a[ia], b[ib]); });
   return {};
 }
 
@@ -5996,6 +6016,83 @@ Status kernel_quant(const NodeIO& io) {
   return {};
 }
 
+/// The quantized kernel's exponentials precomputed at prepare (when beta is a constant): for
+/// an 8-bit input, x - max is one of 256 values, so exp_on_negative_values of each, and its
+/// Q12.19 rescaling for the sum, are looked up instead of computed per element. Entries with
+/// x - max below the reference's cut-off (diff_min) hold -1: they contribute nothing and
+/// output the minimum, as in kernel_quant. Results are bit for bit those of kernel_quant.
+struct QuantExpTable {
+  std::int32_t exp[256];  ///< Fixed<0> raw of exp(scaled(-k)), k = max - x; -1 below diff_min
+  std::int32_t sum[256];  ///< the same rescaled to Q12.19 (the sum's format)
+};
+
+/// Fills `t` for `beta` and input scale `scale`; false when the reference's multiplier does not
+/// exist (the kernel then fails at run time as kernel_quant does).
+inline bool make_exp_table(float beta, float scale, QuantExpTable& t) noexcept {
+  const double real = std::min(1.0 * beta * scale * (1 << (31 - kScaledDiffIntegerBits)), (1LL << 31) - 1.0);
+  const auto m = fixed::quantize_multiplier_greater_than_one(real);
+  if (!m) return false;
+  const std::int32_t diff_min = -fixed::input_radius(kScaledDiffIntegerBits, m->shift);
+  using ScaledDiff = fixed::Fixed<kScaledDiffIntegerBits>;
+  for (std::int32_t k = 0; k < 256; ++k) {
+    if (-k < diff_min) {
+      t.exp[k] = t.sum[k] = -1;
+      continue;
+    }
+    const auto e = fixed::exp_on_negative_values(ScaledDiff::from_raw(quant::multiply_by_quantized_multiplier(-k, m->value, m->shift)));
+    t.exp[k] = e.raw;
+    t.sum[k] = fixed::rescale<kAccumulationIntegerBits>(e).raw;
+  }
+  return true;
+}
+
+/// kernel_quant with the exponentials from the node's packed QuantExpTable.
+template <OperandType T>
+Status kernel_quant_table(const NodeIO& io) {
+  using E = element_t<T>;
+  constexpr bool is_signed = std::is_signed_v<E>;
+  constexpr std::int32_t q_min = std::numeric_limits<E>::min(), q_max = std::numeric_limits<E>::max();
+  const auto in = io.in<T>(0);
+  const auto out = io.out<T>(0);
+  if (in.size() == 0) return {};
+  auto axis = resolve_axis(axis_of(io), in.dims().rank(), "SOFTMAX");
+  if (!axis) return std::move(axis.error());
+  const auto& table = *reinterpret_cast<const QuantExpTable*>(io.packed());
+  const AxisSplit s = split_at(in.dims(), *axis);
+  const E* x = in.data();
+  E* y = out.data();
+  for (std::size_t o = 0; o < s.outer; ++o) {
+    for (std::size_t i = 0; i < s.inner; ++i) {
+      const std::size_t base = o * s.axis * s.inner + i;
+      std::int32_t max = q_min < 0 ? q_min : 0;
+      for (std::size_t a = 0; a < s.axis; ++a) max = std::max<std::int32_t>(max, x[base + a * s.inner]);
+      std::int32_t sum = 0;
+      for (std::size_t a = 0; a < s.axis; ++a) {
+        const std::int32_t t = table.sum[max - x[base + a * s.inner]];
+        sum = fixed::wrap_add(sum, t < 0 ? 0 : t);
+      }
+      const auto fixed_sum = static_cast<std::uint32_t>(sum);
+      const int headroom_plus_one = fixed::count_leading_zeros(fixed_sum);
+      const int num_bits_over_unit = kAccumulationIntegerBits - headroom_plus_one;
+      const auto shifted_sum_minus_one = static_cast<std::int32_t>(
+          (headroom_plus_one < 32 ? fixed_sum << headroom_plus_one : 0u) - (std::uint32_t{1} << 31));
+      const fixed::Fixed<0> shifted_scale =
+          fixed::one_over_one_plus_x_for_x_in_0_1(fixed::Fixed<0>::from_raw(shifted_sum_minus_one));
+      const int shift = num_bits_over_unit + 31 - 8;
+      for (std::size_t a = 0; a < s.axis; ++a) {
+        const std::int32_t e = table.exp[max - x[base + a * s.inner]];
+        std::int32_t r = q_min;
+        if (e >= 0) {
+          r = divide_by_pot_nonnegative((shifted_scale * fixed::Fixed<0>::from_raw(e)).raw, shift) - (is_signed ? 128 : 0);
+          r = std::clamp(r, q_min, q_max);
+        }
+        y[base + a * s.inner] = static_cast<E>(r);
+      }
+    }
+  }
+  return {};
+}
+
 /// SOFTMAX's kernels; a quantized output must be declared at scale 1/256 with zeroPoint 0 (QA8)
 /// or -128 (QAS8), which the reference's kernel checks. Quirk: spec/operations.md section
 /// "25 SOFTMAX" calls that output quantization "not enforced by the executor", but the
@@ -6017,6 +6114,18 @@ struct Family : KernelFamily {
     } else {
       NNHAL_TRY(elementwise::require_output_quant(io, "SOFTMAX", 1.0f / 256,
                                                   T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED ? -128 : 0));
+      const RtOperand& beta = io.input(1);
+      const bool constant_beta = beta.lifetime == OperandLifeTime::CONSTANT_COPY ||
+                                 beta.lifetime == OperandLifeTime::CONSTANT_REFERENCE;
+      if (constant_beta && io.input(0).scale > 0.0f) {
+        QuantExpTable table;
+        // (No packed storage: a dry run of the support query, which only needs some kernel.)
+        std::byte* packed = make_exp_table(beta_of(io), io.input(0).scale, table) ? prepare.pack(sizeof table) : nullptr;
+        if (packed != nullptr) {
+          std::memcpy(packed, &table, sizeof table);
+          return &kernel_quant_table<T>;
+        }
+      }
       return &kernel_quant<T>;
     }
   }

@@ -66,7 +66,7 @@ class KernelNode {
     return push(op, outputs_);
   }
 
-  NodeIO io() { return NodeIO(table_.data(), inputs_, outputs_, params_.data()); }
+  NodeIO io() { return NodeIO(table_.data(), inputs_, outputs_, params_.data(), nullptr, packed_.data()); }
   RtOperand& in(std::size_t i) { return table_[inputs_[i]]; }
   RtOperand& out(std::size_t i) { return table_[outputs_[i]]; }
 
@@ -75,6 +75,7 @@ class KernelNode {
   /// select, then a buffer for every output from its inferred shape (at least one byte).
   Expected<KernelFn> select(const OpKernel& impl) {
     KernelPrepare setup{std::span<std::byte, kNodeParamBytes>(params_)};
+    setup.packed = &packed_;
     auto k = impl.select(io(), setup);
     if (!k) return k;
     for (std::uint32_t o : outputs_) {
@@ -118,6 +119,7 @@ class KernelNode {
   std::vector<std::uint32_t> inputs_, outputs_;
   std::vector<std::unique_ptr<std::byte[]>> buffers_;
   alignas(16) std::array<std::byte, kNodeParamBytes> params_{};
+  std::vector<std::byte> packed_;  ///< the node's packed data (KernelPrepare::pack)
 };
 
 }  // namespace nnhal::test

@@ -159,6 +159,52 @@ TEST_CASE_TEMPLATE("quantized SOFTMAX is within one step of the real softmax", E
   }
 }
 
+TEST_CASE_TEMPLATE("quantized SOFTMAX with a constant beta: the prepare-time exp table gives the same bits",
+                   E, std::uint8_t, std::int8_t) {
+  constexpr bool is_signed = std::is_signed_v<E>;
+  constexpr OperandType T = is_signed ? OperandType::TENSOR_QUANT8_ASYMM_SIGNED : OperandType::TENSOR_QUANT8_ASYMM;
+  const std::int32_t out_zp = is_signed ? -128 : 0;
+  // Rows of every length up to 40 over the whole 8-bit range, so every x - max in [-255, 0]
+  // occurs, including the ones below the reference's cut-off.
+  std::vector<E> q;
+  std::uint32_t state = 12345;
+  for (int i = 0; i < 40 * 64; ++i) {
+    state = state * 1664525u + 1013904223u;
+    q.push_back(static_cast<E>(static_cast<int>(state >> 24) + (is_signed ? -128 : 0)));
+  }
+  for (float scale : {1.0f, 0.25f, 0.05f, 0.004f}) {
+    for (float beta : {1.0f, 0.37f, 3.0f}) {
+      for (const std::size_t row : {std::size_t{1}, std::size_t{7}, std::size_t{40}}) {
+        CAPTURE(scale);
+        CAPTURE(beta);
+        CAPTURE(row);
+        const std::vector<E> data(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(64 * row));
+        auto run = [&](bool constant_beta, bool& used_table) {
+          KernelNode node;
+          node.tensor<T>({64, static_cast<std::uint32_t>(row)}, data, scale, is_signed ? 0 : 128);
+          node.scalar<OperandType::FLOAT32>(beta);
+          if (constant_beta) node.in(1).lifetime = nnhal::OperandLifeTime::CONSTANT_COPY;
+          node.output(T, 1.0f / 256, out_zp);
+          const auto& kernels = kernels_of<OperationType::SOFTMAX>();
+          REQUIRE(node.infer(kernels));
+          auto k = node.select(kernels);
+          REQUIRE(k);
+          used_table = *k == &nnhal::kernels::softmax::kernel_quant_table<T>;
+          const auto s = (*k)(node.io());
+          REQUIRE_MESSAGE(s, message(s));
+          return node.values<T>(0);
+        };
+        bool table_runtime = true, table_constant = false;
+        const auto reference = run(false, table_runtime);
+        const auto tabled = run(true, table_constant);
+        CHECK_FALSE(table_runtime);  // beta from the request: computed per element
+        CHECK(table_constant);       // a constant beta: looked up
+        CHECK(tabled == reference);
+      }
+    }
+  }
+}
+
 TEST_CASE("quantized SOFTMAX needs the output at scale 1/256 and the fixed zero point") {
   KernelNode node;
   node.tensor<OperandType::TENSOR_QUANT8_ASYMM_SIGNED>({1, 2}, {0, 1}, 0.5f, 0);
