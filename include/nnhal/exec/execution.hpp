@@ -66,8 +66,9 @@ Overloaded(F...) -> Overloaded<F...>;
 template <Clock C = SteadyClock>
 class Execution {
  public:
-  /// Validates and runs `request`. On OUTPUT_INSUFFICIENT_SIZE the error says so and
-  /// output_shapes() tells the sizes needed.
+  /// Validates `request`, then checks the deadline (MISSED_DEADLINE_PERSISTENT when it has
+  /// passed), then runs it. On OUTPUT_INSUFFICIENT_SIZE the error says so and output_shapes()
+  /// tells the sizes needed.
   Status run(const Request& request, const ExecuteOptions<C>& options = {});
 
   /// One entry per model output after run(): its dimensions and whether its buffer sufficed.
@@ -551,9 +552,11 @@ Status Execution<C>::run(const Request& request, const ExecuteOptions<C>& option
   loop_timeout_ = effective_loop_timeout(options.loop_timeout);
   deadline_ = options.deadline;
   loop_depth_ = 0;
+  // The request is validated before the deadline is looked at (HAL13.md c.1.2, c.3): an invalid
+  // request is INVALID_ARGUMENT whatever the deadline.
+  if (auto s = validate_request(request, core_->model, options.request, &regions_); !s) return s;
   if (deadline_ && detail::passed(clock_.now(), *deadline_))
     return Error(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "the deadline passed before the execution started");
-  if (auto s = validate_request(request, core_->model, options.request, &regions_); !s) return s;
   if (auto s = bind_main(request, options.token_memory); !s) return s;
   // Outputs whose shape is already known: report an insufficient buffer before running.
   bool insufficient = false;
