@@ -1,8 +1,14 @@
 // Control-flow overhead: a WHILE counter loop through the executor against the same loop
-// written by hand, and IF dispatch. Counters report nanoseconds per iteration / per call.
+// written by hand, and IF dispatch. Counters report nanoseconds per iteration / per call. And
+// how late a loop timeout or a deadline ends a loop whose iterations turn expensive
+// (while_limit_lateness, against the bound of exec/options.hpp).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "nnhal/exec/prepared_model.hpp"
@@ -98,9 +104,168 @@ void steady_clock_now(benchmark::State& state) {
                                                      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
+/// The cheaper reading a WHILE loop takes every iteration (CLOCK_MONOTONIC_COARSE on Linux).
+void coarse_clock_now(benchmark::State& state) {
+  nnhal::SteadyClock clock;
+  for (auto _ : state) benchmark::DoNotOptimize(clock.coarse_now());
+  state.counters["ns_per_call"] = benchmark::Counter(static_cast<double>(state.iterations()),
+                                                     benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["coarse"] = nnhal::SteadyClock::coarse_available() ? 1 : 0;
+}
+
+/// main(i0, limit, switch_at, x [rows, 1024]) =
+///   WHILE (i < limit) i = (i < switch_at) ? i + 1 : i + 1 + 0 * FULLY_CONNECTED(x, w, b)[0, 0]
+/// on TENSOR_FLOAT32 (w: 1024 x 1024): iterations are cheap until the counter reaches
+/// switch_at, then each one multiplies rows x 1024 by 1024 x 1024 (about 10 ms for the rows
+/// chosen below).
+constexpr std::uint32_t kWidth = 1024;
+
+nnhal::Model switching_model(std::uint32_t rows) {
+  using nnhal::OperandType;
+  using nnhal::OperationType;
+  constexpr auto F32 = OperandType::TENSOR_FLOAT32;
+  constexpr auto I32 = OperandType::TENSOR_INT32;
+  const nnhal::OperandSpec one{{1}}, big{{rows, kWidth}};
+  nnhal::ModelBuilder b;
+  nnhal::GraphBuilder cond = b.add_subgraph();
+  {
+    const auto i = cond.input<F32>(one);
+    const auto limit = cond.input<F32>(one);
+    cond.input<F32>(one);
+    cond.input<F32>(big);
+    cond.output(cond.operation<OperationType::LESS, OperandType::TENSOR_BOOL8>(one, i, limit));
+  }
+  const float k_one[1] = {1.0f}, k_zero[1] = {0.0f};
+  nnhal::GraphBuilder cheap = b.add_subgraph();
+  {
+    const auto i = cheap.input<F32>(one);
+    cheap.input<F32>(big);
+    cheap.output(cheap.operation<OperationType::ADD, F32>(one, i, cheap.constant<F32>(k_one, one),
+                                                           cheap.scalar<OperandType::INT32>(0)));
+  }
+  nnhal::GraphBuilder expensive = b.add_subgraph();
+  {
+    const auto i = expensive.input<F32>(one);
+    const auto x = expensive.input<F32>(big);
+    const auto act = expensive.scalar<OperandType::INT32>(0);
+    const std::vector<float> w(std::size_t{kWidth} * kWidth, 1e-3f), bias(kWidth, 0.0f);
+    const auto y = expensive.operation<OperationType::FULLY_CONNECTED, F32>(
+        big, x, expensive.constant<F32>(w, {{kWidth, kWidth}}), expensive.constant<F32>(bias, {{kWidth}}), act);
+    const std::int32_t begin[2] = {0, 0}, size[2] = {1, 1}, flat[1] = {1};
+    const auto corner = expensive.operation<OperationType::SLICE, F32>(
+        {{1, 1}}, y, expensive.constant<I32>(begin, {{2}}), expensive.constant<I32>(size, {{2}}));
+    const auto value = expensive.operation<OperationType::RESHAPE, F32>(one, corner, expensive.constant<I32>(flat, one));
+    const auto nothing = expensive.operation<OperationType::MUL, F32>(one, value, expensive.constant<F32>(k_zero, one), act);
+    const auto next = expensive.operation<OperationType::ADD, F32>(one, i, expensive.constant<F32>(k_one, one), act);
+    expensive.output(expensive.operation<OperationType::ADD, F32>(one, next, nothing, act));
+  }
+  nnhal::GraphBuilder body = b.add_subgraph();
+  {
+    const auto i = body.input<F32>(one);
+    body.input<F32>(one);
+    const auto at = body.input<F32>(one);
+    const auto x = body.input<F32>(big);
+    const auto c = body.operation<OperationType::LESS, OperandType::TENSOR_BOOL8>(one, i, at);
+    const std::uint32_t ins[] = {c.index, body.subgraph(cheap).index, body.subgraph(expensive).index, i.index, x.index};
+    body.output(body.control_flow(OperationType::IF, ins, {{F32, one}})[0]);
+  }
+  const auto i0 = b.input<F32>(one);
+  const auto limit = b.input<F32>(one);
+  const auto at = b.input<F32>(one);
+  const auto x = b.input<F32>(big);
+  const std::uint32_t ins[] = {b.subgraph(cond).index, b.subgraph(body).index, i0.index, limit.index, at.index, x.index};
+  b.output(b.control_flow(OperationType::WHILE, ins, {{F32, one}})[0]);
+  return std::move(b).model();
+}
+
+/// The switching model ready to run: pool = [i0, limit, switch_at, out, x...].
+struct Switching {
+  nnhal::PreparedModel prepared;
+  nnhal::Execution<> execution;
+  std::vector<float> pool;
+  nnhal::Request request;
+
+  static Switching make(std::uint32_t rows) {
+    auto p = nnhal::PreparedModel::prepare(switching_model(rows));
+    if (!p) Harness::throw_error(p.error());
+    auto e = p->create_execution();
+    if (!e) Harness::throw_error(e.error());
+    const std::size_t n = std::size_t{rows} * kWidth;
+    Switching s{std::move(*p), std::move(*e), std::vector<float>(4 + n, 1.0f), {}};
+    s.request.pools.push_back({{reinterpret_cast<std::byte*>(s.pool.data()), s.pool.size() * 4}, 0});
+    for (std::uint32_t k = 0; k < 3; ++k) s.request.inputs.push_back({false, {0, 4 * k, 4}, {}});
+    s.request.inputs.push_back({false, {0, 16, static_cast<std::uint32_t>(4 * n)}, {}});
+    s.request.outputs.push_back({false, {0, 12, 4}, {}});
+    return s;
+  }
+  /// Runs the loop from 0 towards `limit`, switching at `switch_at`; returns the status and the
+  /// wall time of the execution.
+  std::pair<nnhal::Status, std::chrono::nanoseconds> run(float limit, float switch_at,
+                                                          std::chrono::nanoseconds loop_timeout,
+                                                          std::optional<std::chrono::nanoseconds> deadline) {
+    pool[0] = 0.0f;
+    pool[1] = limit;
+    pool[2] = switch_at;
+    nnhal::ExecuteOptions<> options;
+    options.loop_timeout = loop_timeout;
+    const auto start = std::chrono::steady_clock::now();
+    if (deadline) options.deadline = start + *deadline;
+    nnhal::Status s = execution.run(request, options);
+    return {std::move(s), std::chrono::steady_clock::now() - start};
+  }
+};
+
+/// How late the loop timeout and the deadline end the switching model, with the steady clock:
+/// T = 100 ms, the switch from ~0.1 us iterations to ~10 ms ones at 16 points from 0.15 T to
+/// 0.9 T; the worst lateness (end - start - T) of each, against the bound kLoopLimitSlack +
+/// 2 expensive iterations. A measurement, not a pass/fail test.
+void while_limit_lateness(benchmark::State& state) {
+  using std::chrono::duration;
+  using std::chrono::nanoseconds;
+  constexpr nanoseconds kLimit{100'000'000};
+  // Pick the rows for an expensive iteration of about 10 ms: time 4 of them with 16 rows, scale.
+  std::uint32_t rows = 16;
+  {
+    Switching probe = Switching::make(rows);
+    (void)probe.run(2.0f, 0.0f, nanoseconds{15'000'000'000}, {});  // warm up
+    const auto [s, took] = probe.run(4.0f, 0.0f, nanoseconds{15'000'000'000}, {});
+    if (!s) state.SkipWithError(s.error().c_str());
+    const double per = static_cast<double>(took.count()) / 4.0;
+    rows = static_cast<std::uint32_t>(std::clamp(static_cast<double>(rows) * 10e6 / per, 1.0, 4096.0));
+  }
+  Switching sw = Switching::make(rows);
+  (void)sw.run(2.0f, 0.0f, nanoseconds{15'000'000'000}, {});  // warm up
+  const auto expensive = sw.run(4.0f, 0.0f, nanoseconds{15'000'000'000}, {}).second / 4;
+  const auto cheap = sw.run(200'000.0f, 1e9f, nanoseconds{15'000'000'000}, {}).second / 200'000;
+  double worst_timeout = 0, worst_deadline = 0;
+  bool all_missed = true;
+  for (auto _ : state) {
+    for (int k = 0; k < 16; ++k) {
+      const double f = 0.15 + 0.75 * k / 15.0;
+      const auto at = static_cast<float>(f * static_cast<double>(kLimit.count()) / static_cast<double>(cheap.count()));
+      const auto [st, took] = sw.run(1e30f, at, kLimit, {});
+      const auto [sd, took_d] = sw.run(1e30f, at, nanoseconds{15'000'000'000}, kLimit);
+      all_missed = all_missed && !st && !sd && st.error().status() == nnhal::ErrorStatus::MISSED_DEADLINE_TRANSIENT &&
+                   sd.error().status() == nnhal::ErrorStatus::MISSED_DEADLINE_TRANSIENT;
+      worst_timeout = std::max(worst_timeout, duration<double, std::milli>(took - kLimit).count());
+      worst_deadline = std::max(worst_deadline, duration<double, std::milli>(took_d - kLimit).count());
+    }
+  }
+  if (!all_missed) state.SkipWithError("an execution did not end with MISSED_DEADLINE_TRANSIENT");
+  const double slow_ms = duration<double, std::milli>(expensive).count();
+  state.counters["rows"] = rows;
+  state.counters["cheap_iter_ns"] = static_cast<double>(cheap.count());
+  state.counters["slow_iter_ms"] = slow_ms;
+  state.counters["worst_late_timeout_ms"] = worst_timeout;
+  state.counters["worst_late_deadline_ms"] = worst_deadline;
+  state.counters["bound_ms"] = duration<double, std::milli>(nnhal::kLoopLimitSlack).count() + 2 * slow_ms;
+}
+
 }  // namespace
 
 BENCHMARK(steady_clock_now);
+BENCHMARK(coarse_clock_now);
+BENCHMARK(while_limit_lateness)->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(while_counter)->Arg(1000)->Arg(100000);
 BENCHMARK(while_counter_native)->Arg(1000)->Arg(100000);
 BENCHMARK(if_dispatch);

@@ -1589,7 +1589,7 @@ struct OperationView {
   const Subgraph& subgraph;
   const Operation& operation;
   /// Accept runtime-only features (WHILE operands of unknown size); see ValidationOptions.
-  bool allow_runtime_only = true;
+  bool allow_runtime_only = false;
 
   std::size_t input_count() const noexcept { return operation.inputs.size(); }
   std::size_t output_count() const noexcept { return operation.outputs.size(); }
@@ -14058,10 +14058,22 @@ inline Status check_compatible(const Subgraph& sg, const std::vector<std::uint32
   return {};
 }
 
-/// True when the operand's data size is known and non-zero.
-inline bool known_nonzero_size(const Operand& op) noexcept {
+/// False when the operand's data size is known and non-zero; otherwise true, with the reason
+/// ("unknown rank", "dimension 1 is 0") in `why`.
+inline bool unknown_size_reason(const Operand& op, char* why, std::size_t size) noexcept {
   auto s = operand_byte_size(op);
-  return s && *s != 0;
+  if (s && *s != 0) return false;
+  if (is_tensor(op.type) && op.dimensions.empty()) {
+    std::snprintf(why, size, "unknown rank");
+    return true;
+  }
+  for (std::size_t d = 0; d < op.dimensions.size(); ++d)
+    if (op.dimensions[d] == 0) {
+      std::snprintf(why, size, "dimension %zu is 0", d);
+      return true;
+    }
+  std::snprintf(why, size, "no data size");
+  return true;
 }
 
 inline Expected<HalVersion> validate_if(const OperationView& op) {
@@ -14132,18 +14144,31 @@ inline Expected<HalVersion> validate_while(const OperationView& op, bool allow_r
     NNHAL_TRY(check_compatible(body, body.outputIndexes, i, *in, "body output", "body input", i));
   }
   if (!allow_runtime_only) {
-    // HAL 1.3 driver mode: every operand crossing the WHILE boundary must have a known size.
+    // HAL 1.3 driver mode (d.4 rule 4): every operand crossing the WHILE boundary must have a
+    // known, non-zero size. The message names the WHILE's own operand or the condition's or
+    // body's, with the subgraph and the operand index.
+    const std::uint32_t cond_graph = op.input(0).location.offset;
+    const std::uint32_t body_graph = op.input(1).location.offset;
+    char why[48];
     for (std::size_t i = 0; i < data_inputs; ++i) {
-      if (!known_nonzero_size(op.input(2 + i)) || !known_nonzero_size(*io_operand(cond, cond.inputIndexes, i)) ||
-          !known_nonzero_size(*io_operand(body, body.inputIndexes, i)))
-        return NNHAL_INVALID("WHILE input %zu has an unknown size (not allowed in HAL 1.3)", 2 + i);
+      if (unknown_size_reason(op.input(2 + i), why, sizeof why))
+        return NNHAL_INVALID("WHILE input %zu (operand %u) has an unknown size (%s); HAL 1.3 drivers refuse it "
+                             "(runtime-only)", 2 + i, op.operation.inputs[2 + i], why);
+      if (unknown_size_reason(*io_operand(cond, cond.inputIndexes, i), why, sizeof why))
+        return NNHAL_INVALID("condition referenced[%u] input %zu (operand %u) has an unknown size (%s); HAL 1.3 "
+                             "drivers refuse it (runtime-only)", cond_graph, i, cond.inputIndexes[i], why);
+      if (unknown_size_reason(*io_operand(body, body.inputIndexes, i), why, sizeof why))
+        return NNHAL_INVALID("body referenced[%u] input %zu (operand %u) has an unknown size (%s); HAL 1.3 drivers "
+                             "refuse it (runtime-only)", body_graph, i, body.inputIndexes[i], why);
     }
     for (std::size_t i = 0; i < m; ++i)
-      if (!known_nonzero_size(op.output(i)))
-        return NNHAL_INVALID("WHILE output %zu has an unknown size (not allowed in HAL 1.3)", i);
+      if (unknown_size_reason(op.output(i), why, sizeof why))
+        return NNHAL_INVALID("WHILE output %zu (operand %u) has an unknown size (%s); HAL 1.3 drivers refuse it "
+                             "(runtime-only)", i, op.operation.outputs[i], why);
     for (std::size_t i = 0; i < carried; ++i)
-      if (!known_nonzero_size(*io_operand(body, body.outputIndexes, i)))
-        return NNHAL_INVALID("body output %zu has an unknown size (not allowed in HAL 1.3)", i);
+      if (unknown_size_reason(*io_operand(body, body.outputIndexes, i), why, sizeof why))
+        return NNHAL_INVALID("body referenced[%u] output %zu (operand %u) has an unknown size (%s); HAL 1.3 "
+                             "drivers refuse it (runtime-only)", body_graph, i, body.outputIndexes[i], why);
   }
   return HalVersion::V1_3;
 }
@@ -14642,17 +14667,24 @@ class AlignedBuffer {
 // ---- begin nnhal/exec/clock.hpp ----
 /// \file
 /// Time for the executor: the Clock concept (anything with `now()` returning a time point whose
-/// differences convert to nanoseconds), the default steady-clock adapter, and a manual clock for
-/// deterministic tests. Firmware plugs in its own tick counter (see examples/).
+/// differences convert to nanoseconds), optionally with a cheaper `coarse_now()`, the default
+/// steady-clock adapter, and a manual clock for deterministic tests. Firmware plugs in its own
+/// tick counter (see examples/).
 
 #include <concepts>
+#if defined(__linux__)
+#include <time.h>
+#endif
 
 namespace nnhal {
 
-/// A source of time points. `now()` is called at most once per WHILE iteration and, when an
-/// execution has a deadline, between operations outside loops. The difference of two time
-/// points is signed (negative when the first is earlier), so a wrapping tick counter works as
-/// long as the intervals measured are shorter than half its period.
+/// A source of time points. The difference of two time points is signed (negative when the
+/// first is earlier), so a wrapping tick counter works as long as the intervals measured are
+/// shorter than half its period.
+///
+/// When an execution has a deadline, `now()` is read between operations outside loops. A WHILE
+/// loop reads the clock once per iteration (Execution::run_while): `coarse_now()` when the clock
+/// has it (CoarseClock), else `now()`.
 template <class C>
 concept Clock = requires(C& c) {
   typename C::time_point;
@@ -14660,10 +14692,56 @@ concept Clock = requires(C& c) {
   { c.now() - c.now() } -> std::convertible_to<std::chrono::nanoseconds>;
 };
 
-/// The default clock: std::chrono::steady_clock.
+/// How far a `coarse_now()` reading may trail the `now()` reading taken at the same moment.
+inline constexpr std::chrono::nanoseconds kCoarseClockLag{10'000'000};
+
+/// A clock that also offers `coarse_now()`: a cheaper reading of the same time line that is
+/// never later than `now()` and at most kCoarseClockLag earlier. A WHILE loop reads it every
+/// iteration and reads `now()` only once the coarse reading is within kCoarseClockLag of the
+/// loop's limit, so the limit is still honoured to within an iteration. Optional: a clock
+/// without it works unchanged, with `now()` read once per iteration instead.
+template <class C>
+concept CoarseClock = Clock<C> && requires(C& c) {
+  { c.coarse_now() } -> std::same_as<typename C::time_point>;
+};
+
+/// The default clock: std::chrono::steady_clock (CLOCK_MONOTONIC on Linux). On Linux,
+/// `coarse_now()` reads CLOCK_MONOTONIC_COARSE, the same time line as of the last timer tick
+/// (about 5 ns against about 30-40 ns for `now()`), when its resolution is at most
+/// kCoarseClockLag (a kernel tick rate of 100 Hz or more); elsewhere, and if it is coarser, it
+/// reads `now()`.
 struct SteadyClock {
   using time_point = std::chrono::steady_clock::time_point;
   time_point now() const noexcept { return std::chrono::steady_clock::now(); }
+  time_point coarse_now() const noexcept {
+#if defined(__linux__) && defined(CLOCK_MONOTONIC_COARSE)
+    if (coarse_) {
+      timespec ts;
+      clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+      return time_point(std::chrono::duration_cast<time_point::duration>(std::chrono::seconds(ts.tv_sec) +
+                                                                        std::chrono::nanoseconds(ts.tv_nsec)));
+    }
+#endif
+    return now();
+  }
+
+  /// Whether coarse_now() reads a coarse clock (false: it reads now()).
+  static bool coarse_available() noexcept {
+#if defined(__linux__) && defined(CLOCK_MONOTONIC_COARSE)
+    static const bool usable = [] {
+      timespec res;
+      if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) != 0) return false;
+      const auto r = std::chrono::seconds(res.tv_sec) + std::chrono::nanoseconds(res.tv_nsec);
+      return r > std::chrono::nanoseconds{0} && r <= kCoarseClockLag;
+    }();
+    return usable;
+#else
+    return false;
+#endif
+  }
+
+ private:
+  bool coarse_ = coarse_available();
 };
 
 /// A clock that only moves when told to: `advance()` by hand, and optionally by `step` on
@@ -14695,8 +14773,8 @@ class ManualClock {
   std::uint64_t readings_ = 0;
 };
 
-static_assert(Clock<SteadyClock>);
-static_assert(Clock<ManualClock>);
+static_assert(CoarseClock<SteadyClock>);
+static_assert(Clock<ManualClock> && !CoarseClock<ManualClock>);
 
 }  // namespace nnhal
 // ---- end nnhal/exec/clock.hpp ----
@@ -14707,9 +14785,28 @@ static_assert(Clock<ManualClock>);
 
 // ---- begin nnhal/validate/request.hpp ----
 /// \file
-/// Validation of an untrusted Request against a (validated) Model (HAL13.md e.4): argument
+/// Validation of an untrusted Request against a (validated) Model (HAL13.md b.8, e.4): argument
 /// counts, omitted arguments, pool indexes and bounds, dimensions, input buffer sizes and
 /// output aliasing. Everything it accepts can be bound without reading or writing out of bounds.
+///
+/// The rule for regions and lengths, in one place (docs/kernels.md repeats it):
+///
+/// * Overlaps (b.8). An output must not share a byte with any other argument, input or output,
+///   nor with a CONSTANT_REFERENCE region of the model (an operand's [offset, offset + length)
+///   in a model pool, in any subgraph). Nothing else is an overlap: inputs may share bytes with
+///   each other and with constant regions (both are only read), and an output may lie in a
+///   model pool outside every constant region. Two arguments in different request pools that
+///   map the same memory overlap when their bytes do. The message names both things, e.g.
+///   "output 0 overlaps input 1" or "output 0 overlaps constant operand 1 of main (model pool 0)".
+///   Arguments in driver-managed buffers (token pools) have no address here; the device layer
+///   checks their use (c.5).
+/// * Lengths (e.4 rules 3 and 6). Every present argument must lie inside its pool (rule 3; an
+///   offset and length both 0 bind the whole pool). An input whose region is shorter than its
+///   data (known from the model and request dimensions) is INVALID_ARGUMENT: the executor
+///   never reads past a region. A longer input region is accepted (the HIDL validator, which
+///   does not apply the canonical exact-length rule 6). Outputs have no length check here:
+///   a longer region is accepted, and a shorter one is OUTPUT_INSUFFICIENT_SIZE at execution,
+///   with the shapes needed (the HIDL behaviour rule 6 describes).
 
 
 // ---- begin nnhal/validate/operand.hpp ----
@@ -14885,13 +14982,42 @@ struct RequestValidationOptions {
 
 namespace detail {
 
-/// A memory region an argument (or model pool) covers, for the aliasing check.
+/// A memory region an argument covers, for the aliasing check.
 struct RequestRegion {
   const std::byte* begin;
   std::uint64_t end;  ///< size in bytes from `begin`
   bool output;
-  std::size_t index;
+  std::size_t index;  ///< the input's or output's position in the request
 };
+
+inline bool addresses_overlap(const std::byte* a, std::uint64_t a_size, const std::byte* b, std::uint64_t b_size) {
+  const std::less<const std::byte*> before;
+  return before(a, b + b_size) && before(b, a + a_size);
+}
+
+/// Checks that output `index` ([begin, +size)) overlaps no CONSTANT_REFERENCE region of
+/// `model`. The constants are only looked at when the output lies in a model pool at all.
+inline Status check_output_against_constants(const Model& model, std::size_t index, const std::byte* begin,
+                                             std::uint64_t size) {
+  for (std::size_t p = 0; p < model.pools.size(); ++p) {
+    const Memory& pool = model.pools[p];
+    if (pool.data == nullptr || pool.size == 0 || !addresses_overlap(begin, size, pool.data, pool.size)) continue;
+    for (std::size_t g = 0; g <= model.referenced.size(); ++g) {
+      const Subgraph& sg = g == 0 ? model.main : model.referenced[g - 1];
+      for (std::size_t k = 0; k < sg.operands.size(); ++k) {
+        const Operand& c = sg.operands[k];
+        if (c.lifetime != OperandLifeTime::CONSTANT_REFERENCE || c.location.poolIndex != p || c.location.length == 0)
+          continue;
+        if (!addresses_overlap(begin, size, pool.data + c.location.offset, c.location.length)) continue;
+        if (g == 0)
+          return NNHAL_INVALID("output %zu overlaps constant operand %zu of main (model pool %zu)", index, k, p);
+        return NNHAL_INVALID("output %zu overlaps constant operand %zu of referenced[%zu] (model pool %zu)", index,
+                             k, g - 1, p);
+      }
+    }
+  }
+  return {};
+}
 
 /// Bytes an argument may address: its location within a memory pool (token pools are sized by
 /// their buffer and must use offset = length = 0).
@@ -15001,7 +15127,7 @@ inline Status validate_request(const Request& request, const Model& model,
   std::vector<Region> local;
   std::vector<Region>& regions = scratch != nullptr ? *scratch : local;
   regions.clear();
-  regions.reserve(request.inputs.size() + request.outputs.size() + model.pools.size());
+  regions.reserve(request.inputs.size() + request.outputs.size());
 
   std::vector<std::uint8_t> omittable;  // computed on the first omitted input
   for (int pass = 0; pass < 2; ++pass) {
@@ -15040,26 +15166,26 @@ inline Status validate_request(const Request& request, const Model& model,
     }
   }
 
-  // Model constants live in the model's pools: no output may point into them either.
-  for (std::size_t p = 0; p < model.pools.size(); ++p)
-    if (model.pools[p].data != nullptr && model.pools[p].size != 0)
-      regions.push_back({model.pools[p].data, model.pools[p].size, false, p});
-
-  // An output must not overlap another output, an input or a model pool: sort and sweep.
+  // An output must not overlap another argument (sort and sweep: a region that starts before the
+  // furthest end seen so far overlaps the region that reached that end)...
   std::sort(regions.begin(), regions.end(),
             [](const Region& a, const Region& b) { return std::less<const std::byte*>{}(a.begin, b.begin); });
-  const std::byte* any_end = nullptr;
-  const std::byte* output_end = nullptr;
   auto before = [](const std::byte* a, const std::byte* b) { return std::less<const std::byte*>{}(a, b); };
+  const Region* furthest = nullptr;         // the region of any kind reaching furthest so far
+  const Region* furthest_output = nullptr;  // the output reaching furthest so far
+  auto end_of = [](const Region* r) { return r->begin + r->end; };
   for (const Region& r : regions) {
-    const std::byte* end = r.begin + r.end;
-    if (r.output && any_end != nullptr && before(r.begin, any_end))
-      return NNHAL_INVALID("output %zu overlaps another argument or a model memory pool", r.index);
-    if (!r.output && output_end != nullptr && before(r.begin, output_end))
-      return NNHAL_INVALID("input %zu overlaps an output", r.index);
-    if (any_end == nullptr || before(any_end, end)) any_end = end;
-    if (r.output && (output_end == nullptr || before(output_end, end))) output_end = end;
+    const Region* other = r.output ? furthest : furthest_output;
+    if (other != nullptr && before(r.begin, end_of(other)))  // one of the two is an output
+      return NNHAL_INVALID("%s %zu overlaps %s %zu", r.output ? "output" : "input", r.index,
+                           other->output ? "output" : "input", other->index);
+    if (furthest == nullptr || before(end_of(furthest), end_of(&r))) furthest = &r;
+    if (r.output && (furthest_output == nullptr || before(end_of(furthest_output), end_of(&r)))) furthest_output = &r;
   }
+  // ... nor a constant of the model (b.8); outputs elsewhere in a model pool are fine.
+  if (!model.pools.empty())
+    for (const Region& r : regions)
+      if (r.output) NNHAL_TRY(detail::check_output_against_constants(model, r.index, r.begin, r.end));
   return {};
 }
 
@@ -15073,11 +15199,33 @@ inline constexpr std::chrono::nanoseconds kLoopTimeoutDefault{2'000'000'000};
 /// Largest loop timeout (LoopTimeoutDurationNs::MAXIMUM); larger values are clamped to it.
 inline constexpr std::chrono::nanoseconds kLoopTimeoutMaximum{15'000'000'000};
 
-/// A WHILE loop reads the clock at most once per iteration, and less often while iterations
-/// are short: it aims at one reading per kClockCheckInterval, never more than kMaxClockStride
-/// iterations apart (see Execution::run_while).
-inline constexpr std::chrono::nanoseconds kClockCheckInterval{1'000};
-inline constexpr std::uint32_t kMaxClockStride = 1024;
+/// How late a loop timeout or a deadline may end an execution, beyond a bound counted in loop
+/// iterations. The bound, for any pattern of iteration costs:
+///
+///   With a loop timeout or a deadline T, an execution whose time runs out inside a WHILE loop
+///   ends with MISSED_DEADLINE_TRANSIENT no later than T + kLoopLimitSlack + 2 iterations of
+///   the loop as it is running then. Each loop's timeout is counted in that loop's own
+///   iterations (an outer loop notices its timeout when the inner loop's iteration of the outer
+///   body ends); a deadline in iterations of the innermost loop running when it passes.
+///   Outside loops the deadline is checked before every operation.
+///
+/// How (Execution::run_while): every iteration, after the condition and before the body, reads
+/// the clock once, `coarse_now()` for a CoarseClock (SteadyClock on Linux: about 5 ns) and
+/// `now()` for any other clock; once a coarse reading is within kCoarseClockLag of the limit,
+/// `now()` too. So the time is up at the first check after it passed: at most the rest of the
+/// iteration during which it passed, plus the condition of the next one, the reading itself and
+/// the work of ending the execution. No iteration goes unchecked, so the cost of earlier
+/// iterations does not matter.
+///
+/// What this assumes, and what it does not cover:
+/// - the clock: a coarse reading is never later than now() and at most kCoarseClockLag earlier
+///   (a coarse reading that trails further makes the loop later by the excess); for a clock
+///   without coarse_now(), lateness includes its resolution (a millisecond tick counter may be
+///   up to a tick late);
+/// - an operation is never interrupted: a single kernel that runs for a long time delays the
+///   check by its own duration (it is part of the iteration that runs it);
+/// - the thread runs: time the operating system does not give the execution adds to the bound.
+inline constexpr std::chrono::nanoseconds kLoopLimitSlack{20'000'000};
 
 /// Options of one execution, for a clock type C.
 template <Clock C = SteadyClock>
@@ -15476,8 +15624,9 @@ Overloaded(F...) -> Overloaded<F...>;
 template <Clock C = SteadyClock>
 class Execution {
  public:
-  /// Validates and runs `request`. On OUTPUT_INSUFFICIENT_SIZE the error says so and
-  /// output_shapes() tells the sizes needed.
+  /// Validates `request`, then checks the deadline (MISSED_DEADLINE_PERSISTENT when it has
+  /// passed), then runs it. On OUTPUT_INSUFFICIENT_SIZE the error says so and output_shapes()
+  /// tells the sizes needed.
   Status run(const Request& request, const ExecuteOptions<C>& options = {});
 
   /// One entry per model output after run(): its dimensions and whether its buffer sufficed.
@@ -15514,6 +15663,15 @@ class Execution {
       std::byte* buffer[2];
     };
     std::vector<Rebind> rebind;
+    /// For static_shapes loops whose condition and body are straight lists of compute nodes
+    /// (no IF/WHILE, no shape inference, no input checks): each node's kernel with its operand
+    /// view, built once, so that iterations from the third on call the kernels directly.
+    struct Step {
+      KernelFn kernel;
+      NodeIO io;
+    };
+    std::vector<Step> cond_steps, body_steps;
+    bool direct = false;
   };
 
   Execution(std::shared_ptr<const detail::PreparedCore> core, C clock)
@@ -15530,6 +15688,11 @@ class Execution {
   Status bind_outputs(std::uint32_t g, std::uint32_t outer_graph, std::span<const std::uint32_t> outer_ids);
   Status adopt_result(std::uint32_t g, std::uint32_t operand, const RtOperand& result);
   Status check_deadline();
+  int loop_time_up(const typename C::time_point& start, std::chrono::nanoseconds exact_from);
+  static Error loop_time_error(int which);
+  bool direct_steps(std::uint32_t g, std::vector<typename WhileState::Step>& steps);
+  Status run_direct(WhileState& ws, std::uint64_t iteration, const typename C::time_point& start,
+                    std::chrono::nanoseconds exact_from);
   void finish_output_shapes(const Status& result);
 
   const SubgraphPlan& plan(std::uint32_t g) const noexcept { return core_->graphs[g]; }
@@ -15607,6 +15770,11 @@ Expected<Execution<C>> Execution<C>::create(std::shared_ptr<const detail::Prepar
         ws.rebind.push_back({&e.graphs_[w->condition].table[cond.inputs[i]], &e.graphs_[w->body].table[body.inputs[i]],
                              &e.graphs_[w->body].table[body.outputs[i]],
                              {ws.buffers[2 * i].data(), ws.buffers[2 * i + 1].data()}});
+      ws.direct = e.direct_steps(w->condition, ws.cond_steps) && e.direct_steps(w->body, ws.body_steps);
+      if (!ws.direct) {
+        ws.cond_steps.clear();
+        ws.body_steps.clear();
+      }
     }
   const SubgraphPlan& main = graphs[0];
   e.main_declared_.resize(main.outputs.size());
@@ -15692,6 +15860,77 @@ Status Execution<C>::check_deadline() {
   if (deadline_ && detail::passed(clock_.now(), *deadline_))
     return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "the execution deadline passed");
   return {};
+}
+
+/// The time check of one WHILE iteration: 0 while the loop may go on, 1 when its timeout has
+/// passed, 2 when the execution's deadline has. `exact_from` is the time since `start` from
+/// which a reading must be exact: min(loop timeout, deadline - start), less kCoarseClockLag for
+/// a CoarseClock. Below it one coarse_now() (or, for other clocks, one now()) is all an
+/// iteration pays.
+template <Clock C>
+inline int Execution<C>::loop_time_up(const typename C::time_point& start, std::chrono::nanoseconds exact_from) {
+  if constexpr (CoarseClock<C>) {
+    if (std::chrono::nanoseconds(clock_.coarse_now() - start) < exact_from) [[likely]]
+      return 0;
+  }
+  const auto now = clock_.now();
+  if constexpr (!CoarseClock<C>) {
+    if (std::chrono::nanoseconds(now - start) < exact_from) [[likely]]
+      return 0;
+  }
+  if (std::chrono::nanoseconds(now - start) > loop_timeout_) return 1;
+  if (deadline_ && detail::passed(now, *deadline_)) return 2;
+  return 0;
+}
+
+template <Clock C>
+Error Execution<C>::loop_time_error(int which) {
+  NNHAL_VLOG(control, "WHILE: %s", which == 1 ? "loop timeout exceeded" : "execution deadline passed");
+  if (which == 1) return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "a WHILE loop exceeded its timeout");
+  return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "the execution deadline passed");
+}
+
+/// Fills `steps` with the kernels and operand views of subgraph g when it is a straight list of
+/// compute nodes that need no shape inference and no input checks (see WhileState::direct).
+template <Clock C>
+bool Execution<C>::direct_steps(std::uint32_t g, std::vector<typename WhileState::Step>& steps) {
+  const SubgraphPlan& p = plan(g);
+  GraphState& s = graphs_[g];
+  for (const Node& node : p.nodes) {
+    const auto* n = std::get_if<ComputeNode>(&node);
+    if (n == nullptr || n->dynamic || n->check_inputs) return false;
+    std::byte* workspace = n->workspace_bytes != 0 ? arena_.data() + p.arena_base + n->workspace_offset : nullptr;
+    steps.push_back({n->kernel, NodeIO(s.table.data(), p.node_inputs(*n), p.node_outputs(*n), n->params, workspace,
+                                       n->packed.data())});
+  }
+  return true;
+}
+
+/// Iterations `iteration`, `iteration` + 1, ... of a WHILE loop whose carried operands only
+/// change their data pointers (WhileState::direct): until the condition is false (the final
+/// values are then in ws.current) or an error.
+template <Clock C>
+Status Execution<C>::run_direct(WhileState& ws, std::uint64_t iteration, const typename C::time_point& start,
+                                std::chrono::nanoseconds exact_from) {
+  for (;; ++iteration) {
+    const std::size_t previous = (iteration - 1) & 1u;
+    for (const auto& r : ws.rebind) r.cond_in->data = r.buffer[previous];
+    for (const auto& step : ws.cond_steps)
+      if (auto st = step.kernel(step.io); !st) return st;
+    if (ws.condition == 0) {
+      for (std::size_t i = 0; i < ws.rebind.size(); ++i) ws.current[i].data = ws.rebind[i].buffer[previous];
+      return {};
+    }
+    if (const int up = loop_time_up(start, exact_from)) [[unlikely]]
+      return loop_time_error(up);
+    const std::size_t parity = iteration & 1u;
+    for (const auto& r : ws.rebind) {
+      r.body_in->data = r.buffer[previous];
+      r.body_out->data = r.buffer[parity];
+    }
+    for (const auto& step : ws.body_steps)
+      if (auto st = step.kernel(step.io); !st) return st;
+  }
 }
 
 template <Clock C>
@@ -15865,15 +16104,22 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
     std::uint32_t& depth;
     ~DepthGuard() { --depth; }
   } guard{loop_depth_};
-  // The clock is read at most once per iteration: every `stride` iterations, where the stride
-  // doubles while a whole stride takes less than kClockCheckInterval and halves when it takes
-  // more than four times that. A cheap body thus pays for a clock reading every microsecond or
-  // so, a slow one every iteration, and the timeout is noticed at most about one stride (a few
-  // microseconds at the current speed) after it passed.
+  // The time limits are checked once per iteration, after the condition: with a CoarseClock
+  // by a coarse reading while the limit is more than kCoarseClockLag away, by now() after that
+  // (see options.hpp for the bound this gives).
   const auto start = clock_.now();
-  auto last_reading = start;
-  std::uint32_t stride = 1, countdown = 1;
+  std::chrono::nanoseconds limit = loop_timeout_;
+  if (deadline_) {
+    const std::chrono::nanoseconds left(*deadline_ - start);
+    if (left < limit) limit = left;
+  }
+  const std::chrono::nanoseconds exact_from = CoarseClock<C> ? limit - kCoarseClockLag : limit;
   for (std::uint64_t iteration = 0;; ++iteration) {
+    if (ws.direct && iteration >= 2) {
+      NNHAL_TRY(run_direct(ws, iteration, start, exact_from));
+      NNHAL_VLOG(control, "WHILE in subgraph %u: finished (direct kernel calls from iteration 2)", g);
+      break;
+    }
     // Body iteration j writes buffers [j & 1], so iteration `iteration` reads [previous].
     const bool rebind_data_only = ws.static_shapes && iteration >= 2;
     const std::size_t previous = (iteration - 1) & 1u;
@@ -15896,21 +16142,8 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
       break;
     }
 
-    if (--countdown == 0) {
-      const auto now = clock_.now();
-      if (std::chrono::nanoseconds(now - start) > loop_timeout_) {
-        NNHAL_VLOG(control, "WHILE in subgraph %u: timed out after %llu iteration(s)", g,
-                   static_cast<unsigned long long>(iteration));
-        return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "a WHILE loop exceeded its timeout");
-      }
-      if (deadline_ && detail::passed(now, *deadline_))
-        return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "the execution deadline passed");
-      const std::chrono::nanoseconds took(now - last_reading);
-      last_reading = now;
-      if (took < kClockCheckInterval && stride < kMaxClockStride) stride *= 2;
-      else if (took > 4 * kClockCheckInterval && stride > 1) stride /= 2;
-      countdown = stride;
-    }
+    if (const int up = loop_time_up(start, exact_from)) [[unlikely]]
+      return loop_time_error(up);
 
     const std::size_t parity = iteration & 1u;
     if (rebind_data_only) {
@@ -15967,9 +16200,11 @@ Status Execution<C>::run(const Request& request, const ExecuteOptions<C>& option
   loop_timeout_ = effective_loop_timeout(options.loop_timeout);
   deadline_ = options.deadline;
   loop_depth_ = 0;
+  // The request is validated before the deadline is looked at (HAL13.md c.1.2, c.3): an invalid
+  // request is INVALID_ARGUMENT whatever the deadline.
+  if (auto s = validate_request(request, core_->model, options.request, &regions_); !s) return s;
   if (deadline_ && detail::passed(clock_.now(), *deadline_))
     return Error(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "the deadline passed before the execution started");
-  if (auto s = validate_request(request, core_->model, options.request, &regions_); !s) return s;
   if (auto s = bind_main(request, options.token_memory); !s) return s;
   // Outputs whose shape is already known: report an insufficient buffer before running.
   bool insufficient = false;
@@ -16339,9 +16574,12 @@ namespace nnhal {
 
 /// Options of model validation.
 struct ValidationOptions {
-  /// Accept WHILE operands of unknown size (a runtime-only feature the reference CPU executor
-  /// runs, used by the V1_3_cts_only corpus). A strict HAL 1.3 driver boundary sets false.
-  bool allow_runtime_only = true;
+  /// Accept WHILE operands of unknown size (HAL13.md d.4 rule 4): a runtime-only feature that
+  /// the NNAPI runtime's own CPU executor runs (the V1_3_cts_only corpus has many such models),
+  /// but that a HAL 1.3 driver must refuse with INVALID_ARGUMENT. Off by default, so
+  /// validate_model, the supported-operations query, PreparedModel::prepare and the Device all
+  /// hold the driver's rule unless a framework-side interpreter asks for more.
+  bool allow_runtime_only = false;
 };
 
 namespace detail {
@@ -19314,6 +19552,11 @@ struct DeviceOptions {
   /// Threads for asynchronous and fenced work (NNHAL_ASYNC); 0 = one per hardware thread.
   std::size_t worker_threads = 0;
   C clock{};
+  /// Accept runtime-only features: WHILE operands of unknown size (HAL13.md d.4 rule 4). A HAL
+  /// 1.3 driver must refuse them (INVALID_ARGUMENT from supported_operations, prepare and
+  /// prepare_from_cache, c.1.1 and e.3), which is the default. Set it for a framework-side
+  /// interpreter that runs such loops itself, as the NNAPI runtime's CPU fallback does.
+  bool allow_runtime_only = false;
 };
 
 /// Arguments of prepare (prepareModel_1_3).
@@ -19353,6 +19596,7 @@ class Device {
 
   explicit Device(DeviceOptions<C> options = {})
       : name_(std::move(options.name)), policy_(std::move(options.policy)),
+        allow_runtime_only_(options.allow_runtime_only),
         context_(std::make_shared<detail::DeviceContext<C>>(std::move(options.clock))) {
 #if NNHAL_ASYNC
     std::size_t threads = options.worker_threads;
@@ -19389,21 +19633,29 @@ class Device {
   }
   const SupportPolicy& policy() const noexcept { return policy_; }
 
-  /// getSupportedOperations_1_3: INVALID_ARGUMENT for an invalid model, else one flag per
+  /// getSupportedOperations_1_3: INVALID_ARGUMENT for an invalid model (a WHILE with operands
+  /// of unknown size included, unless DeviceOptions::allow_runtime_only), else one flag per
   /// main operation (IF/WHILE only when everything they reference is supported).
   Expected<std::vector<bool>> supported_operations(const Model& model) const {
-    return nnhal::supported_operations(model, kernel_table<Set>(), {}, filter(model));
+    return nnhal::supported_operations(model, kernel_table<Set>(), validation(), filter(model));
   }
+  /// Whether this device accepts runtime-only features (DeviceOptions::allow_runtime_only).
+  bool allows_runtime_only() const noexcept { return allow_runtime_only_; }
 
-  /// prepareModel_1_3 (see PrepareArgs). INVALID_ARGUMENT for an invalid model or argument,
-  /// or a model with an operation this device does not support.
+  /// prepareModel_1_3 (see PrepareArgs). Validates first (HAL13.md c.1.2 step 2, then step 4):
+  /// INVALID_ARGUMENT for an invalid model or argument, or a model with an operation this
+  /// device does not support, whatever the deadline; then MISSED_DEADLINE_PERSISTENT when the
+  /// deadline had passed when the call began, MISSED_DEADLINE_TRANSIENT when it passes while
+  /// preparing.
   Expected<PreparedModelPtr> prepare(const Model& model, const PrepareArgs<C>& args = {}) {
-    if (args.deadline && detail::passed(context_->clock.now(), *args.deadline))
-      return Error(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "prepare: the deadline had passed");
+    const auto entry = context_->clock.now();
     if (static_cast<std::uint32_t>(args.preference) > 2)
       return NNHAL_INVALID("prepare: invalid execution preference %d", static_cast<int>(args.preference));
     if (static_cast<std::uint32_t>(args.priority) > 2)
       return NNHAL_INVALID("prepare: invalid priority %d", static_cast<int>(args.priority));
+    NNHAL_TRY(validate_for_prepare(model));
+    if (args.deadline && detail::passed(entry, *args.deadline))
+      return Error(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "prepare: the deadline had passed");
     auto prepared = prepare_model(model, {}, args.deadline);
     if (!prepared) return std::move(prepared.error());
     write_cache(model, args);
@@ -19413,11 +19665,11 @@ class Device {
   /// prepareModelFromCache_1_3: reads the files prepare() wrote for `token`. Wrong file counts:
   /// INVALID_ARGUMENT; unreadable, corrupted, truncated or mismatched caches: GENERAL_FAILURE
   /// (a cache is never trusted: it is checked, decoded with bounds checks and validated again).
+  /// The deadline is looked at after all of that, as in prepare().
   Expected<PreparedModelPtr> prepare_from_cache(std::optional<typename C::time_point> deadline,
                                                 std::span<CacheFile* const> model_cache,
                                                 std::span<CacheFile* const> data_cache, const CacheToken& token) {
-    if (deadline && detail::passed(context_->clock.now(), *deadline))
-      return Error(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "prepareFromCache: the deadline had passed");
+    const auto entry = context_->clock.now();
     if (model_cache.size() != kModelCacheFiles || data_cache.size() != kDataCacheFiles)
       return NNHAL_INVALID("prepareFromCache: %zu model and %zu data cache files given, %u and %u needed",
                            model_cache.size(), data_cache.size(), kModelCacheFiles, kDataCacheFiles);
@@ -19425,9 +19677,16 @@ class Device {
     if (model_cache[0] == nullptr || data_cache[0] == nullptr || !model_cache[0]->read(model_bytes) ||
         !data_cache[0]->read(data_bytes))
       return NNHAL_FAILURE("prepareFromCache: a cache file cannot be read");
-    auto cached = read_model_cache(model_bytes, data_bytes, token);
+    // The cache's own check admits runtime-only features, so that a well-formed cache of a model
+    // this device refuses gets the same INVALID_ARGUMENT as prepare() (from the check below).
+    ValidationOptions well_formed;
+    well_formed.allow_runtime_only = true;
+    auto cached = read_model_cache(model_bytes, data_bytes, token, well_formed);
     if (!cached) return Error(ErrorStatus::GENERAL_FAILURE, cached.error().message()).prefix("prepareFromCache");
     auto owner = std::make_shared<CachedModel>(std::move(*cached));
+    if (auto v = validate_for_prepare(owner->model); !v) return std::move(v.error().prefix("prepareFromCache"));
+    if (deadline && detail::passed(entry, *deadline))
+      return Error(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "prepareFromCache: the deadline had passed");
     auto prepared = prepare_model(owner->model, owner, deadline);
     if (!prepared) return std::move(prepared.error().prefix("prepareFromCache"));
     return make_prepared(std::move(*prepared), ExecutionPreference::FAST_SINGLE_ANSWER, Priority::MEDIUM, {});
@@ -19460,14 +19719,28 @@ class Device {
     return [this, &model](const Subgraph& sg, const Operation& op) { return policy_.allows(model, sg, op); };
   }
 
+  ValidationOptions validation() const noexcept {
+    ValidationOptions v;
+    v.allow_runtime_only = allow_runtime_only_;
+    return v;
+  }
+
+  /// The model checks of prepare (HAL13.md c.1.2 step 2): valid for this device's mode, and
+  /// every operation supported. INVALID_ARGUMENT otherwise.
+  Status validate_for_prepare(const Model& model) const {
+    if (auto v = validate_model(model, validation()); !v) return std::move(v.error().prefix("prepare"));
+    Error why;
+    if (!all_operations_supported(model, kernel_table<Set>(), filter(model), why)) return std::move(why.prefix("prepare"));
+    return {};
+  }
+
+  /// Prepares a model validate_for_prepare() accepted.
   Expected<PreparedModel> prepare_model(const Model& model, std::shared_ptr<const void> owner,
                                         const std::optional<typename C::time_point>& deadline) {
-    if (auto v = validate_model(model); !v) return std::move(v.error().prefix("prepare"));
-    Error why;
     const KernelTable& kernels = kernel_table<Set>();
-    if (!all_operations_supported(model, kernels, filter(model), why)) return std::move(why.prefix("prepare"));
     PrepareOptions options;
     options.owner = std::move(owner);
+    options.validation = validation();
     auto prepared = PreparedModel::prepare(model, kernels, options);
     if (!prepared) return std::move(prepared.error().prefix("prepare"));
     if (policy_.memory_limit != 0 && prepared->arena_bytes() > policy_.memory_limit)
@@ -19514,6 +19787,7 @@ class Device {
 
   std::string name_;
   SupportPolicy policy_;
+  bool allow_runtime_only_ = false;
   std::shared_ptr<detail::DeviceContext<C>> context_;
 #if NNHAL_ASYNC
   std::unique_ptr<WorkerPool> pool_;

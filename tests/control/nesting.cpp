@@ -204,12 +204,19 @@ TEST_CASE("a WHILE loop whose carried tensor grows, with unknown dimensions and 
     b.output(outs[0]);
     b.output(outs[1]);
     const nnhal::Model model = std::move(b).model();
+    // Unknown sizes across a WHILE are a runtime-only feature (HAL13.md d.4 rule 4): refused by
+    // default, run on request.
+    const auto strict = nnhal::PreparedModel::prepare(model);
+    REQUIRE_FALSE(strict.has_value());
+    CHECK(strict.error().status() == nnhal::ErrorStatus::INVALID_ARGUMENT);
+    nnhal::PrepareOptions runtime_only;
+    runtime_only.validation.allow_runtime_only = true;
     for (std::int32_t n : {0, 1, 5, 40}) {
       CAPTURE(n);
       const auto r = t::run_model(model,
                                   {t::arg_of(std::vector<std::int32_t>{0}), t::arg_of(std::vector<float>{-1.0f}),
                                    t::arg_of(std::vector<std::int32_t>{n})},
-                                  {t::output_of(4), t::output_of(sizeof(float) * 64)});
+                                  {t::output_of(4), t::output_of(sizeof(float) * 64)}, runtime_only);
       REQUIRE_MESSAGE(r.status.has_value(), std::string(r.status ? "" : r.status.error().c_str()));
       CHECK(r.output<std::int32_t>(0)[0] == n);
       REQUIRE(r.shapes.size() == 2);
@@ -222,7 +229,7 @@ TEST_CASE("a WHILE loop whose carried tensor grows, with unknown dimensions and 
     const auto small = t::run_model(model,
                                     {t::arg_of(std::vector<std::int32_t>{0}), t::arg_of(std::vector<float>{-1.0f}),
                                      t::arg_of(std::vector<std::int32_t>{10})},
-                                    {t::output_of(4), t::output_of(sizeof(float) * 4)});
+                                    {t::output_of(4), t::output_of(sizeof(float) * 4)}, runtime_only);
     REQUIRE_FALSE(small.status.has_value());
     CHECK(small.status.error().status() == nnhal::ErrorStatus::OUTPUT_INSUFFICIENT_SIZE);
     REQUIRE(small.shapes.size() == 2);

@@ -5,7 +5,9 @@
 //
 // Prints `FAIL <file>:<model>: <reason>` for each failing model as it happens (with --verbose
 // also `SKIP ...: <reason>` and `PASS ...` lines, for triage), then a table of
-// passed / failed / skipped models per operation type, then `N passed, N failed, N skipped`.
+// passed / failed / skipped models per operation type, then
+// `N passed (S strict, R runtime only), N failed, N skipped`: S models ran on a strict HAL 1.3
+// device, R needed the runtime-only option (WHILE operands of unknown size, HAL13.md d.4).
 // Exit status: 0 when no model failed, 1 when some did, 2 for usage errors and for paths or
 // files that cannot be read (never a silent pass).
 
@@ -211,6 +213,7 @@ int main(int argc, char** argv) {
 
   Counts total{};
   std::size_t dumped = 0;
+  Counts runtime_only{};  // of total: models that needed the runtime-only device
   std::map<std::int32_t, Counts> per_operation;
   bool file_errors = false;
   for (const fs::path& file : files) {
@@ -231,12 +234,14 @@ int main(int argc, char** argv) {
       const ModelResult r = run_model(m, cl.options);
       const auto slot = static_cast<std::size_t>(r.outcome);
       ++total[slot];
+      if (r.runtime_only) ++runtime_only[slot];
       for (std::int32_t code : operation_codes(m)) ++per_operation[code][slot];
       if (r.outcome == Outcome::Failed)
-        std::cout << "FAIL " << file.string() << ":" << m.name << ": " << r.reason << std::endl;
+        std::cout << "FAIL " << file.string() << ":" << m.name << (r.runtime_only ? " (runtime only)" : "") << ": "
+                  << r.reason << std::endl;
       else if (cl.verbose)
         std::cout << (r.outcome == Outcome::Passed ? "PASS " : "SKIP ") << file.string() << ":" << m.name
-                  << (r.reason.empty() ? "" : ": ") << r.reason << "\n";
+                  << (r.runtime_only ? " (runtime only)" : "") << (r.reason.empty() ? "" : ": ") << r.reason << "\n";
     }
   }
 
@@ -249,7 +254,10 @@ int main(int argc, char** argv) {
     std::printf("fenced mode: %zu runs with outputs that cannot be fully specified were refused with "
                 "INVALID_ARGUMENT, as executeFenced must\n", fenced_unspecified_runs());
   if (!cl.dump_dot.empty()) std::printf("%zu models written as DOT to %s\n", dumped, cl.dump_dot.c_str());
-  std::printf("%zu passed, %zu failed, %zu skipped\n", total[0], total[1], total[2]);
+  // Passes split into those of the strict HAL 1.3 device and those that needed runtime-only
+  // features (WHILE operands of unknown size, HAL13.md d.4 rule 4).
+  std::printf("%zu passed (%zu strict, %zu runtime only), %zu failed, %zu skipped\n", total[0],
+              total[0] - runtime_only[0], runtime_only[0], total[1], total[2]);
   std::fflush(stdout);
   if (file_errors) return kExitUsage;
   return total[1] == 0 ? 0 : kExitFailed;

@@ -36,12 +36,17 @@ enum class Outcome { Passed, Failed, Skipped };
 struct ModelResult {
   Outcome outcome = Outcome::Passed;
   std::string reason;  ///< why it failed or was skipped
+  /// The model needed runtime-only features (WHILE operands of unknown size, HAL13.md d.4
+  /// rule 4): a strict HAL 1.3 device refuses it, so it ran on a device with
+  /// DeviceOptions::allow_runtime_only.
+  bool runtime_only = false;
 };
 
 /// Runs one model (SCHEMA.md): expectFailure models pass iff validation, preparation or
 /// execution fails; a model with an operation nnhal does not support is skipped; any other
 /// model must run and produce the listed outputs and shapes, in the ordinary run and, when
-/// eligible, in the run with unknown output dimensions.
+/// eligible, in the run with unknown output dimensions. A model the strict device refuses
+/// but a runtime-only device accepts runs on the latter (ModelResult::runtime_only).
 ModelResult run_model(const TestModel& test, const RunnerOptions& options);
 
 /// True when the dynamic-output-shape run applies: not expectFailure, and no IF, WHILE or RANK

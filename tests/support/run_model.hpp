@@ -53,12 +53,13 @@ struct RunResult {
   }
 };
 
-/// Prepares `model` with kernel set `Set` and runs one request with `inputs` and output buffers
-/// `outputs`.
+/// Prepares `model` with kernel set `Set` (and `options`) and runs one request with `inputs`
+/// and output buffers `outputs`.
 template <class Set = AllKernels>
-RunResult run_model(const Model& model, const std::vector<Arg>& inputs, const std::vector<Arg>& outputs) {
+RunResult run_model(const Model& model, const std::vector<Arg>& inputs, const std::vector<Arg>& outputs,
+                    const PrepareOptions& options = {}) {
   RunResult result;
-  auto prepared = PreparedModel::prepare<Set>(model);
+  auto prepared = PreparedModel::prepare<Set>(model, options);
   if (!prepared) {
     result.status = std::move(prepared.error());
     return result;

@@ -233,7 +233,11 @@ TEST_CASE("malformed regression: WHILE inputs larger than the body declares do n
   body.outputIndexes = {4};
   m.referenced = {cond, body};
   fix_consumers(m);
-  check_model_valid(m);  // unknown sizes are a runtime-only feature, accepted by default
+  // Unknown sizes across a WHILE are a runtime-only feature (HAL13.md d.4 rule 4): refused by
+  // default, and this defect only exists where they are accepted.
+  PrepareOptions runtime_only;
+  runtime_only.validation.allow_runtime_only = true;
+  check_model_valid(m, runtime_only.validation);
 
   RequestFixture r;
   const std::uint32_t px = r.add_pool(8);
@@ -245,7 +249,7 @@ TEST_CASE("malformed regression: WHILE inputs larger than the body declares do n
   // Expected: an error (z has shape [64], the body declares [2]); the loop itself would end by
   // its timeout.
   CHECK(survives([&] {
-    auto prepared = PreparedModel::prepare(m);
+    auto prepared = PreparedModel::prepare(m, runtime_only);
     if (!prepared) return 2;
     auto execution = prepared->create_execution();
     if (!execution) return 2;

@@ -370,7 +370,7 @@ TEST_CASE("malformed request: outputs overlapping other memory") {
     RequestFixture r = add_request();
     const std::uint32_t p = r.add_pool(32);
     r.request.outputs = {RequestFixture::arg(p, 0, 8), RequestFixture::arg(p, 4, 8)};
-    check_request_invalid(r.request, m.model, {"output", "overlaps"});
+    check_request_invalid(r.request, m.model, {"output 1 overlaps output 0"});
     r.request.outputs = {RequestFixture::arg(p, 0, 8), RequestFixture::arg(p, 8, 8)};
     CHECK(validate_request(r.request, m.model).has_value());
   }
@@ -378,46 +378,135 @@ TEST_CASE("malformed request: outputs overlapping other memory") {
     auto m = two_output_model();
     RequestFixture r = add_request();
     r.request.outputs = {RequestFixture::arg(0, 16, 8), RequestFixture::arg(0, 16, 8)};
-    check_request_invalid(r.request, m.model, {"output", "overlaps"});
+    check_request_invalid(r.request, m.model, {"output", "overlaps output"});
   }
   SUBCASE("output overlapping an input") {
     auto m = add_model();
     auto r = add_request();
-    r.request.outputs[0].location.offset = 4;
-    check_request_invalid(r.request, m.model, {"output 0 overlaps another argument or a model memory pool"});
+    r.request.outputs[0].location.offset = 4;  // [4, 12): inputs are at [0, 8) and [8, 16)
+    check_request_invalid(r.request, m.model, {"output 0 overlaps input 0"});
   }
   SUBCASE("output on the bytes of an input (in place)") {
     auto m = add_model();
     auto r = add_request();
     r.request.outputs[0].location = r.request.inputs[1].location;
-    check_request_invalid(r.request, m.model, {"overlaps"});
+    check_request_invalid(r.request, m.model, {"overlaps", "output 0", "input 1"});
   }
   SUBCASE("output binding a whole pool that holds the inputs") {
     auto m = add_model();
     auto r = add_request();
     r.request.outputs[0].location = {0, 0, 0};
-    check_request_invalid(r.request, m.model, {"overlaps"});
+    check_request_invalid(r.request, m.model, {"output 0 overlaps input"});
   }
   SUBCASE("input starting inside an output") {
     auto m = add_model();
     auto r = add_request();
     r.request.outputs[0].location = {0, 0, 8};
     r.request.inputs[0].location = {0, 4, 8};
-    check_request_invalid(r.request, m.model, {"overlaps"});
+    check_request_invalid(r.request, m.model, {"input 0 overlaps output 0"});
   }
   SUBCASE("output overlapping an input through another pool aliasing the same memory") {
     auto m = add_model();
     auto r = add_request();
     r.request.pools.push_back(r.request.pools[0]);
     r.request.outputs[0].location = {1, 8, 8};  // = input 1's bytes
-    check_request_invalid(r.request, m.model, {"overlaps"});
+    check_request_invalid(r.request, m.model, {"overlaps", "output 0", "input 1"});
   }
-  SUBCASE("output overlapping a model memory pool") {
-    auto m = constant_reference_model();
-    auto r = one_in_one_out_request();
-    r.request.pools.push_back(RequestMemoryPool{m.model.pools[0], 0});
-    r.request.outputs[0].location = {1, 24, 8};  // the model's constants live at [8, 16)
-    check_request_invalid(r.request, m.model, {"output 0 overlaps another argument or a model memory pool"});
+}
+
+// =============================================================================================
+// The rule for model pools (b.8): only CONSTANT_REFERENCE regions are off limits to outputs;
+// inputs may read anywhere.
+// =============================================================================================
+
+TEST_CASE("request regions: outputs must avoid constant regions, nothing else of a model pool") {
+  auto m = constant_reference_model();  // pool 0 of 32 bytes, operand 1 at [8, 16)
+  auto r = one_in_one_out_request();
+  r.request.pools.push_back(RequestMemoryPool{m.model.pools[0], 0});  // request pool 1 = model pool 0
+  SUBCASE("an output in a model pool outside every constant region is accepted and written") {
+    r.request.outputs[0].location = {1, 24, 8};
+    CHECK(validate_request(r.request, m.model).has_value());
+    Status s = run(m.model, r.request);
+    REQUIRE_MESSAGE(s.has_value(), (s ? "" : s.error().c_str()));
+    CHECK(floats_at(m.model.pools[0].data + 24, 2) == std::vector<float>{2.0f, 4.0f});
+  }
+  SUBCASE("an output on a constant region is rejected, naming the constant") {
+    r.request.outputs[0].location = {1, 8, 8};
+    check_request_invalid(r.request, m.model, {"output 0 overlaps constant operand 1 of main (model pool 0)"});
+  }
+  SUBCASE("an output sharing one byte with a constant region is rejected") {
+    r.request.outputs[0].location = {1, 4, 8};
+    check_request_invalid(r.request, m.model, {"output 0 overlaps constant operand 1 of main"});
+  }
+  SUBCASE("an output touching a constant region without sharing a byte is accepted") {
+    r.request.outputs[0].location = {1, 16, 8};
+    CHECK(validate_request(r.request, m.model).has_value());
+  }
+  SUBCASE("an input on a constant region is accepted (both are only read)") {
+    r.request.inputs[0].location = {1, 8, 8};
+    CHECK(validate_request(r.request, m.model).has_value());
+    Status s = run(m.model, r.request);
+    REQUIRE_MESSAGE(s.has_value(), (s ? "" : s.error().c_str()));
+    CHECK(floats_at(r.pool_data(0) + 8, 2) == std::vector<float>{2.0f, 4.0f});  // w + w
+  }
+  SUBCASE("a constant of a referenced subgraph is protected too") {
+    // Move the constant into a referenced subgraph's operand list: only its region matters.
+    Operand constant = m.model.main.operands[1];
+    m.model.referenced.push_back(Subgraph{});
+    m.model.referenced[0].operands.push_back(constant);
+    const std::byte* at = m.model.pools[0].data + 8;
+    CHECK(error_of(nnhal::detail::check_output_against_constants(m.model, 0, at, 8)).message() ==
+          "output 0 overlaps constant operand 1 of main (model pool 0)");
+    m.model.main.operands[1].location.offset = 0;  // main's constant elsewhere now
+    CHECK(error_of(nnhal::detail::check_output_against_constants(m.model, 0, at, 8)).message() ==
+          "output 0 overlaps constant operand 0 of referenced[0] (model pool 0)");
+    CHECK(nnhal::detail::check_output_against_constants(m.model, 0, at + 8, 8).has_value());
+  }
+}
+
+TEST_CASE("request lengths: inputs shorter than their data are rejected, everything else is accepted") {
+  auto m = add_model();  // TENSOR_FLOAT32 [2] inputs at [0, 8) and [8, 16), output at [16, 24)
+  SUBCASE("an input region shorter than its data: INVALID_ARGUMENT (e.4 rule 3 and the executor's bounds)") {
+    auto r = add_request();
+    r.request.inputs[1].location.length = 4;
+    check_request_invalid(r.request, m.model, {"input 1: buffer of 4 bytes is smaller than the 8 bytes of its data"});
+  }
+  SUBCASE("an input region longer than its data: accepted (HIDL; the canonical rule 6 is not applied)") {
+    RequestFixture r;
+    const std::uint32_t p = r.add_pool(64);
+    const float in[4] = {1.0f, 2.0f, 10.0f, 20.0f};
+    std::memcpy(r.pool_data(p), in, sizeof in);
+    r.request.inputs = {RequestFixture::arg(p, 0, 16), RequestFixture::arg(p, 8, 8)};
+    r.request.outputs = {RequestFixture::arg(p, 32, 8)};
+    CHECK(validate_request(r.request, m.model).has_value());
+    Status s = run(m.model, r.request);
+    REQUIRE_MESSAGE(s.has_value(), (s ? "" : s.error().c_str()));
+    CHECK(floats_at(r.pool_data(p) + 32, 2) == std::vector<float>{11.0f, 22.0f});
+  }
+  SUBCASE("an output region longer than its data: accepted, and only the data is written") {
+    RequestFixture r = add_request();
+    const std::uint32_t p = r.add_pool(32, std::byte{0x5A});
+    r.request.outputs = {RequestFixture::arg(p, 0, 32)};
+    CHECK(validate_request(r.request, m.model).has_value());
+    Status s = run(m.model, r.request);
+    REQUIRE_MESSAGE(s.has_value(), (s ? "" : s.error().c_str()));
+    CHECK(floats_at(r.pool_data(p), 2) == std::vector<float>{11.0f, 22.0f});
+    CHECK(r.pool_data(p)[8] == std::byte{0x5A});
+  }
+  SUBCASE("an output region shorter than its data: valid, OUTPUT_INSUFFICIENT_SIZE at execution") {
+    RequestFixture r = add_request();
+    r.request.outputs[0].location.length = 4;
+    CHECK(validate_request(r.request, m.model).has_value());
+    auto prepared = PreparedModel::prepare(m.model);
+    REQUIRE(prepared.has_value());
+    auto execution = prepared->create_execution();
+    REQUIRE(execution.has_value());
+    Status s = execution->run(r.request);
+    REQUIRE_FALSE(s.has_value());
+    CHECK(s.error().status() == ErrorStatus::OUTPUT_INSUFFICIENT_SIZE);
+    REQUIRE(execution->output_shapes().size() == 1);
+    CHECK(execution->output_shapes()[0].dimensions == std::vector<std::uint32_t>{2});
+    CHECK_FALSE(execution->output_shapes()[0].isSufficient);
   }
 }
 

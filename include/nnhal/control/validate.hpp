@@ -4,6 +4,7 @@
 /// been validated yet when these run, so every index into them is bounds-checked here.
 
 #include <cstdint>
+#include <cstdio>
 
 #include "nnhal/core/operand_traits.hpp"
 #include "nnhal/core/result.hpp"
@@ -61,10 +62,22 @@ inline Status check_compatible(const Subgraph& sg, const std::vector<std::uint32
   return {};
 }
 
-/// True when the operand's data size is known and non-zero.
-inline bool known_nonzero_size(const Operand& op) noexcept {
+/// False when the operand's data size is known and non-zero; otherwise true, with the reason
+/// ("unknown rank", "dimension 1 is 0") in `why`.
+inline bool unknown_size_reason(const Operand& op, char* why, std::size_t size) noexcept {
   auto s = operand_byte_size(op);
-  return s && *s != 0;
+  if (s && *s != 0) return false;
+  if (is_tensor(op.type) && op.dimensions.empty()) {
+    std::snprintf(why, size, "unknown rank");
+    return true;
+  }
+  for (std::size_t d = 0; d < op.dimensions.size(); ++d)
+    if (op.dimensions[d] == 0) {
+      std::snprintf(why, size, "dimension %zu is 0", d);
+      return true;
+    }
+  std::snprintf(why, size, "no data size");
+  return true;
 }
 
 inline Expected<HalVersion> validate_if(const OperationView& op) {
@@ -135,18 +148,31 @@ inline Expected<HalVersion> validate_while(const OperationView& op, bool allow_r
     NNHAL_TRY(check_compatible(body, body.outputIndexes, i, *in, "body output", "body input", i));
   }
   if (!allow_runtime_only) {
-    // HAL 1.3 driver mode: every operand crossing the WHILE boundary must have a known size.
+    // HAL 1.3 driver mode (d.4 rule 4): every operand crossing the WHILE boundary must have a
+    // known, non-zero size. The message names the WHILE's own operand or the condition's or
+    // body's, with the subgraph and the operand index.
+    const std::uint32_t cond_graph = op.input(0).location.offset;
+    const std::uint32_t body_graph = op.input(1).location.offset;
+    char why[48];
     for (std::size_t i = 0; i < data_inputs; ++i) {
-      if (!known_nonzero_size(op.input(2 + i)) || !known_nonzero_size(*io_operand(cond, cond.inputIndexes, i)) ||
-          !known_nonzero_size(*io_operand(body, body.inputIndexes, i)))
-        return NNHAL_INVALID("WHILE input %zu has an unknown size (not allowed in HAL 1.3)", 2 + i);
+      if (unknown_size_reason(op.input(2 + i), why, sizeof why))
+        return NNHAL_INVALID("WHILE input %zu (operand %u) has an unknown size (%s); HAL 1.3 drivers refuse it "
+                             "(runtime-only)", 2 + i, op.operation.inputs[2 + i], why);
+      if (unknown_size_reason(*io_operand(cond, cond.inputIndexes, i), why, sizeof why))
+        return NNHAL_INVALID("condition referenced[%u] input %zu (operand %u) has an unknown size (%s); HAL 1.3 "
+                             "drivers refuse it (runtime-only)", cond_graph, i, cond.inputIndexes[i], why);
+      if (unknown_size_reason(*io_operand(body, body.inputIndexes, i), why, sizeof why))
+        return NNHAL_INVALID("body referenced[%u] input %zu (operand %u) has an unknown size (%s); HAL 1.3 drivers "
+                             "refuse it (runtime-only)", body_graph, i, body.inputIndexes[i], why);
     }
     for (std::size_t i = 0; i < m; ++i)
-      if (!known_nonzero_size(op.output(i)))
-        return NNHAL_INVALID("WHILE output %zu has an unknown size (not allowed in HAL 1.3)", i);
+      if (unknown_size_reason(op.output(i), why, sizeof why))
+        return NNHAL_INVALID("WHILE output %zu (operand %u) has an unknown size (%s); HAL 1.3 drivers refuse it "
+                             "(runtime-only)", i, op.operation.outputs[i], why);
     for (std::size_t i = 0; i < carried; ++i)
-      if (!known_nonzero_size(*io_operand(body, body.outputIndexes, i)))
-        return NNHAL_INVALID("body output %zu has an unknown size (not allowed in HAL 1.3)", i);
+      if (unknown_size_reason(*io_operand(body, body.outputIndexes, i), why, sizeof why))
+        return NNHAL_INVALID("body referenced[%u] output %zu (operand %u) has an unknown size (%s); HAL 1.3 "
+                             "drivers refuse it (runtime-only)", body_graph, i, body.outputIndexes[i], why);
   }
   return HalVersion::V1_3;
 }

@@ -44,6 +44,11 @@ struct DeviceOptions {
   /// Threads for asynchronous and fenced work (NNHAL_ASYNC); 0 = one per hardware thread.
   std::size_t worker_threads = 0;
   C clock{};
+  /// Accept runtime-only features: WHILE operands of unknown size (HAL13.md d.4 rule 4). A HAL
+  /// 1.3 driver must refuse them (INVALID_ARGUMENT from supported_operations, prepare and
+  /// prepare_from_cache, c.1.1 and e.3), which is the default. Set it for a framework-side
+  /// interpreter that runs such loops itself, as the NNAPI runtime's CPU fallback does.
+  bool allow_runtime_only = false;
 };
 
 /// Arguments of prepare (prepareModel_1_3).
@@ -83,6 +88,7 @@ class Device {
 
   explicit Device(DeviceOptions<C> options = {})
       : name_(std::move(options.name)), policy_(std::move(options.policy)),
+        allow_runtime_only_(options.allow_runtime_only),
         context_(std::make_shared<detail::DeviceContext<C>>(std::move(options.clock))) {
 #if NNHAL_ASYNC
     std::size_t threads = options.worker_threads;
@@ -119,21 +125,29 @@ class Device {
   }
   const SupportPolicy& policy() const noexcept { return policy_; }
 
-  /// getSupportedOperations_1_3: INVALID_ARGUMENT for an invalid model, else one flag per
+  /// getSupportedOperations_1_3: INVALID_ARGUMENT for an invalid model (a WHILE with operands
+  /// of unknown size included, unless DeviceOptions::allow_runtime_only), else one flag per
   /// main operation (IF/WHILE only when everything they reference is supported).
   Expected<std::vector<bool>> supported_operations(const Model& model) const {
-    return nnhal::supported_operations(model, kernel_table<Set>(), {}, filter(model));
+    return nnhal::supported_operations(model, kernel_table<Set>(), validation(), filter(model));
   }
+  /// Whether this device accepts runtime-only features (DeviceOptions::allow_runtime_only).
+  bool allows_runtime_only() const noexcept { return allow_runtime_only_; }
 
-  /// prepareModel_1_3 (see PrepareArgs). INVALID_ARGUMENT for an invalid model or argument,
-  /// or a model with an operation this device does not support.
+  /// prepareModel_1_3 (see PrepareArgs). Validates first (HAL13.md c.1.2 step 2, then step 4):
+  /// INVALID_ARGUMENT for an invalid model or argument, or a model with an operation this
+  /// device does not support, whatever the deadline; then MISSED_DEADLINE_PERSISTENT when the
+  /// deadline had passed when the call began, MISSED_DEADLINE_TRANSIENT when it passes while
+  /// preparing.
   Expected<PreparedModelPtr> prepare(const Model& model, const PrepareArgs<C>& args = {}) {
-    if (args.deadline && detail::passed(context_->clock.now(), *args.deadline))
-      return Error(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "prepare: the deadline had passed");
+    const auto entry = context_->clock.now();
     if (static_cast<std::uint32_t>(args.preference) > 2)
       return NNHAL_INVALID("prepare: invalid execution preference %d", static_cast<int>(args.preference));
     if (static_cast<std::uint32_t>(args.priority) > 2)
       return NNHAL_INVALID("prepare: invalid priority %d", static_cast<int>(args.priority));
+    NNHAL_TRY(validate_for_prepare(model));
+    if (args.deadline && detail::passed(entry, *args.deadline))
+      return Error(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "prepare: the deadline had passed");
     auto prepared = prepare_model(model, {}, args.deadline);
     if (!prepared) return std::move(prepared.error());
     write_cache(model, args);
@@ -143,11 +157,11 @@ class Device {
   /// prepareModelFromCache_1_3: reads the files prepare() wrote for `token`. Wrong file counts:
   /// INVALID_ARGUMENT; unreadable, corrupted, truncated or mismatched caches: GENERAL_FAILURE
   /// (a cache is never trusted: it is checked, decoded with bounds checks and validated again).
+  /// The deadline is looked at after all of that, as in prepare().
   Expected<PreparedModelPtr> prepare_from_cache(std::optional<typename C::time_point> deadline,
                                                 std::span<CacheFile* const> model_cache,
                                                 std::span<CacheFile* const> data_cache, const CacheToken& token) {
-    if (deadline && detail::passed(context_->clock.now(), *deadline))
-      return Error(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "prepareFromCache: the deadline had passed");
+    const auto entry = context_->clock.now();
     if (model_cache.size() != kModelCacheFiles || data_cache.size() != kDataCacheFiles)
       return NNHAL_INVALID("prepareFromCache: %zu model and %zu data cache files given, %u and %u needed",
                            model_cache.size(), data_cache.size(), kModelCacheFiles, kDataCacheFiles);
@@ -155,9 +169,16 @@ class Device {
     if (model_cache[0] == nullptr || data_cache[0] == nullptr || !model_cache[0]->read(model_bytes) ||
         !data_cache[0]->read(data_bytes))
       return NNHAL_FAILURE("prepareFromCache: a cache file cannot be read");
-    auto cached = read_model_cache(model_bytes, data_bytes, token);
+    // The cache's own check admits runtime-only features, so that a well-formed cache of a model
+    // this device refuses gets the same INVALID_ARGUMENT as prepare() (from the check below).
+    ValidationOptions well_formed;
+    well_formed.allow_runtime_only = true;
+    auto cached = read_model_cache(model_bytes, data_bytes, token, well_formed);
     if (!cached) return Error(ErrorStatus::GENERAL_FAILURE, cached.error().message()).prefix("prepareFromCache");
     auto owner = std::make_shared<CachedModel>(std::move(*cached));
+    if (auto v = validate_for_prepare(owner->model); !v) return std::move(v.error().prefix("prepareFromCache"));
+    if (deadline && detail::passed(entry, *deadline))
+      return Error(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "prepareFromCache: the deadline had passed");
     auto prepared = prepare_model(owner->model, owner, deadline);
     if (!prepared) return std::move(prepared.error().prefix("prepareFromCache"));
     return make_prepared(std::move(*prepared), ExecutionPreference::FAST_SINGLE_ANSWER, Priority::MEDIUM, {});
@@ -190,14 +211,28 @@ class Device {
     return [this, &model](const Subgraph& sg, const Operation& op) { return policy_.allows(model, sg, op); };
   }
 
+  ValidationOptions validation() const noexcept {
+    ValidationOptions v;
+    v.allow_runtime_only = allow_runtime_only_;
+    return v;
+  }
+
+  /// The model checks of prepare (HAL13.md c.1.2 step 2): valid for this device's mode, and
+  /// every operation supported. INVALID_ARGUMENT otherwise.
+  Status validate_for_prepare(const Model& model) const {
+    if (auto v = validate_model(model, validation()); !v) return std::move(v.error().prefix("prepare"));
+    Error why;
+    if (!all_operations_supported(model, kernel_table<Set>(), filter(model), why)) return std::move(why.prefix("prepare"));
+    return {};
+  }
+
+  /// Prepares a model validate_for_prepare() accepted.
   Expected<PreparedModel> prepare_model(const Model& model, std::shared_ptr<const void> owner,
                                         const std::optional<typename C::time_point>& deadline) {
-    if (auto v = validate_model(model); !v) return std::move(v.error().prefix("prepare"));
-    Error why;
     const KernelTable& kernels = kernel_table<Set>();
-    if (!all_operations_supported(model, kernels, filter(model), why)) return std::move(why.prefix("prepare"));
     PrepareOptions options;
     options.owner = std::move(owner);
+    options.validation = validation();
     auto prepared = PreparedModel::prepare(model, kernels, options);
     if (!prepared) return std::move(prepared.error().prefix("prepare"));
     if (policy_.memory_limit != 0 && prepared->arena_bytes() > policy_.memory_limit)
@@ -244,6 +279,7 @@ class Device {
 
   std::string name_;
   SupportPolicy policy_;
+  bool allow_runtime_only_ = false;
   std::shared_ptr<detail::DeviceContext<C>> context_;
 #if NNHAL_ASYNC
   std::unique_ptr<WorkerPool> pool_;

@@ -67,8 +67,9 @@ Overloaded(F...) -> Overloaded<F...>;
 template <Clock C = SteadyClock>
 class Execution {
  public:
-  /// Validates and runs `request`. On OUTPUT_INSUFFICIENT_SIZE the error says so and
-  /// output_shapes() tells the sizes needed.
+  /// Validates `request`, then checks the deadline (MISSED_DEADLINE_PERSISTENT when it has
+  /// passed), then runs it. On OUTPUT_INSUFFICIENT_SIZE the error says so and output_shapes()
+  /// tells the sizes needed.
   Status run(const Request& request, const ExecuteOptions<C>& options = {});
 
   /// One entry per model output after run(): its dimensions and whether its buffer sufficed.
@@ -105,6 +106,15 @@ class Execution {
       std::byte* buffer[2];
     };
     std::vector<Rebind> rebind;
+    /// For static_shapes loops whose condition and body are straight lists of compute nodes
+    /// (no IF/WHILE, no shape inference, no input checks): each node's kernel with its operand
+    /// view, built once, so that iterations from the third on call the kernels directly.
+    struct Step {
+      KernelFn kernel;
+      NodeIO io;
+    };
+    std::vector<Step> cond_steps, body_steps;
+    bool direct = false;
   };
 
   Execution(std::shared_ptr<const detail::PreparedCore> core, C clock)
@@ -121,6 +131,11 @@ class Execution {
   Status bind_outputs(std::uint32_t g, std::uint32_t outer_graph, std::span<const std::uint32_t> outer_ids);
   Status adopt_result(std::uint32_t g, std::uint32_t operand, const RtOperand& result);
   Status check_deadline();
+  int loop_time_up(const typename C::time_point& start, std::chrono::nanoseconds exact_from);
+  static Error loop_time_error(int which);
+  bool direct_steps(std::uint32_t g, std::vector<typename WhileState::Step>& steps);
+  Status run_direct(WhileState& ws, std::uint64_t iteration, const typename C::time_point& start,
+                    std::chrono::nanoseconds exact_from);
   void finish_output_shapes(const Status& result);
 
   const SubgraphPlan& plan(std::uint32_t g) const noexcept { return core_->graphs[g]; }
@@ -198,6 +213,11 @@ Expected<Execution<C>> Execution<C>::create(std::shared_ptr<const detail::Prepar
         ws.rebind.push_back({&e.graphs_[w->condition].table[cond.inputs[i]], &e.graphs_[w->body].table[body.inputs[i]],
                              &e.graphs_[w->body].table[body.outputs[i]],
                              {ws.buffers[2 * i].data(), ws.buffers[2 * i + 1].data()}});
+      ws.direct = e.direct_steps(w->condition, ws.cond_steps) && e.direct_steps(w->body, ws.body_steps);
+      if (!ws.direct) {
+        ws.cond_steps.clear();
+        ws.body_steps.clear();
+      }
     }
   const SubgraphPlan& main = graphs[0];
   e.main_declared_.resize(main.outputs.size());
@@ -283,6 +303,77 @@ Status Execution<C>::check_deadline() {
   if (deadline_ && detail::passed(clock_.now(), *deadline_))
     return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "the execution deadline passed");
   return {};
+}
+
+/// The time check of one WHILE iteration: 0 while the loop may go on, 1 when its timeout has
+/// passed, 2 when the execution's deadline has. `exact_from` is the time since `start` from
+/// which a reading must be exact: min(loop timeout, deadline - start), less kCoarseClockLag for
+/// a CoarseClock. Below it one coarse_now() (or, for other clocks, one now()) is all an
+/// iteration pays.
+template <Clock C>
+inline int Execution<C>::loop_time_up(const typename C::time_point& start, std::chrono::nanoseconds exact_from) {
+  if constexpr (CoarseClock<C>) {
+    if (std::chrono::nanoseconds(clock_.coarse_now() - start) < exact_from) [[likely]]
+      return 0;
+  }
+  const auto now = clock_.now();
+  if constexpr (!CoarseClock<C>) {
+    if (std::chrono::nanoseconds(now - start) < exact_from) [[likely]]
+      return 0;
+  }
+  if (std::chrono::nanoseconds(now - start) > loop_timeout_) return 1;
+  if (deadline_ && detail::passed(now, *deadline_)) return 2;
+  return 0;
+}
+
+template <Clock C>
+Error Execution<C>::loop_time_error(int which) {
+  NNHAL_VLOG(control, "WHILE: %s", which == 1 ? "loop timeout exceeded" : "execution deadline passed");
+  if (which == 1) return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "a WHILE loop exceeded its timeout");
+  return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "the execution deadline passed");
+}
+
+/// Fills `steps` with the kernels and operand views of subgraph g when it is a straight list of
+/// compute nodes that need no shape inference and no input checks (see WhileState::direct).
+template <Clock C>
+bool Execution<C>::direct_steps(std::uint32_t g, std::vector<typename WhileState::Step>& steps) {
+  const SubgraphPlan& p = plan(g);
+  GraphState& s = graphs_[g];
+  for (const Node& node : p.nodes) {
+    const auto* n = std::get_if<ComputeNode>(&node);
+    if (n == nullptr || n->dynamic || n->check_inputs) return false;
+    std::byte* workspace = n->workspace_bytes != 0 ? arena_.data() + p.arena_base + n->workspace_offset : nullptr;
+    steps.push_back({n->kernel, NodeIO(s.table.data(), p.node_inputs(*n), p.node_outputs(*n), n->params, workspace,
+                                       n->packed.data())});
+  }
+  return true;
+}
+
+/// Iterations `iteration`, `iteration` + 1, ... of a WHILE loop whose carried operands only
+/// change their data pointers (WhileState::direct): until the condition is false (the final
+/// values are then in ws.current) or an error.
+template <Clock C>
+Status Execution<C>::run_direct(WhileState& ws, std::uint64_t iteration, const typename C::time_point& start,
+                                std::chrono::nanoseconds exact_from) {
+  for (;; ++iteration) {
+    const std::size_t previous = (iteration - 1) & 1u;
+    for (const auto& r : ws.rebind) r.cond_in->data = r.buffer[previous];
+    for (const auto& step : ws.cond_steps)
+      if (auto st = step.kernel(step.io); !st) return st;
+    if (ws.condition == 0) {
+      for (std::size_t i = 0; i < ws.rebind.size(); ++i) ws.current[i].data = ws.rebind[i].buffer[previous];
+      return {};
+    }
+    if (const int up = loop_time_up(start, exact_from)) [[unlikely]]
+      return loop_time_error(up);
+    const std::size_t parity = iteration & 1u;
+    for (const auto& r : ws.rebind) {
+      r.body_in->data = r.buffer[previous];
+      r.body_out->data = r.buffer[parity];
+    }
+    for (const auto& step : ws.body_steps)
+      if (auto st = step.kernel(step.io); !st) return st;
+  }
 }
 
 template <Clock C>
@@ -456,15 +547,22 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
     std::uint32_t& depth;
     ~DepthGuard() { --depth; }
   } guard{loop_depth_};
-  // The clock is read at most once per iteration: every `stride` iterations, where the stride
-  // doubles while a whole stride takes less than kClockCheckInterval and halves when it takes
-  // more than four times that. A cheap body thus pays for a clock reading every microsecond or
-  // so, a slow one every iteration, and the timeout is noticed at most about one stride (a few
-  // microseconds at the current speed) after it passed.
+  // The time limits are checked once per iteration, after the condition: with a CoarseClock
+  // by a coarse reading while the limit is more than kCoarseClockLag away, by now() after that
+  // (see options.hpp for the bound this gives).
   const auto start = clock_.now();
-  auto last_reading = start;
-  std::uint32_t stride = 1, countdown = 1;
+  std::chrono::nanoseconds limit = loop_timeout_;
+  if (deadline_) {
+    const std::chrono::nanoseconds left(*deadline_ - start);
+    if (left < limit) limit = left;
+  }
+  const std::chrono::nanoseconds exact_from = CoarseClock<C> ? limit - kCoarseClockLag : limit;
   for (std::uint64_t iteration = 0;; ++iteration) {
+    if (ws.direct && iteration >= 2) {
+      NNHAL_TRY(run_direct(ws, iteration, start, exact_from));
+      NNHAL_VLOG(control, "WHILE in subgraph %u: finished (direct kernel calls from iteration 2)", g);
+      break;
+    }
     // Body iteration j writes buffers [j & 1], so iteration `iteration` reads [previous].
     const bool rebind_data_only = ws.static_shapes && iteration >= 2;
     const std::size_t previous = (iteration - 1) & 1u;
@@ -487,21 +585,8 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
       break;
     }
 
-    if (--countdown == 0) {
-      const auto now = clock_.now();
-      if (std::chrono::nanoseconds(now - start) > loop_timeout_) {
-        NNHAL_VLOG(control, "WHILE in subgraph %u: timed out after %llu iteration(s)", g,
-                   static_cast<unsigned long long>(iteration));
-        return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "a WHILE loop exceeded its timeout");
-      }
-      if (deadline_ && detail::passed(now, *deadline_))
-        return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "the execution deadline passed");
-      const std::chrono::nanoseconds took(now - last_reading);
-      last_reading = now;
-      if (took < kClockCheckInterval && stride < kMaxClockStride) stride *= 2;
-      else if (took > 4 * kClockCheckInterval && stride > 1) stride /= 2;
-      countdown = stride;
-    }
+    if (const int up = loop_time_up(start, exact_from)) [[unlikely]]
+      return loop_time_error(up);
 
     const std::size_t parity = iteration & 1u;
     if (rebind_data_only) {
@@ -558,9 +643,11 @@ Status Execution<C>::run(const Request& request, const ExecuteOptions<C>& option
   loop_timeout_ = effective_loop_timeout(options.loop_timeout);
   deadline_ = options.deadline;
   loop_depth_ = 0;
+  // The request is validated before the deadline is looked at (HAL13.md c.1.2, c.3): an invalid
+  // request is INVALID_ARGUMENT whatever the deadline.
+  if (auto s = validate_request(request, core_->model, options.request, &regions_); !s) return s;
   if (deadline_ && detail::passed(clock_.now(), *deadline_))
     return Error(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "the deadline passed before the execution started");
-  if (auto s = validate_request(request, core_->model, options.request, &regions_); !s) return s;
   if (auto s = bind_main(request, options.token_memory); !s) return s;
   // Outputs whose shape is already known: report an insufficient buffer before running.
   bool insufficient = false;

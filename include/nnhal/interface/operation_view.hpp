@@ -20,7 +20,7 @@ struct OperationView {
   const Subgraph& subgraph;
   const Operation& operation;
   /// Accept runtime-only features (WHILE operands of unknown size); see ValidationOptions.
-  bool allow_runtime_only = true;
+  bool allow_runtime_only = false;
 
   std::size_t input_count() const noexcept { return operation.inputs.size(); }
   std::size_t output_count() const noexcept { return operation.outputs.size(); }

@@ -19,9 +19,12 @@ namespace nnhal {
 
 /// Options of model validation.
 struct ValidationOptions {
-  /// Accept WHILE operands of unknown size (a runtime-only feature the reference CPU executor
-  /// runs, used by the V1_3_cts_only corpus). A strict HAL 1.3 driver boundary sets false.
-  bool allow_runtime_only = true;
+  /// Accept WHILE operands of unknown size (HAL13.md d.4 rule 4): a runtime-only feature that
+  /// the NNAPI runtime's own CPU executor runs (the V1_3_cts_only corpus has many such models),
+  /// but that a HAL 1.3 driver must refuse with INVALID_ARGUMENT. Off by default, so
+  /// validate_model, the supported-operations query, PreparedModel::prepare and the Device all
+  /// hold the driver's rule unless a framework-side interpreter asks for more.
+  bool allow_runtime_only = false;
 };
 
 namespace detail {

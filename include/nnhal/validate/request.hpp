@@ -1,11 +1,31 @@
 #pragma once
 /// \file
-/// Validation of an untrusted Request against a (validated) Model (HAL13.md e.4): argument
+/// Validation of an untrusted Request against a (validated) Model (HAL13.md b.8, e.4): argument
 /// counts, omitted arguments, pool indexes and bounds, dimensions, input buffer sizes and
 /// output aliasing. Everything it accepts can be bound without reading or writing out of bounds.
+///
+/// The rule for regions and lengths, in one place (docs/kernels.md repeats it):
+///
+/// * Overlaps (b.8). An output must not share a byte with any other argument, input or output,
+///   nor with a CONSTANT_REFERENCE region of the model (an operand's [offset, offset + length)
+///   in a model pool, in any subgraph). Nothing else is an overlap: inputs may share bytes with
+///   each other and with constant regions (both are only read), and an output may lie in a
+///   model pool outside every constant region. Two arguments in different request pools that
+///   map the same memory overlap when their bytes do. The message names both things, e.g.
+///   "output 0 overlaps input 1" or "output 0 overlaps constant operand 1 of main (model pool 0)".
+///   Arguments in driver-managed buffers (token pools) have no address here; the device layer
+///   checks their use (c.5).
+/// * Lengths (e.4 rules 3 and 6). Every present argument must lie inside its pool (rule 3; an
+///   offset and length both 0 bind the whole pool). An input whose region is shorter than its
+///   data (known from the model and request dimensions) is INVALID_ARGUMENT: the executor
+///   never reads past a region. A longer input region is accepted (the HIDL validator, which
+///   does not apply the canonical exact-length rule 6). Outputs have no length check here:
+///   a longer region is accepted, and a shorter one is OUTPUT_INSUFFICIENT_SIZE at execution,
+///   with the shapes needed (the HIDL behaviour rule 6 describes).
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "nnhal/core/result.hpp"
@@ -24,13 +44,42 @@ struct RequestValidationOptions {
 
 namespace detail {
 
-/// A memory region an argument (or model pool) covers, for the aliasing check.
+/// A memory region an argument covers, for the aliasing check.
 struct RequestRegion {
   const std::byte* begin;
   std::uint64_t end;  ///< size in bytes from `begin`
   bool output;
-  std::size_t index;
+  std::size_t index;  ///< the input's or output's position in the request
 };
+
+inline bool addresses_overlap(const std::byte* a, std::uint64_t a_size, const std::byte* b, std::uint64_t b_size) {
+  const std::less<const std::byte*> before;
+  return before(a, b + b_size) && before(b, a + a_size);
+}
+
+/// Checks that output `index` ([begin, +size)) overlaps no CONSTANT_REFERENCE region of
+/// `model`. The constants are only looked at when the output lies in a model pool at all.
+inline Status check_output_against_constants(const Model& model, std::size_t index, const std::byte* begin,
+                                             std::uint64_t size) {
+  for (std::size_t p = 0; p < model.pools.size(); ++p) {
+    const Memory& pool = model.pools[p];
+    if (pool.data == nullptr || pool.size == 0 || !addresses_overlap(begin, size, pool.data, pool.size)) continue;
+    for (std::size_t g = 0; g <= model.referenced.size(); ++g) {
+      const Subgraph& sg = g == 0 ? model.main : model.referenced[g - 1];
+      for (std::size_t k = 0; k < sg.operands.size(); ++k) {
+        const Operand& c = sg.operands[k];
+        if (c.lifetime != OperandLifeTime::CONSTANT_REFERENCE || c.location.poolIndex != p || c.location.length == 0)
+          continue;
+        if (!addresses_overlap(begin, size, pool.data + c.location.offset, c.location.length)) continue;
+        if (g == 0)
+          return NNHAL_INVALID("output %zu overlaps constant operand %zu of main (model pool %zu)", index, k, p);
+        return NNHAL_INVALID("output %zu overlaps constant operand %zu of referenced[%zu] (model pool %zu)", index,
+                             k, g - 1, p);
+      }
+    }
+  }
+  return {};
+}
 
 /// Bytes an argument may address: its location within a memory pool (token pools are sized by
 /// their buffer and must use offset = length = 0).
@@ -140,7 +189,7 @@ inline Status validate_request(const Request& request, const Model& model,
   std::vector<Region> local;
   std::vector<Region>& regions = scratch != nullptr ? *scratch : local;
   regions.clear();
-  regions.reserve(request.inputs.size() + request.outputs.size() + model.pools.size());
+  regions.reserve(request.inputs.size() + request.outputs.size());
 
   std::vector<std::uint8_t> omittable;  // computed on the first omitted input
   for (int pass = 0; pass < 2; ++pass) {
@@ -179,26 +228,26 @@ inline Status validate_request(const Request& request, const Model& model,
     }
   }
 
-  // Model constants live in the model's pools: no output may point into them either.
-  for (std::size_t p = 0; p < model.pools.size(); ++p)
-    if (model.pools[p].data != nullptr && model.pools[p].size != 0)
-      regions.push_back({model.pools[p].data, model.pools[p].size, false, p});
-
-  // An output must not overlap another output, an input or a model pool: sort and sweep.
+  // An output must not overlap another argument (sort and sweep: a region that starts before the
+  // furthest end seen so far overlaps the region that reached that end)...
   std::sort(regions.begin(), regions.end(),
             [](const Region& a, const Region& b) { return std::less<const std::byte*>{}(a.begin, b.begin); });
-  const std::byte* any_end = nullptr;
-  const std::byte* output_end = nullptr;
   auto before = [](const std::byte* a, const std::byte* b) { return std::less<const std::byte*>{}(a, b); };
+  const Region* furthest = nullptr;         // the region of any kind reaching furthest so far
+  const Region* furthest_output = nullptr;  // the output reaching furthest so far
+  auto end_of = [](const Region* r) { return r->begin + r->end; };
   for (const Region& r : regions) {
-    const std::byte* end = r.begin + r.end;
-    if (r.output && any_end != nullptr && before(r.begin, any_end))
-      return NNHAL_INVALID("output %zu overlaps another argument or a model memory pool", r.index);
-    if (!r.output && output_end != nullptr && before(r.begin, output_end))
-      return NNHAL_INVALID("input %zu overlaps an output", r.index);
-    if (any_end == nullptr || before(any_end, end)) any_end = end;
-    if (r.output && (output_end == nullptr || before(output_end, end))) output_end = end;
+    const Region* other = r.output ? furthest : furthest_output;
+    if (other != nullptr && before(r.begin, end_of(other)))  // one of the two is an output
+      return NNHAL_INVALID("%s %zu overlaps %s %zu", r.output ? "output" : "input", r.index,
+                           other->output ? "output" : "input", other->index);
+    if (furthest == nullptr || before(end_of(furthest), end_of(&r))) furthest = &r;
+    if (r.output && (furthest_output == nullptr || before(end_of(furthest_output), end_of(&r)))) furthest_output = &r;
   }
+  // ... nor a constant of the model (b.8); outputs elsewhere in a model pool are fine.
+  if (!model.pools.empty())
+    for (const Region& r : regions)
+      if (r.output) NNHAL_TRY(detail::check_output_against_constants(model, r.index, r.begin, r.end));
   return {};
 }
 
