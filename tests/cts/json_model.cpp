@@ -133,6 +133,8 @@ void convert_model(const json& j, TestModel& m) {
   }
   m.relaxed = j.at("isRelaxed").get<bool>();
   m.expectFailure = j.at("expectFailure").get<bool>();
+  if (const auto v = j.find("minSupportedVersion"); v != j.end() && v->is_string())
+    m.minSupportedVersion = v->get<std::string>();
   m.multinomialTolerance = float_value(j.at("expectedMultinomialDistributionTolerance"));
 }
 

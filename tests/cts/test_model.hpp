@@ -42,6 +42,8 @@ struct TestModel {
   std::vector<TestSubgraph> referenced;
   bool relaxed = false;
   bool expectFailure = false;
+  /// The corpus' minSupportedVersion ("V1_0" ... "AIDL_V3", "UNKNOWN"; empty if absent).
+  std::string minSupportedVersion;
   double multinomialTolerance = 0.0;
   /// Non-empty when the corpus entry could not be converted; the model then fails with it.
   std::string conversionError;
