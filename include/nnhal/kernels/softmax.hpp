@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <type_traits>
 
 #include "nnhal/kernels/common/axis.hpp"
@@ -96,6 +97,44 @@ inline std::int32_t divide_by_pot_nonnegative(std::int32_t x, int exponent) noex
   return exponent > 31 ? 0 : quant::rounding_divide_by_pot(x, exponent);
 }
 
+/// The reference's scaling of x - max: beta * input scale as a Q5.26 multiplier (capped below
+/// 2^31), and diff_min, below which exp is taken as 0.
+struct DiffScaling {
+  quant::Multiplier multiplier;
+  std::int32_t diff_min;
+};
+
+/// DiffScaling for `beta` and input scale `scale`; nullopt when the multiplier does not exist.
+inline std::optional<DiffScaling> diff_scaling(float beta, float scale) noexcept {
+  const double real = std::min(1.0 * beta * scale * (1 << (31 - kScaledDiffIntegerBits)), (1LL << 31) - 1.0);
+  const auto m = fixed::quantize_multiplier_greater_than_one(real);
+  if (!m) return std::nullopt;
+  return DiffScaling{*m, -fixed::input_radius(kScaledDiffIntegerBits, m->shift)};
+}
+
+/// exp(scaled x - max) as the reference computes it (x - max >= diff_min).
+inline fixed::Fixed<0> exp_of_diff(const DiffScaling& d, std::int32_t diff) noexcept {
+  return fixed::exp_on_negative_values(fixed::Fixed<kScaledDiffIntegerBits>::from_raw(
+      quant::multiply_by_quantized_multiplier(diff, d.multiplier.value, d.multiplier.shift)));
+}
+
+/// 1 / sum of a row's exponentials (Q12.19) as the reference computes it: a Q0.31 scale and the
+/// right shift that turns scale * exp into an 8-bit probability.
+struct SumReciprocal {
+  fixed::Fixed<0> scale;
+  int shift;
+};
+
+inline SumReciprocal reciprocal_of_sum(std::int32_t sum) noexcept {
+  const auto fixed_sum = static_cast<std::uint32_t>(sum);
+  const int headroom_plus_one = fixed::count_leading_zeros(fixed_sum);
+  const int num_bits_over_unit = kAccumulationIntegerBits - headroom_plus_one;
+  const auto shifted_sum_minus_one = static_cast<std::int32_t>(
+      (headroom_plus_one < 32 ? fixed_sum << headroom_plus_one : 0u) - (std::uint32_t{1} << 31));
+  return {fixed::one_over_one_plus_x_for_x_in_0_1(fixed::Fixed<0>::from_raw(shifted_sum_minus_one)),
+          num_bits_over_unit + 31 - 8};
+}
+
 template <OperandType T>
 Status kernel_quant(const NodeIO& io) {
   using E = element_t<T>;
@@ -107,43 +146,28 @@ Status kernel_quant(const NodeIO& io) {
   auto axis = resolve_axis(axis_of(io), in.dims().rank(), "SOFTMAX");
   if (!axis) return std::move(axis.error());
   const float beta = beta_of(io);
-  // The reference's multiplier: beta * input scale in Q5.26, capped below 2^31.
-  const double real = std::min(1.0 * beta * in.scale() * (1 << (31 - kScaledDiffIntegerBits)), (1LL << 31) - 1.0);
-  const auto m = fixed::quantize_multiplier_greater_than_one(real);
-  if (!m)
+  const auto d = diff_scaling(beta, in.scale());
+  if (!d)
     return NNHAL_FAILURE("SOFTMAX beta %g times input scale %g is too small for the quantized kernel",
                          static_cast<double>(beta), static_cast<double>(in.scale()));
-  const std::int32_t diff_min = -fixed::input_radius(kScaledDiffIntegerBits, m->shift);
-  using ScaledDiff = fixed::Fixed<kScaledDiffIntegerBits>;
-  using Accum = fixed::Fixed<kAccumulationIntegerBits>;
   const AxisSplit s = split_at(in.dims(), *axis);
   for (std::size_t o = 0; o < s.outer; ++o) {
     for (std::size_t i = 0; i < s.inner; ++i) {
       const std::size_t base = o * s.axis * s.inner + i;
       std::int32_t max = q_min < 0 ? q_min : 0;
       for (std::size_t a = 0; a < s.axis; ++a) max = std::max<std::int32_t>(max, in[base + a * s.inner]);
-      auto scaled_diff = [&](std::int32_t diff) {
-        return ScaledDiff::from_raw(quant::multiply_by_quantized_multiplier(diff, m->value, m->shift));
-      };
-      Accum sum = Accum::zero();
+      std::int32_t sum = 0;
       for (std::size_t a = 0; a < s.axis; ++a) {
         const std::int32_t diff = static_cast<std::int32_t>(in[base + a * s.inner]) - max;
-        if (diff >= diff_min)
-          sum = sum + fixed::rescale<kAccumulationIntegerBits>(fixed::exp_on_negative_values(scaled_diff(diff)));
+        if (diff >= d->diff_min)
+          sum = fixed::wrap_add(sum, fixed::rescale<kAccumulationIntegerBits>(exp_of_diff(*d, diff)).raw);
       }
-      const auto fixed_sum = static_cast<std::uint32_t>(sum.raw);
-      const int headroom_plus_one = fixed::count_leading_zeros(fixed_sum);
-      const int num_bits_over_unit = kAccumulationIntegerBits - headroom_plus_one;
-      const auto shifted_sum_minus_one = static_cast<std::int32_t>(
-          (headroom_plus_one < 32 ? fixed_sum << headroom_plus_one : 0u) - (std::uint32_t{1} << 31));
-      const fixed::Fixed<0> shifted_scale =
-          fixed::one_over_one_plus_x_for_x_in_0_1(fixed::Fixed<0>::from_raw(shifted_sum_minus_one));
+      const SumReciprocal rec = reciprocal_of_sum(sum);
       for (std::size_t a = 0; a < s.axis; ++a) {
         const std::int32_t diff = static_cast<std::int32_t>(in[base + a * s.inner]) - max;
         std::int32_t r = q_min;
-        if (diff >= diff_min) {
-          const fixed::Fixed<0> e = fixed::exp_on_negative_values(scaled_diff(diff));
-          r = divide_by_pot_nonnegative((shifted_scale * e).raw, num_bits_over_unit + 31 - 8) - (is_signed ? 128 : 0);
+        if (diff >= d->diff_min) {
+          r = divide_by_pot_nonnegative((rec.scale * exp_of_diff(*d, diff)).raw, rec.shift) - (is_signed ? 128 : 0);
           r = std::clamp(r, q_min, q_max);
         }
         out[base + a * s.inner] = static_cast<E>(r);
@@ -166,17 +190,14 @@ struct QuantExpTable {
 /// Fills `t` for `beta` and input scale `scale`; false when the reference's multiplier does not
 /// exist (the kernel then fails at run time as kernel_quant does).
 inline bool make_exp_table(float beta, float scale, QuantExpTable& t) noexcept {
-  const double real = std::min(1.0 * beta * scale * (1 << (31 - kScaledDiffIntegerBits)), (1LL << 31) - 1.0);
-  const auto m = fixed::quantize_multiplier_greater_than_one(real);
-  if (!m) return false;
-  const std::int32_t diff_min = -fixed::input_radius(kScaledDiffIntegerBits, m->shift);
-  using ScaledDiff = fixed::Fixed<kScaledDiffIntegerBits>;
+  const auto d = diff_scaling(beta, scale);
+  if (!d) return false;
   for (std::int32_t k = 0; k < 256; ++k) {
-    if (-k < diff_min) {
+    if (-k < d->diff_min) {
       t.exp[k] = t.sum[k] = -1;
       continue;
     }
-    const auto e = fixed::exp_on_negative_values(ScaledDiff::from_raw(quant::multiply_by_quantized_multiplier(-k, m->value, m->shift)));
+    const fixed::Fixed<0> e = exp_of_diff(*d, -k);
     t.exp[k] = e.raw;
     t.sum[k] = fixed::rescale<kAccumulationIntegerBits>(e).raw;
   }
@@ -208,19 +229,12 @@ Status kernel_quant_table(const NodeIO& io) {
         const std::int32_t t = table.sum[max - x[base + a * s.inner]];
         sum = fixed::wrap_add(sum, t < 0 ? 0 : t);
       }
-      const auto fixed_sum = static_cast<std::uint32_t>(sum);
-      const int headroom_plus_one = fixed::count_leading_zeros(fixed_sum);
-      const int num_bits_over_unit = kAccumulationIntegerBits - headroom_plus_one;
-      const auto shifted_sum_minus_one = static_cast<std::int32_t>(
-          (headroom_plus_one < 32 ? fixed_sum << headroom_plus_one : 0u) - (std::uint32_t{1} << 31));
-      const fixed::Fixed<0> shifted_scale =
-          fixed::one_over_one_plus_x_for_x_in_0_1(fixed::Fixed<0>::from_raw(shifted_sum_minus_one));
-      const int shift = num_bits_over_unit + 31 - 8;
+      const SumReciprocal rec = reciprocal_of_sum(sum);
       for (std::size_t a = 0; a < s.axis; ++a) {
         const std::int32_t e = table.exp[max - x[base + a * s.inner]];
         std::int32_t r = q_min;
         if (e >= 0) {
-          r = divide_by_pot_nonnegative((shifted_scale * fixed::Fixed<0>::from_raw(e)).raw, shift) - (is_signed ? 128 : 0);
+          r = divide_by_pot_nonnegative((rec.scale * fixed::Fixed<0>::from_raw(e)).raw, rec.shift) - (is_signed ? 128 : 0);
           r = std::clamp(r, q_min, q_max);
         }
         y[base + a * s.inner] = static_cast<E>(r);

@@ -159,6 +159,22 @@ Status kernel_i32_same_shape(const NodeIO& io) {
   return {};
 }
 
+/// o[i] = one(a[ia], b[ib]) over the broadcast of a and b: a flat loop over the data when no
+/// input broadcasts, broadcast_for_each otherwise.
+template <class A, class B, class O, class F>
+void apply_binary(const A& a, const B& b, const O& o, F&& one) {
+  const std::size_t n = o.size();
+  if (a.size() == n && b.size() == n) {  // same shapes: no broadcast indexing
+    const auto* pa = a.data();
+    const auto* pb = b.data();
+    auto* po = o.data();
+    for (std::size_t i = 0; i < n; ++i) po[i] = one(pa[i], pb[i]);
+    return;
+  }
+  broadcast_for_each(o.dims(), a.dims(), b.dims(),
+                     [&](std::size_t i, std::size_t ia, std::size_t ib) { o[i] = one(a[ia], b[ib]); });
+}
+
 /// Precomputed requantization of quantized ADD / SUB (TFLite's AddParams).
 struct AddQuantParams {
   std::int32_t input1_offset, input2_offset, output_offset;
@@ -204,16 +220,7 @@ Status kernel_add_quant(const NodeIO& io) {
     r = r < range.min ? range.min : (r > range.max ? range.max : r);
     return static_cast<E>(r);
   };
-  const std::size_t n = o.size();
-  if (a.size() == n && b.size() == n) {  // same shapes: a flat loop, no broadcast indexing
-    const E* pa = a.data();
-    const E* pb = b.data();
-    E* po = o.data();
-    for (std::size_t i = 0; i < n; ++i) po[i] = one(pa[i], pb[i]);
-    return {};
-  }
-  broadcast_for_each(o.dims(), a.dims(), b.dims(),
-                     [&](std::size_t i, std::size_t ia, std::size_t ib) { o[i] = one(a[ia], b[ib]); });
+  apply_binary(a, b, o, one);
   return {};
 }
 
@@ -242,16 +249,7 @@ Status kernel_mul_quant(const NodeIO& io) {
     r = r < range.min ? range.min : (r > range.max ? range.max : r);
     return static_cast<E>(r);
   };
-  const std::size_t n = o.size();
-  if (a.size() == n && b.size() == n) {  // same shapes: a flat loop, no broadcast indexing
-    const E* pa = a.data();
-    const E* pb = b.data();
-    E* po = o.data();
-    for (std::size_t i = 0; i < n; ++i) po[i] = one(pa[i], pb[i]);
-    return {};
-  }
-  broadcast_for_each(o.dims(), a.dims(), b.dims(),
-                     [&](std::size_t i, std::size_t ia, std::size_t ib) { o[i] = one(a[ia], b[ib]); });
+  apply_binary(a, b, o, one);
   return {};
 }
 
