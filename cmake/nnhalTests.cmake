@@ -91,6 +91,8 @@ target_include_directories(nnhal_stress PRIVATE ${NNHAL_TESTS_DIR})
 add_test(NAME device_stress COMMAND nnhal_stress)
 set_tests_properties(device_stress PROPERTIES TIMEOUT 600)
 
+find_program(NNHAL_PYTHON3 python3)
+
 # ---------------------------------------------------------------------------------------------
 # Conformance runner over the NNAPI corpus (kept outside this repository, beside it)
 # ---------------------------------------------------------------------------------------------
@@ -107,7 +109,8 @@ if(NNHAL_CTS_SOURCES)
     foreach(suite IN LISTS NNHAL_CTS_SUITES)
       list(APPEND _nnhal_cts_paths ${NNHAL_CTS_DIR}/${suite})
     endforeach()
-    add_test(NAME cts_conformance COMMAND nnhal_cts ${_nnhal_cts_paths})
+    # --check-versions: no model gets an older compliant HAL version than the corpus records.
+    add_test(NAME cts_conformance COMMAND nnhal_cts --check-versions ${_nnhal_cts_paths})
     set_tests_properties(cts_conformance PROPERTIES TIMEOUT 1200 SKIP_RETURN_CODE 77)
     # Graphviz dumps of the control-flow models (IF / WHILE clusters) and a few others, each
     # rendered by dot -Tsvg.
@@ -136,6 +139,16 @@ if(NNHAL_CTS_SOURCES)
                $<TARGET_FILE:nnhal_cts> ${NNHAL_CTS_DIR}/V1_3/if_simple.json)
       set_tests_properties(vlog_env_unset PROPERTIES
         FAIL_REGULAR_EXPRESSION "nnhal (validate|prepare|execute|control|device|cache):")
+    endif()
+    # Traces and profiles: nnhal_cts --trace writes valid trace-event JSON with nested spans, and
+    # --profile counts exactly the node spans of the trace.
+    if(NNHAL_PYTHON3 AND EXISTS ${NNHAL_CTS_DIR}/V1_3/while_fib.json AND EXISTS ${NNHAL_CTS_DIR}/V1_3/if_simple.json)
+      add_test(NAME cts_trace_profile
+               COMMAND ${NNHAL_PYTHON3} ${NNHAL_TESTS_DIR}/cmake/check_trace.py $<TARGET_FILE:nnhal_cts>
+                       ${PROJECT_BINARY_DIR}/cts_trace.json ${NNHAL_CTS_DIR}/V1_3/while_fib.json
+                       ${NNHAL_CTS_DIR}/V1_3/if_simple.json ${NNHAL_CTS_DIR}/V1_0/conv_float.json)
+    elseif(NOT NNHAL_PYTHON3)
+      nnhal_add_skipped_test(cts_trace_profile "python3 not found (tools/install-deps.sh installs it); cts_trace_profile NOT RUN")
     endif()
     # Folders of interfaces newer than HAL 1.3: unknown operation codes and newer-only uses are
     # skipped with their reason, never failed.
@@ -321,3 +334,4 @@ if(NNHAL_INSTALL)
 endif()
 nnhal_add_consumer_test(fetchcontent)
 nnhal_add_consumer_test(subdirectory)
+

@@ -14794,6 +14794,81 @@ static_assert(Clock<ManualClock> && !CoarseClock<ManualClock>);
 /// Per-execution options: loop timeout, deadline, and which request shapes are allowed.
 
 
+// ---- begin nnhal/util/trace.hpp ----
+/// \file
+/// Trace spans, in the spirit of Android's NNTRACE: preparation, each execution, each node an
+/// execution runs (operations, IF and WHILE, in every subgraph) and each WHILE iteration, handed
+/// to a caller's TraceSink.
+///
+///     ChromeTrace trace(sink);            // nnhal/util/chrome_trace.hpp: trace-event JSON
+///     ExecuteOptions<> options;
+///     options.trace = &trace;             // or PrepareOptions::trace, DeviceOptions::trace
+///
+/// Cost: with no sink (the default) the executor pays one predictable branch per node and one
+/// per WHILE iteration; a WHILE loop whose iterations call kernels directly keeps doing so. With a
+/// sink, every span reads the sink's clock twice, and WHILE loops take the general path so that
+/// each iteration and node is seen.
+///
+/// The sink is the caller's and must outlive the calls it is given to. The device layer calls
+/// it from its worker threads too (asynchronous and fenced executions), so a sink given to a
+/// Device must be safe to call concurrently. A sink must not throw (spans come from noexcept
+/// paths) and should not block for long: its time is part of what it measures.
+
+
+
+namespace nnhal {
+
+/// What a span covers.
+enum class SpanKind : std::uint8_t {
+  Prepare,    ///< PreparedModel::prepare: validation and every subgraph's plan
+  Execution,  ///< Execution::run: request validation, binding, every node
+  Node,       ///< one node of a subgraph: an operation's kernel, an IF or a WHILE (with its callees)
+  Iteration,  ///< one WHILE iteration: its condition and (except the last) its body
+};
+
+constexpr std::string_view to_string(SpanKind k) noexcept {
+  switch (k) {
+    case SpanKind::Prepare: return "prepare";
+    case SpanKind::Execution: return "execution";
+    case SpanKind::Node: return "node";
+    case SpanKind::Iteration: return "iteration";
+  }
+  return "?";
+}
+
+/// One finished span. Times are the sink's own (TraceSink::now_ns), begin <= end.
+struct Span {
+  SpanKind kind = SpanKind::Node;
+  /// Node: the operation's name ("CONV_2D", "IF", "WHILE"); Iteration: "WHILE iteration";
+  /// Prepare / Execution: "prepare" / "execution".
+  std::string_view name;
+  /// Node and Iteration: the operation (WHILE for an iteration).
+  OperationType operation = OperationType::ADD;
+  /// Node and Iteration: the subgraph the node belongs to (0 = main, 1 + i = referenced[i]).
+  std::uint32_t subgraph = 0;
+  /// Node: its position in the subgraph's execution order; Iteration: the WHILE node's.
+  std::uint32_t node = 0;
+  /// Iteration: 0, 1, ... within the loop's run.
+  std::uint64_t iteration = 0;
+  std::int64_t begin_ns = 0;
+  std::int64_t end_ns = 0;
+  /// NONE when the span's work succeeded, else the error it ended with.
+  ErrorStatus status = ErrorStatus::NONE;
+};
+
+/// Receives spans. Implementations: ChromeTrace and OperationProfile
+/// (nnhal/util/chrome_trace.hpp), or a driver's own (its system tracer, a ring buffer ...).
+class TraceSink {
+ public:
+  virtual ~TraceSink() = default;
+  /// The time spans are measured in, in nanoseconds on any fixed origin (read twice per span).
+  virtual std::int64_t now_ns() noexcept = 0;
+  /// Called when a span ends (so a node's span comes before its enclosing node's).
+  virtual void span(const Span& s) noexcept = 0;
+};
+
+}  // namespace nnhal
+// ---- end nnhal/util/trace.hpp ----
 // ---- begin nnhal/validate/request.hpp ----
 /// \file
 /// Validation of an untrusted Request against a (validated) Model (HAL13.md b.8, e.4): argument
@@ -15251,6 +15326,9 @@ struct ExecuteOptions {
   /// writes `token_memory[pool]` (the device layer resolves tokens and checks their use). A
   /// token pool without an entry here fails the execution.
   std::span<const Memory> token_memory;
+  /// When set, receives a span for the execution, each node it runs and each WHILE iteration
+  /// (nnhal/util/trace.hpp). Not owned.
+  TraceSink* trace = nullptr;
 };
 
 /// The loop timeout actually applied: negative values mean 0, larger ones the maximum.
@@ -15688,6 +15766,7 @@ class Execution {
   Execution(std::shared_ptr<const detail::PreparedCore> core, C clock)
       : core_(std::move(core)), clock_(std::move(clock)) {}
 
+  Status run_request(const Request& request, const ExecuteOptions<C>& options);
   Status bind_main(const Request& request, std::span<const Memory> token_memory);
   Status run_nodes(std::uint32_t g);
   Status run_compute(std::uint32_t g, const ComputeNode& node);
@@ -15720,6 +15799,7 @@ class Execution {
   std::chrono::nanoseconds loop_timeout_ = kLoopTimeoutDefault;
   std::optional<typename C::time_point> deadline_;
   std::uint32_t loop_depth_ = 0;
+  TraceSink* trace_ = nullptr;  ///< ExecuteOptions::trace of the current run
 };
 
 template <Clock C>
@@ -15951,9 +16031,31 @@ Status Execution<C>::run_nodes(std::uint32_t g) {
       [&](const IfNode& n) { return run_if(g, n); },
       [&](const WhileNode& n) { return run_while(g, n); },
   };
-  for (const Node& node : plan(g).nodes) {
+  const std::vector<Node>& nodes = plan(g).nodes;
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    const Node& node = nodes[k];
     // Inside loops the deadline is checked once per iteration instead.
     if (deadline_ && loop_depth_ == 0) NNHAL_TRY(check_deadline());
+    if (trace_ != nullptr) [[unlikely]] {
+      Span span;
+      span.kind = SpanKind::Node;
+      span.operation = std::visit(detail::Overloaded{
+                                      [](const ComputeNode& n) { return n.info->type; },
+                                      [](const IfNode&) { return OperationType::IF; },
+                                      [](const WhileNode&) { return OperationType::WHILE; },
+                                  },
+                                  node);
+      span.name = to_string(span.operation);
+      span.subgraph = g;
+      span.node = static_cast<std::uint32_t>(k);
+      span.begin_ns = trace_->now_ns();
+      Status s = std::visit(visit, node);
+      span.end_ns = trace_->now_ns();
+      span.status = s ? ErrorStatus::NONE : s.error().status();
+      trace_->span(span);
+      if (!s) return s;
+      continue;
+    }
     if (auto s = std::visit(visit, node); !s) return s;
   }
   return {};
@@ -16125,8 +16227,31 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
     if (left < limit) limit = left;
   }
   const std::chrono::nanoseconds exact_from = CoarseClock<C> ? limit - kCoarseClockLag : limit;
+  // Tracing: a span per iteration that finishes, emitted when the next one starts or the loop
+  // ends (a failing iteration ends the WHILE node's span with its error instead).
+  Span iteration_span;
+  if (trace_ != nullptr) [[unlikely]] {
+    iteration_span.kind = SpanKind::Iteration;
+    iteration_span.name = "WHILE iteration";
+    iteration_span.operation = OperationType::WHILE;
+    iteration_span.subgraph = g;
+    for (std::size_t k = 0; k < p.nodes.size(); ++k)
+      if (const auto* w = std::get_if<WhileNode>(&p.nodes[k]); w == &node) iteration_span.node = static_cast<std::uint32_t>(k);
+  }
+  auto end_iteration = [&](std::uint64_t iteration) {
+    const std::int64_t now = trace_->now_ns();
+    if (iteration > 0) {
+      iteration_span.iteration = iteration - 1;
+      iteration_span.end_ns = now;
+      trace_->span(iteration_span);
+    }
+    iteration_span.begin_ns = now;
+  };
   for (std::uint64_t iteration = 0;; ++iteration) {
-    if (ws.direct && iteration >= 2) {
+    if (trace_ != nullptr) [[unlikely]]
+      end_iteration(iteration);
+    // With tracing on, every iteration takes the general path (the direct one has no spans).
+    if (ws.direct && iteration >= 2 && trace_ == nullptr) {
       NNHAL_TRY(run_direct(ws, iteration, start, exact_from));
       NNHAL_VLOG(control, "WHILE in subgraph %u: finished (direct kernel calls from iteration 2)", g);
       break;
@@ -16149,6 +16274,8 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
     if (ws.condition == 0) {
       if (rebind_data_only)
         for (std::size_t i = 0; i < carried; ++i) ws.current[i].data = ws.rebind[i].buffer[previous];
+      if (trace_ != nullptr) [[unlikely]]
+        end_iteration(iteration + 1);
       NNHAL_VLOG(control, "WHILE in subgraph %u: %llu iteration(s)", g, static_cast<unsigned long long>(iteration));
       break;
     }
@@ -16207,6 +16334,23 @@ void Execution<C>::finish_output_shapes(const Status& result) {
 
 template <Clock C>
 Status Execution<C>::run(const Request& request, const ExecuteOptions<C>& options) {
+  trace_ = options.trace;
+  if (trace_ == nullptr) [[likely]]
+    return run_request(request, options);
+  Span span;
+  span.kind = SpanKind::Execution;
+  span.name = "execution";
+  span.begin_ns = trace_->now_ns();
+  Status s = run_request(request, options);
+  span.end_ns = trace_->now_ns();
+  span.status = s ? ErrorStatus::NONE : s.error().status();
+  trace_->span(span);
+  trace_ = nullptr;
+  return s;
+}
+
+template <Clock C>
+Status Execution<C>::run_request(const Request& request, const ExecuteOptions<C>& options) {
   shapes_size_ = 0;
   loop_timeout_ = effective_loop_timeout(options.loop_timeout);
   deadline_ = options.deadline;
@@ -16619,9 +16763,24 @@ inline Status check_io_list(const Subgraph& sg, const std::vector<std::uint32_t>
   return {};
 }
 
+/// What validation found about versions, item by item (for the compliance report,
+/// nnhal/validate/compliance.hpp): per operand the version it needs, per operation the version
+/// of the signature it matched and the version after its rule (which may raise it).
+struct SubgraphVersions {
+  std::vector<HalVersion> operands;
+  std::vector<HalVersion> signatures;
+  std::vector<HalVersion> operations;
+};
+
 inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph& sg, bool is_main,
-                                              const ValidationOptions& options) {
+                                              const ValidationOptions& options,
+                                              SubgraphVersions* record = nullptr) {
   HalVersion version = HalVersion::V1_0;
+  if (record != nullptr) {
+    record->operands.assign(sg.operands.size(), HalVersion::V1_0);
+    record->signatures.assign(sg.operations.size(), HalVersion::V1_0);
+    record->operations.assign(sg.operations.size(), HalVersion::V1_0);
+  }
   if (is_main && sg.operands.empty()) return NNHAL_INVALID("has no operands");
   if (is_main && sg.operations.empty()) return NNHAL_INVALID("has no operations");
 
@@ -16629,6 +16788,7 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
     auto v = validate_operand(sg.operands[i], model);
     if (!v) return std::move(v.error().prefix("operand %zu", i));
     version = max_version(version, *v);
+    if (record != nullptr) record->operands[i] = *v;
   }
 
   std::vector<std::uint8_t> seen_in(sg.operands.size(), 0), seen_out(sg.operands.size(), 0);
@@ -16692,6 +16852,7 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
       }
       op_version = *matched;
     }
+    if (record != nullptr) record->signatures[k] = op_version;
     if (info->validate != nullptr) {
       if (auto s = info->validate(view, op_version); !s)
         return std::move(s.error().prefix("operation %zu (%s)", k, info->name.data()));
@@ -16699,6 +16860,7 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
     if (op_version > HalVersion::V1_3)
       return NNHAL_INVALID("operation %zu (%s) needs a HAL version newer than 1.3", k, info->name.data());
     version = max_version(version, op_version);
+    if (record != nullptr) record->operations[k] = op_version;
   }
   for (std::size_t i = 0; i < sg.operands.size(); ++i) {
     if (!known[i]) return NNHAL_INVALID("operand %zu is never written", i);
@@ -16754,12 +16916,15 @@ inline Status check_reference_cycles(const Model& model) {
 
 /// Validates `model` completely. Returns its minimum HAL version (never above 1.3), or
 /// INVALID_ARGUMENT naming the first defect found.
-inline Expected<HalVersion> validate_model(const Model& model, const ValidationOptions& options = {}) {
+/// `record`, when given, receives the versions item by item, one entry per subgraph (0 = main).
+inline Expected<HalVersion> validate_model(const Model& model, const ValidationOptions& options = {},
+                                           std::vector<detail::SubgraphVersions>* record = nullptr) {
   HalVersion version = HalVersion::V1_0;
+  if (record != nullptr) record->assign(1 + model.referenced.size(), {});
   for (std::size_t g = 0; g <= model.referenced.size(); ++g) {
     const bool is_main = g == 0;
     const Subgraph& sg = is_main ? model.main : model.referenced[g - 1];
-    auto v = detail::validate_subgraph(model, sg, is_main, options);
+    auto v = detail::validate_subgraph(model, sg, is_main, options, record != nullptr ? &(*record)[g] : nullptr);
     if (!v) {
       v.error().prefix("%s", detail::SubgraphName(g - 1, is_main).text);
       NNHAL_VLOG(validate, "model rejected: %s", v.error().c_str());
@@ -16936,6 +17101,8 @@ struct PrepareOptions {
   /// Kept alive as long as the prepared model: e.g. the storage a model read from a cache has
   /// its memory pools in.
   std::shared_ptr<const void> owner;
+  /// When set, receives a span for the preparation (nnhal/util/trace.hpp). Not owned.
+  TraceSink* trace = nullptr;
 };
 
 class PreparedModel;
@@ -16968,6 +17135,25 @@ class PreparedModel {
   /// The same with the kernel table of a set resolved elsewhere.
   static Expected<PreparedModel> prepare(const Model& model, const KernelTable& kernels,
                                          const PrepareOptions& options = {}) {
+    if (options.trace == nullptr) [[likely]]
+      return prepare_untraced(model, kernels, options);
+    Span span;
+    span.kind = SpanKind::Prepare;
+    span.name = "prepare";
+    span.begin_ns = options.trace->now_ns();
+    auto prepared = prepare_untraced(model, kernels, options);
+    span.end_ns = options.trace->now_ns();
+    span.status = prepared ? ErrorStatus::NONE : prepared.error().status();
+    options.trace->span(span);
+    return prepared;
+  }
+
+  /// The model's minimum HAL version.
+  HalVersion version() const noexcept { return core_->version; }
+
+ private:
+  static Expected<PreparedModel> prepare_untraced(const Model& model, const KernelTable& kernels,
+                                                  const PrepareOptions& options) {
     auto version = validate_model(model, options.validation);
     if (!version) return std::move(version.error());
     if (const std::size_t depth = control_flow_depth(model); depth > NNHAL_MAX_CONTROL_FLOW_DEPTH)
@@ -17001,8 +17187,7 @@ class PreparedModel {
     return PreparedModel(std::move(core));
   }
 
-  /// The model's minimum HAL version.
-  HalVersion version() const noexcept { return core_->version; }
+ public:
   /// The prepared copy of the model.
   const Model& model() const noexcept { return core_->model; }
   /// Bytes of the arena every execution reserves for temporaries of known size.
@@ -17709,6 +17894,7 @@ struct DeviceContext {
 
   C clock;  ///< read from any thread: it must be safe to call now() concurrently
   BufferRegistry buffers;
+  TraceSink* trace = nullptr;  ///< DeviceOptions::trace
 
 #if NNHAL_ASYNC
   /// Queues `task` on the Device's workers; false when the Device is shutting down.
@@ -18101,6 +18287,7 @@ class DevicePreparedModel : public std::enable_shared_from_this<DevicePreparedMo
     options.deadline = deadline;
     options.loop_timeout = args.loop_timeout.value_or(kLoopTimeoutDefault);
     options.request.allow_unspecified_outputs = !fenced;
+    options.trace = context_->trace;
     C& clock = context_->clock;
     const auto fences_done = clock.now();
     auto device_start = fences_done, device_end = fences_done;
@@ -19568,6 +19755,10 @@ struct DeviceOptions {
   /// prepare_from_cache, c.1.1 and e.3), which is the default. Set it for a framework-side
   /// interpreter that runs such loops itself, as the NNAPI runtime's CPU fallback does.
   bool allow_runtime_only = false;
+  /// When set, receives the spans of every preparation and execution of this device and its
+  /// prepared models (nnhal/util/trace.hpp), from worker threads too: it must be safe to call
+  /// concurrently and outlive the device. Not owned.
+  TraceSink* trace = nullptr;
 };
 
 /// Arguments of prepare (prepareModel_1_3).
@@ -19609,6 +19800,7 @@ class Device {
       : name_(std::move(options.name)), policy_(std::move(options.policy)),
         allow_runtime_only_(options.allow_runtime_only),
         context_(std::make_shared<detail::DeviceContext<C>>(std::move(options.clock))) {
+    context_->trace = options.trace;
 #if NNHAL_ASYNC
     std::size_t threads = options.worker_threads;
     if (threads == 0) threads = std::thread::hardware_concurrency();
@@ -19752,6 +19944,7 @@ class Device {
     PrepareOptions options;
     options.owner = std::move(owner);
     options.validation = validation();
+    options.trace = context_->trace;
     auto prepared = PreparedModel::prepare(model, kernels, options);
     if (!prepared) return std::move(prepared.error().prefix("prepare"));
     if (policy_.memory_limit != 0 && prepared->arena_bytes() > policy_.memory_limit)
@@ -19809,6 +20002,225 @@ class Device {
 
 }  // namespace nnhal
 // ---- end nnhal/device/device.hpp ----
+// ---- begin nnhal/util/chrome_trace.hpp ----
+/// \file
+/// Ready TraceSinks (nnhal/util/trace.hpp) for hosted builds:
+///
+/// - ChromeTrace writes Chrome trace-event JSON (the "JSON Array Format" with a traceEvents
+///   member) through a caller's sink, `void(std::string_view)`: one complete event ("ph":"X")
+///   per span, in microseconds since the ChromeTrace was made. The file opens in Perfetto
+///   (ui.perfetto.dev) and chrome://tracing. Call finish() once, after the last span.
+/// - OperationProfile counts node spans per operation type and sums their time; write() prints
+///   the table sorted by time.
+/// - TraceTee hands every span to two sinks.
+///
+/// All three are safe to call from several threads (a spin lock around each event, atomics in
+/// the profile) and allocate nothing; text goes through a fixed buffer on the stack. Their
+/// clock is std::chrono::steady_clock.
+
+
+
+namespace nnhal {
+
+namespace detail {
+inline std::int64_t steady_now_ns() noexcept {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+/// A minimal spin lock (std::mutex is not on every embedded toolchain; events are short).
+class SpinLock {
+ public:
+  void lock() noexcept {
+    while (flag_.test_and_set(std::memory_order_acquire)) {
+    }
+  }
+  void unlock() noexcept { flag_.clear(std::memory_order_release); }
+
+ private:
+  std::atomic_flag flag_ = ATOMIC_FLAG_INIT;
+};
+
+/// Small integer naming the calling thread (1, 2, ... in order of first use): trace viewers
+/// nest spans per thread.
+inline std::uint32_t trace_thread_id() noexcept {
+  static std::atomic<std::uint32_t> next{1};
+  thread_local const std::uint32_t id = next.fetch_add(1, std::memory_order_relaxed);
+  return id;
+}
+}  // namespace detail
+
+/// Writes spans as Chrome trace-event JSON through `sink` (see the file comment).
+class ChromeTrace final : public TraceSink {
+ public:
+  /// `sink` is called with pieces of the JSON text; it must outlive this object.
+  template <class Sink>
+  explicit ChromeTrace(Sink& sink) noexcept
+      : context_(&sink), write_([](void* c, std::string_view s) { (*static_cast<Sink*>(c))(s); }) {
+    origin_ = detail::steady_now_ns();
+    put("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
+        "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\"nnhal\"}}");
+  }
+  ChromeTrace(const ChromeTrace&) = delete;
+  ChromeTrace& operator=(const ChromeTrace&) = delete;
+
+  std::int64_t now_ns() noexcept override { return detail::steady_now_ns(); }
+
+  void span(const Span& s) noexcept override {
+    char line[320];
+    const double ts = static_cast<double>(s.begin_ns - origin_) / 1e3;
+    const double dur = static_cast<double>(s.end_ns - s.begin_ns) / 1e3;
+    int n = 0;
+    const std::string_view status = to_string(s.status);
+    switch (s.kind) {
+      case SpanKind::Node:
+        n = std::snprintf(line, sizeof line,
+                          ",\n{\"name\":\"%.*s\",\"cat\":\"node\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":1,"
+                          "\"tid\":%u,\"args\":{\"subgraph\":%u,\"node\":%u,\"status\":\"%.*s\"}}",
+                          static_cast<int>(s.name.size()), s.name.data(), ts, dur,
+                          static_cast<unsigned>(detail::trace_thread_id()), static_cast<unsigned>(s.subgraph),
+                          static_cast<unsigned>(s.node), static_cast<int>(status.size()), status.data());
+        break;
+      case SpanKind::Iteration:
+        n = std::snprintf(line, sizeof line,
+                          ",\n{\"name\":\"%.*s\",\"cat\":\"iteration\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,"
+                          "\"pid\":1,\"tid\":%u,\"args\":{\"subgraph\":%u,\"node\":%u,\"iteration\":%llu}}",
+                          static_cast<int>(s.name.size()), s.name.data(), ts, dur,
+                          static_cast<unsigned>(detail::trace_thread_id()), static_cast<unsigned>(s.subgraph),
+                          static_cast<unsigned>(s.node), static_cast<unsigned long long>(s.iteration));
+        break;
+      case SpanKind::Prepare:
+      case SpanKind::Execution:
+        n = std::snprintf(line, sizeof line,
+                          ",\n{\"name\":\"%.*s\",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":1,"
+                          "\"tid\":%u,\"args\":{\"status\":\"%.*s\"}}",
+                          static_cast<int>(s.name.size()), s.name.data(), to_string(s.kind).data(), ts, dur,
+                          static_cast<unsigned>(detail::trace_thread_id()), static_cast<int>(status.size()),
+                          status.data());
+        break;
+    }
+    if (n <= 0) return;
+    // Names are operation names or fixed words (no characters JSON would need escaped); a line
+    // never reaches the buffer's size, but a truncated one would break the JSON, so drop it.
+    if (static_cast<std::size_t>(n) >= sizeof line) return;
+    lock_.lock();
+    if (!finished_) {
+      put(std::string_view(line, static_cast<std::size_t>(n)));
+      ++events_;
+    }
+    lock_.unlock();
+  }
+
+  /// Closes the JSON text; later spans are dropped. Called by the destructor if not before.
+  void finish() noexcept {
+    lock_.lock();
+    if (!finished_) put("\n]}\n");
+    finished_ = true;
+    lock_.unlock();
+  }
+  ~ChromeTrace() override { finish(); }
+
+  /// Spans written so far.
+  std::uint64_t events() const noexcept { return events_; }
+
+ private:
+  void put(std::string_view s) noexcept { write_(context_, s); }
+
+  void* context_;
+  void (*write_)(void*, std::string_view);
+  std::int64_t origin_ = 0;
+  detail::SpinLock lock_;
+  bool finished_ = false;
+  std::uint64_t events_ = 0;
+};
+
+/// Per operation type: how many node spans and their total time (see the file comment). The
+/// time of an IF or WHILE node includes the nodes it runs, which are counted under their own
+/// operations too.
+class OperationProfile final : public TraceSink {
+ public:
+  struct Row {
+    OperationType operation;
+    std::uint64_t count;
+    std::int64_t total_ns;
+  };
+
+  std::int64_t now_ns() noexcept override { return detail::steady_now_ns(); }
+
+  void span(const Span& s) noexcept override {
+    if (s.kind != SpanKind::Node) return;
+    const auto i = static_cast<std::size_t>(s.operation);
+    if (i >= kOps) return;
+    counts_[i].fetch_add(1, std::memory_order_relaxed);
+    totals_[i].fetch_add(s.end_ns - s.begin_ns, std::memory_order_relaxed);
+  }
+
+  /// The operations seen, by total time (largest first; ties by operation code). Returns how
+  /// many rows `out` holds.
+  std::size_t rows(std::array<Row, kOperationTypeCount>& out) const noexcept {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < kOps; ++i) {
+      const std::uint64_t c = counts_[i].load(std::memory_order_relaxed);
+      if (c == 0) continue;
+      out[n++] = {static_cast<OperationType>(i), c, totals_[i].load(std::memory_order_relaxed)};
+    }
+    // Insertion sort: at most 102 rows.
+    for (std::size_t a = 1; a < n; ++a)
+      for (std::size_t b = a; b > 0 && out[b].total_ns > out[b - 1].total_ns; --b) {
+        const Row t = out[b];
+        out[b] = out[b - 1];
+        out[b - 1] = t;
+      }
+    return n;
+  }
+
+  /// Writes the table through `sink`, `void(std::string_view)`: operation, count, total ms,
+  /// mean us, share of the summed node time (IF/WHILE time counted inclusive, see above).
+  template <class Sink>
+  void write(Sink&& sink) const {
+    std::array<Row, kOperationTypeCount> r{};
+    const std::size_t n = rows(r);
+    std::int64_t all = 0;
+    for (std::size_t i = 0; i < n; ++i) all += r[i].total_ns;
+    char line[160];
+    auto emit = [&](int len) {
+      if (len > 0) sink(std::string_view(line, static_cast<std::size_t>(len) < sizeof line ? static_cast<std::size_t>(len) : sizeof line - 1));
+    };
+    emit(std::snprintf(line, sizeof line, "%-36s %10s %12s %12s %7s\n", "operation", "count", "total ms", "mean us",
+                       "share"));
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::string_view name = to_string(r[i].operation);
+      const double ms = static_cast<double>(r[i].total_ns) / 1e6;
+      const double mean_us = static_cast<double>(r[i].total_ns) / 1e3 / static_cast<double>(r[i].count);
+      const double share = all > 0 ? 100.0 * static_cast<double>(r[i].total_ns) / static_cast<double>(all) : 0.0;
+      emit(std::snprintf(line, sizeof line, "%-36.*s %10llu %12.3f %12.3f %6.1f%%\n", static_cast<int>(name.size()),
+                         name.data(), static_cast<unsigned long long>(r[i].count), ms, mean_us, share));
+    }
+  }
+
+ private:
+  static constexpr std::size_t kOps = kOperationTypeCount;
+  std::array<std::atomic<std::uint64_t>, kOps> counts_{};
+  std::array<std::atomic<std::int64_t>, kOps> totals_{};
+};
+
+/// Hands every span to two sinks; the time is the first one's.
+class TraceTee final : public TraceSink {
+ public:
+  TraceTee(TraceSink& first, TraceSink& second) noexcept : first_(first), second_(second) {}
+  std::int64_t now_ns() noexcept override { return first_.now_ns(); }
+  void span(const Span& s) noexcept override {
+    first_.span(s);
+    second_.span(s);
+  }
+
+ private:
+  TraceSink& first_;
+  TraceSink& second_;
+};
+
+}  // namespace nnhal
+// ---- end nnhal/util/chrome_trace.hpp ----
 // ---- begin nnhal/util/dot.hpp ----
 /// \file
 /// A model as a Graphviz graph (DOT language), for debugging models one did not write.
@@ -20018,5 +20430,209 @@ inline std::string to_dot(const Model& model) {
 
 }  // namespace nnhal
 // ---- end nnhal/util/dot.hpp ----
+// ---- begin nnhal/validate/compliance.hpp ----
+/// \file
+/// HAL version compliance, as the Android runtime's compliance checks use it: the lowest HAL
+/// version a valid model complies with; for an older version, every operand and operation that
+/// needs a newer one and why; and, for partitioning a model between drivers of different HAL
+/// versions, the version each operation of the main subgraph needs (with what it reads and
+/// writes, and for IF / WHILE everything they reference).
+///
+///     auto report = check_compliance(model);
+///     if (report && !report->complies_with(HalVersion::V1_1))
+///       for (const VersionReason* r : report->above(HalVersion::V1_1)) log(r->message);
+///
+/// The versions are the ones validation derives (nnhal/validate/model.hpp): an operand needs its
+/// type's version (1.2 when its rank is unknown); an operation the oldest signature of its row
+/// that accepts its operand types, raised by the operation's own rule where a parameter needs a
+/// newer version; referenced subgraphs (IF / WHILE) need 1.3. Not for the execution path: it
+/// allocates.
+
+
+
+namespace nnhal {
+
+/// One operand or operation that needs a HAL version newer than 1.0, and why.
+struct VersionReason {
+  enum class Kind : std::uint8_t {
+    Operand,    ///< `index` is an operand of subgraph `subgraph`
+    Operation,  ///< `index` is an operation of subgraph `subgraph`
+    Subgraphs,  ///< the model has referenced subgraphs (control flow)
+  };
+  Kind kind = Kind::Operand;
+  HalVersion version = HalVersion::V1_0;
+  std::uint32_t subgraph = 0;  ///< 0 = main, 1 + i = referenced[i]
+  std::uint32_t index = 0;
+  /// E.g. "main operation 2 (ABS) needs HAL 1.2: ABS exists since HAL 1.2".
+  std::string message;
+};
+
+/// The compliance of one valid model.
+struct ComplianceReport {
+  /// The lowest HAL version the model complies with (what validate_model returns).
+  HalVersion minimum = HalVersion::V1_0;
+  /// Per operation of the main subgraph: the version a driver must implement to run it alone,
+  /// with the operands it reads and writes (IF / WHILE: 1.3, and everything they reference).
+  std::vector<HalVersion> main_operations;
+  /// Every operand and operation that needs more than HAL 1.0, newest version first, then in
+  /// subgraph and index order.
+  std::vector<VersionReason> reasons;
+
+  bool complies_with(HalVersion v) const noexcept { return minimum <= v; }
+  /// The reasons the model does not comply with `v` (empty when it does).
+  std::vector<const VersionReason*> above(HalVersion v) const {
+    std::vector<const VersionReason*> r;
+    for (const VersionReason& reason : reasons)
+      if (reason.version > v) r.push_back(&reason);
+    return r;
+  }
+  /// Indexes of the main subgraph's operations that `v` cannot run (AOSP's
+  /// compliantWithV1_x noncompliant-operations set).
+  std::vector<std::uint32_t> noncompliant_operations(HalVersion v) const {
+    std::vector<std::uint32_t> r;
+    for (std::size_t k = 0; k < main_operations.size(); ++k)
+      if (main_operations[k] > v) r.push_back(static_cast<std::uint32_t>(k));
+    return r;
+  }
+};
+
+namespace detail {
+
+inline std::string subgraph_label(std::size_t g) {
+  if (g == 0) return "main";
+  return "referenced[" + std::to_string(g - 1) + "]";
+}
+
+inline std::string version_label(HalVersion v) { return std::string("HAL ") + std::string(to_string(v)); }
+
+/// Why operand `op` needs `v` (> 1.0).
+inline std::string operand_reason(const Operand& op, HalVersion v) {
+  if (is_fundamental(op.type) && info(op.type).since == v)
+    return std::string(to_string(op.type)) + " exists since " + version_label(v);
+  if (is_tensor(op.type) && op.dimensions.empty()) return "a tensor of unknown rank needs " + version_label(v);
+  return "its use needs " + version_label(v);
+}
+
+/// Why operation `operation` needs `v` (> 1.0): the row's first version, the matched signature
+/// (`signature`), or the operation's rule.
+inline std::string operation_reason(const Model& model, const Subgraph& sg, const Operation& operation,
+                                    HalVersion signature, HalVersion v) {
+  const OperationInfo* row = find_operation(operation.type);
+  const std::string name(to_string(operation.type));
+  if (row == nullptr) return name + " needs " + version_label(v);
+  if (operation.type == OperationType::IF || operation.type == OperationType::WHILE)
+    return "control flow (" + name + ") exists since " + version_label(v);
+  if (signature == v && row->since == v) return name + " exists since " + version_label(v);
+  if (signature == v) {
+    const OperationView view{model, sg, operation, true};
+    char ins[160], outs[96];
+    describe_types(view, false, ins, sizeof ins);
+    describe_types(view, true, outs, sizeof outs);
+    return name + " with inputs " + ins + " -> outputs " + outs + " exists since " + version_label(v);
+  }
+  return name + ": a parameter of this use (the operation's rule) needs " + version_label(v);
+}
+
+}  // namespace detail
+
+/// Validates `model` (INVALID_ARGUMENT as validate_model) and reports its compliance.
+inline Expected<ComplianceReport> check_compliance(const Model& model, const ValidationOptions& options = {}) {
+  std::vector<detail::SubgraphVersions> found;
+  auto minimum = validate_model(model, options, &found);
+  if (!minimum) return std::move(minimum.error());
+  ComplianceReport report;
+  report.minimum = *minimum;
+
+  // The version each subgraph needs as a whole, referenced ones included: a fixed point over
+  // the references (validation rejected cycles, so `graphs` passes suffice).
+  const std::size_t graphs = 1 + model.referenced.size();
+  auto subgraph_of = [&](std::size_t g) -> const Subgraph& { return g == 0 ? model.main : model.referenced[g - 1]; };
+  std::vector<HalVersion> whole(graphs, HalVersion::V1_0);
+  for (std::size_t g = 0; g < graphs; ++g) {
+    for (HalVersion v : found[g].operands) whole[g] = max_version(whole[g], v);
+    for (HalVersion v : found[g].operations) whole[g] = max_version(whole[g], v);
+  }
+  for (std::size_t pass = 0; pass < graphs; ++pass)
+    for (std::size_t g = 0; g < graphs; ++g)
+      for (const Operand& op : subgraph_of(g).operands)
+        if (op.lifetime == OperandLifeTime::SUBGRAPH && op.location.offset + 1 < graphs)
+          whole[g] = max_version(whole[g], whole[op.location.offset + 1]);
+
+  // Per main operation: its own version, its operands', and for control flow the subgraphs it
+  // references (with everything they reference).
+  const Subgraph& main = model.main;
+  report.main_operations.resize(main.operations.size());
+  for (std::size_t k = 0; k < main.operations.size(); ++k) {
+    const Operation& operation = main.operations[k];
+    HalVersion v = found[0].operations[k];
+    for (const auto* list : {&operation.inputs, &operation.outputs})
+      for (std::uint32_t i : *list) {
+        v = max_version(v, found[0].operands[i]);
+        const Operand& op = main.operands[i];
+        if (op.lifetime == OperandLifeTime::SUBGRAPH) v = max_version(v, whole[op.location.offset + 1]);
+      }
+    report.main_operations[k] = v;
+  }
+
+  // The reasons.
+  if (!model.referenced.empty()) {
+    VersionReason r;
+    r.kind = VersionReason::Kind::Subgraphs;
+    r.version = HalVersion::V1_3;
+    r.message = "the model has " + std::to_string(model.referenced.size()) +
+                " referenced subgraph(s) (control flow), which exist since HAL 1.3";
+    report.reasons.push_back(std::move(r));
+  }
+  for (std::size_t g = 0; g < graphs; ++g) {
+    const Subgraph& sg = subgraph_of(g);
+    for (std::size_t i = 0; i < sg.operands.size(); ++i) {
+      const HalVersion v = found[g].operands[i];
+      if (v == HalVersion::V1_0) continue;
+      VersionReason r;
+      r.kind = VersionReason::Kind::Operand;
+      r.version = v;
+      r.subgraph = static_cast<std::uint32_t>(g);
+      r.index = static_cast<std::uint32_t>(i);
+      r.message = detail::subgraph_label(g) + " operand " + std::to_string(i) + " (" +
+                  std::string(to_string(sg.operands[i].type)) + ") needs " + detail::version_label(v) + ": " +
+                  detail::operand_reason(sg.operands[i], v);
+      report.reasons.push_back(std::move(r));
+    }
+    for (std::size_t k = 0; k < sg.operations.size(); ++k) {
+      const HalVersion v = found[g].operations[k];
+      if (v == HalVersion::V1_0) continue;
+      const Operation& operation = sg.operations[k];
+      VersionReason r;
+      r.kind = VersionReason::Kind::Operation;
+      r.version = v;
+      r.subgraph = static_cast<std::uint32_t>(g);
+      r.index = static_cast<std::uint32_t>(k);
+      r.message = detail::subgraph_label(g) + " operation " + std::to_string(k) + " (" +
+                  std::string(to_string(operation.type)) + ") needs " + detail::version_label(v) + ": " +
+                  detail::operation_reason(model, sg, operation, found[g].signatures[k], v);
+      report.reasons.push_back(std::move(r));
+    }
+  }
+  // Newest first; the order above within a version (stable).
+  std::stable_sort(report.reasons.begin(), report.reasons.end(),
+                   [](const VersionReason& a, const VersionReason& b) { return a.version > b.version; });
+  return report;
+}
+
+/// Whether `model` complies with HAL version `target`: success, or INVALID_ARGUMENT whose
+/// message names the first operand or operation that needs a newer version and why (or the
+/// validation error of an invalid model).
+inline Status check_complies_with(const Model& model, HalVersion target, const ValidationOptions& options = {}) {
+  auto report = check_compliance(model, options);
+  if (!report) return std::move(report.error());
+  const auto above = report->above(target);
+  if (above.empty()) return {};
+  return NNHAL_INVALID("the model needs %s, not %s: %s%s", detail::version_label(report->minimum).c_str(),
+                       detail::version_label(target).c_str(), above.front()->message.c_str(),
+                       above.size() > 1 ? " (and more)" : "");
+}
+
+}  // namespace nnhal
+// ---- end nnhal/validate/compliance.hpp ----
 // ---- end nnhal/nnhal.hpp ----
 // ---- end nnhal/nnhal_all.hpp ----

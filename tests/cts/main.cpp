@@ -1,13 +1,26 @@
 // nnhal_cts: runs the NNAPI conformance corpus (shared/cts/SCHEMA.md) through nnhal.
 //
 //   nnhal_cts [--mode sync|async|fenced|burst] [--filter SUBSTRING] [--loop-timeout-ms N] [--verbose]
-//             [--dump-dot DIR] PATH...
+//             [--dump-dot DIR] [--trace FILE] [--profile] [--check-versions] PATH...
 //
 // Prints `FAIL <file>:<model>: <reason>` for each failing model as it happens (with --verbose
 // also `SKIP ...: <reason>` and `PASS ...` lines, for triage), then a table of
 // passed / failed / skipped models per operation type, then
 // `N passed (S strict, R runtime only), N failed, N skipped`: S models ran on a strict HAL 1.3
 // device, R needed the runtime-only option (WHILE operands of unknown size, HAL13.md d.4).
+// --trace FILE writes Chrome trace-event JSON of the run (open it in ui.perfetto.dev or
+// chrome://tracing): a span per preparation, execution, executed node and WHILE iteration.
+// --profile prints, after the summary table, per operation type the number of nodes executed and
+// their total time, sorted by time.
+// --check-versions also compares, for every valid model whose corpus entry records a HAL version
+// (minSupportedVersion V1_0 ... V1_3), nnhal's compliance report (the lowest HAL version the
+// model complies with) with that version. An older answer than the corpus' would hand a model to
+// a driver that cannot take it: it is printed as `VERSION ...` and counts as a failure. A newer
+// one is counted apart (printed with --verbose): the corpus records the version whose behaviour a
+// model exercises, so a model that spells out an optional input at its default value (an NHWC
+// layout flag, axis -1, align_corners false) is recorded with the older version, while
+// compliance, as AOSP's compliantWithV1_x and HAL13.md f.2 define it, goes by the operand types
+// and input count the model uses.
 // Exit status: 0 when no model failed, 1 when some did, 2 for usage errors and for paths or
 // files that cannot be read (never a silent pass).
 
@@ -21,6 +34,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -31,7 +45,9 @@
 #include "cts/model_builder.hpp"
 #include "cts/names.hpp"
 #include "cts/runner.hpp"
+#include "nnhal/util/chrome_trace.hpp"
 #include "nnhal/util/dot.hpp"
+#include "nnhal/validate/compliance.hpp"
 
 namespace fs = std::filesystem;
 using namespace nnhal::cts;
@@ -45,19 +61,25 @@ struct CommandLine {
   std::string filter;
   bool verbose = false;
   std::string dump_dot;  ///< folder for one <model>.dot per model; empty: no dumps
+  std::string trace;     ///< Chrome trace-event JSON file; empty: no trace
+  bool profile = false;  ///< print the per-operation time table
+  bool check_versions = false;  ///< compare compliance with the corpus' minSupportedVersion
   RunnerOptions options;
   std::vector<std::string> paths;
 };
 
 void print_usage(std::ostream& out) {
   out << "usage: nnhal_cts [--mode sync|async|fenced|burst] [--filter SUBSTRING] [--loop-timeout-ms N] [--verbose]\n"
-         "                 [--dump-dot DIR] PATH...\n"
+         "                 [--dump-dot DIR] [--trace FILE] [--profile] [--check-versions] PATH...\n"
          "  --mode MODE        how executions are launched through the device (default sync)\n"
          "  PATH               a corpus JSON file or a folder (searched recursively for *.json)\n"
          "  --filter SUBSTRING run only the models whose name contains SUBSTRING\n"
          "  --loop-timeout-ms N  WHILE loop time limit in milliseconds\n"
          "  --verbose          also print a line for every skipped and passed model\n"
-         "  --dump-dot DIR     also write each model as Graphviz DOT to DIR/<model>.dot\n";
+         "  --dump-dot DIR     also write each model as Graphviz DOT to DIR/<model>.dot\n"
+         "  --trace FILE       write a Chrome trace-event JSON of the run to FILE (Perfetto, chrome://tracing)\n"
+         "  --profile          print per operation type: nodes executed and their total time\n"
+         "  --check-versions   compare each model's lowest compliant HAL version with the corpus' minSupportedVersion\n";
 }
 
 /// Parses the command line; returns false (after printing why) on a usage error.
@@ -80,6 +102,14 @@ bool parse_command_line(int argc, char** argv, CommandLine& cl) {
       const char* v = value(arg);
       if (v == nullptr) return false;
       cl.dump_dot = v;
+    } else if (arg == "--trace") {
+      const char* v = value(arg);
+      if (v == nullptr) return false;
+      cl.trace = v;
+    } else if (arg == "--profile") {
+      cl.profile = true;
+    } else if (arg == "--check-versions") {
+      cl.check_versions = true;
     } else if (arg == "--filter") {
       const char* v = value(arg);
       if (v == nullptr) return false;
@@ -183,6 +213,25 @@ bool dump_dot(const TestModel& m, const fs::path& folder) {
   return true;
 }
 
+/// How nnhal's compliance report compares with the corpus' minSupportedVersion (see the file
+/// comment); NotApplicable for invalid models and those without a HAL 1.x version recorded.
+struct VersionCheck {
+  enum Outcome { NotApplicable, Agree, Newer, Older } outcome = NotApplicable;
+  std::string detail;
+};
+
+VersionCheck check_version(const TestModel& m) {
+  if (m.expectFailure || m.minSupportedVersion.rfind("V1_", 0) != 0) return {};
+  const BuiltModel built = build_model(m);
+  auto report = nnhal::check_compliance(built.model);
+  if (!report) return {};  // invalid for nnhal: the run reports it
+  const std::string mine = "V1_" + std::string(1, nnhal::to_string(report->minimum).back());
+  if (mine == m.minSupportedVersion) return {VersionCheck::Agree, {}};
+  std::string why = "corpus " + m.minSupportedVersion + ", nnhal " + mine;
+  if (!report->reasons.empty()) why += " (" + report->reasons.front().message + ")";
+  return {mine > m.minSupportedVersion ? VersionCheck::Newer : VersionCheck::Older, why};
+}
+
 void print_table(const std::map<std::int32_t, Counts>& per_operation) {
   if (per_operation.empty()) return;
   std::printf("\n%-30s %8s %8s %8s\n", "operation", "passed", "failed", "skipped");
@@ -211,8 +260,28 @@ int main(int argc, char** argv) {
     }
   }
 
+  // Tracing: the trace file, the profile, or both through a tee.
+  std::FILE* trace_file = nullptr;
+  if (!cl.trace.empty()) {
+    trace_file = std::fopen(cl.trace.c_str(), "wb");
+    if (trace_file == nullptr) {
+      std::cerr << "nnhal_cts: cannot write " << cl.trace << "\n";
+      return kExitUsage;
+    }
+  }
+  auto write_trace = [trace_file](std::string_view s) { std::fwrite(s.data(), 1, s.size(), trace_file); };
+  std::optional<nnhal::ChromeTrace> chrome;
+  if (trace_file != nullptr) chrome.emplace(write_trace);
+  nnhal::OperationProfile profile;
+  std::optional<nnhal::TraceTee> tee;
+  if (chrome && cl.profile) tee.emplace(*chrome, profile);
+  if (tee) cl.options.trace = &*tee;
+  else if (chrome) cl.options.trace = &*chrome;
+  else if (cl.profile) cl.options.trace = &profile;
+
   Counts total{};
   std::size_t dumped = 0;
+  std::size_t versions_agree = 0, versions_newer = 0, versions_older = 0;
   Counts runtime_only{};  // of total: models that needed the runtime-only device
   std::map<std::int32_t, Counts> per_operation;
   bool file_errors = false;
@@ -230,6 +299,14 @@ int main(int argc, char** argv) {
       if (!cl.dump_dot.empty()) {
         if (!dump_dot(m, cl.dump_dot)) file_errors = true;
         else ++dumped;
+      }
+      if (cl.check_versions) {
+        const VersionCheck v = check_version(m);
+        versions_agree += v.outcome == VersionCheck::Agree ? 1 : 0;
+        versions_newer += v.outcome == VersionCheck::Newer ? 1 : 0;
+        versions_older += v.outcome == VersionCheck::Older ? 1 : 0;
+        if (v.outcome == VersionCheck::Older || (cl.verbose && v.outcome == VersionCheck::Newer))
+          std::cout << "VERSION " << file.string() << ":" << m.name << ": " << v.detail << std::endl;
       }
       const ModelResult r = run_model(m, cl.options);
       const auto slot = static_cast<std::size_t>(r.outcome);
@@ -254,11 +331,31 @@ int main(int argc, char** argv) {
     std::printf("fenced mode: %zu runs with outputs that cannot be fully specified were refused with "
                 "INVALID_ARGUMENT, as executeFenced must\n", fenced_unspecified_runs());
   if (!cl.dump_dot.empty()) std::printf("%zu models written as DOT to %s\n", dumped, cl.dump_dot.c_str());
+  if (cl.check_versions)
+    std::printf("versions: %zu models agree with the corpus' minSupportedVersion, %zu need a newer version "
+                "(--verbose lists them), %zu an older one\n",
+                versions_agree, versions_newer, versions_older);
   // Passes split into those of the strict HAL 1.3 device and those that needed runtime-only
   // features (WHILE operands of unknown size, HAL13.md d.4 rule 4).
+  if (cl.profile) {
+    std::printf("\nprofile (IF and WHILE times include the nodes they run):\n");
+    profile.write([](std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); });
+  }
+  if (chrome) {
+    chrome->finish();
+    const bool written = std::fflush(trace_file) == 0 && std::ferror(trace_file) == 0;
+    std::fclose(trace_file);
+    if (!written) {
+      std::cerr << "nnhal_cts: cannot write " << cl.trace << "\n";
+      file_errors = true;
+    } else {
+      std::printf("%llu trace events written to %s\n", static_cast<unsigned long long>(chrome->events()),
+                  cl.trace.c_str());
+    }
+  }
   std::printf("%zu passed (%zu strict, %zu runtime only), %zu failed, %zu skipped\n", total[0],
               total[0] - runtime_only[0], runtime_only[0], total[1], total[2]);
   std::fflush(stdout);
   if (file_errors) return kExitUsage;
-  return total[1] == 0 ? 0 : kExitFailed;
+  return total[1] == 0 && versions_older == 0 ? 0 : kExitFailed;
 }

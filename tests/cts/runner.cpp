@@ -49,13 +49,19 @@ struct ExecutionResult {
 /// The device models run on (worker threads for the asynchronous modes): a strict HAL 1.3
 /// device, or, for the models only a runtime-only device accepts (WHILE operands of unknown
 /// size, HAL13.md d.4 rule 4), one with DeviceOptions::allow_runtime_only.
-Device<>& device(bool runtime_only = false) {
-  static Device<> strict;
+/// Both are made at the first run, with that run's RunnerOptions::trace.
+Device<>& device(const RunnerOptions& options, bool runtime_only = false) {
+  static Device<> strict([&] {
+    DeviceOptions<> o;
+    o.trace = options.trace;
+    return o;
+  }());
   if (!runtime_only) return strict;
-  static Device<> runtime([] {
+  static Device<> runtime([&] {
     DeviceOptions<> o;
     o.name = "nnhal-cpu-runtime-only";
     o.allow_runtime_only = true;
+    o.trace = options.trace;
     return o;
   }());
   return runtime;
@@ -218,7 +224,7 @@ struct Attempt {
 
 Attempt attempt(const TestModel& test, const BuiltModel& built, bool check, const RunnerOptions& options,
                 bool runtime_only) {
-  auto prepared = device(runtime_only).prepare(built.model);
+  auto prepared = device(options, runtime_only).prepare(built.model);
   if (!prepared) return {false, describe("prepare", prepared.error())};
   BuiltRequest request = build_request(test);
   const bool fenced = options.mode == ExecutionMode::Fenced;
@@ -287,9 +293,9 @@ ModelResult run_model(const TestModel& test, const RunnerOptions& options) {
   // The strict device first; a model it refuses as invalid that the runtime-only device
   // accepts runs there and is counted as "runtime only".
   bool runtime_only = false;
-  auto supported = device().supported_operations(built.model);  // validates the model first
+  auto supported = device(options).supported_operations(built.model);  // validates the model first
   if (!supported) {
-    auto lenient = device(true).supported_operations(built.model);
+    auto lenient = device(options, true).supported_operations(built.model);
     if (lenient) {
       runtime_only = true;
       supported = std::move(lenient);

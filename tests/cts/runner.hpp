@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cts/test_model.hpp"
+#include "nnhal/util/trace.hpp"
 
 namespace nnhal::cts {
 
@@ -29,6 +30,9 @@ struct RunnerOptions {
   /// executor's own limit.
   std::optional<std::uint64_t> loop_timeout_ms;
   ExecutionMode mode = ExecutionMode::Sync;
+  /// `--trace` / `--profile`: receives the spans of every preparation and execution (the
+  /// devices are made with it at the first run, so it must be set before and outlive them).
+  TraceSink* trace = nullptr;
 };
 
 enum class Outcome { Passed, Failed, Skipped };

@@ -49,6 +49,10 @@ struct DeviceOptions {
   /// prepare_from_cache, c.1.1 and e.3), which is the default. Set it for a framework-side
   /// interpreter that runs such loops itself, as the NNAPI runtime's CPU fallback does.
   bool allow_runtime_only = false;
+  /// When set, receives the spans of every preparation and execution of this device and its
+  /// prepared models (nnhal/util/trace.hpp), from worker threads too: it must be safe to call
+  /// concurrently and outlive the device. Not owned.
+  TraceSink* trace = nullptr;
 };
 
 /// Arguments of prepare (prepareModel_1_3).
@@ -90,6 +94,7 @@ class Device {
       : name_(std::move(options.name)), policy_(std::move(options.policy)),
         allow_runtime_only_(options.allow_runtime_only),
         context_(std::make_shared<detail::DeviceContext<C>>(std::move(options.clock))) {
+    context_->trace = options.trace;
 #if NNHAL_ASYNC
     std::size_t threads = options.worker_threads;
     if (threads == 0) threads = std::thread::hardware_concurrency();
@@ -233,6 +238,7 @@ class Device {
     PrepareOptions options;
     options.owner = std::move(owner);
     options.validation = validation();
+    options.trace = context_->trace;
     auto prepared = PreparedModel::prepare(model, kernels, options);
     if (!prepared) return std::move(prepared.error().prefix("prepare"));
     if (policy_.memory_limit != 0 && prepared->arena_bytes() > policy_.memory_limit)

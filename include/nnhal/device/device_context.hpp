@@ -10,6 +10,7 @@
 #include "nnhal/config.hpp"
 #include "nnhal/device/memory_domain.hpp"
 #include "nnhal/exec/clock.hpp"
+#include "nnhal/util/trace.hpp"
 
 #if NNHAL_ASYNC
 #include <mutex>
@@ -24,6 +25,7 @@ struct DeviceContext {
 
   C clock;  ///< read from any thread: it must be safe to call now() concurrently
   BufferRegistry buffers;
+  TraceSink* trace = nullptr;  ///< DeviceOptions::trace
 
 #if NNHAL_ASYNC
   /// Queues `task` on the Device's workers; false when the Device is shutting down.

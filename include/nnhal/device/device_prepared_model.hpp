@@ -245,6 +245,7 @@ class DevicePreparedModel : public std::enable_shared_from_this<DevicePreparedMo
     options.deadline = deadline;
     options.loop_timeout = args.loop_timeout.value_or(kLoopTimeoutDefault);
     options.request.allow_unspecified_outputs = !fenced;
+    options.trace = context_->trace;
     C& clock = context_->clock;
     const auto fences_done = clock.now();
     auto device_start = fences_done, device_end = fences_done;

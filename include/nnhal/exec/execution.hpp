@@ -120,6 +120,7 @@ class Execution {
   Execution(std::shared_ptr<const detail::PreparedCore> core, C clock)
       : core_(std::move(core)), clock_(std::move(clock)) {}
 
+  Status run_request(const Request& request, const ExecuteOptions<C>& options);
   Status bind_main(const Request& request, std::span<const Memory> token_memory);
   Status run_nodes(std::uint32_t g);
   Status run_compute(std::uint32_t g, const ComputeNode& node);
@@ -152,6 +153,7 @@ class Execution {
   std::chrono::nanoseconds loop_timeout_ = kLoopTimeoutDefault;
   std::optional<typename C::time_point> deadline_;
   std::uint32_t loop_depth_ = 0;
+  TraceSink* trace_ = nullptr;  ///< ExecuteOptions::trace of the current run
 };
 
 template <Clock C>
@@ -383,9 +385,31 @@ Status Execution<C>::run_nodes(std::uint32_t g) {
       [&](const IfNode& n) { return run_if(g, n); },
       [&](const WhileNode& n) { return run_while(g, n); },
   };
-  for (const Node& node : plan(g).nodes) {
+  const std::vector<Node>& nodes = plan(g).nodes;
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    const Node& node = nodes[k];
     // Inside loops the deadline is checked once per iteration instead.
     if (deadline_ && loop_depth_ == 0) NNHAL_TRY(check_deadline());
+    if (trace_ != nullptr) [[unlikely]] {
+      Span span;
+      span.kind = SpanKind::Node;
+      span.operation = std::visit(detail::Overloaded{
+                                      [](const ComputeNode& n) { return n.info->type; },
+                                      [](const IfNode&) { return OperationType::IF; },
+                                      [](const WhileNode&) { return OperationType::WHILE; },
+                                  },
+                                  node);
+      span.name = to_string(span.operation);
+      span.subgraph = g;
+      span.node = static_cast<std::uint32_t>(k);
+      span.begin_ns = trace_->now_ns();
+      Status s = std::visit(visit, node);
+      span.end_ns = trace_->now_ns();
+      span.status = s ? ErrorStatus::NONE : s.error().status();
+      trace_->span(span);
+      if (!s) return s;
+      continue;
+    }
     if (auto s = std::visit(visit, node); !s) return s;
   }
   return {};
@@ -557,8 +581,31 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
     if (left < limit) limit = left;
   }
   const std::chrono::nanoseconds exact_from = CoarseClock<C> ? limit - kCoarseClockLag : limit;
+  // Tracing: a span per iteration that finishes, emitted when the next one starts or the loop
+  // ends (a failing iteration ends the WHILE node's span with its error instead).
+  Span iteration_span;
+  if (trace_ != nullptr) [[unlikely]] {
+    iteration_span.kind = SpanKind::Iteration;
+    iteration_span.name = "WHILE iteration";
+    iteration_span.operation = OperationType::WHILE;
+    iteration_span.subgraph = g;
+    for (std::size_t k = 0; k < p.nodes.size(); ++k)
+      if (const auto* w = std::get_if<WhileNode>(&p.nodes[k]); w == &node) iteration_span.node = static_cast<std::uint32_t>(k);
+  }
+  auto end_iteration = [&](std::uint64_t iteration) {
+    const std::int64_t now = trace_->now_ns();
+    if (iteration > 0) {
+      iteration_span.iteration = iteration - 1;
+      iteration_span.end_ns = now;
+      trace_->span(iteration_span);
+    }
+    iteration_span.begin_ns = now;
+  };
   for (std::uint64_t iteration = 0;; ++iteration) {
-    if (ws.direct && iteration >= 2) {
+    if (trace_ != nullptr) [[unlikely]]
+      end_iteration(iteration);
+    // With tracing on, every iteration takes the general path (the direct one has no spans).
+    if (ws.direct && iteration >= 2 && trace_ == nullptr) {
       NNHAL_TRY(run_direct(ws, iteration, start, exact_from));
       NNHAL_VLOG(control, "WHILE in subgraph %u: finished (direct kernel calls from iteration 2)", g);
       break;
@@ -581,6 +628,8 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
     if (ws.condition == 0) {
       if (rebind_data_only)
         for (std::size_t i = 0; i < carried; ++i) ws.current[i].data = ws.rebind[i].buffer[previous];
+      if (trace_ != nullptr) [[unlikely]]
+        end_iteration(iteration + 1);
       NNHAL_VLOG(control, "WHILE in subgraph %u: %llu iteration(s)", g, static_cast<unsigned long long>(iteration));
       break;
     }
@@ -639,6 +688,23 @@ void Execution<C>::finish_output_shapes(const Status& result) {
 
 template <Clock C>
 Status Execution<C>::run(const Request& request, const ExecuteOptions<C>& options) {
+  trace_ = options.trace;
+  if (trace_ == nullptr) [[likely]]
+    return run_request(request, options);
+  Span span;
+  span.kind = SpanKind::Execution;
+  span.name = "execution";
+  span.begin_ns = trace_->now_ns();
+  Status s = run_request(request, options);
+  span.end_ns = trace_->now_ns();
+  span.status = s ? ErrorStatus::NONE : s.error().status();
+  trace_->span(span);
+  trace_ = nullptr;
+  return s;
+}
+
+template <Clock C>
+Status Execution<C>::run_request(const Request& request, const ExecuteOptions<C>& options) {
   shapes_size_ = 0;
   loop_timeout_ = effective_loop_timeout(options.loop_timeout);
   deadline_ = options.deadline;

@@ -9,6 +9,7 @@
 
 #include "nnhal/exec/clock.hpp"
 #include "nnhal/model/model.hpp"
+#include "nnhal/util/trace.hpp"
 #include "nnhal/validate/request.hpp"
 
 namespace nnhal {
@@ -59,6 +60,9 @@ struct ExecuteOptions {
   /// writes `token_memory[pool]` (the device layer resolves tokens and checks their use). A
   /// token pool without an entry here fails the execution.
   std::span<const Memory> token_memory;
+  /// When set, receives a span for the execution, each node it runs and each WHILE iteration
+  /// (nnhal/util/trace.hpp). Not owned.
+  TraceSink* trace = nullptr;
 };
 
 /// The loop timeout actually applied: negative values mean 0, larger ones the maximum.

@@ -20,6 +20,8 @@ struct PrepareOptions {
   /// Kept alive as long as the prepared model: e.g. the storage a model read from a cache has
   /// its memory pools in.
   std::shared_ptr<const void> owner;
+  /// When set, receives a span for the preparation (nnhal/util/trace.hpp). Not owned.
+  TraceSink* trace = nullptr;
 };
 
 class PreparedModel;
@@ -52,6 +54,25 @@ class PreparedModel {
   /// The same with the kernel table of a set resolved elsewhere.
   static Expected<PreparedModel> prepare(const Model& model, const KernelTable& kernels,
                                          const PrepareOptions& options = {}) {
+    if (options.trace == nullptr) [[likely]]
+      return prepare_untraced(model, kernels, options);
+    Span span;
+    span.kind = SpanKind::Prepare;
+    span.name = "prepare";
+    span.begin_ns = options.trace->now_ns();
+    auto prepared = prepare_untraced(model, kernels, options);
+    span.end_ns = options.trace->now_ns();
+    span.status = prepared ? ErrorStatus::NONE : prepared.error().status();
+    options.trace->span(span);
+    return prepared;
+  }
+
+  /// The model's minimum HAL version.
+  HalVersion version() const noexcept { return core_->version; }
+
+ private:
+  static Expected<PreparedModel> prepare_untraced(const Model& model, const KernelTable& kernels,
+                                                  const PrepareOptions& options) {
     auto version = validate_model(model, options.validation);
     if (!version) return std::move(version.error());
     if (const std::size_t depth = control_flow_depth(model); depth > NNHAL_MAX_CONTROL_FLOW_DEPTH)
@@ -85,8 +106,7 @@ class PreparedModel {
     return PreparedModel(std::move(core));
   }
 
-  /// The model's minimum HAL version.
-  HalVersion version() const noexcept { return core_->version; }
+ public:
   /// The prepared copy of the model.
   const Model& model() const noexcept { return core_->model; }
   /// Bytes of the arena every execution reserves for temporaries of known size.

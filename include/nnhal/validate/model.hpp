@@ -53,9 +53,24 @@ inline Status check_io_list(const Subgraph& sg, const std::vector<std::uint32_t>
   return {};
 }
 
+/// What validation found about versions, item by item (for the compliance report,
+/// nnhal/validate/compliance.hpp): per operand the version it needs, per operation the version
+/// of the signature it matched and the version after its rule (which may raise it).
+struct SubgraphVersions {
+  std::vector<HalVersion> operands;
+  std::vector<HalVersion> signatures;
+  std::vector<HalVersion> operations;
+};
+
 inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph& sg, bool is_main,
-                                              const ValidationOptions& options) {
+                                              const ValidationOptions& options,
+                                              SubgraphVersions* record = nullptr) {
   HalVersion version = HalVersion::V1_0;
+  if (record != nullptr) {
+    record->operands.assign(sg.operands.size(), HalVersion::V1_0);
+    record->signatures.assign(sg.operations.size(), HalVersion::V1_0);
+    record->operations.assign(sg.operations.size(), HalVersion::V1_0);
+  }
   if (is_main && sg.operands.empty()) return NNHAL_INVALID("has no operands");
   if (is_main && sg.operations.empty()) return NNHAL_INVALID("has no operations");
 
@@ -63,6 +78,7 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
     auto v = validate_operand(sg.operands[i], model);
     if (!v) return std::move(v.error().prefix("operand %zu", i));
     version = max_version(version, *v);
+    if (record != nullptr) record->operands[i] = *v;
   }
 
   std::vector<std::uint8_t> seen_in(sg.operands.size(), 0), seen_out(sg.operands.size(), 0);
@@ -126,6 +142,7 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
       }
       op_version = *matched;
     }
+    if (record != nullptr) record->signatures[k] = op_version;
     if (info->validate != nullptr) {
       if (auto s = info->validate(view, op_version); !s)
         return std::move(s.error().prefix("operation %zu (%s)", k, info->name.data()));
@@ -133,6 +150,7 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
     if (op_version > HalVersion::V1_3)
       return NNHAL_INVALID("operation %zu (%s) needs a HAL version newer than 1.3", k, info->name.data());
     version = max_version(version, op_version);
+    if (record != nullptr) record->operations[k] = op_version;
   }
   for (std::size_t i = 0; i < sg.operands.size(); ++i) {
     if (!known[i]) return NNHAL_INVALID("operand %zu is never written", i);
@@ -188,12 +206,15 @@ inline Status check_reference_cycles(const Model& model) {
 
 /// Validates `model` completely. Returns its minimum HAL version (never above 1.3), or
 /// INVALID_ARGUMENT naming the first defect found.
-inline Expected<HalVersion> validate_model(const Model& model, const ValidationOptions& options = {}) {
+/// `record`, when given, receives the versions item by item, one entry per subgraph (0 = main).
+inline Expected<HalVersion> validate_model(const Model& model, const ValidationOptions& options = {},
+                                           std::vector<detail::SubgraphVersions>* record = nullptr) {
   HalVersion version = HalVersion::V1_0;
+  if (record != nullptr) record->assign(1 + model.referenced.size(), {});
   for (std::size_t g = 0; g <= model.referenced.size(); ++g) {
     const bool is_main = g == 0;
     const Subgraph& sg = is_main ? model.main : model.referenced[g - 1];
-    auto v = detail::validate_subgraph(model, sg, is_main, options);
+    auto v = detail::validate_subgraph(model, sg, is_main, options, record != nullptr ? &(*record)[g] : nullptr);
     if (!v) {
       v.error().prefix("%s", detail::SubgraphName(g - 1, is_main).text);
       NNHAL_VLOG(validate, "model rejected: %s", v.error().c_str());
