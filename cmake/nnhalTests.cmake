@@ -335,3 +335,16 @@ endif()
 nnhal_add_consumer_test(fetchcontent)
 nnhal_add_consumer_test(subdirectory)
 
+# ---------------------------------------------------------------------------------------------
+# Documents in sync with the code: the programs docs/*.md and README.md show are the example files
+# ctest builds and runs, and docs/support-matrix.md is what nnhal_support_matrix prints from the
+# operation table and the default kernel set.
+# ---------------------------------------------------------------------------------------------
+add_executable(nnhal_support_matrix ${PROJECT_SOURCE_DIR}/tools/support_matrix/support_matrix.cpp)
+target_link_libraries(nnhal_support_matrix PRIVATE nnhal_dev)
+if(NNHAL_PYTHON3)
+  add_test(NAME docs_in_sync COMMAND ${NNHAL_PYTHON3} ${NNHAL_TESTS_DIR}/cmake/check_docs.py ${PROJECT_SOURCE_DIR}
+           --matrix $<TARGET_FILE:nnhal_support_matrix>)
+else()
+  nnhal_add_skipped_test(docs_in_sync "python3 not found (tools/install-deps.sh installs it); docs_in_sync NOT RUN")
+endif()
