@@ -20575,42 +20575,33 @@ inline Expected<ComplianceReport> check_compliance(const Model& model, const Val
   }
 
   // The reasons.
-  if (!model.referenced.empty()) {
-    VersionReason r;
-    r.kind = VersionReason::Kind::Subgraphs;
-    r.version = HalVersion::V1_3;
-    r.message = "the model has " + std::to_string(model.referenced.size()) +
-                " referenced subgraph(s) (control flow), which exist since HAL 1.3";
-    report.reasons.push_back(std::move(r));
-  }
+  auto add = [&](VersionReason::Kind kind, HalVersion v, std::size_t g, std::size_t index, std::string message) {
+    report.reasons.push_back({kind, v, static_cast<std::uint32_t>(g), static_cast<std::uint32_t>(index), std::move(message)});
+  };
+  if (!model.referenced.empty())
+    add(VersionReason::Kind::Subgraphs, HalVersion::V1_3, 0, 0,
+        "the model has " + std::to_string(model.referenced.size()) +
+            " referenced subgraph(s) (control flow), which exist since HAL 1.3");
   for (std::size_t g = 0; g < graphs; ++g) {
     const Subgraph& sg = subgraph_of(g);
+    // "<subgraph> <what> <i> (<NAME>) needs HAL 1.x: "
+    auto head = [&](const char* what, std::size_t i, std::string_view name, HalVersion v) {
+      return detail::subgraph_label(g) + " " + what + " " + std::to_string(i) + " (" + std::string(name) + ") needs " +
+             detail::version_label(v) + ": ";
+    };
     for (std::size_t i = 0; i < sg.operands.size(); ++i) {
       const HalVersion v = found[g].operands[i];
-      if (v == HalVersion::V1_0) continue;
-      VersionReason r;
-      r.kind = VersionReason::Kind::Operand;
-      r.version = v;
-      r.subgraph = static_cast<std::uint32_t>(g);
-      r.index = static_cast<std::uint32_t>(i);
-      r.message = detail::subgraph_label(g) + " operand " + std::to_string(i) + " (" +
-                  std::string(to_string(sg.operands[i].type)) + ") needs " + detail::version_label(v) + ": " +
-                  detail::operand_reason(sg.operands[i], v);
-      report.reasons.push_back(std::move(r));
+      if (v != HalVersion::V1_0)
+        add(VersionReason::Kind::Operand, v, g, i,
+            head("operand", i, to_string(sg.operands[i].type), v) + detail::operand_reason(sg.operands[i], v));
     }
     for (std::size_t k = 0; k < sg.operations.size(); ++k) {
       const HalVersion v = found[g].operations[k];
-      if (v == HalVersion::V1_0) continue;
       const Operation& operation = sg.operations[k];
-      VersionReason r;
-      r.kind = VersionReason::Kind::Operation;
-      r.version = v;
-      r.subgraph = static_cast<std::uint32_t>(g);
-      r.index = static_cast<std::uint32_t>(k);
-      r.message = detail::subgraph_label(g) + " operation " + std::to_string(k) + " (" +
-                  std::string(to_string(operation.type)) + ") needs " + detail::version_label(v) + ": " +
-                  detail::operation_reason(model, sg, operation, found[g].signatures[k], v);
-      report.reasons.push_back(std::move(r));
+      if (v != HalVersion::V1_0)
+        add(VersionReason::Kind::Operation, v, g, k,
+            head("operation", k, to_string(operation.type), v) +
+                detail::operation_reason(model, sg, operation, found[g].signatures[k], v));
     }
   }
   // Newest first; the order above within a version (stable).
