@@ -3,14 +3,17 @@
 /// DEQUANTIZE kernels (the row: nnhal/ops/dequantize.hpp): `(q - zeroPoint) * scale` from
 /// TENSOR_QUANT8_ASYMM, _ASYMM_SIGNED, _SYMM or _SYMM_PER_CHANNEL (the scale of each element's
 /// channel) to FLOAT32 or FLOAT16 (the float product rounded once). Input rank <= 4; zero-sized
-/// tensors allowed.
+/// tensors allowed. TENSOR_QUANT8_ASYMM, _ASYMM_SIGNED and _SYMM to FLOAT32 run the quant8 SIMD
+/// family chosen at prepare (nnhal/simd/quant8.hpp, bit for bit `kernel`).
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 
 #include "nnhal/kernels/common/elementwise.hpp"
+#include "nnhal/kernels/common/simd_params.hpp"
 #include "nnhal/ops/dequantize.hpp"
+#include "nnhal/simd/quant8.hpp"
 
 namespace nnhal::kernels::dequantize {
 
@@ -32,6 +35,20 @@ Status kernel(const NodeIO& io) {
   const std::int32_t zero_point = in.zero_point;
   for (std::size_t i = 0; i < n; ++i)
     store<Out>(out, i, scale * static_cast<float>(static_cast<std::int32_t>(q[i]) - zero_point));
+  return {};
+}
+
+/// Per-tensor 8-bit input to FLOAT32 through the quant8 SIMD family chosen at prepare.
+template <OperandType In>
+Status kernel_f32(const NodeIO& io) {
+  const RtOperand& in = io.input(0);
+  const std::size_t n = static_cast<std::size_t>(in.dims.element_count());
+  const simd::Quant8& k = *io.params<SimdParams<simd::Quant8>>().simd;
+  float* out = io.out_data<OperandType::TENSOR_FLOAT32>(0);
+  if constexpr (In == OperandType::TENSOR_QUANT8_ASYMM)
+    k.u8.dequantize(io.in_data<In>(0), out, n, in.scale, in.zero_point);
+  else
+    k.s8.dequantize(io.in_data<In>(0), out, n, in.scale, in.zero_point);
   return {};
 }
 
@@ -72,7 +89,13 @@ struct Family : KernelFamily {
   }
 
   template <OperandType T>
-  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare&) {
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
+    if constexpr (T != OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
+      if (io.output(0).type == OperandType::TENSOR_FLOAT32) {
+        prepare.store(simd_params(simd::quant8()));
+        return &kernel_f32<T>;
+      }
+    }
     switch (io.output(0).type) {
       case OperandType::TENSOR_FLOAT32: return kernel_for<T, OperandType::TENSOR_FLOAT32>();
       case OperandType::TENSOR_FLOAT16: return kernel_for<T, OperandType::TENSOR_FLOAT16>();

@@ -3,7 +3,10 @@
 /// HARD_SWISH kernels (the row: nnhal/ops/hard_swish.hpp): elementwise `x * relu6(x + 3) / 6`
 /// over FLOAT32 and FLOAT16 (computed in float), and the reference's int16 fixed-point path for
 /// both quant8 types (TFLite reference_ops::HardSwish with the multipliers the reference derives
-/// from the input and output scales). No rank limit; zero-sized tensors allowed.
+/// from the input and output scales). No rank limit; zero-sized tensors allowed. FLOAT32 runs
+/// the SIMD family chosen at prepare (nnhal/simd/activation_f32.hpp, bit for bit kernel_float);
+/// the quantized types look each element up in a table of the reference's 256 results built at
+/// prepare (kernels/common/lut.hpp), or compute it when there is no packed storage.
 
 #include <algorithm>
 #include <array>
@@ -13,7 +16,10 @@
 
 #include "nnhal/kernels/common/elementwise.hpp"
 #include "nnhal/kernels/common/fixed_point.hpp"
+#include "nnhal/kernels/common/lut.hpp"
 #include "nnhal/kernels/common/quantization.hpp"
+#include "nnhal/kernels/common/simd_params.hpp"
+#include "nnhal/simd/activation_f32.hpp"
 #include "nnhal/ops/hard_swish.hpp"
 
 namespace nnhal::kernels::hard_swish {
@@ -86,6 +92,14 @@ Status kernel_float(const NodeIO& io) {
   return {};
 }
 
+/// FLOAT32 through the SIMD family chosen at prepare.
+inline Status kernel_f32(const NodeIO& io) {
+  const std::size_t n = static_cast<std::size_t>(io.input(0).dims.element_count());
+  io.params<SimdParams<simd::ActivationF32>>().simd->hard_swish(io.in_data<OperandType::TENSOR_FLOAT32>(0),
+                                                                io.out_data<OperandType::TENSOR_FLOAT32>(0), n);
+  return {};
+}
+
 /// HARD_SWISH's kernels; the quantized output may have its own scale and zero point.
 struct Family : KernelFamily {
   static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
@@ -95,12 +109,17 @@ struct Family : KernelFamily {
 
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
-    if constexpr (T == OperandType::TENSOR_FLOAT32 || T == OperandType::TENSOR_FLOAT16) {
+    if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      prepare.store(simd_params(simd::activation_f32()));
+      return &kernel_f32;
+    } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_float<T>;
     } else {
       auto p = make_params(io.input(0), io.output(0));
       if (!p) return std::move(p.error());
       prepare.store(*p);
+      using E = element_t<T>;
+      if (lut::pack<E>(prepare, [&p](E q) { return quant_one<E>(q, *p); })) return &lut::kernel<T>;
       return &kernel_quant<T>;
     }
   }

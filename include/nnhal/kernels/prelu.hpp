@@ -3,7 +3,10 @@
 /// PRELU kernels (the row: nnhal/ops/prelu.hpp): `x >= 0 ? x : alpha * x` with alpha broadcast
 /// against the input, over FLOAT32, FLOAT16 (computed in float) and both quant8 types (the
 /// reference's two requantizations: input scale / output scale for x >= 0, input scale * alpha
-/// scale / output scale below; the output may have its own quantization).
+/// scale / output scale below; the output may have its own quantization). FLOAT32 runs the SIMD
+/// family chosen at prepare (nnhal/simd/activation_f32.hpp, bit for bit kernel_float) when alpha
+/// is the same shape as the input, a scalar, or the input's innermost axes repeated; other
+/// broadcasts take the element walk.
 
 #include <algorithm>
 #include <array>
@@ -14,7 +17,9 @@
 #include "nnhal/interface/node_io.hpp"
 #include "nnhal/kernels/common/broadcast.hpp"
 #include "nnhal/kernels/common/quantization.hpp"
+#include "nnhal/kernels/common/simd_params.hpp"
 #include "nnhal/kernels/kernel.hpp"
+#include "nnhal/simd/activation_f32.hpp"
 #include "nnhal/ops/prelu.hpp"
 
 namespace nnhal::kernels::prelu {
@@ -41,6 +46,36 @@ Status kernel_float(const NodeIO& io) {
     else
       o[i] = r;
   });
+  return {};
+}
+
+/// How often alpha repeats along the input when the input has the output's element count and
+/// alpha's shape, leading 1s dropped, is the input's innermost axes (1: a scalar alpha; the input's
+/// element count: same shape); 0 for any other broadcast.
+inline std::size_t alpha_period(const Dims& x, const Dims& alpha, const Dims& out) noexcept {
+  if (x.element_count() != out.element_count()) return 0;
+  std::size_t lead = 0;
+  while (lead < alpha.rank() && alpha[lead] == 1) ++lead;
+  const std::size_t inner = alpha.rank() - lead;
+  if (inner > x.rank()) return 0;
+  std::size_t period = 1;
+  for (std::size_t j = 0; j < inner; ++j) {
+    if (alpha[lead + j] != x[x.rank() - inner + j]) return 0;
+    period *= alpha[lead + j];
+  }
+  return period;
+}
+
+/// FLOAT32: the SIMD family chosen at prepare where alpha repeats along the input
+/// (alpha_period), else kernel_float.
+inline Status kernel_f32(const NodeIO& io) {
+  constexpr OperandType F32 = OperandType::TENSOR_FLOAT32;
+  const std::size_t n = static_cast<std::size_t>(io.output(0).dims.element_count());
+  if (n == 0) return {};
+  const std::size_t period = alpha_period(io.input(0).dims, io.input(1).dims, io.output(0).dims);
+  if (period == 0) return kernel_float<F32>(io);
+  io.params<SimdParams<simd::ActivationF32>>().simd->prelu(io.in_data<F32>(0), io.in_data<F32>(1), period,
+                                                           io.out_data<F32>(0), n);
   return {};
 }
 
@@ -93,7 +128,10 @@ struct Family : KernelFamily {
 
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
-    if constexpr (T == OperandType::TENSOR_FLOAT32 || T == OperandType::TENSOR_FLOAT16) {
+    if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      prepare.store(simd_params(simd::activation_f32()));
+      return &kernel_f32;
+    } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_float<T>;
     } else {
       prepare.store(make_params(io.input(0), io.input(1), io.output(0)));

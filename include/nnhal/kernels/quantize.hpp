@@ -3,6 +3,8 @@
 /// QUANTIZE kernels (the row: nnhal/ops/quantize.hpp): `clamp(round(x / scale) + zeroPoint)` from
 /// FLOAT32 or FLOAT16 (computed in float, as the reference does) to TENSOR_QUANT8_ASYMM or
 /// TENSOR_QUANT8_ASYMM_SIGNED, with the output's quantization. Zero-sized tensors allowed.
+/// FLOAT32 input runs the quant8 SIMD family chosen at prepare (nnhal/simd/quant8.hpp, bit for
+/// bit `kernel`).
 
 #include <algorithm>
 #include <array>
@@ -12,7 +14,9 @@
 #include <limits>
 
 #include "nnhal/kernels/common/elementwise.hpp"
+#include "nnhal/kernels/common/simd_params.hpp"
 #include "nnhal/ops/quantize.hpp"
+#include "nnhal/simd/quant8.hpp"
 
 namespace nnhal::kernels::quantize {
 
@@ -35,6 +39,20 @@ Status kernel(const NodeIO& io) {
   return {};
 }
 
+/// FLOAT32 input through the quant8 SIMD family chosen at prepare.
+template <OperandType Out>
+Status kernel_f32(const NodeIO& io) {
+  const RtOperand& o = io.output(0);
+  const std::size_t n = static_cast<std::size_t>(io.input(0).dims.element_count());
+  const simd::Quant8& k = *io.params<SimdParams<simd::Quant8>>().simd;
+  const float* in = io.in_data<OperandType::TENSOR_FLOAT32>(0);
+  if constexpr (Out == OperandType::TENSOR_QUANT8_ASYMM)
+    k.u8.quantize(in, io.out_data<Out>(0), n, o.scale, o.zero_point);
+  else
+    k.s8.quantize(in, io.out_data<Out>(0), n, o.scale, o.zero_point);
+  return {};
+}
+
 /// QUANTIZE's kernels, keyed by the float input type; the output type picks the kernel.
 struct Family : KernelFamily {
   static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16};
@@ -42,7 +60,16 @@ struct Family : KernelFamily {
   static Status infer(const NodeIO& io) { return elementwise::infer_same_shape(io, "QUANTIZE"); }
 
   template <OperandType T>
-  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare&) {
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
+    if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      prepare.store(simd_params(simd::quant8()));
+      switch (io.output(0).type) {
+        case OperandType::TENSOR_QUANT8_ASYMM: return &kernel_f32<OperandType::TENSOR_QUANT8_ASYMM>;
+        case OperandType::TENSOR_QUANT8_ASYMM_SIGNED: return &kernel_f32<OperandType::TENSOR_QUANT8_ASYMM_SIGNED>;
+        default: break;
+      }
+      return NNHAL_FAILURE("QUANTIZE has no kernel to %s", to_string(io.output(0).type).data());
+    }
     switch (io.output(0).type) {
       case OperandType::TENSOR_QUANT8_ASYMM: return &kernel<T, OperandType::TENSOR_QUANT8_ASYMM>;
       case OperandType::TENSOR_QUANT8_ASYMM_SIGNED: return &kernel<T, OperandType::TENSOR_QUANT8_ASYMM_SIGNED>;

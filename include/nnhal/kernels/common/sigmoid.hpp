@@ -2,7 +2,10 @@
 /// \file
 /// The kernels of LOGISTIC and TANH: float maps, and the reference's quantized algorithm (the
 /// input rescaled to Q4.27, gemmlowp's fixed-point logistic / tanh, the result rounded to the
-/// fixed output scale: 1/256 for LOGISTIC, 1/128 for TANH).
+/// fixed output scale: 1/256 for LOGISTIC, 1/128 for TANH). FLOAT32 runs the SIMD family
+/// chosen at prepare (nnhal/simd/activation_f32.hpp, within a few ulp of std::exp / std::tanh);
+/// the quantized types look each element up in a table of the reference's 256 results built at
+/// prepare (kernels/common/lut.hpp), or compute it when there is no packed storage.
 
 #include <array>
 #include <cmath>
@@ -13,7 +16,10 @@
 
 #include "nnhal/kernels/common/elementwise.hpp"
 #include "nnhal/kernels/common/fixed_point.hpp"
+#include "nnhal/kernels/common/lut.hpp"
 #include "nnhal/kernels/common/quantization.hpp"
+#include "nnhal/kernels/common/simd_params.hpp"
+#include "nnhal/simd/activation_f32.hpp"
 
 namespace nnhal::kernels::sigmoid {
 
@@ -81,6 +87,16 @@ Status kernel_float(const NodeIO& io) {
   return {};
 }
 
+/// FLOAT32 through the SIMD family chosen at prepare.
+template <bool Tanh>
+Status kernel_f32(const NodeIO& io) {
+  const std::size_t n = static_cast<std::size_t>(io.input(0).dims.element_count());
+  const simd::ActivationF32& k = *io.params<SimdParams<simd::ActivationF32>>().simd;
+  (Tanh ? k.tanh : k.logistic)(io.in_data<OperandType::TENSOR_FLOAT32>(0), io.out_data<OperandType::TENSOR_FLOAT32>(0),
+                               n);
+  return {};
+}
+
 /// LOGISTIC (Tanh = false) or TANH: rank <= 4, zero-sized tensors allowed; a quantized output
 /// must be declared with the fixed scale and zero point.
 template <bool Tanh, const std::string_view& Name>
@@ -91,7 +107,10 @@ struct Family : KernelFamily {
 
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
-    if constexpr (T == OperandType::TENSOR_FLOAT32 || T == OperandType::TENSOR_FLOAT16) {
+    if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      prepare.store(simd_params(simd::activation_f32()));
+      return &kernel_f32<Tanh>;
+    } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_float<Tanh, T>;
     } else {
       constexpr bool is_signed = T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
@@ -102,6 +121,8 @@ struct Family : KernelFamily {
       auto p = make_params(io.input(0), Name);
       if (!p) return std::move(p.error());
       prepare.store(*p);
+      using E = element_t<T>;
+      if (lut::pack<E>(prepare, [&p](E q) { return quant_one<Tanh, E>(q, *p); })) return &lut::kernel<T>;
       return &kernel_quant<Tanh, T>;
     }
   }
