@@ -3607,7 +3607,8 @@ static_assert(kernels_cover_row<OperationType::DEPTH_TO_SPACE>());
 /// DEQUANTIZE kernels (the row: nnhal/ops/dequantize.hpp): `(q - zeroPoint) * scale` from
 /// TENSOR_QUANT8_ASYMM, _ASYMM_SIGNED, _SYMM or _SYMM_PER_CHANNEL (the scale of each element's
 /// channel) to FLOAT32 or FLOAT16 (the float product rounded once). Input rank <= 4; zero-sized
-/// tensors allowed.
+/// tensors allowed. TENSOR_QUANT8_ASYMM, _ASYMM_SIGNED and _SYMM to FLOAT32 run the quant8 SIMD
+/// family chosen at prepare (nnhal/simd/quant8.hpp, bit for bit `kernel`).
 
 
 // ---- begin nnhal/kernels/common/elementwise.hpp ----
@@ -3766,6 +3767,55 @@ struct Row<OperationType::DEQUANTIZE> {
 
 }  // namespace nnhal
 // ---- end nnhal/ops/dequantize.hpp ----
+// ---- begin nnhal/simd/quant8.hpp ----
+/// \file
+/// SIMD family: 8-bit quantized elementwise kernels (DEQUANTIZE to float32, QUANTIZE from
+/// float32, the RELU-family clamp on stored integers, MAXIMUM / MINIMUM of operands sharing one
+/// quantization), for TENSOR_QUANT8_ASYMM (uint8_t) and TENSOR_QUANT8_ASYMM_SIGNED (int8_t),
+/// compiled for every target (nnhal/simd/dispatch.hpp). Every entry gives the scalar
+/// reference's results bit for bit; the per-target code is in nnhal/simd/quant8-inl.h.
+
+
+
+namespace nnhal::simd {
+
+/// The family's entry points for element type E (uint8_t or int8_t) on one target. n may be 0.
+template <class E>
+struct Quant8Ops {
+  /// out[i] = scale * float(int32(in[i]) - zero_point).
+  void (*dequantize)(const E* in, float* out, std::size_t n, float scale, std::int32_t zero_point);
+  /// out[i] = E(max(lo, min(hi, float(zero_point) + round(in[i] / scale)))), round halfway
+  /// cases away from zero (std::round), [lo, hi] E's range; NaN gives hi.
+  void (*quantize)(const float* in, E* out, std::size_t n, float scale, std::int32_t zero_point);
+  /// out[i] = x < lo ? lo : (x > hi ? hi : x), x = in[i]. `out` may equal `in`.
+  void (*clamp)(const E* in, E* out, std::size_t n, E lo, E hi);
+  /// out[i] = std::min (min) or std::max of a[i] (a[0] when a_scalar) and b[i] (b[0] when
+  /// b_scalar). `out` may equal `a` or `b`.
+  void (*min_max)(bool min, const E* a, bool a_scalar, const E* b, bool b_scalar, E* out, std::size_t n);
+};
+
+/// The family's entry points for one target.
+struct Quant8 {
+  Quant8Ops<std::uint8_t> u8;
+  Quant8Ops<std::int8_t> s8;
+};
+
+}  // namespace nnhal::simd
+
+#define NNHAL_SIMD_FAMILY_INL "nnhal/simd/quant8-inl.h"
+#include "nnhal/simd/foreach_target-inl.h"
+#undef NNHAL_SIMD_FAMILY_INL
+
+namespace nnhal::simd {
+
+/// The family's entry points compiled for `target` (default: the one this process runs).
+inline const Quant8& quant8(std::int64_t target = chosen_target()) noexcept {
+  static constexpr PerTarget<Quant8> kTables[] = NNHAL_SIMD_PER_TARGET(kQuant8);
+  return pick(kTables, target);
+}
+
+}  // namespace nnhal::simd
+// ---- end nnhal/simd/quant8.hpp ----
 
 namespace nnhal::kernels::dequantize {
 
@@ -3787,6 +3837,20 @@ Status kernel(const NodeIO& io) {
   const std::int32_t zero_point = in.zero_point;
   for (std::size_t i = 0; i < n; ++i)
     store<Out>(out, i, scale * static_cast<float>(static_cast<std::int32_t>(q[i]) - zero_point));
+  return {};
+}
+
+/// Per-tensor 8-bit input to FLOAT32 through the quant8 SIMD family chosen at prepare.
+template <OperandType In>
+Status kernel_f32(const NodeIO& io) {
+  const RtOperand& in = io.input(0);
+  const std::size_t n = static_cast<std::size_t>(in.dims.element_count());
+  const simd::Quant8& k = *io.params<SimdParams<simd::Quant8>>().simd;
+  float* out = io.out_data<OperandType::TENSOR_FLOAT32>(0);
+  if constexpr (In == OperandType::TENSOR_QUANT8_ASYMM)
+    k.u8.dequantize(io.in_data<In>(0), out, n, in.scale, in.zero_point);
+  else
+    k.s8.dequantize(io.in_data<In>(0), out, n, in.scale, in.zero_point);
   return {};
 }
 
@@ -3827,7 +3891,13 @@ struct Family : KernelFamily {
   }
 
   template <OperandType T>
-  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare&) {
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
+    if constexpr (T != OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
+      if (io.output(0).type == OperandType::TENSOR_FLOAT32) {
+        prepare.store(simd_params(simd::quant8()));
+        return &kernel_f32<T>;
+      }
+    }
     switch (io.output(0).type) {
       case OperandType::TENSOR_FLOAT32: return kernel_for<T, OperandType::TENSOR_FLOAT32>();
       case OperandType::TENSOR_FLOAT16: return kernel_for<T, OperandType::TENSOR_FLOAT16>();
@@ -5132,9 +5202,113 @@ static_assert(kernels_cover_row<OperationType::LOCAL_RESPONSE_NORMALIZATION>());
 /// \file
 /// The kernels of LOGISTIC and TANH: float maps, and the reference's quantized algorithm (the
 /// input rescaled to Q4.27, gemmlowp's fixed-point logistic / tanh, the result rounded to the
-/// fixed output scale: 1/256 for LOGISTIC, 1/128 for TANH).
+/// fixed output scale: 1/256 for LOGISTIC, 1/128 for TANH). FLOAT32 runs the SIMD family
+/// chosen at prepare (nnhal/simd/activation_f32.hpp, within a few ulp of std::exp / std::tanh);
+/// the quantized types look each element up in a table of the reference's 256 results built at
+/// prepare (kernels/common/lut.hpp), or compute it when there is no packed storage.
 
 
+// ---- begin nnhal/kernels/common/lut.hpp ----
+/// \file
+/// 256-entry lookup tables for unary 8-bit quantized kernels (LOGISTIC, TANH, HARD_SWISH): at
+/// prepare, the exact scalar reference is evaluated once for every possible input byte and the
+/// results are kept in the node's packed storage; the kernel then looks each element up. Bit
+/// for bit the reference by construction (XNNPACK runs these operations the same way).
+
+
+
+namespace nnhal::kernels::lut {
+
+/// Bytes of a table: one output byte per input byte.
+inline constexpr std::size_t kTableBytes = 256;
+
+/// Fills the node's packed storage with f(q) for every stored value q of E (uint8_t or int8_t),
+/// indexed by q's byte. False when there is no packed storage (a dry run of the support query):
+/// the caller then keeps its per-element kernel.
+template <class E, class F>
+bool pack(KernelPrepare& prepare, F&& f) {
+  static_assert(sizeof(E) == 1);
+  std::byte* table = prepare.pack(kTableBytes);
+  if (table == nullptr) return false;
+  for (std::size_t b = 0; b < kTableBytes; ++b) {
+    const E q = std::bit_cast<E>(static_cast<std::uint8_t>(b));
+    table[b] = std::bit_cast<std::byte>(static_cast<E>(f(q)));
+  }
+  return true;
+}
+
+/// out[i] = table[byte of in[i]], the table in the node's packed storage (pack).
+template <OperandType T>
+Status kernel(const NodeIO& io) {
+  const std::size_t n = static_cast<std::size_t>(io.input(0).dims.element_count());
+  const auto* table = reinterpret_cast<const std::uint8_t*>(io.packed());
+  const auto* in = reinterpret_cast<const std::uint8_t*>(io.in_data<T>(0));
+  auto* out = reinterpret_cast<std::uint8_t*>(io.out_data<T>(0));
+  std::size_t i = 0;
+  // Four independent loads per step: the lookups do not wait on each other.
+  for (; i + 4 <= n; i += 4) {
+    const std::uint8_t a = table[in[i]], b = table[in[i + 1]], c = table[in[i + 2]], d = table[in[i + 3]];
+    out[i] = a;
+    out[i + 1] = b;
+    out[i + 2] = c;
+    out[i + 3] = d;
+  }
+  for (; i < n; ++i) out[i] = table[in[i]];
+  return {};
+}
+
+}  // namespace nnhal::kernels::lut
+// ---- end nnhal/kernels/common/lut.hpp ----
+// ---- begin nnhal/simd/activation_f32.hpp ----
+/// \file
+/// SIMD family: FLOAT32 activations and MAXIMUM / MINIMUM (RELU / RELU1 / RELU6 clamps,
+/// LOGISTIC, TANH, ELU, HARD_SWISH, PRELU, MAXIMUM, MINIMUM), compiled for every target
+/// (nnhal/simd/dispatch.hpp). The per-target code and what it guarantees (bit for bit the scalar
+/// reference for the clamps, HARD_SWISH, PRELU, MAXIMUM and MINIMUM; a stated error bound for
+/// the transcendental ones) is in nnhal/simd/activation_f32-inl.h.
+
+
+
+namespace nnhal::simd {
+
+/// The family's entry points for one target. Every entry allows `out` to equal an input (in
+/// place); n may be 0.
+struct ActivationF32 {
+  /// out[i] = x < lo ? lo : (x > hi ? hi : x), x = in[i] (RELU, RELU1, RELU6).
+  void (*clamp)(const float* in, float* out, std::size_t n, float lo, float hi);
+  /// out[i] = 1 / (1 + exp(-in[i])).
+  void (*logistic)(const float* in, float* out, std::size_t n);
+  /// out[i] = tanh(in[i]).
+  void (*tanh)(const float* in, float* out, std::size_t n);
+  /// out[i] = max(0, x) + min(0, alpha * (exp(x) - 1)), x = in[i].
+  void (*elu)(const float* in, float* out, std::size_t n, float alpha);
+  /// out[i] = x * min(6, max(0, x + 3)) / 6, x = in[i].
+  void (*hard_swish)(const float* in, float* out, std::size_t n);
+  /// out[i] = x >= 0 ? x : x * alpha[i % period], x = in[i]; n is a multiple of period
+  /// (period = n: same shape; 1: scalar alpha; else alpha repeats along the innermost axes).
+  void (*prelu)(const float* in, const float* alpha, std::size_t period, float* out, std::size_t n);
+  /// MAXIMUM (min = false: std::max(a, b), i.e. a < b ? b : a) or MINIMUM (std::min(a, b), i.e.
+  /// b < a ? b : a) of a[i] (a[0] when a_scalar) and b[i] (b[0] when b_scalar).
+  void (*min_max)(bool min, const float* a, bool a_scalar, const float* b, bool b_scalar, float* out,
+                  std::size_t n);
+};
+
+}  // namespace nnhal::simd
+
+#define NNHAL_SIMD_FAMILY_INL "nnhal/simd/activation_f32-inl.h"
+#include "nnhal/simd/foreach_target-inl.h"
+#undef NNHAL_SIMD_FAMILY_INL
+
+namespace nnhal::simd {
+
+/// The family's entry points compiled for `target` (default: the one this process runs).
+inline const ActivationF32& activation_f32(std::int64_t target = chosen_target()) noexcept {
+  static constexpr PerTarget<ActivationF32> kTables[] = NNHAL_SIMD_PER_TARGET(kActivationF32);
+  return pick(kTables, target);
+}
+
+}  // namespace nnhal::simd
+// ---- end nnhal/simd/activation_f32.hpp ----
 
 namespace nnhal::kernels::sigmoid {
 
@@ -5202,6 +5376,16 @@ Status kernel_float(const NodeIO& io) {
   return {};
 }
 
+/// FLOAT32 through the SIMD family chosen at prepare.
+template <bool Tanh>
+Status kernel_f32(const NodeIO& io) {
+  const std::size_t n = static_cast<std::size_t>(io.input(0).dims.element_count());
+  const simd::ActivationF32& k = *io.params<SimdParams<simd::ActivationF32>>().simd;
+  (Tanh ? k.tanh : k.logistic)(io.in_data<OperandType::TENSOR_FLOAT32>(0), io.out_data<OperandType::TENSOR_FLOAT32>(0),
+                               n);
+  return {};
+}
+
 /// LOGISTIC (Tanh = false) or TANH: rank <= 4, zero-sized tensors allowed; a quantized output
 /// must be declared with the fixed scale and zero point.
 template <bool Tanh, const std::string_view& Name>
@@ -5212,7 +5396,10 @@ struct Family : KernelFamily {
 
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
-    if constexpr (T == OperandType::TENSOR_FLOAT32 || T == OperandType::TENSOR_FLOAT16) {
+    if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      prepare.store(simd_params(simd::activation_f32()));
+      return &kernel_f32<Tanh>;
+    } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_float<Tanh, T>;
     } else {
       constexpr bool is_signed = T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
@@ -5223,6 +5410,8 @@ struct Family : KernelFamily {
       auto p = make_params(io.input(0), Name);
       if (!p) return std::move(p.error());
       prepare.store(*p);
+      using E = element_t<T>;
+      if (lut::pack<E>(prepare, [&p](E q) { return quant_one<Tanh, E>(q, *p); })) return &lut::kernel<T>;
       return &kernel_quant<Tanh, T>;
     }
   }
@@ -5398,6 +5587,8 @@ static_assert(kernels_cover_row<OperationType::MUL>());
 /// The kernels of RELU, RELU1 and RELU6: a clamp of each element, on float values or, for the
 /// quantized types, on the stored integers (the bounds quantized with the input's parameters,
 /// as the reference's CalculateActivationRange does; the output keeps the input's quantization).
+/// FLOAT32 and both quant8 types run the SIMD families chosen at prepare
+/// (nnhal/simd/activation_f32.hpp, nnhal/simd/quant8.hpp; bit for bit the scalar clamp).
 
 
 
@@ -5415,16 +5606,37 @@ Status kernel_float(const NodeIO& io) {
   return {};
 }
 
-/// Clamp of the stored integers to the range precomputed at prepare.
+/// FLOAT32 clamp through the SIMD family chosen at prepare (bit for bit kernel_float).
+template <FusedActivationFunc Act>
+Status kernel_f32(const NodeIO& io) {
+  const FloatRange r = float_activation_range(static_cast<std::int32_t>(Act));
+  const std::size_t n = static_cast<std::size_t>(io.input(0).dims.element_count());
+  io.params<SimdParams<simd::ActivationF32>>().simd->clamp(io.in_data<OperandType::TENSOR_FLOAT32>(0),
+                                                           io.out_data<OperandType::TENSOR_FLOAT32>(0), n, r.min,
+                                                           r.max);
+  return {};
+}
+
+/// Node parameters of the quantized kernel: the clamp range and the SIMD table.
+struct QuantParams {
+  quant::QuantRange range;
+  const simd::Quant8* simd;
+};
+
+/// Clamp of the stored integers to the range precomputed at prepare, through the quant8 SIMD
+/// family (`x < lo ? lo : (x > hi ? hi : x)` per element, as the scalar loop wrote it).
 template <OperandType T>
 Status kernel_quant(const NodeIO& io) {
   using E = element_t<T>;
-  const auto& range = io.params<quant::QuantRange>();
+  const auto& p = io.params<QuantParams>();
   const std::size_t n = static_cast<std::size_t>(io.input(0).dims.element_count());
   const E* in = io.in_data<T>(0);
   E* out = io.out_data<T>(0);
-  const auto lo = static_cast<E>(range.min), hi = static_cast<E>(range.max);
-  for (std::size_t i = 0; i < n; ++i) out[i] = in[i] < lo ? lo : (in[i] > hi ? hi : in[i]);
+  const auto lo = static_cast<E>(p.range.min), hi = static_cast<E>(p.range.max);
+  if constexpr (T == OperandType::TENSOR_QUANT8_ASYMM)
+    p.simd->u8.clamp(in, out, n, lo, hi);
+  else
+    p.simd->s8.clamp(in, out, n, lo, hi);
   return {};
 }
 
@@ -5437,13 +5649,17 @@ struct Family : KernelFamily {
 
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
-    if constexpr (T == OperandType::TENSOR_FLOAT32 || T == OperandType::TENSOR_FLOAT16) {
+    if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      prepare.store(simd_params(simd::activation_f32()));
+      return &kernel_f32<Act>;
+    } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_float<T, Act>;
     } else {
       NNHAL_TRY(elementwise::require_input_quant(io, Name));
       const auto storage = quant::storage_range<element_t<T>>();
       const RtOperand& in = io.input(0);
-      prepare.store(quant::activation_range(Act, in.scale, in.zero_point, storage.min, storage.max));
+      prepare.store(QuantParams{quant::activation_range(Act, in.scale, in.zero_point, storage.min, storage.max),
+                                &simd::quant8()});
       return &kernel_quant<T>;
     }
   }
@@ -9531,7 +9747,10 @@ static_assert(kernels_cover_row<OperationType::LOG_SOFTMAX>());
 /// \file
 /// The kernels of MAXIMUM and MINIMUM: the larger / smaller of two broadcast operands, for
 /// FLOAT32, FLOAT16, TENSOR_INT32 and both quant8 types. Quantized inputs may each have their own
-/// quantization: both are requantized to the output's first, as the reference does.
+/// quantization: both are requantized to the output's first, as the reference does. FLOAT32, and
+/// quant8 inputs that share the output's quantization (where requantizing is the identity), run
+/// the SIMD families chosen at prepare (nnhal/simd/activation_f32.hpp, nnhal/simd/quant8.hpp; bit
+/// for bit the scalar kernel) when the operands have the same shape or one is a single element.
 
 
 
@@ -9568,6 +9787,54 @@ Status kernel(const NodeIO& io) {
   return {};
 }
 
+/// Which operands are a single element when neither broadcasts otherwise (flat SIMD layouts).
+struct FlatLayout {
+  bool ok;  ///< same shape or a single-element operand
+  bool a_scalar, b_scalar;
+  std::size_t n;
+};
+
+inline FlatLayout flat_layout(const NodeIO& io) noexcept {
+  const auto n = static_cast<std::size_t>(io.output(0).dims.element_count());
+  const auto na = static_cast<std::size_t>(io.input(0).dims.element_count());
+  const auto nb = static_cast<std::size_t>(io.input(1).dims.element_count());
+  const bool a_scalar = na == 1 && n != 1, b_scalar = nb == 1 && n != 1;
+  return {(na == n || a_scalar) && (nb == n || b_scalar), a_scalar, b_scalar, n};
+}
+
+/// FLOAT32: the SIMD family chosen at prepare for the flat layouts, else `kernel`.
+template <bool Min>
+Status kernel_f32(const NodeIO& io) {
+  constexpr OperandType F32 = OperandType::TENSOR_FLOAT32;
+  const FlatLayout l = flat_layout(io);
+  if (!l.ok) return kernel<Min, F32>(io);
+  if (l.n == 0) return {};
+  io.params<SimdParams<simd::ActivationF32>>().simd->min_max(Min, io.in_data<F32>(0), l.a_scalar, io.in_data<F32>(1),
+                                                             l.b_scalar, io.out_data<F32>(0), l.n);
+  return {};
+}
+
+/// Quant8 inputs with the output's quantization: the quant8 SIMD family chosen at prepare for
+/// the flat layouts, else `kernel` (whose requantization is then the identity).
+template <bool Min, OperandType T>
+Status kernel_quant_same(const NodeIO& io) {
+  const FlatLayout l = flat_layout(io);
+  if (!l.ok) return kernel<Min, T>(io);
+  if (l.n == 0) return {};
+  const simd::Quant8& k = *io.params<SimdParams<simd::Quant8>>().simd;
+  if constexpr (T == OperandType::TENSOR_QUANT8_ASYMM)
+    k.u8.min_max(Min, io.in_data<T>(0), l.a_scalar, io.in_data<T>(1), l.b_scalar, io.out_data<T>(0), l.n);
+  else
+    k.s8.min_max(Min, io.in_data<T>(0), l.a_scalar, io.in_data<T>(1), l.b_scalar, io.out_data<T>(0), l.n);
+  return {};
+}
+
+/// True when requantizing from `in` to `out` leaves every stored value unchanged: the same scale
+/// and zero point, and a scale small enough that (q - zeroPoint) * scale cannot overflow float.
+inline bool same_quant(const RtOperand& in, const RtOperand& out) noexcept {
+  return in.scale == out.scale && in.zero_point == out.zero_point && out.scale > 0.0f && out.scale < 1e30f;
+}
+
 /// MAXIMUM or MINIMUM (named Name).
 template <bool Min, const std::string_view& Name>
 struct Family : KernelFamily {
@@ -9584,8 +9851,19 @@ struct Family : KernelFamily {
   }
 
   template <OperandType T>
-  static Expected<KernelFn> select(const NodeIO&, KernelPrepare&) {
-    return &kernel<Min, T>;
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
+    if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      prepare.store(simd_params(simd::activation_f32()));
+      return &kernel_f32<Min>;
+    } else if constexpr (T == OperandType::TENSOR_QUANT8_ASYMM || T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED) {
+      if (same_quant(io.input(0), io.output(0)) && same_quant(io.input(1), io.output(0))) {
+        prepare.store(simd_params(simd::quant8()));
+        return &kernel_quant_same<Min, T>;
+      }
+      return &kernel<Min, T>;
+    } else {
+      return &kernel<Min, T>;
+    }
   }
 };
 
@@ -10012,7 +10290,10 @@ static_assert(kernels_cover_row<OperationType::POW>());
 /// PRELU kernels (the row: nnhal/ops/prelu.hpp): `x >= 0 ? x : alpha * x` with alpha broadcast
 /// against the input, over FLOAT32, FLOAT16 (computed in float) and both quant8 types (the
 /// reference's two requantizations: input scale / output scale for x >= 0, input scale * alpha
-/// scale / output scale below; the output may have its own quantization).
+/// scale / output scale below; the output may have its own quantization). FLOAT32 runs the SIMD
+/// family chosen at prepare (nnhal/simd/activation_f32.hpp, bit for bit kernel_float) when alpha
+/// is the same shape as the input, a scalar, or the input's innermost axes repeated; other
+/// broadcasts take the element walk.
 
 
 // ---- begin nnhal/ops/prelu.hpp ----
@@ -10077,6 +10358,36 @@ Status kernel_float(const NodeIO& io) {
   return {};
 }
 
+/// How often alpha repeats along the input when the input has the output's element count and
+/// alpha's shape, leading 1s dropped, is the input's innermost axes (1: a scalar alpha; the input's
+/// element count: same shape); 0 for any other broadcast.
+inline std::size_t alpha_period(const Dims& x, const Dims& alpha, const Dims& out) noexcept {
+  if (x.element_count() != out.element_count()) return 0;
+  std::size_t lead = 0;
+  while (lead < alpha.rank() && alpha[lead] == 1) ++lead;
+  const std::size_t inner = alpha.rank() - lead;
+  if (inner > x.rank()) return 0;
+  std::size_t period = 1;
+  for (std::size_t j = 0; j < inner; ++j) {
+    if (alpha[lead + j] != x[x.rank() - inner + j]) return 0;
+    period *= alpha[lead + j];
+  }
+  return period;
+}
+
+/// FLOAT32: the SIMD family chosen at prepare where alpha repeats along the input
+/// (alpha_period), else kernel_float.
+inline Status kernel_f32(const NodeIO& io) {
+  constexpr OperandType F32 = OperandType::TENSOR_FLOAT32;
+  const std::size_t n = static_cast<std::size_t>(io.output(0).dims.element_count());
+  if (n == 0) return {};
+  const std::size_t period = alpha_period(io.input(0).dims, io.input(1).dims, io.output(0).dims);
+  if (period == 0) return kernel_float<F32>(io);
+  io.params<SimdParams<simd::ActivationF32>>().simd->prelu(io.in_data<F32>(0), io.in_data<F32>(1), period,
+                                                           io.out_data<F32>(0), n);
+  return {};
+}
+
 /// Node parameters of the quantized kernel.
 struct QuantParams {
   std::int32_t input_offset, alpha_offset, output_offset;
@@ -10126,7 +10437,10 @@ struct Family : KernelFamily {
 
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
-    if constexpr (T == OperandType::TENSOR_FLOAT32 || T == OperandType::TENSOR_FLOAT16) {
+    if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      prepare.store(simd_params(simd::activation_f32()));
+      return &kernel_f32;
+    } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_float<T>;
     } else {
       prepare.store(make_params(io.input(0), io.input(1), io.output(0)));
@@ -10150,6 +10464,8 @@ static_assert(kernels_cover_row<OperationType::PRELU>());
 /// QUANTIZE kernels (the row: nnhal/ops/quantize.hpp): `clamp(round(x / scale) + zeroPoint)` from
 /// FLOAT32 or FLOAT16 (computed in float, as the reference does) to TENSOR_QUANT8_ASYMM or
 /// TENSOR_QUANT8_ASYMM_SIGNED, with the output's quantization. Zero-sized tensors allowed.
+/// FLOAT32 input runs the quant8 SIMD family chosen at prepare (nnhal/simd/quant8.hpp, bit for
+/// bit `kernel`).
 
 
 // ---- begin nnhal/ops/quantize.hpp ----
@@ -10211,6 +10527,20 @@ Status kernel(const NodeIO& io) {
   return {};
 }
 
+/// FLOAT32 input through the quant8 SIMD family chosen at prepare.
+template <OperandType Out>
+Status kernel_f32(const NodeIO& io) {
+  const RtOperand& o = io.output(0);
+  const std::size_t n = static_cast<std::size_t>(io.input(0).dims.element_count());
+  const simd::Quant8& k = *io.params<SimdParams<simd::Quant8>>().simd;
+  const float* in = io.in_data<OperandType::TENSOR_FLOAT32>(0);
+  if constexpr (Out == OperandType::TENSOR_QUANT8_ASYMM)
+    k.u8.quantize(in, io.out_data<Out>(0), n, o.scale, o.zero_point);
+  else
+    k.s8.quantize(in, io.out_data<Out>(0), n, o.scale, o.zero_point);
+  return {};
+}
+
 /// QUANTIZE's kernels, keyed by the float input type; the output type picks the kernel.
 struct Family : KernelFamily {
   static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16};
@@ -10218,7 +10548,16 @@ struct Family : KernelFamily {
   static Status infer(const NodeIO& io) { return elementwise::infer_same_shape(io, "QUANTIZE"); }
 
   template <OperandType T>
-  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare&) {
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
+    if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      prepare.store(simd_params(simd::quant8()));
+      switch (io.output(0).type) {
+        case OperandType::TENSOR_QUANT8_ASYMM: return &kernel_f32<OperandType::TENSOR_QUANT8_ASYMM>;
+        case OperandType::TENSOR_QUANT8_ASYMM_SIGNED: return &kernel_f32<OperandType::TENSOR_QUANT8_ASYMM_SIGNED>;
+        default: break;
+      }
+      return NNHAL_FAILURE("QUANTIZE has no kernel to %s", to_string(io.output(0).type).data());
+    }
     switch (io.output(0).type) {
       case OperandType::TENSOR_QUANT8_ASYMM: return &kernel<T, OperandType::TENSOR_QUANT8_ASYMM>;
       case OperandType::TENSOR_QUANT8_ASYMM_SIGNED: return &kernel<T, OperandType::TENSOR_QUANT8_ASYMM_SIGNED>;
@@ -11515,7 +11854,8 @@ struct Kernels<OperationType::WHILE> : ControlFlowKernels {};
 /// ELU kernels (the row: nnhal/ops/elu.hpp): elementwise `max(0, x) + min(0, alpha * (exp(x) - 1))`
 /// over FLOAT32 and FLOAT16 (computed in float; alpha is input 1, a scalar of the matching float
 /// type). Zero-sized inputs are refused: the reference's registration does not allow them
-/// although the documentation does (HAL13.md i.22).
+/// although the documentation does (HAL13.md i.22). FLOAT32 runs the SIMD family chosen at
+/// prepare (nnhal/simd/activation_f32.hpp: the same formula with a vector exp within 2 ulp).
 
 
 // ---- begin nnhal/ops/elu.hpp ----
@@ -11572,6 +11912,15 @@ Status kernel(const NodeIO& io) {
   return {};
 }
 
+/// FLOAT32 through the SIMD family chosen at prepare.
+inline Status kernel_f32(const NodeIO& io) {
+  const std::size_t n = static_cast<std::size_t>(io.input(0).dims.element_count());
+  io.params<SimdParams<simd::ActivationF32>>().simd->elu(io.in_data<OperandType::TENSOR_FLOAT32>(0),
+                                                         io.out_data<OperandType::TENSOR_FLOAT32>(0), n,
+                                                         elementwise::float_scalar<OperandType::TENSOR_FLOAT32>(io, 1));
+  return {};
+}
+
 /// ELU's kernels.
 struct Family : KernelFamily {
   static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16};
@@ -11579,8 +11928,13 @@ struct Family : KernelFamily {
   static Status infer(const NodeIO& io) { return elementwise::infer_same_shape(io, "ELU"); }
 
   template <OperandType T>
-  static Expected<KernelFn> select(const NodeIO&, KernelPrepare&) {
-    return &kernel<T>;
+  static Expected<KernelFn> select(const NodeIO&, KernelPrepare& prepare) {
+    if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      prepare.store(simd_params(simd::activation_f32()));
+      return &kernel_f32;
+    } else {
+      return &kernel<T>;
+    }
   }
 };
 
@@ -11599,7 +11953,10 @@ static_assert(kernels_cover_row<OperationType::ELU>());
 /// HARD_SWISH kernels (the row: nnhal/ops/hard_swish.hpp): elementwise `x * relu6(x + 3) / 6`
 /// over FLOAT32 and FLOAT16 (computed in float), and the reference's int16 fixed-point path for
 /// both quant8 types (TFLite reference_ops::HardSwish with the multipliers the reference derives
-/// from the input and output scales). No rank limit; zero-sized tensors allowed.
+/// from the input and output scales). No rank limit; zero-sized tensors allowed. FLOAT32 runs
+/// the SIMD family chosen at prepare (nnhal/simd/activation_f32.hpp, bit for bit kernel_float);
+/// the quantized types look each element up in a table of the reference's 256 results built at
+/// prepare (kernels/common/lut.hpp), or compute it when there is no packed storage.
 
 
 // ---- begin nnhal/ops/hard_swish.hpp ----
@@ -11709,6 +12066,14 @@ Status kernel_float(const NodeIO& io) {
   return {};
 }
 
+/// FLOAT32 through the SIMD family chosen at prepare.
+inline Status kernel_f32(const NodeIO& io) {
+  const std::size_t n = static_cast<std::size_t>(io.input(0).dims.element_count());
+  io.params<SimdParams<simd::ActivationF32>>().simd->hard_swish(io.in_data<OperandType::TENSOR_FLOAT32>(0),
+                                                                io.out_data<OperandType::TENSOR_FLOAT32>(0), n);
+  return {};
+}
+
 /// HARD_SWISH's kernels; the quantized output may have its own scale and zero point.
 struct Family : KernelFamily {
   static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
@@ -11718,12 +12083,17 @@ struct Family : KernelFamily {
 
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
-    if constexpr (T == OperandType::TENSOR_FLOAT32 || T == OperandType::TENSOR_FLOAT16) {
+    if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      prepare.store(simd_params(simd::activation_f32()));
+      return &kernel_f32;
+    } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_float<T>;
     } else {
       auto p = make_params(io.input(0), io.output(0));
       if (!p) return std::move(p.error());
       prepare.store(*p);
+      using E = element_t<T>;
+      if (lut::pack<E>(prepare, [&p](E q) { return quant_one<E>(q, *p); })) return &lut::kernel<T>;
       return &kernel_quant<T>;
     }
   }
