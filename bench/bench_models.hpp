@@ -98,6 +98,29 @@ inline std::uint32_t add_int32_constant(Model& m, std::int32_t value) {
   return index;
 }
 
+/// Appends a CONSTANT_COPY operand of `type` (a 4-byte element type: TENSOR_INT32, INT32, ...)
+/// holding `values`, of shape `dims` (empty for a scalar).
+inline std::uint32_t add_int32_values(Model& m, OperandType type, std::vector<std::uint32_t> dims,
+                                      const std::vector<std::int32_t>& values) {
+  const std::uint32_t index = add_operand(m, type, std::move(dims), OperandLifeTime::CONSTANT_COPY);
+  while (m.operandValues.size() % 4 != 0) m.operandValues.push_back(0);
+  const auto offset = static_cast<std::uint32_t>(m.operandValues.size());
+  const auto bytes = static_cast<std::uint32_t>(values.size() * sizeof(std::int32_t));
+  m.operandValues.resize(offset + bytes);
+  if (bytes != 0) std::memcpy(m.operandValues.data() + offset, values.data(), bytes);
+  m.main.operands[index].location = {0, offset, bytes};
+  return index;
+}
+
+/// Appends a BOOL scalar CONSTANT_COPY operand.
+inline std::uint32_t add_bool_constant(Model& m, bool value) {
+  const std::uint32_t index = add_operand(m, OperandType::BOOL, {}, OperandLifeTime::CONSTANT_COPY);
+  const auto offset = static_cast<std::uint32_t>(m.operandValues.size());
+  m.operandValues.push_back(value ? 1 : 0);
+  m.main.operands[index].location = {0, offset, 1};
+  return index;
+}
+
 /// Appends one operation and sets numberOfConsumers of its inputs.
 inline void add_operation(Model& m, OperationType type, std::vector<std::uint32_t> inputs,
                           std::vector<std::uint32_t> outputs) {
@@ -146,6 +169,29 @@ inline OwnedModel binary_model(OperationType op, OperandType type, const std::ve
   add_operation(m, op, {a, b, fuse}, {o});
   m.main.inputIndexes = {a, b};
   m.main.outputIndexes = {o};
+  return om;
+}
+
+/// One operation `op` with a single tensor input of `type` and shape `in_dims` (a model input),
+/// the constant operands `make_constants(model)` returns after it, and one output of shape
+/// `out_dims`; quantized operands all get `q`.
+template <class MakeConstants>
+OwnedModel unary_model(OperationType op, OperandType type, const std::vector<std::uint32_t>& in_dims,
+                       const std::vector<std::uint32_t>& out_dims, MakeConstants&& make_constants,
+                       Quant q = {}) {
+  OwnedModel om;
+  Model& m = om.model;
+  const auto x = add_operand(m, type, in_dims, OperandLifeTime::SUBGRAPH_INPUT);
+  std::vector<std::uint32_t> inputs{x};
+  for (std::uint32_t c : make_constants(m)) inputs.push_back(c);
+  const auto y = add_operand(m, type, out_dims, OperandLifeTime::SUBGRAPH_OUTPUT);
+  for (std::uint32_t i : {x, y}) {
+    m.main.operands[i].scale = q.scale;
+    m.main.operands[i].zeroPoint = q.zero_point;
+  }
+  add_operation(m, op, std::move(inputs), {y});
+  m.main.inputIndexes = {x};
+  m.main.outputIndexes = {y};
   return om;
 }
 

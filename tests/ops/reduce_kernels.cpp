@@ -175,6 +175,82 @@ TEST_CASE_TEMPLATE("REDUCE_MAX / REDUCE_MIN / MEAN over every axis set (quantize
   for (Kind k : {Kind::Max, Kind::Min, Kind::Mean}) check_all_axis_sets<T>(k, sample<E>(24, false));
 }
 
+TEST_CASE_TEMPLATE("Reductions over the innermost axes (the SIMD rows) equal the sequential reference", Tag,
+                   TypeTag<OperandType::TENSOR_FLOAT32>, TypeTag<OperandType::TENSOR_QUANT8_ASYMM>,
+                   TypeTag<OperandType::TENSOR_QUANT8_ASYMM_SIGNED>) {
+  constexpr OperandType T = Tag::type;
+  using E = nnhal::element_t<T>;
+  constexpr bool kFloatType = T == OperandType::TENSOR_FLOAT32;
+  struct Case {
+    Dims in;
+    std::vector<std::int32_t> axes;
+  };
+  // Row lengths around the vector widths, size-1 axes around the reduced block, negative axes.
+  const Case cases[] = {{{3, 37}, {1}},         {{2, 5, 19}, {1, 2}},    {{2, 5, 19}, {-1}},
+                        {{4, 1, 33, 1}, {2}},   {{2, 3, 1, 70}, {2, 3}}, {{1, 130}, {-1, 1}},
+                        {{7, 1}, {1}},          {{3, 4, 2}, {2}}};
+  std::vector<Kind> kinds{Kind::Max, Kind::Min, Kind::Mean};
+  if constexpr (kFloatType) {
+    kinds.push_back(Kind::Sum);
+    kinds.push_back(Kind::Prod);
+  }
+  for (const Case& c : cases) {
+    const std::size_t n = static_cast<std::size_t>(c.in.element_count());
+    std::vector<bool> on(c.in.rank(), false);
+    for (std::int32_t a : c.axes) on[static_cast<std::size_t>(a < 0 ? a + static_cast<std::int32_t>(c.in.rank()) : a)] = true;
+    std::size_t out_count = 1;
+    for (std::size_t k = 0; k < c.in.rank(); ++k)
+      if (!on[k]) out_count *= c.in[k];
+    for (Kind kind : kinds) {
+      CAPTURE(static_cast<int>(kind));
+      CAPTURE(n);
+      std::vector<E> data(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        const int x = static_cast<int>((i * 37 + 11) % 23);
+        if constexpr (kFloatType) {
+          // Multiples of 1/4 (sums exact in any order) and powers of two for the product (exact
+          // too): the reordered SIMD sums and products must then give the same bits.
+          static constexpr float kPow2[] = {0.5f, 1.0f, 2.0f, -1.0f, 0.25f, -2.0f, 1.0f};
+          data[i] = kind == Kind::Prod ? kPow2[i % 7] : static_cast<float>(x - 11) * 0.25f;
+        } else {
+          data[i] = static_cast<E>(std::is_signed_v<E> ? x * 11 - 128 : x * 11);
+        }
+      }
+      KernelNode node;
+      REQUIRE(run_reduce<T>(node, kind, c.in, data, c.axes, false));
+      CHECK(same(node.values<T>(0), reduce_ref(kind, c.in, data, on, out_count)));
+    }
+  }
+}
+
+TEST_CASE("REDUCE_MAX / REDUCE_MIN over the last axis skip NaN and keep the first of +0 / -0, as the sequential loop") {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  std::vector<float> data;
+  for (std::size_t r = 0; r < 4; ++r)
+    for (std::size_t i = 0; i < 41; ++i) {
+      float v = r == 0 ? (i % 3 == 0 ? nan : -static_cast<float>(i)) : r == 1 ? (i % 2 ? 0.0f : -0.0f) : r == 2 ? nan : -1.0f;
+      if (r == 3 && i == 17) v = -0.0f;
+      if (r == 3 && i == 30) v = 0.0f;
+      data.push_back(v);
+    }
+  for (Kind kind : {Kind::Max, Kind::Min}) {
+    KernelNode node;
+    REQUIRE(run_reduce<OperandType::TENSOR_FLOAT32>(node, kind, {4, 41}, data, {1}, false));
+    const auto got = node.values<OperandType::TENSOR_FLOAT32>(0);
+    REQUIRE(got.size() == 4);
+    for (std::size_t r = 0; r < 4; ++r) {
+      float want = kind == Kind::Max ? -inf : inf;
+      for (std::size_t i = 0; i < 41; ++i) {
+        const float v = data[r * 41 + i];
+        want = kind == Kind::Max ? (v > want ? v : want) : (v < want ? v : want);
+      }
+      CAPTURE(r);
+      CHECK(std::signbit(got[r]) == std::signbit(want));
+      CHECK((got[r] == want || (std::isnan(got[r]) && std::isnan(want))));
+    }
+  }
+}
+
 TEST_CASE("REDUCE_ALL / REDUCE_ANY over every axis set") {
   std::vector<std::uint8_t> data(24);
   for (std::size_t i = 0; i < 24; ++i) data[i] = (i % 5 == 0 || i % 7 == 3) ? 0 : (i % 3 == 0 ? 2 : 1);

