@@ -34,6 +34,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include <hwy/highway.h>
 
@@ -79,7 +80,8 @@ HWY_INLINE std::int32_t MulScalar(std::int32_t a, std::int32_t b, const simd::Qu
 
 // ---- vector steps ------------------------------------------------------------------------------
 
-/// srdhm(x, m) per int32 lane (see the file comment); m must not be INT32_MIN where x is.
+/// srdhm(x, m) per int32 lane for m the same in every lane (see the file comment); m must not
+/// be INT32_MIN.
 template <class D, class V>
 HWY_INLINE V Srdhm(D d, V x, V m) {
   const hn::Repartition<std::int64_t, D> d64;
@@ -87,8 +89,7 @@ HWY_INLINE V Srdhm(D d, V x, V m) {
   const auto nudge = hn::Set(d64, std::int64_t{1} << 30);
   const auto even = hn::Add(hn::MulEven(x, m), nudge);
   const V x_odd = hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(du64, x)));
-  const V m_odd = hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(du64, m)));
-  const auto odd = hn::Add(hn::MulEven(x_odd, m_odd), nudge);
+  const auto odd = hn::Add(hn::MulEven(x_odd, m), nudge);  // m is in every lane
   const auto lo = hn::ShiftRight<31>(hn::BitCast(du64, even));  // result in the low halves
   const auto hi = hn::ShiftLeft<1>(hn::BitCast(du64, odd));     // result in the high halves
   return hn::OddEven(hn::BitCast(d, hi), hn::BitCast(d, lo));
@@ -115,8 +116,11 @@ struct RightShift {
   HWY_INLINE V operator()(D d, V x) const { return Rdbp(d, x, e, mask, half); }
 };
 
-/// The output stage: requant, + zero point, clamp.
-template <class D>
+/// The output stage: requant, + zero point, clamp. Steps that are the identity for the node's
+/// parameters are left out at compile time: the left shift when it is 0, the rounding right
+/// shift when it is 0. (The clamp stays: the narrowing's saturation is not the reference's
+/// clamp when the int32 value is far out of range.)
+template <class D, bool kLeft, bool kRight>
 struct OutputStage {
   using V = hn::Vec<D>;
   int left;
@@ -127,13 +131,18 @@ struct OutputStage {
       : left(l), multiplier(hn::Set(d, m)), offset(hn::Set(d, off)), min(hn::Set(d, lo)), max(hn::Set(d, hi)),
         right(d, r) {}
   HWY_INLINE V operator()(D d, V x) const {
-    const V r = right(d, Srdhm(d, hn::ShiftLeftSame(x, left), multiplier));
-    return hn::Min(hn::Max(hn::Add(r, offset), min), max);
+    if constexpr (kLeft) x = hn::ShiftLeftSame(x, left);
+    V r = Srdhm(d, x, multiplier);
+    if constexpr (kRight) r = right(d, r);
+    r = hn::Add(r, offset);
+    return hn::Min(hn::Max(r, min), max);
   }
 };
 
-/// ADD's input stage for one operand: rdbp(srdhm((x + offset) << 20, m), right).
-template <class D>
+/// ADD's input stage for one operand: rdbp(srdhm((x + offset) << 20, m), right); kLow: the
+/// multiplier's low 11 bits are not all 0 (equal input scales give m = 2^30, where they are),
+/// kRight: the right shift is not 0.
+template <class D, bool kLow, bool kRight>
 struct AddInputStage {
   using V = hn::Vec<D>;
   V mh, ml, c_hi, c_lo;
@@ -145,12 +154,27 @@ struct AddInputStage {
         c_lo(hn::Set(d, offset * (m & 2047) + 1024)),
         right(d, r) {}
   HWY_INLINE V operator()(D d, V x) const {
-    // (x + offset) * mh + ((x + offset) * ml + 2^10 >> 11), offsets folded into the constants.
-    const V high = hn::Add(hn::Mul(x, mh), c_hi);
-    const V low = hn::ShiftRight<11>(hn::Add(hn::Mul(x, ml), c_lo));
-    return right(d, hn::Add(high, low));
+    // (x + offset) * mh + ((x + offset) * ml + 2^10 >> 11), offsets folded into the constants;
+    // with ml = 0 the second term is 2^10 >> 11 = 0.
+    V s = hn::Add(hn::Mul(x, mh), c_hi);
+    if constexpr (kLow) s = hn::Add(s, hn::ShiftRight<11>(hn::Add(hn::Mul(x, ml), c_lo)));
+    if constexpr (kRight) s = right(d, s);
+    return s;
   }
 };
+
+/// Calls f(bool constants...) with each runtime flag turned into a std::bool_constant.
+template <class F>
+HWY_INLINE void WithFlags(F&& f) {
+  f();
+}
+template <class F, class... Rest>
+HWY_INLINE void WithFlags(F&& f, bool flag, Rest... rest) {
+  if (flag)
+    WithFlags([&](auto... c) { f(std::true_type{}, c...); }, rest...);
+  else
+    WithFlags([&](auto... c) { f(std::false_type{}, c...); }, rest...);
+}
 
 /// out[i] = f(widened a[i], widened b[i] or b0) over n elements, N int32 lanes at a time;
 /// f returns clamped int32 lanes. The tail goes through padded stack copies.
@@ -194,30 +218,45 @@ HWY_INLINE void Binary8(const E* a, const E* b, bool b_scalar, E* out, std::size
 template <class E>
 HWY_INLINE void Add8(const E* a, const E* b, bool b_scalar, E* out, std::size_t n, const simd::Quant8AddParams& p) {
   using D = hn::ScalableTag<std::int32_t>;
-  const D d;
-  const AddInputStage<D> in_a(d, p.a_offset, p.a_multiplier, p.a_right);
-  const AddInputStage<D> in_b(d, p.b_offset, p.b_multiplier, p.b_right);
-  const OutputStage<D> out_stage(d, p.out_multiplier, p.out_left, p.out_right, p.out_offset, p.min, p.max);
-  if (b_scalar) {
-    // The scalar operand's rescale once, as a constant vector.
-    const std::int32_t sb = RdbpScalar(SrdhmScalar((b[0] + p.b_offset) * (1 << 20), p.b_multiplier), p.b_right);
-    const auto vsb = hn::Set(d, sb);
-    Binary8(a, b, true, out, n, [&](D dd, hn::Vec<D> va, hn::Vec<D>) { return out_stage(dd, hn::Add(in_a(dd, va), vsb)); });
-    return;
-  }
-  Binary8(a, b, false, out, n,
-          [&](D dd, hn::Vec<D> va, hn::Vec<D> vb) { return out_stage(dd, hn::Add(in_a(dd, va), in_b(dd, vb))); });
+  const bool low = ((p.a_multiplier | (b_scalar ? 0 : p.b_multiplier)) & 2047) != 0;
+  const bool in_right = p.a_right != 0 || (!b_scalar && p.b_right != 0);
+  WithFlags(
+      [&](auto k_low, auto k_in_right, auto k_left, auto k_right) {
+        const D d;
+        const AddInputStage<D, decltype(k_low)::value, decltype(k_in_right)::value> in_a(d, p.a_offset, p.a_multiplier, p.a_right);
+        const AddInputStage<D, decltype(k_low)::value, decltype(k_in_right)::value> in_b(d, p.b_offset, p.b_multiplier, p.b_right);
+        const OutputStage<D, decltype(k_left)::value, decltype(k_right)::value> out_stage(d, p.out_multiplier, p.out_left, p.out_right,
+                                                                       p.out_offset, p.min, p.max);
+        if (b_scalar) {
+          // The scalar operand's rescale once, as a constant vector.
+          const std::int32_t sb =
+              RdbpScalar(SrdhmScalar((b[0] + p.b_offset) * (1 << 20), p.b_multiplier), p.b_right);
+          const auto vsb = hn::Set(d, sb);
+          Binary8(a, b, true, out, n,
+                  [&](D dd, hn::Vec<D> va, hn::Vec<D>) { return out_stage(dd, hn::Add(in_a(dd, va), vsb)); });
+          return;
+        }
+        Binary8(a, b, false, out, n, [&](D dd, hn::Vec<D> va, hn::Vec<D> vb) {
+          return out_stage(dd, hn::Add(in_a(dd, va), in_b(dd, vb)));
+        });
+      },
+      low, in_right, p.out_left != 0, p.out_right != 0);
 }
 
 template <class E>
 HWY_INLINE void Mul8(const E* a, const E* b, bool b_scalar, E* out, std::size_t n, const simd::Quant8MulParams& p) {
   using D = hn::ScalableTag<std::int32_t>;
-  const D d;
-  const auto off_a = hn::Set(d, p.a_offset), off_b = hn::Set(d, p.b_offset);
-  const OutputStage<D> out_stage(d, p.out_multiplier, p.out_left, p.out_right, p.out_offset, p.min, p.max);
-  Binary8(a, b, b_scalar, out, n, [&](D dd, hn::Vec<D> va, hn::Vec<D> vb) {
-    return out_stage(dd, hn::Mul(hn::Add(va, off_a), hn::Add(vb, off_b)));
-  });
+  WithFlags(
+      [&](auto k_left, auto k_right) {
+        const D d;
+        const auto off_a = hn::Set(d, p.a_offset), off_b = hn::Set(d, p.b_offset);
+        const OutputStage<D, decltype(k_left)::value, decltype(k_right)::value> out_stage(d, p.out_multiplier, p.out_left, p.out_right,
+                                                                       p.out_offset, p.min, p.max);
+        Binary8(a, b, b_scalar, out, n, [&](D dd, hn::Vec<D> va, hn::Vec<D> vb) {
+          return out_stage(dd, hn::Mul(hn::Add(va, off_a), hn::Add(vb, off_b)));
+        });
+      },
+      p.out_left != 0, p.out_right != 0);
 }
 
 #else  // HWY_SCALAR: the scalar steps
