@@ -46,15 +46,15 @@ HWY_INLINE void MinMax(const E* x, std::size_t n, std::int32_t* min_out, std::in
 
 }  // namespace quant8_softmax_detail
 
-inline void Quant8MinMaxU8(const std::uint8_t* x, std::size_t n, std::int32_t* min, std::int32_t* max) {
+inline void Quant8RowMinMaxU8(const std::uint8_t* x, std::size_t n, std::int32_t* min, std::int32_t* max) {
   quant8_softmax_detail::MinMax(x, n, min, max);
 }
-inline void Quant8MinMaxI8(const std::int8_t* x, std::size_t n, std::int32_t* min, std::int32_t* max) {
+inline void Quant8RowMinMaxI8(const std::int8_t* x, std::size_t n, std::int32_t* min, std::int32_t* max) {
   quant8_softmax_detail::MinMax(x, n, min, max);
 }
 
 /// This target's table of the family.
-inline constexpr simd::Quant8Softmax kQuant8Softmax{&Quant8MinMaxU8, &Quant8MinMaxI8};
+inline constexpr simd::Quant8Softmax kQuant8Softmax{&Quant8RowMinMaxU8, &Quant8RowMinMaxI8};
 
 }  // namespace nnhal::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
