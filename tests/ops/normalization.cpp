@@ -164,21 +164,28 @@ TEST_CASE_TEMPLATE("quantized SOFTMAX with a constant beta: the prepare-time exp
   constexpr bool is_signed = std::is_signed_v<E>;
   constexpr OperandType T = is_signed ? OperandType::TENSOR_QUANT8_ASYMM_SIGNED : OperandType::TENSOR_QUANT8_ASYMM;
   const std::int32_t out_zp = is_signed ? -128 : 0;
-  // Rows of every length up to 40 over the whole 8-bit range, so every x - max in [-255, 0]
-  // occurs, including the ones below the reference's cut-off.
+  // Rows of lengths up to 1000 over the whole 8-bit range, so every x - max in [-255, 0]
+  // occurs, including the ones below the reference's cut-off; and the same rows squeezed into
+  // a narrow range (contiguous rows go through a per-row output table when the row's range is
+  // small against its length, and per element otherwise: both must give the same bits).
   std::vector<E> q;
   std::uint32_t state = 12345;
-  for (int i = 0; i < 40 * 64; ++i) {
+  for (int i = 0; i < 1000 * 64; ++i) {
     state = state * 1664525u + 1013904223u;
     q.push_back(static_cast<E>(static_cast<int>(state >> 24) + (is_signed ? -128 : 0)));
   }
   for (float scale : {1.0f, 0.25f, 0.05f, 0.004f}) {
     for (float beta : {1.0f, 0.37f, 3.0f}) {
-      for (const std::size_t row : {std::size_t{1}, std::size_t{7}, std::size_t{40}}) {
+      for (const std::size_t row : {std::size_t{1}, std::size_t{7}, std::size_t{40}, std::size_t{257},
+                                    std::size_t{1000}})
+      for (const bool narrow : {false, true}) {
         CAPTURE(scale);
         CAPTURE(beta);
         CAPTURE(row);
-        const std::vector<E> data(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(64 * row));
+        CAPTURE(narrow);
+        std::vector<E> data(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(64 * row));
+        if (narrow)
+          for (E& v : data) v = static_cast<E>(static_cast<int>(v) / 32 + (is_signed ? 100 : 200));
         auto run = [&](bool constant_beta, bool& used_table) {
           KernelNode node;
           node.tensor<T>({64, static_cast<std::uint32_t>(row)}, data, scale, is_signed ? 0 : 128);

@@ -21,6 +21,8 @@
 #include "nnhal/kernels/common/quantization.hpp"
 #include "nnhal/kernels/common/simd_params.hpp"
 #include "nnhal/ops/softmax.hpp"
+#include "nnhal/simd/quant8_binary.hpp"
+#include "nnhal/simd/quant8_softmax.hpp"
 #include "nnhal/simd/softmax_f32.hpp"
 
 namespace nnhal::kernels::softmax {
@@ -180,11 +182,11 @@ Status kernel_quant(const NodeIO& io) {
 /// The quantized kernel's exponentials precomputed at prepare (when beta is a constant): for
 /// an 8-bit input, x - max is one of 256 values, so exp_on_negative_values of each, and its
 /// Q12.19 rescaling for the sum, are looked up instead of computed per element. Entries with
-/// x - max below the reference's cut-off (diff_min) hold -1: they contribute nothing and
-/// output the minimum, as in kernel_quant. Results are bit for bit those of kernel_quant.
+/// x - max below the reference's cut-off (diff_min) contribute nothing (sum 0) and output the
+/// minimum (exp -1), as in kernel_quant. Results are bit for bit those of kernel_quant.
 struct QuantExpTable {
   std::int32_t exp[256];  ///< Fixed<0> raw of exp(scaled(-k)), k = max - x; -1 below diff_min
-  std::int32_t sum[256];  ///< the same rescaled to Q12.19 (the sum's format)
+  std::int32_t sum[256];  ///< the same rescaled to Q12.19 (the sum's format); 0 below diff_min
 };
 
 /// Fills `t` for `beta` and input scale `scale`; false when the reference's multiplier does not
@@ -194,7 +196,8 @@ inline bool make_exp_table(float beta, float scale, QuantExpTable& t) noexcept {
   if (!d) return false;
   for (std::int32_t k = 0; k < 256; ++k) {
     if (-k < d->diff_min) {
-      t.exp[k] = t.sum[k] = -1;
+      t.exp[k] = -1;
+      t.sum[k] = 0;
       continue;
     }
     const fixed::Fixed<0> e = exp_of_diff(*d, -k);
@@ -203,6 +206,39 @@ inline bool make_exp_table(float beta, float scale, QuantExpTable& t) noexcept {
   }
   return true;
 }
+
+/// One contiguous row (inner == 1) of kernel_quant_table through a per-row output table: for an
+/// 8-bit input the output depends only on k = max - x, so out8[k] is computed once for each k
+/// the row can hold (0 .. max - min), the rescale by the sum's reciprocal
+/// (srdhm(scale, exp) then the rounding right shift) for all of them at once through the
+/// quant8_binary family's vector requantization, and each element is then one byte lookup.
+/// Bit for bit the per-element computation: the same integer steps on the same exp values.
+template <class E>
+void quant_row_lut(const QuantExpTable& table, const simd::Quant8Binary& simd, const E* x, E* y, std::size_t n,
+                   std::int32_t max, std::int32_t min) noexcept {
+  constexpr bool is_signed = std::is_signed_v<E>;
+  constexpr std::int32_t q_min = std::numeric_limits<E>::min(), q_max = std::numeric_limits<E>::max();
+  std::int32_t sum = 0;
+  for (std::size_t a = 0; a < n; ++a) sum = fixed::wrap_add(sum, table.sum[max - x[a]]);
+  const SumReciprocal rec = reciprocal_of_sum(sum);
+  const auto count = static_cast<std::size_t>(max - min) + 1;
+  alignas(64) std::int32_t scaled[256];
+  if (rec.shift <= 31) {
+    simd.requant(table.exp, scaled, count, rec.scale.raw, 0, rec.shift);
+  } else {  // divide_by_pot_nonnegative: 0
+    for (std::size_t k = 0; k < count; ++k) scaled[k] = 0;
+  }
+  E out8[256];
+  for (std::size_t k = 0; k < count; ++k)
+    out8[k] = static_cast<E>(table.exp[k] < 0 ? q_min : std::clamp(scaled[k] - (is_signed ? 128 : 0), q_min, q_max));
+  for (std::size_t a = 0; a < n; ++a) y[a] = out8[max - x[a]];
+}
+
+/// The SIMD tables kernel_quant_table runs, chosen at prepare.
+struct QuantTableParams {
+  const simd::Quant8Binary* binary;  ///< the rescale (requant)
+  const simd::Quant8Softmax* rows;   ///< the row's range
+};
 
 /// kernel_quant with the exponentials from the node's packed QuantExpTable.
 template <OperandType T>
@@ -219,16 +255,40 @@ Status kernel_quant_table(const NodeIO& io) {
   const AxisSplit s = split_at(in.dims(), *axis);
   const E* x = in.data();
   E* y = out.data();
+  if (s.inner == 1) {
+    const QuantTableParams& tables = io.params<QuantTableParams>();
+    for (std::size_t o = 0; o < s.outer; ++o) {
+      const E* row = x + o * s.axis;
+      std::int32_t max = 0, min = 0;
+      simd::quant8_min_max(*tables.rows, row, s.axis, &min, &max);
+      // The table costs max - min + 1 rescales: worth it unless the row is much shorter.
+      if (static_cast<std::size_t>(max - min) < 4 * s.axis) {
+        quant_row_lut(table, *tables.binary, row, y + o * s.axis, s.axis, max, min);
+        continue;
+      }
+      // Fall through to the per-element form for this row.
+      std::int32_t sum = 0;
+      for (std::size_t a = 0; a < s.axis; ++a) sum = fixed::wrap_add(sum, table.sum[max - row[a]]);
+      const SumReciprocal rec = reciprocal_of_sum(sum);
+      for (std::size_t a = 0; a < s.axis; ++a) {
+        const std::int32_t e = table.exp[max - row[a]];
+        std::int32_t r = q_min;
+        if (e >= 0) {
+          r = divide_by_pot_nonnegative((rec.scale * fixed::Fixed<0>::from_raw(e)).raw, rec.shift) - (is_signed ? 128 : 0);
+          r = std::clamp(r, q_min, q_max);
+        }
+        y[o * s.axis + a] = static_cast<E>(r);
+      }
+    }
+    return {};
+  }
   for (std::size_t o = 0; o < s.outer; ++o) {
     for (std::size_t i = 0; i < s.inner; ++i) {
       const std::size_t base = o * s.axis * s.inner + i;
       std::int32_t max = q_min < 0 ? q_min : 0;
       for (std::size_t a = 0; a < s.axis; ++a) max = std::max<std::int32_t>(max, x[base + a * s.inner]);
       std::int32_t sum = 0;
-      for (std::size_t a = 0; a < s.axis; ++a) {
-        const std::int32_t t = table.sum[max - x[base + a * s.inner]];
-        sum = fixed::wrap_add(sum, t < 0 ? 0 : t);
-      }
+      for (std::size_t a = 0; a < s.axis; ++a) sum = fixed::wrap_add(sum, table.sum[max - x[base + a * s.inner]]);
       const SumReciprocal rec = reciprocal_of_sum(sum);
       for (std::size_t a = 0; a < s.axis; ++a) {
         const std::int32_t e = table.exp[max - x[base + a * s.inner]];
@@ -274,6 +334,7 @@ struct Family : KernelFamily {
         std::byte* packed = make_exp_table(beta_of(io), io.input(0).scale, table) ? prepare.pack(sizeof table) : nullptr;
         if (packed != nullptr) {
           std::memcpy(packed, &table, sizeof table);
+          prepare.store(QuantTableParams{&simd::quant8_binary(), &simd::quant8_softmax()});
           return &kernel_quant_table<T>;
         }
       }

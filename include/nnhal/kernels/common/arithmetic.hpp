@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <type_traits>
+#include <utility>
 
 #include "nnhal/interface/node_io.hpp"
 #include "nnhal/kernels/common/activation.hpp"
@@ -15,6 +17,7 @@
 #include "nnhal/kernels/common/simd_params.hpp"
 #include "nnhal/kernels/kernel.hpp"
 #include "nnhal/simd/elementwise_f32.hpp"
+#include "nnhal/simd/quant8_binary.hpp"
 
 namespace nnhal::kernels::arithmetic {
 
@@ -198,30 +201,17 @@ inline AddQuantParams make_add_params(const RtOperand& a, const RtOperand& b, co
   return p;
 }
 
-template <OperandType T>
-Status kernel_add_quant(const NodeIO& io) {
-  using E = element_t<T>;
-  auto act = activation(io);
-  if (!act) return std::move(act.error());
-  const auto& p = io.params<AddQuantParams>();
-  const auto a = io.in<T>(0);
-  const auto b = io.in<T>(1);
-  const auto o = io.out<T>(0);
-  const auto storage = quant::storage_range<E>();
-  const auto range = quant::activation_range(static_cast<FusedActivationFunc>(*act), o.scale(),
-                                             o.zero_point(), storage.min, storage.max);
-  auto one = [&](std::int32_t va, std::int32_t vb) {
-    const std::int32_t x1 = (p.input1_offset + va) * (1 << AddQuantParams::kLeftShift);
-    const std::int32_t x2 = (p.input2_offset + vb) * (1 << AddQuantParams::kLeftShift);
-    const std::int32_t s1 = quant::multiply_by_quantized_multiplier(x1, p.input1.value, p.input1.shift);
-    const std::int32_t s2 = quant::multiply_by_quantized_multiplier(x2, p.input2.value, p.input2.shift);
-    std::int32_t r = quant::multiply_by_quantized_multiplier(s1 + s2, p.output.value, p.output.shift) +
-                     p.output_offset;
-    r = r < range.min ? range.min : (r > range.max ? range.max : r);
-    return static_cast<E>(r);
-  };
-  apply_binary(a, b, o, one);
-  return {};
+/// One element of quantized ADD / SUB as the reference computes it (the SIMD family
+/// nnhal/simd/quant8_binary.hpp is checked bit for bit against it).
+inline std::int32_t add_quant_one(const AddQuantParams& p, quant::QuantRange range, std::int32_t va,
+                                  std::int32_t vb) noexcept {
+  const std::int32_t x1 = (p.input1_offset + va) * (1 << AddQuantParams::kLeftShift);
+  const std::int32_t x2 = (p.input2_offset + vb) * (1 << AddQuantParams::kLeftShift);
+  const std::int32_t s1 = quant::multiply_by_quantized_multiplier(x1, p.input1.value, p.input1.shift);
+  const std::int32_t s2 = quant::multiply_by_quantized_multiplier(x2, p.input2.value, p.input2.shift);
+  const std::int32_t r =
+      quant::multiply_by_quantized_multiplier(s1 + s2, p.output.value, p.output.shift) + p.output_offset;
+  return r < range.min ? range.min : (r > range.max ? range.max : r);
 }
 
 /// Precomputed requantization of quantized MUL.
@@ -230,27 +220,136 @@ struct MulQuantParams {
   quant::Multiplier output;
 };
 
-template <OperandType T>
-Status kernel_mul_quant(const NodeIO& io) {
+inline MulQuantParams make_mul_params(const RtOperand& a, const RtOperand& b, const RtOperand& o) noexcept {
+  MulQuantParams p{};
+  p.input1_offset = -a.zero_point;
+  p.input2_offset = -b.zero_point;
+  p.output_offset = o.zero_point;
+  p.output = quant::quantize_multiplier(static_cast<double>(a.scale) * static_cast<double>(b.scale) /
+                                        static_cast<double>(o.scale));
+  return p;
+}
+
+/// One element of quantized MUL as the reference computes it.
+inline std::int32_t mul_quant_one(const MulQuantParams& p, quant::QuantRange range, std::int32_t va,
+                                  std::int32_t vb) noexcept {
+  const std::int32_t prod = (p.input1_offset + va) * (p.input2_offset + vb);
+  const std::int32_t r =
+      quant::multiply_by_quantized_multiplier(prod, p.output.value, p.output.shift) + p.output_offset;
+  return r < range.min ? range.min : (r > range.max ? range.max : r);
+}
+
+/// The SIMD family's form of an output multiplier: false when the shift is outside what the
+/// family takes (a left shift past 31, where the reference's uint32 shift is undefined).
+inline bool simd_output(const quant::Multiplier& m, std::int32_t& value, std::int32_t& left,
+                        std::int32_t& right) noexcept {
+  if (m.shift > 31 || m.shift < -31) return false;
+  value = m.value;
+  left = m.shift > 0 ? m.shift : 0;
+  right = m.shift > 0 ? 0 : -m.shift;
+  return true;
+}
+
+/// AddQuantParams in the SIMD family's form (clamp left open); false when the family does not
+/// take them (then the scalar loop runs). The input multipliers of ADD are at most 1/2, so
+/// their shifts are right shifts.
+inline bool to_simd(const AddQuantParams& p, simd::Quant8AddParams& v) noexcept {
+  if (p.input1.shift > 0 || p.input1.shift < -31 || p.input2.shift > 0 || p.input2.shift < -31) return false;
+  v = simd::Quant8AddParams{};
+  v.a_offset = p.input1_offset;
+  v.b_offset = p.input2_offset;
+  v.a_multiplier = p.input1.value;
+  v.b_multiplier = p.input2.value;
+  v.a_right = -p.input1.shift;
+  v.b_right = -p.input2.shift;
+  v.out_offset = p.output_offset;
+  return simd_output(p.output, v.out_multiplier, v.out_left, v.out_right);
+}
+
+inline bool to_simd(const MulQuantParams& p, simd::Quant8MulParams& v) noexcept {
+  v = simd::Quant8MulParams{};
+  v.a_offset = p.input1_offset;
+  v.b_offset = p.input2_offset;
+  v.out_offset = p.output_offset;
+  return simd_output(p.output, v.out_multiplier, v.out_left, v.out_right);
+}
+
+/// The same parameters with the operands swapped (for a scalar first operand).
+inline simd::Quant8AddParams swapped(simd::Quant8AddParams v) noexcept {
+  std::swap(v.a_offset, v.b_offset);
+  std::swap(v.a_multiplier, v.b_multiplier);
+  std::swap(v.a_right, v.b_right);
+  return v;
+}
+inline simd::Quant8MulParams swapped(simd::Quant8MulParams v) noexcept {
+  std::swap(v.a_offset, v.b_offset);
+  return v;
+}
+
+/// A quantized node's parameters: the scalar form, and the SIMD family's table and form when it
+/// takes them (simd == nullptr otherwise). Written once at prepare.
+template <class Scalar, class Vector>
+struct QuantNodeParams {
+  Scalar scalar;
+  Vector vec;
+  const simd::Quant8Binary* simd;
+};
+
+template <class Scalar, class Vector>
+QuantNodeParams<Scalar, Vector> make_node_params(const Scalar& p) noexcept {
+  QuantNodeParams<Scalar, Vector> np{};
+  np.scalar = p;
+  np.simd = to_simd(p, np.vec) ? &simd::quant8_binary() : nullptr;
+  return np;
+}
+
+/// Runs quantized ADD/SUB (AddLike) or MUL: the SIMD family for equal shapes and a scalar
+/// operand, the scalar reference loop (apply_binary) for other broadcasts.
+template <OperandType T, class Scalar, class Vector, class One>
+Status kernel_quant(const NodeIO& io, One one) {
   using E = element_t<T>;
   auto act = activation(io);
   if (!act) return std::move(act.error());
-  const auto& p = io.params<MulQuantParams>();
+  const auto& np = io.params<QuantNodeParams<Scalar, Vector>>();
   const auto a = io.in<T>(0);
   const auto b = io.in<T>(1);
   const auto o = io.out<T>(0);
   const auto storage = quant::storage_range<E>();
   const auto range = quant::activation_range(static_cast<FusedActivationFunc>(*act), o.scale(),
                                              o.zero_point(), storage.min, storage.max);
-  auto one = [&](std::int32_t va, std::int32_t vb) {
-    const std::int32_t prod = (p.input1_offset + va) * (p.input2_offset + vb);
-    std::int32_t r = quant::multiply_by_quantized_multiplier(prod, p.output.value, p.output.shift) +
-                     p.output_offset;
-    r = r < range.min ? range.min : (r > range.max ? range.max : r);
-    return static_cast<E>(r);
-  };
-  apply_binary(a, b, o, one);
+  const std::size_t n = o.size();
+  if (np.simd != nullptr) {
+    const bool a_full = a.size() == n, b_full = b.size() == n;
+    Vector v = np.vec;
+    v.min = range.min;
+    v.max = range.max;
+    auto run = [&](const E* x, const E* y, bool y_scalar, const Vector& params) {
+      if constexpr (std::is_same_v<Vector, simd::Quant8AddParams>)
+        simd::quant8_add(*np.simd, x, y, y_scalar, o.data(), n, params);
+      else
+        simd::quant8_mul(*np.simd, x, y, y_scalar, o.data(), n, params);
+    };
+    if (a_full && (b_full || b.size() == 1)) {
+      run(a.data(), b.data(), !b_full, v);
+      return {};
+    }
+    if (b_full && a.size() == 1) {
+      run(b.data(), a.data(), true, swapped(v));
+      return {};
+    }
+  }
+  apply_binary(a, b, o, [&](std::int32_t va, std::int32_t vb) { return static_cast<E>(one(np.scalar, range, va, vb)); });
   return {};
+}
+
+template <OperandType T>
+Status kernel_add_quant(const NodeIO& io) {
+  return kernel_quant<T, AddQuantParams, simd::Quant8AddParams>(io, &add_quant_one);
+}
+
+template <OperandType T>
+Status kernel_mul_quant(const NodeIO& io) {
+  return kernel_quant<T, MulQuantParams, simd::Quant8MulParams>(io, &mul_quant_one);
 }
 
 /// The kernels of ADD, SUB, MUL or DIV (Op), one per key type T, chosen once at prepare time;
@@ -269,18 +368,13 @@ struct Family : KernelFamily {
     } else if constexpr (T == OperandType::TENSOR_INT32) {
       return io.same_known_shapes() ? &kernel_i32_same_shape<Op> : &kernel_i32<Op>;
     } else if constexpr (Op::quant == QuantKind::AddLike) {
-      prepare.store(make_add_params(io.input(0), io.input(1), io.output(0), Op::negate_second));
+      prepare.store(make_node_params<AddQuantParams, simd::Quant8AddParams>(
+          make_add_params(io.input(0), io.input(1), io.output(0), Op::negate_second)));
       return &kernel_add_quant<T>;
     } else {
       static_assert(Op::quant == QuantKind::MulLike, "nnhal: no quantized kernel for this operation");
-      const RtOperand &a = io.input(0), &b = io.input(1), &o = io.output(0);
-      MulQuantParams p{};
-      p.input1_offset = -a.zero_point;
-      p.input2_offset = -b.zero_point;
-      p.output_offset = o.zero_point;
-      p.output = quant::quantize_multiplier(static_cast<double>(a.scale) * static_cast<double>(b.scale) /
-                                            static_cast<double>(o.scale));
-      prepare.store(p);
+      prepare.store(make_node_params<MulQuantParams, simd::Quant8MulParams>(
+          make_mul_params(io.input(0), io.input(1), io.output(0))));
       return &kernel_mul_quant<T>;
     }
   }

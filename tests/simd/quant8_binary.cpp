@@ -1,0 +1,237 @@
+// nnhal::simd::quant8_binary (include/nnhal/simd/quant8_binary.hpp) on every compiled target
+// this CPU runs, against the scalar reference of the quantized ADD / SUB / MUL kernels
+// (arithmetic::add_quant_one / mul_quant_one, the reference's integer rules step for step):
+// bit-exact equality over random inputs, random scales and zero points, every fused activation,
+// sizes around the vector width with tails, misaligned buffers with guard bytes, a scalar second
+// operand and in-place output. The vector requantization alone against
+// quant::multiply_by_quantized_multiplier over the whole int32 range.
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <type_traits>
+#include <vector>
+
+#include "nnhal/kernels/common/arithmetic.hpp"
+#include "nnhal/kernels/common/quantization.hpp"
+#include "nnhal/simd/quant8_binary.hpp"
+#include "simd/simd_tester.hpp"
+
+namespace {
+
+namespace ar = nnhal::kernels::arithmetic;
+namespace quant = nnhal::quant;
+namespace st = nnhal::test::simd;
+using nnhal::FusedActivationFunc;
+using nnhal::RtOperand;
+
+/// An array of E placed `offset` elements after a 64-byte boundary, between guard bytes.
+template <class E>
+class Bytes {
+ public:
+  static constexpr std::size_t kGuard = 64;
+  Bytes(std::size_t n, std::size_t offset) : n_(n), storage_(n + 2 * kGuard + 64 + offset, guard()) {
+    const auto base = reinterpret_cast<std::uintptr_t>(storage_.data());
+    begin_ = (64 - base % 64) % 64 + kGuard + offset;
+  }
+  E* data() { return storage_.data() + begin_; }
+  E& operator[](std::size_t i) { return data()[i]; }
+  bool guards_intact() const {
+    for (std::size_t i = 0; i < storage_.size(); ++i)
+      if ((i < begin_ || i >= begin_ + n_) && storage_[i] != guard()) return false;
+    return true;
+  }
+
+ private:
+  static E guard() { return static_cast<E>(0x5a); }
+  std::size_t n_;
+  std::vector<E> storage_;
+  std::size_t begin_ = 0;
+};
+
+/// Random quantization of an 8-bit operand: scale log-uniform over [2^-10, 2^4], any zero point
+/// of the type.
+template <class E>
+RtOperand random_operand(std::mt19937& gen) {
+  std::uniform_real_distribution<double> log_scale(-10.0, 4.0);
+  std::uniform_int_distribution<int> zp(std::is_signed_v<E> ? -128 : 0, std::is_signed_v<E> ? 127 : 255);
+  RtOperand r;
+  r.scale = static_cast<float>(std::exp2(log_scale(gen)));
+  r.zero_point = zp(gen);
+  return r;
+}
+
+constexpr FusedActivationFunc kActivations[] = {FusedActivationFunc::NONE, FusedActivationFunc::RELU,
+                                                FusedActivationFunc::RELU1, FusedActivationFunc::RELU6};
+
+enum class Kind { kAdd, kSub, kMul };
+
+/// Runs one operation of `kind` over random data on target t's table and compares every
+/// element with the scalar reference.
+template <class E>
+void check_op(const st::Target& t, Kind kind, std::uint32_t seed) {
+  const auto& k = nnhal::simd::quant8_binary(t.target);
+  std::mt19937 gen(seed);
+  std::uniform_int_distribution<int> value(std::numeric_limits<E>::min(), std::numeric_limits<E>::max());
+  const auto storage = quant::storage_range<E>();
+  std::size_t compared = 0;
+  for (const std::size_t n : st::sizes(t.lanes_f32()))
+    for (int trial = 0; trial < 6; ++trial) {
+      const RtOperand a_op = random_operand<E>(gen), b_op = random_operand<E>(gen), o_op = random_operand<E>(gen);
+      const FusedActivationFunc act = kActivations[trial % 4];
+      const quant::QuantRange range =
+          quant::activation_range(act, o_op.scale, o_op.zero_point, storage.min, storage.max);
+      const bool b_scalar = trial % 3 == 2 && n > 0;
+      const bool in_place = trial % 3 == 1;
+      const std::size_t off_a = static_cast<std::size_t>(trial) % 3, off_b = (off_a + 1) % 3;
+      CAPTURE(n);
+      CAPTURE(trial);
+      CAPTURE(b_scalar);
+      CAPTURE(in_place);
+      const std::size_t nb = b_scalar ? 1 : n;
+      Bytes<E> a(n, off_a), b(nb, off_b), out(n, (off_a + 2) % 3);
+      std::vector<E> va(n), vb(nb);
+      for (auto& v : va) v = static_cast<E>(value(gen));
+      for (auto& v : vb) v = static_cast<E>(value(gen));
+      for (std::size_t i = 0; i < n; ++i) a[i] = va[i];
+      for (std::size_t i = 0; i < nb; ++i) b[i] = vb[i];
+      E* dst = in_place ? a.data() : out.data();
+      std::vector<std::int32_t> want(n);
+      bool simd_ok = false;
+      if (kind == Kind::kMul) {
+        const ar::MulQuantParams p = ar::make_mul_params(a_op, b_op, o_op);
+        nnhal::simd::Quant8MulParams v{};
+        simd_ok = ar::to_simd(p, v);
+        v.min = range.min;
+        v.max = range.max;
+        for (std::size_t i = 0; i < n; ++i) want[i] = ar::mul_quant_one(p, range, va[i], vb[b_scalar ? 0 : i]);
+        if (simd_ok) nnhal::simd::quant8_mul(k, a.data(), b.data(), b_scalar, dst, n, v);
+      } else {
+        const ar::AddQuantParams p = ar::make_add_params(a_op, b_op, o_op, kind == Kind::kSub);
+        nnhal::simd::Quant8AddParams v{};
+        simd_ok = ar::to_simd(p, v);
+        v.min = range.min;
+        v.max = range.max;
+        for (std::size_t i = 0; i < n; ++i) want[i] = ar::add_quant_one(p, range, va[i], vb[b_scalar ? 0 : i]);
+        if (simd_ok) nnhal::simd::quant8_add(k, a.data(), b.data(), b_scalar, dst, n, v);
+      }
+      if (!simd_ok) continue;  // a left shift past 31: the kernel keeps the scalar loop
+      std::size_t bad = 0, first = 0;
+      for (std::size_t i = 0; i < n; ++i)
+        if (static_cast<std::int32_t>(dst[i]) != want[i] && bad++ == 0) first = i;
+      INFO("first mismatch at ", first, ": got ", n ? static_cast<int>(dst[first]) : 0, ", want ",
+           n ? want[first] : 0);
+      CHECK(bad == 0);
+      CHECK(a.guards_intact());
+      CHECK(b.guards_intact());
+      CHECK(out.guards_intact());
+      if (!in_place)
+        for (std::size_t i = 0; i < n; ++i) REQUIRE(a[i] == va[i]);
+      for (std::size_t i = 0; i < nb; ++i) REQUIRE(b[i] == vb[i]);
+      compared += n;
+    }
+  CHECK(compared > 0);
+}
+
+}  // namespace
+
+TEST_CASE("simd::quant8_binary requant: bit for bit multiply_by_quantized_multiplier") {
+  st::for_each_target([](const st::Target& t) {
+    const auto& k = nnhal::simd::quant8_binary(t.target);
+    std::mt19937 gen(7);
+    std::uniform_int_distribution<std::int32_t> any(std::numeric_limits<std::int32_t>::min(),
+                                                    std::numeric_limits<std::int32_t>::max());
+    std::uniform_int_distribution<std::int32_t> multiplier(1 << 30, std::numeric_limits<std::int32_t>::max());
+    for (const std::size_t n : st::sizes(t.lanes_f32()))
+      for (int shift = -31; shift <= 31; shift += (shift < -3 || shift > 3) ? 5 : 1) {
+        CAPTURE(n);
+        CAPTURE(shift);
+        std::vector<std::int32_t> x(n), got(n + 1, 77);
+        for (auto& v : x) v = any(gen);
+        if (n > 0) x[0] = std::numeric_limits<std::int32_t>::min();
+        if (n > 1) x[1] = std::numeric_limits<std::int32_t>::max();
+        if (n > 2) x[2] = 0;
+        for (const std::int32_t m :
+             {multiplier(gen), std::int32_t{1 << 30}, std::numeric_limits<std::int32_t>::max(), std::int32_t{0},
+              -multiplier(gen), std::numeric_limits<std::int32_t>::min() + 1}) {
+          CAPTURE(m);
+          const std::int32_t left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
+          k.requant(x.data(), got.data(), n, m, left, right);
+          std::size_t bad = 0, first = 0;
+          for (std::size_t i = 0; i < n; ++i)
+            if (got[i] != quant::multiply_by_quantized_multiplier(x[i], m, shift) && bad++ == 0) first = i;
+          INFO("first mismatch at ", first);
+          CHECK(bad == 0);
+          CHECK(got[n] == 77);
+        }
+      }
+  });
+}
+
+TEST_CASE("simd::quant8_binary ADD: bit for bit the reference, uint8 and int8") {
+  st::for_each_target([](const st::Target& t) {
+    check_op<std::uint8_t>(t, Kind::kAdd, 101);
+    check_op<std::int8_t>(t, Kind::kAdd, 102);
+  });
+}
+
+TEST_CASE("simd::quant8_binary SUB: bit for bit the reference, uint8 and int8") {
+  st::for_each_target([](const st::Target& t) {
+    check_op<std::uint8_t>(t, Kind::kSub, 201);
+    check_op<std::int8_t>(t, Kind::kSub, 202);
+  });
+}
+
+TEST_CASE("simd::quant8_binary MUL: bit for bit the reference, uint8 and int8") {
+  st::for_each_target([](const st::Target& t) {
+    check_op<std::uint8_t>(t, Kind::kMul, 301);
+    check_op<std::int8_t>(t, Kind::kMul, 302);
+  });
+}
+
+TEST_CASE("simd::quant8_binary: every input pair of one quantization, uint8 and int8") {
+  // Exhaustive over (a, b) for a few fixed quantizations (the benchmark's among them).
+  struct Q {
+    float sa, sb, so;
+    int za, zb, zo;
+  };
+  for (const Q q : {Q{0.05f, 0.05f, 0.1f, 128, 128, 128}, Q{0.5f, 0.003f, 0.02f, 0, 255, 7},
+                    Q{1.0f / 256, 3.0f, 0.25f, 200, 3, 250}}) {
+    st::for_each_target([&](const st::Target& t) {
+      const auto& k = nnhal::simd::quant8_binary(t.target);
+      RtOperand a_op, b_op, o_op;
+      a_op.scale = q.sa, b_op.scale = q.sb, o_op.scale = q.so;
+      a_op.zero_point = q.za, b_op.zero_point = q.zb, o_op.zero_point = q.zo;
+      std::vector<std::uint8_t> a(65536), b(65536), out(65536);
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        a[i] = static_cast<std::uint8_t>(i & 255);
+        b[i] = static_cast<std::uint8_t>(i >> 8);
+      }
+      const quant::QuantRange range{0, 255};
+      for (const Kind kind : {Kind::kAdd, Kind::kSub, Kind::kMul}) {
+        CAPTURE(static_cast<int>(kind));
+        std::size_t bad = 0;
+        if (kind == Kind::kMul) {
+          const auto p = ar::make_mul_params(a_op, b_op, o_op);
+          nnhal::simd::Quant8MulParams v{};
+          REQUIRE(ar::to_simd(p, v));
+          v.min = 0, v.max = 255;
+          nnhal::simd::quant8_mul(k, a.data(), b.data(), false, out.data(), a.size(), v);
+          for (std::size_t i = 0; i < a.size(); ++i) bad += out[i] != ar::mul_quant_one(p, range, a[i], b[i]);
+        } else {
+          const auto p = ar::make_add_params(a_op, b_op, o_op, kind == Kind::kSub);
+          nnhal::simd::Quant8AddParams v{};
+          REQUIRE(ar::to_simd(p, v));
+          v.min = 0, v.max = 255;
+          nnhal::simd::quant8_add(k, a.data(), b.data(), false, out.data(), a.size(), v);
+          for (std::size_t i = 0; i < a.size(); ++i) bad += out[i] != ar::add_quant_one(p, range, a[i], b[i]);
+        }
+        CHECK(bad == 0);
+      }
+    });
+  }
+}
