@@ -28,6 +28,8 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <type_traits>
+#include <utility>
 
 // ---- begin nnhal/interface/node_io.hpp ----
 /// \file
@@ -671,8 +673,6 @@ using element_t = typename operand_type_traits<T>::element_type;
 
 #include <cstdarg>
 #include <cstdio>
-#include <type_traits>
-#include <utility>
 #include <variant>
 
 
@@ -2371,6 +2371,99 @@ inline void binary_f32_scalar_first(BinaryOp op, float a, const float* b, float*
 
 }  // namespace nnhal::simd
 // ---- end nnhal/simd/elementwise_f32.hpp ----
+// ---- begin nnhal/simd/quant8_binary.hpp ----
+/// \file
+/// SIMD family: the 8-bit quantized ADD / SUB / MUL of TENSOR_QUANT8_ASYMM (uint8) and
+/// TENSOR_QUANT8_ASYMM_SIGNED (int8), same-shape operands or a scalar second operand, with the
+/// fused activation clamp, compiled for every target (nnhal/simd/dispatch.hpp). Results are
+/// bit for bit the reference's (TFLite / NNAPI) integer arithmetic:
+///
+///   ADD/SUB: s_a = rdbp(srdhm((a + a_offset) << 20, a_multiplier), a_right)   (same for b)
+///            out = clamp(requant(s_a + s_b) + out_offset, min, max)
+///   MUL:     out = clamp(requant((a + a_offset) * (b + b_offset)) + out_offset, min, max)
+///   requant(x) = rdbp(srdhm(x << out_left, out_multiplier), out_right)
+///
+/// with srdhm = SaturatingRoundingDoublingHighMul and rdbp = RoundingDivideByPOT. SUB is ADD
+/// with a negated b_multiplier. How the per-target code gets these exactly is described in
+/// nnhal/simd/quant8_binary-inl.h.
+
+
+
+namespace nnhal::simd {
+
+/// Parameters of quantized ADD / SUB. Preconditions: a_right, b_right and out_right in
+/// [0, 31], out_left in [0, 31], out_multiplier != INT32_MIN, min <= max within the element
+/// type's range.
+struct Quant8AddParams {
+  std::int32_t a_offset, b_offset;          ///< minus the inputs' zero points
+  std::int32_t a_multiplier, b_multiplier;  ///< Q31 input rescales (b negated for SUB)
+  std::int32_t a_right, b_right;            ///< their right shifts
+  std::int32_t out_multiplier;              ///< Q31 output rescale
+  std::int32_t out_left, out_right;         ///< its left and right shifts (one of them 0)
+  std::int32_t out_offset;                  ///< the output's zero point
+  std::int32_t min, max;                    ///< activation clamp, in output steps
+};
+
+/// Parameters of quantized MUL; the same preconditions on the output fields.
+struct Quant8MulParams {
+  std::int32_t a_offset, b_offset;
+  std::int32_t out_multiplier;
+  std::int32_t out_left, out_right;
+  std::int32_t out_offset;
+  std::int32_t min, max;
+};
+
+/// The family's entry points for one target. Each computes out[i] = op(a[i], b[i]) for i < n,
+/// or op(a[i], b[0]) when b_scalar. `out` may equal `a`; n may be 0.
+struct Quant8Binary {
+  void (*add_u8)(const std::uint8_t* a, const std::uint8_t* b, bool b_scalar, std::uint8_t* out, std::size_t n,
+                 const Quant8AddParams& p);
+  void (*add_i8)(const std::int8_t* a, const std::int8_t* b, bool b_scalar, std::int8_t* out, std::size_t n,
+                 const Quant8AddParams& p);
+  void (*mul_u8)(const std::uint8_t* a, const std::uint8_t* b, bool b_scalar, std::uint8_t* out, std::size_t n,
+                 const Quant8MulParams& p);
+  void (*mul_i8)(const std::int8_t* a, const std::int8_t* b, bool b_scalar, std::int8_t* out, std::size_t n,
+                 const Quant8MulParams& p);
+  /// out[i] = rdbp(srdhm(x[i] << left, multiplier), right), the family's vector requantization
+  /// (exposed for its tests); the same preconditions as the output fields above.
+  void (*requant)(const std::int32_t* x, std::int32_t* out, std::size_t n, std::int32_t multiplier,
+                  std::int32_t left, std::int32_t right);
+};
+
+/// Overloads by element type, for templates over the operand type.
+inline void quant8_add(const Quant8Binary& t, const std::uint8_t* a, const std::uint8_t* b, bool b_scalar,
+                       std::uint8_t* out, std::size_t n, const Quant8AddParams& p) noexcept {
+  t.add_u8(a, b, b_scalar, out, n, p);
+}
+inline void quant8_add(const Quant8Binary& t, const std::int8_t* a, const std::int8_t* b, bool b_scalar,
+                       std::int8_t* out, std::size_t n, const Quant8AddParams& p) noexcept {
+  t.add_i8(a, b, b_scalar, out, n, p);
+}
+inline void quant8_mul(const Quant8Binary& t, const std::uint8_t* a, const std::uint8_t* b, bool b_scalar,
+                       std::uint8_t* out, std::size_t n, const Quant8MulParams& p) noexcept {
+  t.mul_u8(a, b, b_scalar, out, n, p);
+}
+inline void quant8_mul(const Quant8Binary& t, const std::int8_t* a, const std::int8_t* b, bool b_scalar,
+                       std::int8_t* out, std::size_t n, const Quant8MulParams& p) noexcept {
+  t.mul_i8(a, b, b_scalar, out, n, p);
+}
+
+}  // namespace nnhal::simd
+
+#define NNHAL_SIMD_FAMILY_INL "nnhal/simd/quant8_binary-inl.h"
+#include "nnhal/simd/foreach_target-inl.h"
+#undef NNHAL_SIMD_FAMILY_INL
+
+namespace nnhal::simd {
+
+/// The family's entry points compiled for `target` (default: the one this process runs).
+inline const Quant8Binary& quant8_binary(std::int64_t target = chosen_target()) noexcept {
+  static constexpr PerTarget<Quant8Binary> kTables[] = NNHAL_SIMD_PER_TARGET(kQuant8Binary);
+  return pick(kTables, target);
+}
+
+}  // namespace nnhal::simd
+// ---- end nnhal/simd/quant8_binary.hpp ----
 
 namespace nnhal::kernels::arithmetic {
 
@@ -2554,30 +2647,17 @@ inline AddQuantParams make_add_params(const RtOperand& a, const RtOperand& b, co
   return p;
 }
 
-template <OperandType T>
-Status kernel_add_quant(const NodeIO& io) {
-  using E = element_t<T>;
-  auto act = activation(io);
-  if (!act) return std::move(act.error());
-  const auto& p = io.params<AddQuantParams>();
-  const auto a = io.in<T>(0);
-  const auto b = io.in<T>(1);
-  const auto o = io.out<T>(0);
-  const auto storage = quant::storage_range<E>();
-  const auto range = quant::activation_range(static_cast<FusedActivationFunc>(*act), o.scale(),
-                                             o.zero_point(), storage.min, storage.max);
-  auto one = [&](std::int32_t va, std::int32_t vb) {
-    const std::int32_t x1 = (p.input1_offset + va) * (1 << AddQuantParams::kLeftShift);
-    const std::int32_t x2 = (p.input2_offset + vb) * (1 << AddQuantParams::kLeftShift);
-    const std::int32_t s1 = quant::multiply_by_quantized_multiplier(x1, p.input1.value, p.input1.shift);
-    const std::int32_t s2 = quant::multiply_by_quantized_multiplier(x2, p.input2.value, p.input2.shift);
-    std::int32_t r = quant::multiply_by_quantized_multiplier(s1 + s2, p.output.value, p.output.shift) +
-                     p.output_offset;
-    r = r < range.min ? range.min : (r > range.max ? range.max : r);
-    return static_cast<E>(r);
-  };
-  apply_binary(a, b, o, one);
-  return {};
+/// One element of quantized ADD / SUB as the reference computes it (the SIMD family
+/// nnhal/simd/quant8_binary.hpp is checked bit for bit against it).
+inline std::int32_t add_quant_one(const AddQuantParams& p, quant::QuantRange range, std::int32_t va,
+                                  std::int32_t vb) noexcept {
+  const std::int32_t x1 = (p.input1_offset + va) * (1 << AddQuantParams::kLeftShift);
+  const std::int32_t x2 = (p.input2_offset + vb) * (1 << AddQuantParams::kLeftShift);
+  const std::int32_t s1 = quant::multiply_by_quantized_multiplier(x1, p.input1.value, p.input1.shift);
+  const std::int32_t s2 = quant::multiply_by_quantized_multiplier(x2, p.input2.value, p.input2.shift);
+  const std::int32_t r =
+      quant::multiply_by_quantized_multiplier(s1 + s2, p.output.value, p.output.shift) + p.output_offset;
+  return r < range.min ? range.min : (r > range.max ? range.max : r);
 }
 
 /// Precomputed requantization of quantized MUL.
@@ -2586,27 +2666,136 @@ struct MulQuantParams {
   quant::Multiplier output;
 };
 
-template <OperandType T>
-Status kernel_mul_quant(const NodeIO& io) {
+inline MulQuantParams make_mul_params(const RtOperand& a, const RtOperand& b, const RtOperand& o) noexcept {
+  MulQuantParams p{};
+  p.input1_offset = -a.zero_point;
+  p.input2_offset = -b.zero_point;
+  p.output_offset = o.zero_point;
+  p.output = quant::quantize_multiplier(static_cast<double>(a.scale) * static_cast<double>(b.scale) /
+                                        static_cast<double>(o.scale));
+  return p;
+}
+
+/// One element of quantized MUL as the reference computes it.
+inline std::int32_t mul_quant_one(const MulQuantParams& p, quant::QuantRange range, std::int32_t va,
+                                  std::int32_t vb) noexcept {
+  const std::int32_t prod = (p.input1_offset + va) * (p.input2_offset + vb);
+  const std::int32_t r =
+      quant::multiply_by_quantized_multiplier(prod, p.output.value, p.output.shift) + p.output_offset;
+  return r < range.min ? range.min : (r > range.max ? range.max : r);
+}
+
+/// The SIMD family's form of an output multiplier: false when the shift is outside what the
+/// family takes (a left shift past 31, where the reference's uint32 shift is undefined).
+inline bool simd_output(const quant::Multiplier& m, std::int32_t& value, std::int32_t& left,
+                        std::int32_t& right) noexcept {
+  if (m.shift > 31 || m.shift < -31) return false;
+  value = m.value;
+  left = m.shift > 0 ? m.shift : 0;
+  right = m.shift > 0 ? 0 : -m.shift;
+  return true;
+}
+
+/// AddQuantParams in the SIMD family's form (clamp left open); false when the family does not
+/// take them (then the scalar loop runs). The input multipliers of ADD are at most 1/2, so
+/// their shifts are right shifts.
+inline bool to_simd(const AddQuantParams& p, simd::Quant8AddParams& v) noexcept {
+  if (p.input1.shift > 0 || p.input1.shift < -31 || p.input2.shift > 0 || p.input2.shift < -31) return false;
+  v = simd::Quant8AddParams{};
+  v.a_offset = p.input1_offset;
+  v.b_offset = p.input2_offset;
+  v.a_multiplier = p.input1.value;
+  v.b_multiplier = p.input2.value;
+  v.a_right = -p.input1.shift;
+  v.b_right = -p.input2.shift;
+  v.out_offset = p.output_offset;
+  return simd_output(p.output, v.out_multiplier, v.out_left, v.out_right);
+}
+
+inline bool to_simd(const MulQuantParams& p, simd::Quant8MulParams& v) noexcept {
+  v = simd::Quant8MulParams{};
+  v.a_offset = p.input1_offset;
+  v.b_offset = p.input2_offset;
+  v.out_offset = p.output_offset;
+  return simd_output(p.output, v.out_multiplier, v.out_left, v.out_right);
+}
+
+/// The same parameters with the operands swapped (for a scalar first operand).
+inline simd::Quant8AddParams swapped(simd::Quant8AddParams v) noexcept {
+  std::swap(v.a_offset, v.b_offset);
+  std::swap(v.a_multiplier, v.b_multiplier);
+  std::swap(v.a_right, v.b_right);
+  return v;
+}
+inline simd::Quant8MulParams swapped(simd::Quant8MulParams v) noexcept {
+  std::swap(v.a_offset, v.b_offset);
+  return v;
+}
+
+/// A quantized node's parameters: the scalar form, and the SIMD family's table and form when it
+/// takes them (simd == nullptr otherwise). Written once at prepare.
+template <class Scalar, class Vector>
+struct QuantNodeParams {
+  Scalar scalar;
+  Vector vec;
+  const simd::Quant8Binary* simd;
+};
+
+template <class Scalar, class Vector>
+QuantNodeParams<Scalar, Vector> make_node_params(const Scalar& p) noexcept {
+  QuantNodeParams<Scalar, Vector> np{};
+  np.scalar = p;
+  np.simd = to_simd(p, np.vec) ? &simd::quant8_binary() : nullptr;
+  return np;
+}
+
+/// Runs quantized ADD/SUB (AddLike) or MUL: the SIMD family for equal shapes and a scalar
+/// operand, the scalar reference loop (apply_binary) for other broadcasts.
+template <OperandType T, class Scalar, class Vector, class One>
+Status kernel_quant(const NodeIO& io, One one) {
   using E = element_t<T>;
   auto act = activation(io);
   if (!act) return std::move(act.error());
-  const auto& p = io.params<MulQuantParams>();
+  const auto& np = io.params<QuantNodeParams<Scalar, Vector>>();
   const auto a = io.in<T>(0);
   const auto b = io.in<T>(1);
   const auto o = io.out<T>(0);
   const auto storage = quant::storage_range<E>();
   const auto range = quant::activation_range(static_cast<FusedActivationFunc>(*act), o.scale(),
                                              o.zero_point(), storage.min, storage.max);
-  auto one = [&](std::int32_t va, std::int32_t vb) {
-    const std::int32_t prod = (p.input1_offset + va) * (p.input2_offset + vb);
-    std::int32_t r = quant::multiply_by_quantized_multiplier(prod, p.output.value, p.output.shift) +
-                     p.output_offset;
-    r = r < range.min ? range.min : (r > range.max ? range.max : r);
-    return static_cast<E>(r);
-  };
-  apply_binary(a, b, o, one);
+  const std::size_t n = o.size();
+  if (np.simd != nullptr) {
+    const bool a_full = a.size() == n, b_full = b.size() == n;
+    Vector v = np.vec;
+    v.min = range.min;
+    v.max = range.max;
+    auto run = [&](const E* x, const E* y, bool y_scalar, const Vector& params) {
+      if constexpr (std::is_same_v<Vector, simd::Quant8AddParams>)
+        simd::quant8_add(*np.simd, x, y, y_scalar, o.data(), n, params);
+      else
+        simd::quant8_mul(*np.simd, x, y, y_scalar, o.data(), n, params);
+    };
+    if (a_full && (b_full || b.size() == 1)) {
+      run(a.data(), b.data(), !b_full, v);
+      return {};
+    }
+    if (b_full && a.size() == 1) {
+      run(b.data(), a.data(), true, swapped(v));
+      return {};
+    }
+  }
+  apply_binary(a, b, o, [&](std::int32_t va, std::int32_t vb) { return static_cast<E>(one(np.scalar, range, va, vb)); });
   return {};
+}
+
+template <OperandType T>
+Status kernel_add_quant(const NodeIO& io) {
+  return kernel_quant<T, AddQuantParams, simd::Quant8AddParams>(io, &add_quant_one);
+}
+
+template <OperandType T>
+Status kernel_mul_quant(const NodeIO& io) {
+  return kernel_quant<T, MulQuantParams, simd::Quant8MulParams>(io, &mul_quant_one);
 }
 
 /// The kernels of ADD, SUB, MUL or DIV (Op), one per key type T, chosen once at prepare time;
@@ -2625,18 +2814,13 @@ struct Family : KernelFamily {
     } else if constexpr (T == OperandType::TENSOR_INT32) {
       return io.same_known_shapes() ? &kernel_i32_same_shape<Op> : &kernel_i32<Op>;
     } else if constexpr (Op::quant == QuantKind::AddLike) {
-      prepare.store(make_add_params(io.input(0), io.input(1), io.output(0), Op::negate_second));
+      prepare.store(make_node_params<AddQuantParams, simd::Quant8AddParams>(
+          make_add_params(io.input(0), io.input(1), io.output(0), Op::negate_second)));
       return &kernel_add_quant<T>;
     } else {
       static_assert(Op::quant == QuantKind::MulLike, "nnhal: no quantized kernel for this operation");
-      const RtOperand &a = io.input(0), &b = io.input(1), &o = io.output(0);
-      MulQuantParams p{};
-      p.input1_offset = -a.zero_point;
-      p.input2_offset = -b.zero_point;
-      p.output_offset = o.zero_point;
-      p.output = quant::quantize_multiplier(static_cast<double>(a.scale) * static_cast<double>(b.scale) /
-                                            static_cast<double>(o.scale));
-      prepare.store(p);
+      prepare.store(make_node_params<MulQuantParams, simd::Quant8MulParams>(
+          make_mul_params(io.input(0), io.input(1), io.output(0))));
       return &kernel_mul_quant<T>;
     }
   }
@@ -6076,6 +6260,50 @@ struct Row<OperationType::SOFTMAX> {
 
 }  // namespace nnhal
 // ---- end nnhal/ops/softmax.hpp ----
+// ---- begin nnhal/simd/quant8_softmax.hpp ----
+/// \file
+/// SIMD family: the per-row helpers of the 8-bit quantized SOFTMAX (TENSOR_QUANT8_ASYMM and
+/// TENSOR_QUANT8_ASYMM_SIGNED) beside its exp table (nnhal/kernels/softmax.hpp), compiled for
+/// every target (nnhal/simd/dispatch.hpp): the range (minimum and maximum) of a contiguous row.
+/// The rescale by the sum's reciprocal uses nnhal/simd/quant8_binary.hpp's requant.
+
+
+
+namespace nnhal::simd {
+
+/// The family's entry points for one target.
+struct Quant8Softmax {
+  /// *min = min(x[0..n)), *max = max(x[0..n)) for n >= 1.
+  void (*min_max_u8)(const std::uint8_t* x, std::size_t n, std::int32_t* min, std::int32_t* max);
+  void (*min_max_i8)(const std::int8_t* x, std::size_t n, std::int32_t* min, std::int32_t* max);
+};
+
+/// Overloads by element type.
+inline void quant8_min_max(const Quant8Softmax& t, const std::uint8_t* x, std::size_t n, std::int32_t* min,
+                           std::int32_t* max) noexcept {
+  t.min_max_u8(x, n, min, max);
+}
+inline void quant8_min_max(const Quant8Softmax& t, const std::int8_t* x, std::size_t n, std::int32_t* min,
+                           std::int32_t* max) noexcept {
+  t.min_max_i8(x, n, min, max);
+}
+
+}  // namespace nnhal::simd
+
+#define NNHAL_SIMD_FAMILY_INL "nnhal/simd/quant8_softmax-inl.h"
+#include "nnhal/simd/foreach_target-inl.h"
+#undef NNHAL_SIMD_FAMILY_INL
+
+namespace nnhal::simd {
+
+/// The family's entry points compiled for `target` (default: the one this process runs).
+inline const Quant8Softmax& quant8_softmax(std::int64_t target = chosen_target()) noexcept {
+  static constexpr PerTarget<Quant8Softmax> kTables[] = NNHAL_SIMD_PER_TARGET(kQuant8Softmax);
+  return pick(kTables, target);
+}
+
+}  // namespace nnhal::simd
+// ---- end nnhal/simd/quant8_softmax.hpp ----
 // ---- begin nnhal/simd/softmax_f32.hpp ----
 /// \file
 /// SIMD family: FLOAT32 SOFTMAX along contiguous rows, out = exp(beta * (x - max)) / sum,
@@ -6270,11 +6498,11 @@ Status kernel_quant(const NodeIO& io) {
 /// The quantized kernel's exponentials precomputed at prepare (when beta is a constant): for
 /// an 8-bit input, x - max is one of 256 values, so exp_on_negative_values of each, and its
 /// Q12.19 rescaling for the sum, are looked up instead of computed per element. Entries with
-/// x - max below the reference's cut-off (diff_min) hold -1: they contribute nothing and
-/// output the minimum, as in kernel_quant. Results are bit for bit those of kernel_quant.
+/// x - max below the reference's cut-off (diff_min) contribute nothing (sum 0) and output the
+/// minimum (exp -1), as in kernel_quant. Results are bit for bit those of kernel_quant.
 struct QuantExpTable {
   std::int32_t exp[256];  ///< Fixed<0> raw of exp(scaled(-k)), k = max - x; -1 below diff_min
-  std::int32_t sum[256];  ///< the same rescaled to Q12.19 (the sum's format)
+  std::int32_t sum[256];  ///< the same rescaled to Q12.19 (the sum's format); 0 below diff_min
 };
 
 /// Fills `t` for `beta` and input scale `scale`; false when the reference's multiplier does not
@@ -6284,7 +6512,8 @@ inline bool make_exp_table(float beta, float scale, QuantExpTable& t) noexcept {
   if (!d) return false;
   for (std::int32_t k = 0; k < 256; ++k) {
     if (-k < d->diff_min) {
-      t.exp[k] = t.sum[k] = -1;
+      t.exp[k] = -1;
+      t.sum[k] = 0;
       continue;
     }
     const fixed::Fixed<0> e = exp_of_diff(*d, -k);
@@ -6293,6 +6522,39 @@ inline bool make_exp_table(float beta, float scale, QuantExpTable& t) noexcept {
   }
   return true;
 }
+
+/// One contiguous row (inner == 1) of kernel_quant_table through a per-row output table: for an
+/// 8-bit input the output depends only on k = max - x, so out8[k] is computed once for each k
+/// the row can hold (0 .. max - min), the rescale by the sum's reciprocal
+/// (srdhm(scale, exp) then the rounding right shift) for all of them at once through the
+/// quant8_binary family's vector requantization, and each element is then one byte lookup.
+/// Bit for bit the per-element computation: the same integer steps on the same exp values.
+template <class E>
+void quant_row_lut(const QuantExpTable& table, const simd::Quant8Binary& simd, const E* x, E* y, std::size_t n,
+                   std::int32_t max, std::int32_t min) noexcept {
+  constexpr bool is_signed = std::is_signed_v<E>;
+  constexpr std::int32_t q_min = std::numeric_limits<E>::min(), q_max = std::numeric_limits<E>::max();
+  std::int32_t sum = 0;
+  for (std::size_t a = 0; a < n; ++a) sum = fixed::wrap_add(sum, table.sum[max - x[a]]);
+  const SumReciprocal rec = reciprocal_of_sum(sum);
+  const auto count = static_cast<std::size_t>(max - min) + 1;
+  alignas(64) std::int32_t scaled[256];
+  if (rec.shift <= 31) {
+    simd.requant(table.exp, scaled, count, rec.scale.raw, 0, rec.shift);
+  } else {  // divide_by_pot_nonnegative: 0
+    for (std::size_t k = 0; k < count; ++k) scaled[k] = 0;
+  }
+  E out8[256];
+  for (std::size_t k = 0; k < count; ++k)
+    out8[k] = static_cast<E>(table.exp[k] < 0 ? q_min : std::clamp(scaled[k] - (is_signed ? 128 : 0), q_min, q_max));
+  for (std::size_t a = 0; a < n; ++a) y[a] = out8[max - x[a]];
+}
+
+/// The SIMD tables kernel_quant_table runs, chosen at prepare.
+struct QuantTableParams {
+  const simd::Quant8Binary* binary;  ///< the rescale (requant)
+  const simd::Quant8Softmax* rows;   ///< the row's range
+};
 
 /// kernel_quant with the exponentials from the node's packed QuantExpTable.
 template <OperandType T>
@@ -6309,16 +6571,40 @@ Status kernel_quant_table(const NodeIO& io) {
   const AxisSplit s = split_at(in.dims(), *axis);
   const E* x = in.data();
   E* y = out.data();
+  if (s.inner == 1) {
+    const QuantTableParams& tables = io.params<QuantTableParams>();
+    for (std::size_t o = 0; o < s.outer; ++o) {
+      const E* row = x + o * s.axis;
+      std::int32_t max = 0, min = 0;
+      simd::quant8_min_max(*tables.rows, row, s.axis, &min, &max);
+      // The table costs max - min + 1 rescales: worth it unless the row is much shorter.
+      if (static_cast<std::size_t>(max - min) < 4 * s.axis) {
+        quant_row_lut(table, *tables.binary, row, y + o * s.axis, s.axis, max, min);
+        continue;
+      }
+      // Fall through to the per-element form for this row.
+      std::int32_t sum = 0;
+      for (std::size_t a = 0; a < s.axis; ++a) sum = fixed::wrap_add(sum, table.sum[max - row[a]]);
+      const SumReciprocal rec = reciprocal_of_sum(sum);
+      for (std::size_t a = 0; a < s.axis; ++a) {
+        const std::int32_t e = table.exp[max - row[a]];
+        std::int32_t r = q_min;
+        if (e >= 0) {
+          r = divide_by_pot_nonnegative((rec.scale * fixed::Fixed<0>::from_raw(e)).raw, rec.shift) - (is_signed ? 128 : 0);
+          r = std::clamp(r, q_min, q_max);
+        }
+        y[o * s.axis + a] = static_cast<E>(r);
+      }
+    }
+    return {};
+  }
   for (std::size_t o = 0; o < s.outer; ++o) {
     for (std::size_t i = 0; i < s.inner; ++i) {
       const std::size_t base = o * s.axis * s.inner + i;
       std::int32_t max = q_min < 0 ? q_min : 0;
       for (std::size_t a = 0; a < s.axis; ++a) max = std::max<std::int32_t>(max, x[base + a * s.inner]);
       std::int32_t sum = 0;
-      for (std::size_t a = 0; a < s.axis; ++a) {
-        const std::int32_t t = table.sum[max - x[base + a * s.inner]];
-        sum = fixed::wrap_add(sum, t < 0 ? 0 : t);
-      }
+      for (std::size_t a = 0; a < s.axis; ++a) sum = fixed::wrap_add(sum, table.sum[max - x[base + a * s.inner]]);
       const SumReciprocal rec = reciprocal_of_sum(sum);
       for (std::size_t a = 0; a < s.axis; ++a) {
         const std::int32_t e = table.exp[max - x[base + a * s.inner]];
@@ -6364,6 +6650,7 @@ struct Family : KernelFamily {
         std::byte* packed = make_exp_table(beta_of(io), io.input(0).scale, table) ? prepare.pack(sizeof table) : nullptr;
         if (packed != nullptr) {
           std::memcpy(packed, &table, sizeof table);
+          prepare.store(QuantTableParams{&simd::quant8_binary(), &simd::quant8_softmax()});
           return &kernel_quant_table<T>;
         }
       }
