@@ -16,6 +16,7 @@
 #endif
 
 #include <cstddef>
+#include <cstring>
 
 #include <hwy/highway.h>
 
@@ -40,6 +41,49 @@ inline constexpr simd::TargetInfo kTargetInfo{
     HWY_TARGET,
     &LanesF32,
 };
+
+/// out[i] = op(x, y) over vectors of E for i < n, where x is a[0] broadcast when kScalarA, else
+/// a[i], and y likewise from b. The tail goes through zero-filled copies on the stack (Highway 1.0's
+/// masked loads and stores touch whole vectors on some targets): nothing past `n` is read or
+/// written. `out` may equal `a` or `b`.
+template <bool kScalarA, bool kScalarB, class E, class Op>
+HWY_NOINLINE void BinaryLoop(const E* a, const E* b, E* out, std::size_t n, Op op) {
+  namespace hn = hwy::HWY_NAMESPACE;
+  const hn::ScalableTag<E> d;
+  const std::size_t lanes = hn::Lanes(d);
+  const auto a0 = hn::Set(d, a[0]), b0 = hn::Set(d, b[0]);
+  std::size_t i = 0;
+  for (; i + lanes <= n; i += lanes) {
+    const auto x = kScalarA ? a0 : hn::LoadU(d, a + i);
+    const auto y = kScalarB ? b0 : hn::LoadU(d, b + i);
+    hn::StoreU(op(x, y), d, out + i);
+  }
+  if (i < n) {
+    HWY_ALIGN E ta[HWY_MAX_BYTES / sizeof(E)];
+    HWY_ALIGN E tb[HWY_MAX_BYTES / sizeof(E)];
+    std::memset(ta, 0, sizeof ta);
+    std::memset(tb, 0, sizeof tb);
+    if (!kScalarA) std::memcpy(ta, a + i, (n - i) * sizeof(E));
+    if (!kScalarB) std::memcpy(tb, b + i, (n - i) * sizeof(E));
+    const auto x = kScalarA ? a0 : hn::Load(d, ta);
+    const auto y = kScalarB ? b0 : hn::Load(d, tb);
+    hn::Store(op(x, y), d, ta);
+    std::memcpy(out + i, ta, (n - i) * sizeof(E));
+  }
+}
+
+/// BinaryLoop with the broadcast sides chosen at run time.
+template <class E, class Op>
+HWY_INLINE void BinaryLayout(const E* a, bool a_scalar, const E* b, bool b_scalar, E* out, std::size_t n, Op op) {
+  if (a_scalar && b_scalar)
+    BinaryLoop<true, true>(a, b, out, n, op);
+  else if (a_scalar)
+    BinaryLoop<true, false>(a, b, out, n, op);
+  else if (b_scalar)
+    BinaryLoop<false, true>(a, b, out, n, op);
+  else
+    BinaryLoop<false, false>(a, b, out, n, op);
+}
 
 }  // namespace nnhal::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();

@@ -136,50 +136,22 @@ HWY_INLINE V MinMax(V a, V b) {
     return hn::Max(a, b);
 }
 
-template <bool kMin, bool kScalarA, bool kScalarB, class E>
-HWY_NOINLINE void MinMaxLoop(const E* a, const E* b, E* out, std::size_t n) {
-  const hn::ScalableTag<E> d;
-  const std::size_t N = hn::Lanes(d);
-  const auto va0 = hn::Set(d, a[0]), vb0 = hn::Set(d, b[0]);
-  std::size_t i = 0;
-  for (; i + N <= n; i += N) {
-    const auto x = kScalarA ? va0 : hn::LoadU(d, a + i);
-    const auto y = kScalarB ? vb0 : hn::LoadU(d, b + i);
-    hn::StoreU(MinMax<kMin>(x, y), d, out + i);
+/// MinMax<kMin> as a function object, for BinaryLoop (simd/base-inl.h).
+template <bool kMin>
+struct MinMaxOp {
+  template <class V>
+  HWY_INLINE V operator()(V a, V b) const {
+    return MinMax<kMin>(a, b);
   }
-  if (i < n) {
-    HWY_ALIGN E ba[kMaxBytes];
-    HWY_ALIGN E bb[kMaxBytes];
-    std::memset(ba, 0, sizeof ba);
-    std::memset(bb, 0, sizeof bb);
-    if (!kScalarA) std::memcpy(ba, a + i, (n - i) * sizeof(E));
-    if (!kScalarB) std::memcpy(bb, b + i, (n - i) * sizeof(E));
-    const auto x = kScalarA ? va0 : hn::Load(d, ba);
-    const auto y = kScalarB ? vb0 : hn::Load(d, bb);
-    hn::Store(MinMax<kMin>(x, y), d, ba);
-    std::memcpy(out + i, ba, (n - i) * sizeof(E));
-  }
-}
-
-template <bool kMin, class E>
-HWY_INLINE void MinMaxLayout(const E* a, bool a_scalar, const E* b, bool b_scalar, E* out, std::size_t n) {
-  if (a_scalar && b_scalar)
-    MinMaxLoop<kMin, true, true>(a, b, out, n);
-  else if (a_scalar)
-    MinMaxLoop<kMin, true, false>(a, b, out, n);
-  else if (b_scalar)
-    MinMaxLoop<kMin, false, true>(a, b, out, n);
-  else
-    MinMaxLoop<kMin, false, false>(a, b, out, n);
-}
+};
 
 template <class E>
 HWY_INLINE void MinMaxAny(bool min, const E* a, bool a_scalar, const E* b, bool b_scalar, E* out, std::size_t n) {
   if (n == 0) return;
   if (min)
-    MinMaxLayout<true>(a, a_scalar, b, b_scalar, out, n);
+    BinaryLayout(a, a_scalar, b, b_scalar, out, n, MinMaxOp<true>{});
   else
-    MinMaxLayout<false>(a, a_scalar, b, b_scalar, out, n);
+    BinaryLayout(a, a_scalar, b, b_scalar, out, n, MinMaxOp<false>{});
 }
 
 }  // namespace quant8_detail

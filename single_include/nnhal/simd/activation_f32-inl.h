@@ -197,41 +197,14 @@ HWY_INLINE V MinMax(V a, V b) {
     return hn::IfThenElse(hn::Lt(a, b), b, a);
 }
 
-template <bool kMin, bool kScalarA, bool kScalarB>
-HWY_NOINLINE void MinMaxLoop(const float* a, const float* b, float* out, std::size_t n) {
-  const hn::ScalableTag<float> d;
-  const std::size_t N = hn::Lanes(d);
-  const auto va0 = hn::Set(d, a[0]), vb0 = hn::Set(d, b[0]);
-  std::size_t i = 0;
-  for (; i + N <= n; i += N) {
-    const auto x = kScalarA ? va0 : hn::LoadU(d, a + i);
-    const auto y = kScalarB ? vb0 : hn::LoadU(d, b + i);
-    hn::StoreU(MinMax<kMin>(x, y), d, out + i);
-  }
-  if (i < n) {
-    HWY_ALIGN float ba[HWY_MAX_BYTES / sizeof(float)];
-    HWY_ALIGN float bb[HWY_MAX_BYTES / sizeof(float)];
-    if (!kScalarA) LoadTail(d, a + i, n - i, ba);
-    if (!kScalarB) LoadTail(d, b + i, n - i, bb);
-    const auto x = kScalarA ? va0 : hn::Load(d, ba);
-    const auto y = kScalarB ? vb0 : hn::Load(d, bb);
-    hn::Store(MinMax<kMin>(x, y), d, ba);
-    std::memcpy(out + i, ba, (n - i) * sizeof(float));
-  }
-}
-
+/// MinMax<kMin> as a function object, for BinaryLoop (simd/base-inl.h).
 template <bool kMin>
-HWY_INLINE void MinMaxLayout(const float* a, bool a_scalar, const float* b, bool b_scalar, float* out,
-                             std::size_t n) {
-  if (a_scalar && b_scalar)
-    MinMaxLoop<kMin, true, true>(a, b, out, n);
-  else if (a_scalar)
-    MinMaxLoop<kMin, true, false>(a, b, out, n);
-  else if (b_scalar)
-    MinMaxLoop<kMin, false, true>(a, b, out, n);
-  else
-    MinMaxLoop<kMin, false, false>(a, b, out, n);
-}
+struct MinMaxOp {
+  template <class V>
+  HWY_INLINE V operator()(V a, V b) const {
+    return MinMax<kMin>(a, b);
+  }
+};
 
 }  // namespace activation_detail
 
@@ -278,9 +251,9 @@ inline void ActivationF32MinMax(bool min, const float* a, bool a_scalar, const f
                                 std::size_t n) {
   if (n == 0) return;
   if (min)
-    activation_detail::MinMaxLayout<true>(a, a_scalar, b, b_scalar, out, n);
+    BinaryLayout(a, a_scalar, b, b_scalar, out, n, activation_detail::MinMaxOp<true>{});
   else
-    activation_detail::MinMaxLayout<false>(a, a_scalar, b, b_scalar, out, n);
+    BinaryLayout(a, a_scalar, b, b_scalar, out, n, activation_detail::MinMaxOp<false>{});
 }
 
 /// This target's table of the family.
