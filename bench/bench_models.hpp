@@ -85,10 +85,11 @@ inline std::uint32_t add_operand(Model& m, OperandType type, std::vector<std::ui
   return static_cast<std::uint32_t>(m.main.operands.size() - 1);
 }
 
-/// Appends an INT32 scalar CONSTANT_COPY operand holding `value`.
-inline std::uint32_t add_int32_constant(Model& m, std::int32_t value) {
-  const std::uint32_t index =
-      add_operand(m, OperandType::INT32, {}, OperandLifeTime::CONSTANT_COPY);
+/// Appends a 4-byte scalar CONSTANT_COPY operand of `type` holding `value`.
+template <class T>
+inline std::uint32_t add_scalar_constant(Model& m, OperandType type, T value) {
+  static_assert(sizeof(T) == 4);
+  const std::uint32_t index = add_operand(m, type, {}, OperandLifeTime::CONSTANT_COPY);
   // Keep inline constants 4-byte aligned inside operandValues.
   while (m.operandValues.size() % 4 != 0) m.operandValues.push_back(0);
   const auto offset = static_cast<std::uint32_t>(m.operandValues.size());
@@ -96,6 +97,16 @@ inline std::uint32_t add_int32_constant(Model& m, std::int32_t value) {
   std::memcpy(m.operandValues.data() + offset, &value, sizeof value);
   m.main.operands[index].location = {0, offset, sizeof value};
   return index;
+}
+
+/// Appends an INT32 scalar CONSTANT_COPY operand holding `value`.
+inline std::uint32_t add_int32_constant(Model& m, std::int32_t value) {
+  return add_scalar_constant(m, OperandType::INT32, value);
+}
+
+/// Appends a FLOAT32 scalar CONSTANT_COPY operand holding `value`.
+inline std::uint32_t add_float32_constant(Model& m, float value) {
+  return add_scalar_constant(m, OperandType::FLOAT32, value);
 }
 
 /// Appends a CONSTANT_COPY operand of `type` (a 4-byte element type: TENSOR_INT32, INT32, ...)
@@ -203,13 +214,7 @@ inline OwnedModel softmax_model(OperandType type, std::uint32_t batch, std::uint
   const auto x = add_operand(m, type, {batch, channels}, OperandLifeTime::SUBGRAPH_INPUT);
   m.main.operands[x].scale = in.scale;
   m.main.operands[x].zeroPoint = in.zero_point;
-  const auto beta = add_operand(m, OperandType::FLOAT32, {}, OperandLifeTime::CONSTANT_COPY);
-  while (m.operandValues.size() % 4 != 0) m.operandValues.push_back(0);
-  const auto offset = static_cast<std::uint32_t>(m.operandValues.size());
-  const float one = 1.0f;
-  m.operandValues.resize(offset + sizeof one);
-  std::memcpy(m.operandValues.data() + offset, &one, sizeof one);
-  m.main.operands[beta].location = {0, offset, sizeof one};
+  const auto beta = add_float32_constant(m, 1.0f);
   const auto y = add_operand(m, type, {batch, channels}, OperandLifeTime::SUBGRAPH_OUTPUT);
   if (type != OperandType::TENSOR_FLOAT32) {
     m.main.operands[y].scale = 1.0f / 256.0f;

@@ -47,17 +47,6 @@ std::uint32_t tensor(nnhal::Model& m, OperandType type, std::vector<std::uint32_
   return index;
 }
 
-/// Appends a FLOAT32 scalar CONSTANT_COPY operand.
-std::uint32_t float_constant(nnhal::Model& m, float value) {
-  const auto index = nb::add_operand(m, OperandType::FLOAT32, {}, OperandLifeTime::CONSTANT_COPY);
-  while (m.operandValues.size() % 4 != 0) m.operandValues.push_back(0);
-  const auto offset = static_cast<std::uint32_t>(m.operandValues.size());
-  m.operandValues.resize(offset + sizeof value);
-  std::memcpy(m.operandValues.data() + offset, &value, sizeof value);
-  m.main.operands[index].location = {0, offset, sizeof value};
-  return index;
-}
-
 /// Runs `om` with float inputs refilled in [-8, 8].
 void run(benchmark::State& state, const nb::OwnedModel& om, std::int64_t bytes) {
   nb::OwnedRequest req(om.model);
@@ -78,7 +67,7 @@ void unary(benchmark::State& state, OperationType op, OperandType in, OperandTyp
   nnhal::Model& m = om.model;
   const auto x = tensor(m, in, {kRows, kCols}, OperandLifeTime::SUBGRAPH_INPUT, input_quant(in));
   std::vector<std::uint32_t> inputs{x};
-  if (op == OperationType::ELU) inputs.push_back(float_constant(m, 1.0f));
+  if (op == OperationType::ELU) inputs.push_back(nb::add_float32_constant(m, 1.0f));
   const auto y = tensor(m, out, {kRows, kCols}, OperandLifeTime::SUBGRAPH_OUTPUT, qout);
   nb::add_operation(m, op, inputs, {y});
   m.main.inputIndexes = {x};

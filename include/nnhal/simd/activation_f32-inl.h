@@ -37,11 +37,6 @@ namespace nnhal::HWY_NAMESPACE {
 namespace activation_detail {
 namespace hn = hwy::HWY_NAMESPACE;
 
-#if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_V7
-inline constexpr bool kExactVectorDiv = false;
-#else
-inline constexpr bool kExactVectorDiv = true;
-#endif
 
 /// The largest float whose exp is finite, and the clamp below which exp(x) rounds to 0.
 inline constexpr float kExpHi = 88.72283172607421875f;
@@ -225,7 +220,7 @@ inline void ActivationF32Elu(const float* in, float* out, std::size_t n, float a
 }
 
 inline void ActivationF32HardSwish(const float* in, float* out, std::size_t n) {
-  if constexpr (activation_detail::kExactVectorDiv) {
+  if constexpr (kExactVectorDiv) {
     activation_detail::Map(in, out, n, activation_detail::HardSwish{});
   } else {
     for (std::size_t i = 0; i < n; ++i) {

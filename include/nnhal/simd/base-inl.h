@@ -30,6 +30,14 @@
 HWY_BEFORE_NAMESPACE();
 namespace nnhal::HWY_NAMESPACE {
 
+/// Whether this target's vector division is correctly rounded. 32-bit Arm NEON has no vector
+/// division instruction; Highway emulates it with a refined reciprocal estimate, which is not.
+#if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_V7
+inline constexpr bool kExactVectorDiv = false;
+#else
+inline constexpr bool kExactVectorDiv = true;
+#endif
+
 /// Float lanes of one vector of this target (1 for SCALAR; a run-time value on SVE and RVV).
 inline std::size_t LanesF32() {
   return hwy::HWY_NAMESPACE::Lanes(hwy::HWY_NAMESPACE::ScalableTag<float>());

@@ -28,14 +28,6 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 namespace elementwise_detail {
 
-// 32-bit Arm NEON has no vector division instruction; Highway emulates it with a refined
-// reciprocal estimate, which is not correctly rounded.
-#if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_V7
-inline constexpr bool kExactVectorDiv = false;
-#else
-inline constexpr bool kExactVectorDiv = true;
-#endif
-
 struct AddF32 {
   template <class V>
   static HWY_INLINE V vec(V a, V b) {

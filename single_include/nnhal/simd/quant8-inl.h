@@ -29,11 +29,6 @@ namespace nnhal::HWY_NAMESPACE {
 namespace quant8_detail {
 namespace hn = hwy::HWY_NAMESPACE;
 
-#if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_V7
-inline constexpr bool kExactVectorDiv = false;
-#else
-inline constexpr bool kExactVectorDiv = true;
-#endif
 
 /// Bytes of the largest vector: the padded tail buffers.
 inline constexpr std::size_t kMaxBytes = HWY_MAX_BYTES;
