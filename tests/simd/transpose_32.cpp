@@ -1,5 +1,5 @@
 // simd::transpose_32 (include/nnhal/simd/transpose_32.hpp) on every compiled target this CPU
-// runs: blocks of every size around the 4 x 4 step and the 64 x 64 tile (partial blocks and
+// runs: blocks of every size around the 4 x 4 and 8 x 8 steps and the 64 x 64 tile (partial blocks and
 // tiles on both axes), with row strides larger than the block, misaligned, with guards around
 // both buffers; the result must be the element-by-element transpose bit for bit (NaN payloads
 // included: the kernel only moves bits).
@@ -19,7 +19,7 @@ TEST_CASE("simd::transpose_32: the element-by-element transpose, bit for bit, no
   st::for_each_target([](const st::Target& t) {
     const auto& k = nnhal::simd::transpose_32(t.target);
     std::uint32_t seed = 3;
-    const std::size_t sizes[] = {0, 1, 3, 4, 5, 8, 13, 64, 65, 131};
+    const std::size_t sizes[] = {0, 1, 3, 4, 5, 8, 12, 13, 16, 64, 65, 131};
     for (const std::size_t rows : sizes)
       for (const std::size_t cols : sizes)
         for (const std::size_t pad : {std::size_t{0}, std::size_t{3}})
