@@ -13,12 +13,14 @@
 //   differ by the rounding of the products (a few ulp at most).
 // - 8-bit max: exact, in full 8-bit vectors.
 // - 8-bit average: the window sum in 32-bit lanes (widened from a quarter vector of bytes),
-//   t = sum + count / 2 (sum > 0) or sum - count / 2, then trunc(t / count). The quotient is
-//   formed in float: with |t| + count < 2^24, float(t) is exact and the correctly rounded
-//   quotient never crosses an integer (the distance from t / count to the next integer,
-//   at least 1 / count, exceeds half an ulp of that integer), so truncating it gives the exact
-//   integer quotient. Windows of more than kMaxFloatCount elements (where that bound could
-//   fail) take a 64-bit scalar loop.
+//   then the reference's rounding half away from zero, trunc((|sum| + count / 2) / count)
+//   with the sum's sign, exactly: with t = |sum| + count / 2 < 2^24, float(t) is exact, the
+//   float product t * (1 / count) is within a relative 2^-23 of t / count, so its truncation
+//   q0 is the quotient or one off, and the exact remainder t - q0 * count (in 32-bit lanes)
+//   tells which. Windows of more than kMaxFloatCount elements (sums that could leave that
+//   range) take a 64-bit scalar loop.
+// Each pixel's channels go in blocks of four vectors (four independent accumulator chains,
+// so loads and steps overlap), then single vectors.
 // Channel tails shorter than a vector go through zero-filled copies on the stack (Highway 1.0's
 // masked loads and stores touch whole vectors on some targets): nothing outside the input or
 // output is read or written.
@@ -80,80 +82,141 @@ HWY_INLINE V ClampLanes(V x, V lo, V hi) {
   return hn::IfThenElse(hn::Lt(x, lo), lo, hn::IfThenElse(hn::Gt(x, hi), hi, x));
 }
 
+/// The channels of one output pixel: `base` is the window's first input element (channel 0),
+/// `rows` x `cols` window elements `row` elements apart vertically and C apart horizontally.
+/// Blocks of four vectors of channels (four independent accumulator chains), then single
+/// vectors, then the tail through Ops' partial load / store. Ops supplies the vector type's
+/// Lanes, Init, Load / LoadPartial (into the accumulation domain), Step and Store /
+/// StorePartial (finishing the value).
+template <class Ops, class T>
+HWY_INLINE void Channels(const Ops& ops, const T* base, std::size_t rows, std::size_t cols, std::size_t row,
+                         std::size_t C, T* o) {
+  const std::size_t N = ops.Lanes();
+  std::size_t c = 0;
+  for (; c + 4 * N <= C; c += 4 * N) {
+    auto a0 = ops.Init(), a1 = a0, a2 = a0, a3 = a0;
+    for (std::size_t r = 0; r < rows; ++r) {
+      const T* p = base + r * row + c;
+      for (std::size_t k = 0; k < cols; ++k, p += C) {
+        a0 = ops.Step(a0, ops.Load(p));
+        a1 = ops.Step(a1, ops.Load(p + N));
+        a2 = ops.Step(a2, ops.Load(p + 2 * N));
+        a3 = ops.Step(a3, ops.Load(p + 3 * N));
+      }
+    }
+    ops.Store(a0, o + c);
+    ops.Store(a1, o + c + N);
+    ops.Store(a2, o + c + 2 * N);
+    ops.Store(a3, o + c + 3 * N);
+  }
+  for (; c + N <= C; c += N) {
+    auto a = ops.Init();
+    for (std::size_t r = 0; r < rows; ++r) {
+      const T* p = base + r * row + c;
+      for (std::size_t k = 0; k < cols; ++k, p += C) a = ops.Step(a, ops.Load(p));
+    }
+    ops.Store(a, o + c);
+  }
+  if (c < C) {
+    const std::size_t n = C - c;
+    auto a = ops.Init();
+    for (std::size_t r = 0; r < rows; ++r) {
+      const T* p = base + r * row + c;
+      for (std::size_t k = 0; k < cols; ++k, p += C) a = ops.Step(a, ops.LoadPartial(p, n));
+    }
+    ops.StorePartial(a, o + c, n);
+  }
+}
+
 enum Op { kMax, kAvg, kL2 };
 
-/// One float pool over every output pixel of a.
+/// Float pooling of kind kOp: accumulate, then divide (average, L2), sqrt (L2) and clamp.
 template <int kOp>
-HWY_INLINE void PoolF32(const simd::PoolArgs& a, const float* in, float* out, float lo, float hi) {
-  const hn::ScalableTag<float> d;
-  const std::size_t N = hn::Lanes(d), C = a.channels, row = a.in_w * C;
-  const auto vlo = hn::Set(d, lo), vhi = hn::Set(d, hi);
-  const auto init = kOp == kMax ? hn::Set(d, std::numeric_limits<float>::lowest()) : hn::Zero(d);
-  float* o = out;
-  for (std::size_t b = 0; b < a.batches; ++b) {
-    const float* image = in + b * a.in_h * row;
-    for (std::size_t oy = 0; oy < a.out_h; ++oy) {
-      for (std::size_t ox = 0; ox < a.out_w; ++ox, o += C) {
-        const Window w = WindowOf(a, static_cast<std::int64_t>(oy), static_cast<std::int64_t>(ox));
-        const auto count = hn::Set(d, static_cast<float>((w.y1 - w.y0) * (w.x1 - w.x0)));
-        const std::size_t rows = static_cast<std::size_t>(w.y1 - w.y0), cols = static_cast<std::size_t>(w.x1 - w.x0);
-        const float* base = image + static_cast<std::size_t>(w.y0) * row + static_cast<std::size_t>(w.x0) * C;
-        for (std::size_t c = 0; c < C; c += N) {
-          const std::size_t n = C - c < N ? C - c : N;
-          auto acc = init;
-          for (std::size_t r = 0; r < rows; ++r) {
-            const float* p = base + r * row + c;
-            for (std::size_t k = 0; k < cols; ++k, p += C) {
-              const auto v = LoadN(d, p, n);
-              if constexpr (kOp == kMax) {
-                acc = hn::IfThenElse(hn::Gt(v, acc), v, acc);
-              } else if constexpr (kOp == kAvg) {
-                acc = hn::Add(acc, v);
-              } else {
-                acc = hn::Add(acc, hn::Mul(v, v));
-              }
-            }
-          }
-          if constexpr (kOp == kAvg) acc = hn::Div(acc, count);
-          if constexpr (kOp == kL2) acc = hn::Sqrt(hn::Div(acc, count));
-          StoreN(ClampLanes(acc, vlo, vhi), d, o + c, n);
-        }
-      }
-    }
+struct FloatOps {
+  using D = hn::ScalableTag<float>;
+  using V = hn::Vec<D>;
+  D d;
+  V lo, hi, count;
+  FloatOps(float l, float h) : lo(hn::Set(d, l)), hi(hn::Set(d, h)), count(hn::Zero(d)) {}
+  HWY_INLINE std::size_t Lanes() const { return hn::Lanes(d); }
+  HWY_INLINE V Init() const {
+    return kOp == kMax ? hn::Set(d, std::numeric_limits<float>::lowest()) : hn::Zero(d);
   }
-}
+  HWY_INLINE V Load(const float* p) const { return hn::LoadU(d, p); }
+  HWY_INLINE V LoadPartial(const float* p, std::size_t n) const { return LoadN(d, p, n); }
+  HWY_INLINE V Step(V acc, V v) const {
+    if constexpr (kOp == kMax) return hn::IfThenElse(hn::Gt(v, acc), v, acc);
+    if constexpr (kOp == kAvg) return hn::Add(acc, v);
+    return hn::Add(acc, hn::Mul(v, v));
+  }
+  HWY_INLINE V Finish(V acc) const {
+    if constexpr (kOp == kAvg) acc = hn::Div(acc, count);
+    if constexpr (kOp == kL2) acc = hn::Sqrt(hn::Div(acc, count));
+    return ClampLanes(acc, lo, hi);
+  }
+  HWY_INLINE void Store(V acc, float* p) const { hn::StoreU(Finish(acc), d, p); }
+  HWY_INLINE void StorePartial(V acc, float* p, std::size_t n) const { StoreN(Finish(acc), d, p, n); }
+  HWY_INLINE void SetCount(std::int64_t n) { count = hn::Set(d, static_cast<float>(n)); }
+};
 
-/// 8-bit max over every output pixel of a.
+/// 8-bit maximum in full 8-bit vectors.
 template <class T>
-HWY_INLINE void MaxQ8(const simd::PoolArgs& a, const T* in, T* out, std::int32_t lo, std::int32_t hi) {
-  const hn::ScalableTag<T> d;
-  const std::size_t N = hn::Lanes(d), C = a.channels, row = a.in_w * C;
-  const auto vlo = hn::Set(d, static_cast<T>(lo)), vhi = hn::Set(d, static_cast<T>(hi));
-  const auto init = hn::Set(d, std::numeric_limits<T>::lowest());
-  T* o = out;
-  for (std::size_t b = 0; b < a.batches; ++b) {
-    const T* image = in + b * a.in_h * row;
-    for (std::size_t oy = 0; oy < a.out_h; ++oy) {
-      for (std::size_t ox = 0; ox < a.out_w; ++ox, o += C) {
-        const Window w = WindowOf(a, static_cast<std::int64_t>(oy), static_cast<std::int64_t>(ox));
-        const std::size_t rows = static_cast<std::size_t>(w.y1 - w.y0), cols = static_cast<std::size_t>(w.x1 - w.x0);
-        const T* base = image + static_cast<std::size_t>(w.y0) * row + static_cast<std::size_t>(w.x0) * C;
-        for (std::size_t c = 0; c < C; c += N) {
-          const std::size_t n = C - c < N ? C - c : N;
-          auto acc = init;
-          for (std::size_t r = 0; r < rows; ++r) {
-            const T* p = base + r * row + c;
-            for (std::size_t k = 0; k < cols; ++k, p += C) acc = hn::Max(acc, LoadN(d, p, n));
-          }
-          StoreN(ClampLanes(acc, vlo, vhi), d, o + c, n);
-        }
-      }
-    }
-  }
-}
+struct MaxQ8Ops {
+  using D = hn::ScalableTag<T>;
+  using V = hn::Vec<D>;
+  D d;
+  V lo, hi;
+  MaxQ8Ops(std::int32_t l, std::int32_t h) : lo(hn::Set(d, static_cast<T>(l))), hi(hn::Set(d, static_cast<T>(h))) {}
+  HWY_INLINE std::size_t Lanes() const { return hn::Lanes(d); }
+  HWY_INLINE V Init() const { return hn::Set(d, std::numeric_limits<T>::lowest()); }
+  HWY_INLINE V Load(const T* p) const { return hn::LoadU(d, p); }
+  HWY_INLINE V LoadPartial(const T* p, std::size_t n) const { return LoadN(d, p, n); }
+  HWY_INLINE V Step(V acc, V v) const { return hn::Max(acc, v); }
+  HWY_INLINE void Store(V acc, T* p) const { hn::StoreU(ClampLanes(acc, lo, hi), d, p); }
+  HWY_INLINE void StorePartial(V acc, T* p, std::size_t n) const { StoreN(ClampLanes(acc, lo, hi), d, p, n); }
+  HWY_INLINE void SetCount(std::int64_t) {}
+};
 
-/// The plain 64-bit average of one pixel's channels, for windows too large for the float
-/// quotient.
+/// 8-bit average: sums in 32-bit lanes, then the rounded quotient (see the file comment).
+template <class T>
+struct AvgQ8Ops {
+  using D = hn::ScalableTag<std::int32_t>;
+  using D8 = hn::Rebind<T, D>;
+  using DF = hn::Rebind<float, D>;
+  using V = hn::Vec<D>;
+  D d;
+  D8 d8;
+  DF df;
+  V lo, hi, half, count;
+  hn::Vec<DF> rcp;
+  AvgQ8Ops(std::int32_t l, std::int32_t h)
+      : lo(hn::Set(d, l)), hi(hn::Set(d, h)), half(hn::Zero(d)), count(hn::Zero(d)), rcp(hn::Zero(df)) {}
+  HWY_INLINE std::size_t Lanes() const { return hn::Lanes(d); }
+  HWY_INLINE V Init() const { return hn::Zero(d); }
+  HWY_INLINE V Load(const T* p) const { return hn::PromoteTo(d, hn::LoadU(d8, p)); }
+  HWY_INLINE V LoadPartial(const T* p, std::size_t n) const { return hn::PromoteTo(d, LoadN(d8, p, n)); }
+  HWY_INLINE V Step(V acc, V v) const { return hn::Add(acc, v); }
+  /// trunc(t / count) for t = |sum| + count / 2, with the sum's sign: q0 from the float
+  /// reciprocal is within one of the quotient (|t| < 2^24), the remainder corrects it.
+  HWY_INLINE V Finish(V sum) const {
+    const V a = hn::Add(hn::Abs(sum), half);
+    V q = hn::ConvertTo(d, hn::Mul(hn::ConvertTo(df, a), rcp));
+    const V r = hn::Sub(a, hn::Mul(q, count));
+    q = hn::IfThenElse(hn::Lt(r, hn::Zero(d)), hn::Sub(q, hn::Set(d, 1)), q);
+    q = hn::IfThenElse(hn::Lt(r, count), q, hn::Add(q, hn::Set(d, 1)));
+    q = hn::IfThenElse(hn::Lt(sum, hn::Zero(d)), hn::Neg(q), q);
+    return ClampLanes(q, lo, hi);
+  }
+  HWY_INLINE void Store(V acc, T* p) const { hn::StoreU(hn::DemoteTo(d8, Finish(acc)), d8, p); }
+  HWY_INLINE void StorePartial(V acc, T* p, std::size_t n) const { StoreN(hn::DemoteTo(d8, Finish(acc)), d8, p, n); }
+  HWY_INLINE void SetCount(std::int64_t n) {
+    count = hn::Set(d, static_cast<std::int32_t>(n));
+    half = hn::Set(d, static_cast<std::int32_t>(n / 2));
+    rcp = hn::Set(df, 1.0f / static_cast<float>(n));
+  }
+};
+
+/// The plain 64-bit average of one pixel's channels, for windows too large for 32-bit lanes.
 template <class T>
 HWY_NOINLINE void AvgQ8Wide(const T* base, std::size_t rows, std::size_t cols, std::size_t row, std::size_t C,
                             T* o, std::int32_t lo, std::int32_t hi) {
@@ -168,44 +231,48 @@ HWY_NOINLINE void AvgQ8Wide(const T* base, std::size_t rows, std::size_t cols, s
   }
 }
 
-/// 8-bit average over every output pixel of a.
-template <class T>
-HWY_INLINE void AvgQ8(const simd::PoolArgs& a, const T* in, T* out, std::int32_t lo, std::int32_t hi) {
-  const hn::ScalableTag<std::int32_t> d32;
-  const hn::Rebind<T, decltype(d32)> d8;
-  const hn::Rebind<float, decltype(d32)> df;
-  const std::size_t N = hn::Lanes(d32), C = a.channels, row = a.in_w * C;
-  const auto vlo = hn::Set(d32, lo), vhi = hn::Set(d32, hi), zero = hn::Zero(d32);
+/// Every output pixel of a through `ops` (kWide: 8-bit average, whose windows beyond
+/// kMaxFloatCount elements take AvgQ8Wide).
+template <bool kWide, class Ops, class T>
+HWY_INLINE void Pixels(const simd::PoolArgs& a, const T* in, T* out, Ops& ops, std::int32_t lo, std::int32_t hi) {
+  const std::size_t C = a.channels, row = a.in_w * C;
   T* o = out;
+  std::int64_t last_count = -1;
   for (std::size_t b = 0; b < a.batches; ++b) {
     const T* image = in + b * a.in_h * row;
     for (std::size_t oy = 0; oy < a.out_h; ++oy) {
       for (std::size_t ox = 0; ox < a.out_w; ++ox, o += C) {
         const Window w = WindowOf(a, static_cast<std::int64_t>(oy), static_cast<std::int64_t>(ox));
-        const std::size_t rows = static_cast<std::size_t>(w.y1 - w.y0), cols = static_cast<std::size_t>(w.x1 - w.x0);
+        const auto rows = static_cast<std::size_t>(w.y1 - w.y0), cols = static_cast<std::size_t>(w.x1 - w.x0);
         const T* base = image + static_cast<std::size_t>(w.y0) * row + static_cast<std::size_t>(w.x0) * C;
         const std::int64_t count = (w.y1 - w.y0) * (w.x1 - w.x0);
-        if (count > kMaxFloatCount) {
+        if (kWide && count > kMaxFloatCount) {
           AvgQ8Wide(base, rows, cols, row, C, o, lo, hi);
           continue;
         }
-        const auto half = hn::Set(d32, static_cast<std::int32_t>(count / 2));
-        const auto neg_half = hn::Neg(half);
-        const auto fcount = hn::Set(df, static_cast<float>(count));
-        for (std::size_t c = 0; c < C; c += N) {
-          const std::size_t n = C - c < N ? C - c : N;
-          auto acc = zero;
-          for (std::size_t r = 0; r < rows; ++r) {
-            const T* p = base + r * row + c;
-            for (std::size_t k = 0; k < cols; ++k, p += C) acc = hn::Add(acc, hn::PromoteTo(d32, LoadN(d8, p, n)));
-          }
-          const auto t = hn::Add(acc, hn::IfThenElse(hn::Gt(acc, zero), half, neg_half));
-          const auto q = hn::ConvertTo(d32, hn::Div(hn::ConvertTo(df, t), fcount));
-          StoreN(hn::DemoteTo(d8, ClampLanes(q, vlo, vhi)), d8, o + c, n);
-        }
+        if (count != last_count) ops.SetCount(count), last_count = count;
+        Channels(ops, base, rows, cols, row, C, o);
       }
     }
   }
+}
+
+template <int kOp>
+HWY_INLINE void PoolF32(const simd::PoolArgs& a, const float* in, float* out, float lo, float hi) {
+  FloatOps<kOp> ops(lo, hi);
+  Pixels<false>(a, in, out, ops, 0, 0);
+}
+
+template <class T>
+HWY_INLINE void MaxQ8(const simd::PoolArgs& a, const T* in, T* out, std::int32_t lo, std::int32_t hi) {
+  MaxQ8Ops<T> ops(lo, hi);
+  Pixels<false>(a, in, out, ops, lo, hi);
+}
+
+template <class T>
+HWY_INLINE void AvgQ8(const simd::PoolArgs& a, const T* in, T* out, std::int32_t lo, std::int32_t hi) {
+  AvgQ8Ops<T> ops(lo, hi);
+  Pixels<true>(a, in, out, ops, lo, hi);
 }
 
 }  // namespace pool_detail
