@@ -137,7 +137,10 @@ struct FloatOps {
   using V = hn::Vec<D>;
   D d;
   V lo, hi, count;
-  FloatOps(float l, float h) : lo(hn::Set(d, l)), hi(hn::Set(d, h)), count(hn::Zero(d)) {}
+  bool clamp;  // false for (-inf, inf), where the clamp changes nothing (NaN included)
+  FloatOps(float l, float h)
+      : lo(hn::Set(d, l)), hi(hn::Set(d, h)), count(hn::Zero(d)),
+        clamp(l != -std::numeric_limits<float>::infinity() || h != std::numeric_limits<float>::infinity()) {}
   HWY_INLINE std::size_t Lanes() const { return hn::Lanes(d); }
   HWY_INLINE V Init() const {
     return kOp == kMax ? hn::Set(d, std::numeric_limits<float>::lowest()) : hn::Zero(d);
@@ -145,18 +148,33 @@ struct FloatOps {
   HWY_INLINE V Load(const float* p) const { return hn::LoadU(d, p); }
   HWY_INLINE V LoadPartial(const float* p, std::size_t n) const { return LoadN(d, p, n); }
   HWY_INLINE V Step(V acc, V v) const {
-    if constexpr (kOp == kMax) return hn::IfThenElse(hn::Gt(v, acc), v, acc);
+    if constexpr (kOp == kMax) {
+#if HWY_ARCH_X86 && (HWY_TARGET & (HWY_SSSE3 | HWY_SSE4 | HWY_AVX2 | HWY_AVX3 | HWY_AVX3_DL))
+      // x86's MAXPS(v, acc) is exactly v > acc ? v : acc (NaN and equal zeros keep acc).
+      return hn::Max(v, acc);
+#else
+      return hn::IfThenElse(hn::Gt(v, acc), v, acc);
+#endif
+    }
     if constexpr (kOp == kAvg) return hn::Add(acc, v);
     return hn::Add(acc, hn::Mul(v, v));
   }
   HWY_INLINE V Finish(V acc) const {
-    if constexpr (kOp == kAvg) acc = hn::Div(acc, count);
-    if constexpr (kOp == kL2) acc = hn::Sqrt(hn::Div(acc, count));
-    return ClampLanes(acc, lo, hi);
+    if constexpr (kOp != kMax) acc = pow2 ? hn::Mul(acc, inv) : hn::Div(acc, count);
+    if constexpr (kOp == kL2) acc = hn::Sqrt(acc);
+    return clamp ? ClampLanes(acc, lo, hi) : acc;
   }
   HWY_INLINE void Store(V acc, float* p) const { hn::StoreU(Finish(acc), d, p); }
   HWY_INLINE void StorePartial(V acc, float* p, std::size_t n) const { StoreN(Finish(acc), d, p, n); }
-  HWY_INLINE void SetCount(std::int64_t n) { count = hn::Set(d, static_cast<float>(n)); }
+  /// A power-of-two count multiplies by its exact reciprocal instead: the product is then the
+  /// correctly rounded exact quotient, as the division's is (also for subnormal results).
+  HWY_INLINE void SetCount(std::int64_t n) {
+    count = hn::Set(d, static_cast<float>(n));
+    pow2 = (n & (n - 1)) == 0;
+    inv = hn::Set(d, 1.0f / static_cast<float>(n));
+  }
+  V inv = hn::Zero(d);
+  bool pow2 = false;
 };
 
 /// 8-bit maximum in full 8-bit vectors.
@@ -200,6 +218,10 @@ struct AvgQ8Ops {
   /// reciprocal is within one of the quotient (|t| < 2^24), the remainder corrects it.
   HWY_INLINE V Finish(V sum) const {
     const V a = hn::Add(hn::Abs(sum), half);
+    if (shift >= 0) {  // a power-of-two count: the quotient is a shift
+      const V q = hn::ShiftRightSame(a, shift);
+      return ClampLanes(hn::IfThenElse(hn::Lt(sum, hn::Zero(d)), hn::Neg(q), q), lo, hi);
+    }
     V q = hn::ConvertTo(d, hn::Mul(hn::ConvertTo(df, a), rcp));
     const V r = hn::Sub(a, hn::Mul(q, count));
     q = hn::IfThenElse(hn::Lt(r, hn::Zero(d)), hn::Sub(q, hn::Set(d, 1)), q);
@@ -213,7 +235,11 @@ struct AvgQ8Ops {
     count = hn::Set(d, static_cast<std::int32_t>(n));
     half = hn::Set(d, static_cast<std::int32_t>(n / 2));
     rcp = hn::Set(df, 1.0f / static_cast<float>(n));
+    shift = -1;
+    if ((n & (n - 1)) == 0)
+      for (shift = 0; (std::int64_t{1} << shift) < n;) ++shift;
   }
+  int shift = -1;
 };
 
 /// The plain 64-bit average of one pixel's channels, for windows too large for 32-bit lanes.
