@@ -271,6 +271,25 @@ TEST_CASE("quantized AVERAGE_POOL_2D rounds half away from zero") {
   CHECK(u.values<OperandType::TENSOR_QUANT8_ASYMM>(0) == std::vector<std::uint8_t>{1, 2, 2, 4});
 }
 
+TEST_CASE("pooling: a one-pixel NCHW input padded to a larger output") {
+  // [1, 3, 1, 1] in NCHW has unit channel stride like NHWC, but its 2x2 output does not.
+  Spec s;
+  s.h = 1, s.w = 1, s.c = 3, s.fh = 2, s.fw = 2, s.pt = s.pb = s.pl = s.pr = 1, s.nchw = true;
+  const std::vector<float> in{1.0f, -2.0f, 3.0f};
+  for (Kind k : {Kind::Avg, Kind::Max, Kind::L2}) {
+    KernelNode node;
+    REQUIRE(run_pool<OperandType::TENSOR_FLOAT32>(node, k, s, in, 0.0f, 0).has_value());
+    CHECK(node.out(0).dims == Dims{1, 3, 2, 2});
+    CHECK(node.values<OperandType::TENSOR_FLOAT32>(0) == reference(k, s, in, 0.0f, 0));
+  }
+  const std::vector<std::uint8_t> qin{1, 200, 3};
+  for (Kind k : {Kind::Avg, Kind::Max}) {
+    KernelNode node;
+    REQUIRE(run_pool<OperandType::TENSOR_QUANT8_ASYMM>(node, k, s, qin, 0.5f, 7).has_value());
+    CHECK(node.values<OperandType::TENSOR_QUANT8_ASYMM>(0) == reference(k, s, qin, 0.5f, 7));
+  }
+}
+
 TEST_CASE("pooling: zero-sized batch gives an empty output") {
   Spec s;
   s.n = 0, s.h = 4, s.w = 4, s.c = 3, s.fh = 2, s.fw = 2, s.sh = 2, s.sw = 2;

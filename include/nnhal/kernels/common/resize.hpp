@@ -34,6 +34,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -146,11 +147,12 @@ inline E truncate_to(float v) noexcept {
   return static_cast<E>(t);
 }
 
-/// Resizes `in` (image si) into `out` (image so) with method M. E is float, Half, uint8_t or
-/// int8_t.
-template <Method M, class E>
-void run(const E* in, const window::Image& si, E* out, const window::Image& so, Flags f) noexcept {
+/// Resizes `in` (image si) into `out` (image so) with method M, channels kUnit ? 1 : sc
+/// elements apart (NHWC rows then run with contiguous, vectorizable channel loops).
+template <Method M, bool kUnit, class E>
+void run_layout(const E* in, const window::Image& si, E* out, const window::Image& so, Flags f) noexcept {
   constexpr bool kFloat = std::is_same_v<E, float> || std::is_same_v<E, Half>;
+  const std::size_t isc = kUnit ? 1 : si.sc, osc = kUnit ? 1 : so.sc;
   const float sy = axis_scale(si.h, so.h, f.align_corners), sx = axis_scale(si.w, so.w, f.align_corners);
   for (std::size_t b = 0; b < so.n; ++b) {
     for (std::size_t y = 0; y < so.h; ++y) {
@@ -160,7 +162,11 @@ void run(const E* in, const window::Image& si, E* out, const window::Image& so, 
           const std::size_t ix = nearest_source(x, sx, f.align_corners, f.half_pixel_centers, si.w);
           const E* src = in + si.at(b, iy, ix, 0);
           E* dst = out + so.at(b, y, x, 0);
-          for (std::size_t c = 0; c < so.c; ++c) dst[c * so.sc] = src[c * si.sc];
+          if constexpr (kUnit) {
+            std::memcpy(dst, src, so.c * sizeof(E));
+          } else {
+            for (std::size_t c = 0; c < so.c; ++c) dst[c * osc] = src[c * isc];
+          }
         }
       } else {
         const Lerp ly = bilinear_source(y, sy, f.half_pixel_centers, si.h);
@@ -174,19 +180,29 @@ void run(const E* in, const window::Image& si, E* out, const window::Image& so, 
           const E* p11 = in + si.at(b, ly.hi, lx.hi, 0);
           E* dst = out + so.at(b, y, x, 0);
           for (std::size_t c = 0; c < so.c; ++c) {
-            const std::size_t k = c * si.sc;
+            const std::size_t k = c * isc;
             const float v = static_cast<float>(p00[k]) * wy1 * wx1 + static_cast<float>(p10[k]) * wy * wx1 +
                             static_cast<float>(p01[k]) * wy1 * wx + static_cast<float>(p11[k]) * wy * wx;
             if constexpr (kFloat) {
-              dst[c * so.sc] = E(v);
+              dst[c * osc] = E(v);
             } else {
-              dst[c * so.sc] = truncate_to<E>(v + 0.5f);
+              dst[c * osc] = truncate_to<E>(v + 0.5f);
             }
           }
         }
       }
     }
   }
+}
+
+/// Resizes `in` (image si) into `out` (image so) with method M. E is float, Half, uint8_t or
+/// int8_t.
+template <Method M, class E>
+void run(const E* in, const window::Image& si, E* out, const window::Image& so, Flags f) noexcept {
+  if (!f.nchw)  // (an NCHW image of one pixel has unit channel stride too, its output may not)
+    run_layout<M, true>(in, si, out, so, f);
+  else
+    run_layout<M, false>(in, si, out, so, f);
 }
 
 /// The kernel of method M for operand type T.
