@@ -2,6 +2,7 @@
 // counts 7/8/10/11, types and versions.
 #include <doctest/doctest.h>
 
+#include "nnhal/interface/kernel_set.hpp"
 #include "ops/table_test_util.hpp"
 
 using namespace nnhal;

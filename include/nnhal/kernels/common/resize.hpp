@@ -77,8 +77,7 @@ inline Expected<std::uint32_t> output_extent(const NodeIO& io, std::size_t i, st
     const float scale = t == OperandType::FLOAT16 ? static_cast<float>(io.scalar<OperandType::FLOAT16>(i))
                                                   : io.scalar<OperandType::FLOAT32>(i);
     const float f = std::floor(static_cast<float>(in) * scale);
-    if (!std::isfinite(f) || f > static_cast<float>(std::numeric_limits<std::int32_t>::max()) ||
-        f < static_cast<float>(std::numeric_limits<std::int32_t>::min()))
+    if (!std::isfinite(f) || f >= 2147483648.0f || f < -2147483648.0f)  // int32's range
       return NNHAL_FAILURE("%s %s scale %g gives an output size out of range", op, what, static_cast<double>(scale));
     size = static_cast<std::int64_t>(f);
   }
