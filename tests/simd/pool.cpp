@@ -173,20 +173,22 @@ TEST_CASE("simd::pool: 8-bit max and average against the plain kernel on every t
   });
 }
 
-TEST_CASE("simd::pool: 8-bit average over a window of more than 65000 elements") {
-  // One output pixel averaging a 260 x 260 image (67600 elements > kMaxFloatCount), next to a
-  // window just below the limit: both the 64-bit path and the float quotient, all extremes.
+TEST_CASE("simd::pool: 8-bit average over the largest windows of each path") {
+  // One output pixel averaging a 260 x 260 image (67600 elements > kMaxFloatCount), a window
+  // just below that limit and an 8 x 16 one (the 16-bit path's largest): the 64-bit path, the
+  // float quotient and the shift, with extreme values.
   st::for_each_target([](const st::Target& t) {
     const nnhal::simd::Pool& table = nnhal::simd::pool(t.target);
-    for (std::uint32_t side : {260u, 254u}) {
+    for (std::uint32_t side : {260u, 254u, 16u}) {  // 16: the 16-bit path's largest window is 8 x 16
       for (int fill : {0, 1, 2}) {
         win::Geometry g;
-        g.filter_h = g.filter_w = static_cast<std::int32_t>(side);
+        const std::uint32_t h = side == 16 ? 8 : side;
+        g.filter_h = static_cast<std::int32_t>(h), g.filter_w = static_cast<std::int32_t>(side);
         g.out_h = g.out_w = 1;
         const std::uint32_t ch = 5;
-        const win::Image si = win::Image::of(nnhal::Dims{1, side, side, ch}, false);
+        const win::Image si = win::Image::of(nnhal::Dims{1, h, side, ch}, false);
         const win::Image so = win::Image::of(nnhal::Dims{1, 1, 1, ch}, false);
-        std::vector<std::int8_t> in(std::size_t{side} * side * ch);
+        std::vector<std::int8_t> in(std::size_t{h} * side * ch);
         std::mt19937 gen(side + static_cast<unsigned>(fill));
         for (auto& v : in)
           v = fill == 0 ? std::int8_t{-128} : fill == 1 ? std::int8_t{127} : static_cast<std::int8_t>(gen() % 256);

@@ -19,6 +19,7 @@
 //   q0 is the quotient or one off, and the exact remainder t - q0 * count (in 32-bit lanes)
 //   tells which. Windows of more than kMaxFloatCount elements (sums that could leave that
 //   range) take a 64-bit scalar loop.
+//   Power-of-two windows of up to 128 elements divide by a shift, in 16-bit lanes.
 // Each pixel's channels go in blocks of four vectors (four independent accumulator chains,
 // so loads and steps overlap), then single vectors.
 // Channel tails shorter than a vector go through zero-filled copies on the stack (Highway 1.0's
@@ -245,6 +246,40 @@ struct AvgQ8Ops {
   int shift = -1;
 };
 
+/// 8-bit average of a window of a power-of-two count up to kMaxShortCount: the same rounding
+/// as AvgQ8Ops's shift, in 16-bit lanes (|sum| + count / 2 < 2^15), twice the channels per
+/// vector.
+inline constexpr std::int64_t kMaxShortCount = 128;
+
+template <class T>
+struct AvgQ8ShortOps {
+  using D = hn::ScalableTag<std::int16_t>;
+  using D8 = hn::Rebind<T, D>;
+  using V = hn::Vec<D>;
+  D d;
+  D8 d8;
+  V lo, hi, half;
+  int shift = 0;
+  AvgQ8ShortOps(std::int32_t l, std::int32_t h)
+      : lo(hn::Set(d, static_cast<std::int16_t>(l))), hi(hn::Set(d, static_cast<std::int16_t>(h))), half(hn::Zero(d)) {}
+  HWY_INLINE std::size_t Lanes() const { return hn::Lanes(d); }
+  HWY_INLINE V Init() const { return hn::Zero(d); }
+  HWY_INLINE V Load(const T* p) const { return hn::PromoteTo(d, hn::LoadU(d8, p)); }
+  HWY_INLINE V LoadPartial(const T* p, std::size_t n) const { return hn::PromoteTo(d, LoadN(d8, p, n)); }
+  HWY_INLINE V Step(V acc, V v) const { return hn::Add(acc, v); }
+  HWY_INLINE V Finish(V sum) const {
+    const V q = hn::ShiftRightSame(hn::Add(hn::Abs(sum), half), shift);
+    return ClampLanes(hn::IfThenElse(hn::Lt(sum, hn::Zero(d)), hn::Neg(q), q), lo, hi);
+  }
+  HWY_INLINE void Store(V acc, T* p) const { hn::StoreU(hn::DemoteTo(d8, Finish(acc)), d8, p); }
+  HWY_INLINE void StorePartial(V acc, T* p, std::size_t n) const { StoreN(hn::DemoteTo(d8, Finish(acc)), d8, p, n); }
+  /// n must be a power of two <= kMaxShortCount.
+  HWY_INLINE void SetCount(std::int64_t n) {
+    half = hn::Set(d, static_cast<std::int16_t>(n / 2));
+    for (shift = 0; (std::int64_t{1} << shift) < n;) ++shift;
+  }
+};
+
 /// The plain 64-bit average of one pixel's channels, for windows too large for 32-bit lanes.
 template <class T>
 HWY_NOINLINE void AvgQ8Wide(const T* base, std::size_t rows, std::size_t cols, std::size_t row, std::size_t C,
@@ -262,11 +297,12 @@ HWY_NOINLINE void AvgQ8Wide(const T* base, std::size_t rows, std::size_t cols, s
 
 /// Every output pixel of a through `ops` (kWide: 8-bit average, whose windows beyond
 /// kMaxFloatCount elements take AvgQ8Wide).
-template <bool kWide, class Ops, class T>
-HWY_INLINE void Pixels(const simd::PoolArgs& a, const T* in, T* out, Ops& ops, std::int32_t lo, std::int32_t hi) {
+template <bool kWide, class Ops, class Short, class T>
+HWY_INLINE void Pixels(const simd::PoolArgs& a, const T* in, T* out, Ops& ops, Short& short_ops, std::int32_t lo,
+                       std::int32_t hi) {
   const std::size_t C = a.channels, row = a.in_w * C;
   T* o = out;
-  std::int64_t last_count = -1;
+  std::int64_t last_count = -1, last_short = -1;
   for (std::size_t b = 0; b < a.batches; ++b) {
     const T* image = in + b * a.in_h * row;
     for (std::size_t oy = 0; oy < a.out_h; ++oy) {
@@ -275,9 +311,16 @@ HWY_INLINE void Pixels(const simd::PoolArgs& a, const T* in, T* out, Ops& ops, s
         const auto rows = static_cast<std::size_t>(w.y1 - w.y0), cols = static_cast<std::size_t>(w.x1 - w.x0);
         const T* base = image + static_cast<std::size_t>(w.y0) * row + static_cast<std::size_t>(w.x0) * C;
         const std::int64_t count = (w.y1 - w.y0) * (w.x1 - w.x0);
-        if (kWide && count > kMaxFloatCount) {
-          AvgQ8Wide(base, rows, cols, row, C, o, lo, hi);
-          continue;
+        if constexpr (kWide) {
+          if (count > kMaxFloatCount) {
+            AvgQ8Wide(base, rows, cols, row, C, o, lo, hi);
+            continue;
+          }
+          if (count <= kMaxShortCount && (count & (count - 1)) == 0) {
+            if (count != last_short) short_ops.SetCount(count), last_short = count;
+            Channels(short_ops, base, rows, cols, row, C, o);
+            continue;
+          }
         }
         if (count != last_count) ops.SetCount(count), last_count = count;
         // The common 2x2 window with compile-time loop bounds (measured faster for the float and
@@ -294,19 +337,20 @@ HWY_INLINE void Pixels(const simd::PoolArgs& a, const T* in, T* out, Ops& ops, s
 template <int kOp>
 HWY_INLINE void PoolF32(const simd::PoolArgs& a, const float* in, float* out, float lo, float hi) {
   FloatOps<kOp> ops(lo, hi);
-  Pixels<false>(a, in, out, ops, 0, 0);
+  Pixels<false>(a, in, out, ops, ops, 0, 0);
 }
 
 template <class T>
 HWY_INLINE void MaxQ8(const simd::PoolArgs& a, const T* in, T* out, std::int32_t lo, std::int32_t hi) {
   MaxQ8Ops<T> ops(lo, hi);
-  Pixels<false>(a, in, out, ops, lo, hi);
+  Pixels<false>(a, in, out, ops, ops, lo, hi);
 }
 
 template <class T>
 HWY_INLINE void AvgQ8(const simd::PoolArgs& a, const T* in, T* out, std::int32_t lo, std::int32_t hi) {
   AvgQ8Ops<T> ops(lo, hi);
-  Pixels<true>(a, in, out, ops, lo, hi);
+  AvgQ8ShortOps<T> short_ops(lo, hi);
+  Pixels<true>(a, in, out, ops, short_ops, lo, hi);
 }
 
 }  // namespace pool_detail
