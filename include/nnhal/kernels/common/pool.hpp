@@ -212,6 +212,8 @@ Status kernel(const NodeIO& io) {
   if (out.dims.element_count() == 0) return {};  // zero-sized batch: nothing to compute
   const window::Image si = s->input;
   const window::Image so = window::Image::of(out.dims, s->scalars.nchw);
+  if (so.n != si.n || so.c != si.c || so.h != s->geometry.out_h || so.w != s->geometry.out_w)
+    return NNHAL_FAILURE("%s output shape does not match the window geometry", name(K));
   FloatRange fr = float_activation_range(s->scalars.activation);
   quant::QuantRange qr{0, 0};
   if constexpr (!std::is_same_v<E, float> && !std::is_same_v<E, Half>) {
