@@ -1,13 +1,20 @@
 #pragma once
 /// \file
-/// MAX_POOL_2D kernels: none yet.
+/// MAX_POOL_2D kernels (the row: nnhal/ops/max_pool_2d.hpp): the pooling core of
+/// nnhal/kernels/common/pool.hpp, taking the maximum of the valid (unpadded) elements of each
+/// window.
 
+#include "nnhal/kernels/common/pool.hpp"
 #include "nnhal/kernels/kernel.hpp"
+#include "nnhal/ops/max_pool_2d.hpp"
 
 namespace nnhal {
 
-/// MAX_POOL_2D is validated (nnhal/ops/max_pool_2d.hpp) but nnhal has no kernel for it yet.
+/// MAX_POOL_2D's kernels, keyed by the input type (float32 also serves relaxed models).
 template <>
-struct Kernels<OperationType::MAX_POOL_2D> : NoKernelsYet {};
+struct Kernels<OperationType::MAX_POOL_2D>
+    : kernels::pool::Family<kernels::pool::Kind::kMax, OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
+                            OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_ASYMM_SIGNED> {};
+static_assert(kernels_cover_row<OperationType::MAX_POOL_2D>());
 
 }  // namespace nnhal
