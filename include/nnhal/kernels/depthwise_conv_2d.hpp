@@ -1,8 +1,8 @@
 #pragma once
 /// \file
 /// DEPTHWISE_CONV_2D kernels (the row: nnhal/ops/depthwise_conv_2d.hpp): shape inference, a plain
-/// reference kernel per type for every layout and depth multiplier, a SIMD FLOAT32 path and an
-/// 8-bit path for NHWC data with depth multiplier 1.
+/// reference kernel per type for every layout and depth multiplier, and SIMD FLOAT32 and 8-bit
+/// paths for NHWC data with depth multiplier 1 (simd::depthwise_f32, simd::depthwise_q8).
 ///
 /// Numerics follow the Android reference (DepthwiseConv2D.cpp): float sums the products in tap
 /// order, then adds the bias, then clamps (TFLite's DepthwiseConv); FLOAT16 is computed in float
@@ -27,6 +27,7 @@
 #include "nnhal/kernels/kernel.hpp"
 #include "nnhal/ops/depthwise_conv_2d.hpp"
 #include "nnhal/simd/depthwise_f32.hpp"
+#include "nnhal/simd/depthwise_q8.hpp"
 
 namespace nnhal::kernels::depthwise_conv_2d {
 
@@ -145,6 +146,7 @@ void reference_float(const E* in, const E* filter, const E* bias, E* out, const 
 /// Node parameters.
 struct Params {
   const simd::DepthwiseF32* simd = nullptr;
+  const simd::DepthwiseQ8* simd_q8 = nullptr;
   QuantParams q{};
 };
 
@@ -180,49 +182,6 @@ void reference_quant(const E* in, const F* filter, const std::int32_t* bias, E* 
             acc += static_cast<std::uint32_t>(bias[oc]);
             out[cv.out.at(b, y, x, oc)] = requantize_acc<E>(acc, multiplier_of(p, table, oc), p.output_offset, range);
           }
-      }
-    }
-}
-
-/// 8-bit NHWC, multiplier 1: per output pixel, the int32 sums of a block of channels are kept
-/// in a stack array and each tap adds a contiguous run of channels (a loop the compiler
-/// vectorizes), then each channel is rescaled. Same sums and rescaling as reference_quant.
-template <class E, class F>
-void nhwc_quant(const E* in, const F* filter, const std::int32_t* bias, E* out, const Conv& cv, const QuantParams& p,
-                const quant::Multiplier* table, quant::QuantRange range) noexcept {
-  constexpr std::size_t kBlock = 256;
-  const window::Geometry& g = cv.g;
-  const std::size_t C = cv.in.c;
-  const std::int32_t xo = p.input_offset, wo = p.filter_offset;
-  alignas(64) std::int32_t acc[kBlock];
-  for (std::size_t b = 0; b < cv.out.n; ++b)
-    for (std::size_t y = 0; y < cv.out.h; ++y) {
-      const std::int64_t iy0 = static_cast<std::int64_t>(y) * g.stride_h - g.pad_h.head;
-      const TapRange ty = tap_range(iy0, g.dilation_h, g.filter_h, cv.in.h);
-      for (std::size_t x = 0; x < cv.out.w; ++x) {
-        const std::int64_t ix0 = static_cast<std::int64_t>(x) * g.stride_w - g.pad_w.head;
-        const TapRange tx = tap_range(ix0, g.dilation_w, g.filter_w, cv.in.w);
-        E* o = out + cv.out.at(b, y, x, 0);
-        for (std::size_t c0 = 0; c0 < C; c0 += kBlock) {
-          const std::size_t n = C - c0 < kBlock ? C - c0 : kBlock;
-          for (std::size_t c = 0; c < n; ++c) acc[c] = 0;
-          for (std::int64_t ky = ty.lo; ky < ty.hi; ++ky) {
-            const auto iy = static_cast<std::size_t>(iy0 + ky * g.dilation_h);
-            for (std::int64_t kx = tx.lo; kx < tx.hi; ++kx) {
-              const auto ix = static_cast<std::size_t>(ix0 + kx * g.dilation_w);
-              const E* xp = in + cv.in.at(b, iy, ix, c0);
-              const F* wp = filter + (static_cast<std::size_t>(ky) * g.filter_w + static_cast<std::size_t>(kx)) * C + c0;
-              // Unsigned arithmetic: the wrapping sum of the reference without signed overflow.
-              for (std::size_t c = 0; c < n; ++c)
-                acc[c] = static_cast<std::int32_t>(static_cast<std::uint32_t>(acc[c]) +
-                                                   static_cast<std::uint32_t>((xp[c] + xo) * (wp[c] + wo)));
-            }
-          }
-          for (std::size_t c = 0; c < n; ++c) {
-            const std::uint32_t a = static_cast<std::uint32_t>(acc[c]) + static_cast<std::uint32_t>(bias[c0 + c]);
-            o[c0 + c] = requantize_acc<E>(a, multiplier_of(p, table, c0 + c), p.output_offset, range);
-          }
-        }
       }
     }
 }
@@ -266,11 +225,12 @@ Status kernel_quant(const NodeIO& io) {
   using F = element_t<FT>;
   auto cv = resolve(io);
   if (!cv) return std::move(cv.error());
-  const QuantParams& p = io.params<Params>().q;
-  if (p.channels != 0 && p.channels != cv->out.c)
+  const Params& params = io.params<Params>();
+  const QuantParams& p = params.q;
+  if (p.per_channel && p.channels != cv->out.c)
     return NNHAL_FAILURE("%s filter has %u channel scales for %u output channels", kName, p.channels, cv->out.c);
   if (io.output(0).dims.element_count() == 0) return {};
-  const auto* table = reinterpret_cast<const quant::Multiplier*>(io.packed());
+  const filter_requant::Tables tables = filter_requant::tables_of(io.packed(), p.channels);
   const RtOperand& o = io.output(0);
   const auto storage = quant::storage_range<E>();
   const auto range = quant::activation_range(static_cast<FusedActivationFunc>(cv->activation), o.scale, o.zero_point,
@@ -279,10 +239,23 @@ Status kernel_quant(const NodeIO& io) {
   const F* filter = io.in_data<FT>(1);
   const std::int32_t* bias = io.in_data<OperandType::TENSOR_INT32>(2);
   E* out = io.out_data<T>(0);
-  if (!cv->nchw && cv->multiplier == 1)
-    nhwc_quant(in, filter, bias, out, *cv, p, table, range);
-  else
-    reference_quant(in, filter, bias, out, *cv, p, table, range);
+  if (!cv->nchw && cv->multiplier == 1 && p.channels == cv->out.c && tables.multiplier != nullptr) {
+    const window::Geometry& g = cv->g;
+    const simd::DepthwiseQ8Args args{in, filter, bias, out,
+                                     cv->out.n, cv->in.h, cv->in.w, cv->in.c, cv->out.h, cv->out.w,
+                                     static_cast<std::size_t>(g.filter_h), static_cast<std::size_t>(g.filter_w),
+                                     g.stride_h, g.stride_w, g.dilation_h, g.dilation_w, g.pad_h.head, g.pad_w.head,
+                                     p.input_offset, p.filter_offset, p.output_offset, range.min, range.max,
+                                     tables.multiplier, tables.left_shift, tables.right_shift};
+    if constexpr (T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED)
+      params.simd_q8->s8(args);
+    else if constexpr (FT == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL)
+      params.simd_q8->u8_s8(args);
+    else
+      params.simd_q8->u8(args);
+    return {};
+  }
+  reference_quant(in, filter, bias, out, *cv, p, tables.aos, range);
   return {};
 }
 
@@ -303,7 +276,8 @@ struct Family : KernelFamily {
       prepare.store(p);
       return &kernel_f16;
     } else {
-      if (auto s = prepare_quant(io, prepare, p.q, kName); !s) return std::move(s.error());
+      p.simd_q8 = &simd::depthwise_q8_table();
+      if (auto s = prepare_quant(io, prepare, p.q, kName, 3); !s) return std::move(s.error());
       prepare.store(p);
       if (io.input(1).type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL)
         return &kernel_quant<T, OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL>;

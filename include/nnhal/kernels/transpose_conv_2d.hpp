@@ -205,7 +205,7 @@ Status kernel_quant(const NodeIO& io) {
   auto cv = resolve(io);
   if (!cv) return std::move(cv.error());
   const QuantParams& p = io.params<QuantParams>();
-  if (p.channels != 0 && p.channels != cv->out.c)
+  if (p.per_channel && p.channels != cv->out.c)
     return NNHAL_FAILURE("%s filter has %u channel scales for %u output channels", kName, p.channels, cv->out.c);
   if (io.output(0).dims.element_count() == 0) return {};
   const RtOperand& o = io.output(0);
@@ -229,7 +229,7 @@ struct Family : KernelFamily {
       return &kernel_float<T>;
     } else {
       QuantParams p;
-      if (auto s = filter_requant::prepare_quant(io, prepare, p, kName); !s) return std::move(s.error());
+      if (auto s = filter_requant::prepare_quant(io, prepare, p, kName, 0); !s) return std::move(s.error());
       prepare.store(p);
       if (io.input(1).type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL)
         return &kernel_quant<T, OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL>;
