@@ -63,6 +63,10 @@ HWY_INLINE std::int32_t finish_scalar(std::uint32_t acc, const simd::DepthwiseQ8
 template <class V>
 HWY_INLINE V Srdhm(V x, V m) {
   const D32 d;
+#if HWY_TARGET == HWY_SCALAR
+  // One lane, no 64-bit lanes to widen into: the scalar step.
+  return hn::Set(d, srdhm(hn::GetLane(x), hn::GetLane(m)));
+#else
   const hn::Repartition<std::int64_t, D32> d64;
   const hn::Repartition<std::uint64_t, D32> du64;
   const auto nudge = hn::Set(d64, std::int64_t{1} << 30);
@@ -73,6 +77,7 @@ HWY_INLINE V Srdhm(V x, V m) {
   const auto lo = hn::ShiftRight<31>(hn::BitCast(du64, even));
   const auto hi = hn::ShiftLeft<1>(hn::BitCast(du64, odd));
   return hn::OddEven(hn::BitCast(d, hi), hn::BitCast(d, lo));
+#endif
 }
 
 /// The rescaling constants of one channel block.
