@@ -14,7 +14,8 @@
 //    pixels whose whole window is inside the input take a row routine that holds the 9 filter
 //    vectors and the bias of one channel vector in registers and computes U neighbouring output
 //    pixels at once with the 3 input rows unrolled, so U independent fused multiply-add chains
-//    hide the FMA latency (U = 8 with 32 vector registers, 4 with 16).
+//    hide the FMA latency (U = 8 with 32 vector registers, 4 with 16); each input column the U
+//    windows share is loaded once (stride 1: 10 loads per row for 8 outputs instead of 24).
 //  - Channels past the last full vector are computed by a scalar loop with the same order.
 //
 // Accuracy: the scalar reference (nnhal::kernels::depthwise_conv_2d) sums the products in tap
@@ -39,6 +40,18 @@ inline constexpr std::size_t kPixelsPerStep = 8;  // 9 filter + 8 accumulators +
 #else
 inline constexpr std::size_t kPixelsPerStep = 4;  // 9 + 4 + 1 of 16
 #endif
+
+/// Pins a vector to a register: g++'s tuning for some CPUs (-mtune=znver*) folds a load into
+/// every fused multiply-add that uses it, which would undo the column reuse of row3x3 (3 loads
+/// per column instead of 1). An empty asm taking the vector in a register stops the folding.
+template <class V>
+HWY_INLINE void keep_in_register(V& v) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_SSSE3 && (HWY_COMPILER_GCC || HWY_COMPILER_CLANG)
+  asm("" : "+v"(v.raw));
+#else
+  (void)v;
+#endif
+}
 
 /// Taps k in [lo, hi) of one axis with 0 <= origin + k * dilation < size.
 HWY_INLINE void tap_range(std::int64_t origin, std::int64_t dilation, std::size_t filter, std::size_t size,
@@ -105,39 +118,55 @@ HWY_NOINLINE void row3x3(const simd::DepthwiseF32Args& a, const float* r0, float
   const std::size_t row_stride = a.in_w * C;
   const V lo = hn::Set(d, a.act_min), hi = hn::Set(d, a.act_max);
   const std::size_t full = C - C % N;
-  for (std::size_t c = 0; c < full; c += N) {
-    V f[9];
+  // Groups of U outputs outermost, channel vectors inside: the input columns a group reads
+  // are used for all channels while they are in L1 (three 112 x 32 float rows do not fit in
+  // it). The filter vectors are reloaded per group (9 loads for 9 * U fused multiply-adds).
+  std::size_t x = x_begin;
+  for (; x + U <= x_end; x += U) {
+    // Input column of output x: x * S - pad_left (>= 0 here).
+    const float* group = r0 + (x * S - static_cast<std::size_t>(a.pad_left)) * C;
+    for (std::size_t c = 0; c < full; c += N) {
+      V f[9];
 #pragma GCC unroll 9
-    for (std::size_t k = 0; k < 9; ++k) f[k] = hn::LoadU(d, a.filter + k * C + c);
-    const V bv = hn::LoadU(d, a.bias + c);
-    std::size_t x = x_begin;
-    for (; x + U <= x_end; x += U) {
-      // Input column of output x: x * S - pad_left (>= 0 here).
-      const float* base = r0 + (x * S - static_cast<std::size_t>(a.pad_left)) * C + c;
+      for (std::size_t k = 0; k < 9; ++k) {
+        f[k] = hn::LoadU(d, a.filter + k * C + c);
+        keep_in_register(f[k]);
+      }
+      const V bv = hn::LoadU(d, a.bias + c);
+      const float* base = group + c;
       V acc[U];
 #pragma GCC unroll 8
       for (std::size_t u = 0; u < U; ++u) acc[u] = bv;
+      // Each input column of the U windows is loaded once and used by every output whose
+      // window holds it (output u reads columns u * S + kx): (U - 1) * S + 3 loads per row
+      // instead of 3 * U.
 #pragma GCC unroll 3
       for (std::size_t ky = 0; ky < 3; ++ky) {
         const float* row = base + ky * row_stride;
+#pragma GCC unroll 24
+        for (std::size_t j = 0; j < (U - 1) * S + 3; ++j) {
+          V v = hn::LoadU(d, row + j * C);
+          keep_in_register(v);
 #pragma GCC unroll 3
-        for (std::size_t kx = 0; kx < 3; ++kx) {
-#pragma GCC unroll 8
-          for (std::size_t u = 0; u < U; ++u)
-            acc[u] = hn::MulAdd(hn::LoadU(d, row + (u * S + kx) * C), f[ky * 3 + kx], acc[u]);
+          for (std::size_t kx = 0; kx < 3; ++kx) {
+            if (j >= kx && (j - kx) % S == 0 && (j - kx) / S < U)
+              acc[(j - kx) / S] = hn::MulAdd(v, f[ky * 3 + kx], acc[(j - kx) / S]);
+          }
         }
       }
 #pragma GCC unroll 8
       for (std::size_t u = 0; u < U; ++u) hn::StoreU(hn::Min(hn::Max(acc[u], lo), hi), d, orow + (x + u) * C + c);
     }
-    for (; x < x_end; ++x) {
+  }
+  for (; x < x_end; ++x) {
+    for (std::size_t c = 0; c < full; c += N) {
       const float* base = r0 + (x * S - static_cast<std::size_t>(a.pad_left)) * C + c;
-      V acc = bv;
+      V acc = hn::LoadU(d, a.bias + c);
 #pragma GCC unroll 3
       for (std::size_t ky = 0; ky < 3; ++ky)
 #pragma GCC unroll 3
         for (std::size_t kx = 0; kx < 3; ++kx)
-          acc = hn::MulAdd(hn::LoadU(d, base + ky * row_stride + kx * C), f[ky * 3 + kx], acc);
+          acc = hn::MulAdd(hn::LoadU(d, base + ky * row_stride + kx * C), hn::LoadU(d, a.filter + (ky * 3 + kx) * C + c), acc);
       hn::StoreU(hn::Min(hn::Max(acc, lo), hi), d, orow + x * C + c);
     }
   }

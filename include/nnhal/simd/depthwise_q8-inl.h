@@ -20,8 +20,9 @@
 // a row routine for the pixels whose whole window is inside the input. It keeps the 9 widened
 // filter vectors of a channel block in registers and folds the input offset into the bias
 // (sum (x + xo) * w' = sum x * w' + xo * sum w', exact modulo 2^32 like the sum itself), so a
-// tap costs one load, one widening, one multiply and one add; 4 neighbouring outputs are
-// computed together for independent dependency chains. Channels past the last full vector are
+// tap costs one multiply and one add, and each input column the windows of U neighbouring
+// outputs share is loaded and widened once (U = 8 with 32 vector registers, 4 with 16; the U
+// sums are independent dependency chains). Channels past the last full vector are
 // done by a scalar loop with the same integer steps.
 
 #include <cstddef>
@@ -36,6 +37,12 @@ namespace hn = hwy::HWY_NAMESPACE;
 namespace dwq_detail {
 
 using D32 = hn::ScalableTag<std::int32_t>;
+
+#if (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3) || HWY_ARCH_ARM_A64 || HWY_ARCH_RVV
+inline constexpr std::size_t kPixelsPerStep = 8;  // with 32 vector registers
+#else
+inline constexpr std::size_t kPixelsPerStep = 4;
+#endif
 
 // ---- scalar steps (the channel tail) ------------------------------------------------------
 
@@ -60,11 +67,13 @@ HWY_INLINE std::int32_t finish_scalar(std::uint32_t acc, const simd::DepthwiseQ8
 // ---- vector steps --------------------------------------------------------------------------
 
 /// srdhm per int32 lane with a per-lane multiplier.
+/// m_odd: m with its odd lanes moved down into the even ones (a per-block constant).
 template <class V>
-HWY_INLINE V Srdhm(V x, V m) {
+HWY_INLINE V Srdhm(V x, V m, V m_odd) {
   const D32 d;
 #if HWY_TARGET == HWY_SCALAR
   // One lane, no 64-bit lanes to widen into: the scalar step.
+  (void)m_odd;
   return hn::Set(d, srdhm(hn::GetLane(x), hn::GetLane(m)));
 #else
   const hn::Repartition<std::int64_t, D32> d64;
@@ -72,7 +81,6 @@ HWY_INLINE V Srdhm(V x, V m) {
   const auto nudge = hn::Set(d64, std::int64_t{1} << 30);
   const auto even = hn::Add(hn::MulEven(x, m), nudge);
   const V x_odd = hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(du64, x)));
-  const V m_odd = hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(du64, m)));
   const auto odd = hn::Add(hn::MulEven(x_odd, m_odd), nudge);
   const auto lo = hn::ShiftRight<31>(hn::BitCast(du64, even));
   const auto hi = hn::ShiftLeft<1>(hn::BitCast(du64, odd));
@@ -82,7 +90,7 @@ HWY_INLINE V Srdhm(V x, V m) {
 
 /// The rescaling constants of one channel block.
 struct Requant {
-  hn::Vec<D32> m, left, right, mask, half, offset, lo, hi;
+  hn::Vec<D32> m, m_odd, left, right, mask, half, offset, lo, hi;
 };
 
 HWY_INLINE Requant requant_at(const simd::DepthwiseQ8Args& a, std::size_t c) {
@@ -90,6 +98,12 @@ HWY_INLINE Requant requant_at(const simd::DepthwiseQ8Args& a, std::size_t c) {
   const auto one = hn::Set(d, 1);
   Requant q;
   q.m = hn::LoadU(d, a.multiplier + c);
+#if HWY_TARGET == HWY_SCALAR
+  q.m_odd = q.m;
+#else
+  const hn::Repartition<std::uint64_t, D32> du64;
+  q.m_odd = hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(du64, q.m)));
+#endif
   q.left = hn::LoadU(d, a.left_shift + c);
   q.right = hn::LoadU(d, a.right_shift + c);
   q.mask = hn::Sub(one << q.right, one);
@@ -103,7 +117,7 @@ HWY_INLINE Requant requant_at(const simd::DepthwiseQ8Args& a, std::size_t c) {
 /// rescale (left shift, srdhm, rounding right shift), + output offset, clamp.
 HWY_INLINE hn::Vec<D32> finish(hn::Vec<D32> acc, const Requant& q) {
   const D32 d;
-  const auto r = Srdhm(acc << q.left, q.m);
+  const auto r = Srdhm(acc << q.left, q.m, q.m_odd);
   const auto threshold = hn::Sub(q.half, hn::ShiftRight<31>(r));  // + 1 where r < 0
   const auto up = hn::VecFromMask(d, hn::Gt(hn::And(r, q.mask), threshold));  // -1 where rounding up
   const auto v = hn::Add(hn::Sub(r >> q.right, up), q.offset);
@@ -118,10 +132,16 @@ HWY_INLINE hn::Vec<D32> load_wide(const T* p) {
   return hn::PromoteTo(d, hn::LoadU(d8, p));
 }
 
+/// Stores N int32 lanes already clamped to E's range as E (so truncation is exact).
 template <class E>
 HWY_INLINE void store_narrow(hn::Vec<D32> v, E* p) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  // One vpmovdb; Highway 1.0's DemoteTo / TruncateTo for 512-bit vectors take 3-4 shuffles.
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm512_cvtepi32_epi8(v.raw));
+#else
   const hn::Rebind<E, D32> d8;
   hn::StoreU(hn::DemoteTo(d8, v), d8, p);
+#endif
 }
 
 /// Taps k in [lo, hi) of one axis with 0 <= origin + k * dilation < size.
@@ -183,7 +203,7 @@ HWY_INLINE void pixel(const simd::DepthwiseQ8Args& a, const E* in_b, std::size_t
 template <std::size_t S, class E, class F>
 HWY_NOINLINE void row3x3(const simd::DepthwiseQ8Args& a, const E* r0, E* orow, std::size_t x_begin, std::size_t x_end) {
   using V = hn::Vec<D32>;
-  constexpr std::size_t U = 4;
+  constexpr std::size_t U = kPixelsPerStep;
   const D32 d;
   const std::size_t N = hn::Lanes(d), C = a.channels;
   const std::size_t row_stride = a.in_w * C;
@@ -204,16 +224,24 @@ HWY_NOINLINE void row3x3(const simd::DepthwiseQ8Args& a, const E* r0, E* orow, s
     for (; x + U <= x_end; x += U) {
       const E* base = r0 + (x * S - static_cast<std::size_t>(a.pad_left)) * C + c;
       V acc[U];
-#pragma GCC unroll 4
+#pragma GCC unroll 8
       for (std::size_t u = 0; u < U; ++u) acc[u] = b;
+      // Each input column of the U windows is widened once and used by every output whose
+      // window holds it (output u reads columns u * S + kx).
 #pragma GCC unroll 3
-      for (std::size_t ky = 0; ky < 3; ++ky)
+      for (std::size_t ky = 0; ky < 3; ++ky) {
+        const E* row = base + ky * row_stride;
+#pragma GCC unroll 24
+        for (std::size_t j = 0; j < (U - 1) * S + 3; ++j) {
+          const V v = load_wide(row + j * C);
 #pragma GCC unroll 3
-        for (std::size_t kx = 0; kx < 3; ++kx)
-#pragma GCC unroll 4
-          for (std::size_t u = 0; u < U; ++u)
-            acc[u] = hn::Add(acc[u], hn::Mul(load_wide(base + ky * row_stride + (u * S + kx) * C), w[ky * 3 + kx]));
-#pragma GCC unroll 4
+          for (std::size_t kx = 0; kx < 3; ++kx) {
+            if (j >= kx && (j - kx) % S == 0 && (j - kx) / S < U)
+              acc[(j - kx) / S] = hn::Add(acc[(j - kx) / S], hn::Mul(v, w[ky * 3 + kx]));
+          }
+        }
+      }
+#pragma GCC unroll 8
       for (std::size_t u = 0; u < U; ++u) store_narrow(finish(acc[u], q), orow + (x + u) * C + c);
     }
     for (; x < x_end; ++x) {
