@@ -143,24 +143,40 @@ constexpr Reach reach(std::int64_t o, std::int64_t pad, std::int64_t stride, std
 /// then out = finish(acc, k).
 template <class X, class W, class Acc, class Step, class Finish>
 void gather(const X* in, const W* filter, const Conv& cv, Acc zero, Step step, Finish finish) noexcept {
+  constexpr std::size_t kBlock = 4;
   const std::size_t D = cv.in.c, K = cv.out.c, FH = cv.filter_h, FW = cv.filter_w;
   for (std::size_t b = 0; b < cv.out.n; ++b)
     for (std::size_t oy = 0; oy < cv.out.h; ++oy) {
       const Reach ry = reach(static_cast<std::int64_t>(oy), cv.pad_h.head, cv.stride_h, FH, cv.in.h);
       for (std::size_t ox = 0; ox < cv.out.w; ++ox) {
         const Reach rx = reach(static_cast<std::int64_t>(ox), cv.pad_w.head, cv.stride_w, FW, cv.in.w);
-        for (std::size_t k = 0; k < K; ++k) {
-          Acc acc = zero;
+        // Output channels in blocks of kBlock: one input value feeds kBlock independent sums
+        // (each still formed in the reference's order), instead of one long dependency chain.
+        for (std::size_t k0 = 0; k0 < K; k0 += kBlock) {
+          const std::size_t kn = K - k0 < kBlock ? K - k0 : kBlock;
+          Acc acc[kBlock];
+          for (std::size_t kk = 0; kk < kBlock; ++kk) acc[kk] = zero;
           for (std::int64_t h = ry.lo; h <= ry.hi; ++h) {
             const auto i = static_cast<std::size_t>(static_cast<std::int64_t>(oy) + cv.pad_h.head - h * cv.stride_h);
             for (std::int64_t w = rx.lo; w <= rx.hi; ++w) {
               const auto j = static_cast<std::size_t>(static_cast<std::int64_t>(ox) + cv.pad_w.head - w * cv.stride_w);
               const X* xp = in + cv.in.at(b, static_cast<std::size_t>(h), static_cast<std::size_t>(w), 0);
-              const W* fp = filter + ((k * FH + i) * FW + j) * D;
-              for (std::size_t d = 0; d < D; ++d) acc = step(acc, xp[d * cv.in.sc], fp[d]);
+              const W* fp = filter + ((k0 * FH + i) * FW + j) * D;
+              const std::size_t fstride = FH * FW * D;  // next output channel's filter
+              if (kn == kBlock) {
+                for (std::size_t d = 0; d < D; ++d) {
+                  const X x = xp[d * cv.in.sc];
+                  for (std::size_t kk = 0; kk < kBlock; ++kk) acc[kk] = step(acc[kk], x, fp[kk * fstride + d]);
+                }
+              } else {
+                for (std::size_t d = 0; d < D; ++d) {
+                  const X x = xp[d * cv.in.sc];
+                  for (std::size_t kk = 0; kk < kn; ++kk) acc[kk] = step(acc[kk], x, fp[kk * fstride + d]);
+                }
+              }
             }
           }
-          finish(acc, k, cv.out.at(b, oy, ox, k));
+          for (std::size_t kk = 0; kk < kn; ++kk) finish(acc[kk], k0 + kk, cv.out.at(b, oy, ox, k0 + kk));
         }
       }
     }
