@@ -205,6 +205,78 @@ HWY_NOINLINE void row3x3(const simd::DepthwiseF32Args& a, const float* r0, float
     }
   }
 }
+
+/// Output pixels [x0, x0 + count) (count <= U) of row y for a 3x3 filter (dilation 1, stride S
+/// both ways) whose windows may leave the input (the borders): the same U-output column reuse
+/// as row3x3, with the taps outside the input skipped (as the reference skips them).
+template <std::size_t S>
+HWY_NOINLINE void border3x3(const simd::DepthwiseF32Args& a, const float* in_b, std::size_t y, std::size_t x0,
+                            std::size_t count, float* orow) {
+  using D = hn::ScalableTag<float>;
+  using V = hn::Vec<D>;
+  constexpr std::size_t U = kPixelsPerStep;
+  const D d;
+  const std::size_t N = hn::Lanes(d), C = a.channels;
+  const auto H = static_cast<std::int64_t>(a.in_h), W = static_cast<std::int64_t>(a.in_w);
+  const std::int64_t iy0 = static_cast<std::int64_t>(y * S) - a.pad_top;
+  const std::int64_t ix0 = static_cast<std::int64_t>(x0 * S) - a.pad_left;
+  const float* rows[3];
+  for (std::size_t ky = 0; ky < 3; ++ky) {
+    const std::int64_t iy = iy0 + static_cast<std::int64_t>(ky);
+    rows[ky] = iy >= 0 && iy < H ? in_b + static_cast<std::size_t>(iy) * a.in_w * C : nullptr;
+  }
+  const V lo = hn::Set(d, a.act_min), hi = hn::Set(d, a.act_max);
+  const std::size_t full = C - C % N;
+  for (std::size_t c = 0; c < full; c += N) {
+    V f[9];
+#pragma GCC unroll 9
+    for (std::size_t k = 0; k < 9; ++k) f[k] = hn::LoadU(d, a.filter + k * C + c);
+    V acc[U];
+    const V bv = hn::LoadU(d, a.bias + c);
+#pragma GCC unroll 8
+    for (std::size_t u = 0; u < U; ++u) acc[u] = bv;
+#pragma GCC unroll 3
+    for (std::size_t ky = 0; ky < 3; ++ky) {
+      if (rows[ky] == nullptr) continue;
+#pragma GCC unroll 24
+      for (std::size_t j = 0; j < (U - 1) * S + 3; ++j) {
+        const std::int64_t col = ix0 + static_cast<std::int64_t>(j);
+        if (col < 0 || col >= W) continue;
+        const V v = hn::LoadU(d, rows[ky] + static_cast<std::size_t>(col) * C + c);
+#pragma GCC unroll 3
+        for (std::size_t kx = 0; kx < 3; ++kx) {
+          if (j >= kx && (j - kx) % S == 0 && (j - kx) / S < U)
+            acc[(j - kx) / S] = hn::MulAdd(v, f[ky * 3 + kx], acc[(j - kx) / S]);
+        }
+      }
+    }
+#pragma GCC unroll 8
+    for (std::size_t u = 0; u < U; ++u)
+      if (u < count) hn::StoreU(hn::Min(hn::Max(acc[u], lo), hi), d, orow + (x0 + u) * C + c);
+  }
+  for (std::size_t u = 0; u < count; ++u) {
+    for (std::size_t c = full; c < C; ++c) {
+      float acc = a.bias[c];
+      for (std::size_t ky = 0; ky < 3; ++ky) {
+        if (rows[ky] == nullptr) continue;
+        for (std::size_t kx = 0; kx < 3; ++kx) {
+          const std::int64_t col = ix0 + static_cast<std::int64_t>(u * S + kx);
+          if (col < 0 || col >= W) continue;
+          acc += rows[ky][static_cast<std::size_t>(col) * C + c] * a.filter[(ky * 3 + kx) * C + c];
+        }
+      }
+      orow[(x0 + u) * C + c] = clamp_scalar(acc, a.act_min, a.act_max);
+    }
+  }
+}
+
+/// border3x3 over [x_begin, x_end) in groups of U.
+template <std::size_t S>
+HWY_INLINE void border_span(const simd::DepthwiseF32Args& a, const float* in_b, std::size_t y, std::size_t x_begin,
+                            std::size_t x_end, float* orow) {
+  for (std::size_t x = x_begin; x < x_end; x += kPixelsPerStep)
+    border3x3<S>(a, in_b, y, x, x_end - x < kPixelsPerStep ? x_end - x : kPixelsPerStep, orow);
+}
 #endif
 
 }  // namespace dw_detail
@@ -235,14 +307,27 @@ inline void DepthwiseF32(const simd::DepthwiseF32Args& a) {
       float* orow = out_b + y * a.out_w * C;
 #if !HWY_HAVE_SCALABLE
       const std::int64_t iy0 = static_cast<std::int64_t>(y) * a.stride_h - a.pad_top;
-      if (fast && iy0 >= 0 && iy0 + 2 < static_cast<std::int64_t>(a.in_h) && x_lo < x_hi) {
-        for (std::size_t x = 0; x < x_lo; ++x) dd::pixel(a, in_b, y, x, orow + x * C);
-        const float* r0 = in_b + static_cast<std::size_t>(iy0) * a.in_w * C;
-        if (a.stride_w == 1)
-          dd::row3x3<1>(a, r0, orow, x_lo, x_hi);
-        else
-          dd::row3x3<2>(a, r0, orow, x_lo, x_hi);
-        for (std::size_t x = x_hi; x < a.out_w; ++x) dd::pixel(a, in_b, y, x, orow + x * C);
+      if (fast) {
+        // Interior rows: row3x3, and pixel() for the few border columns; rows whose window
+        // leaves the input (top, bottom) through border3x3, U outputs at a time.
+        const bool interior = iy0 >= 0 && iy0 + 2 < static_cast<std::int64_t>(a.in_h) && x_lo < x_hi;
+        if (a.stride_w == 1) {
+          if (!interior) {
+            dd::border_span<1>(a, in_b, y, 0, a.out_w, orow);
+            continue;
+          }
+          for (std::size_t x = 0; x < x_lo; ++x) dd::pixel(a, in_b, y, x, orow + x * C);
+          dd::row3x3<1>(a, in_b + static_cast<std::size_t>(iy0) * a.in_w * C, orow, x_lo, x_hi);
+          for (std::size_t x = x_hi; x < a.out_w; ++x) dd::pixel(a, in_b, y, x, orow + x * C);
+        } else {
+          if (!interior) {
+            dd::border_span<2>(a, in_b, y, 0, a.out_w, orow);
+            continue;
+          }
+          for (std::size_t x = 0; x < x_lo; ++x) dd::pixel(a, in_b, y, x, orow + x * C);
+          dd::row3x3<2>(a, in_b + static_cast<std::size_t>(iy0) * a.in_w * C, orow, x_lo, x_hi);
+          for (std::size_t x = x_hi; x < a.out_w; ++x) dd::pixel(a, in_b, y, x, orow + x * C);
+        }
         continue;
       }
 #endif
