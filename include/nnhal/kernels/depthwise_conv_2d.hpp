@@ -12,6 +12,15 @@
 /// with a same-type filter is computed by the reference on values shifted by 128 into uint8 with
 /// zero points shifted alike; the shift cancels in every difference, so computing on int8 directly
 /// gives the same results.
+///
+/// Checks as the reference's prepare / execution, reported as errors: filter [1, fh, fw, depth_out]
+/// with depth_out = depth_in * multiplier and bias length depth_out; paddings below the effective
+/// filter size; for a same-type 8-bit filter, bias scale = input scale * filter scale to 1e-6
+/// relative (GetQuantizedConvolutionMultiplier; at prepare here, at execution there).
+///
+/// What is packed at prepare is the per-channel requantization (filter_requant::Tables). The
+/// filter itself is not repacked: [1, fh, fw, depth_out] already holds one contiguous channel
+/// vector per tap, the layout the NHWC kernels read, so a copy would cost memory and save nothing.
 
 #include <array>
 #include <cmath>
