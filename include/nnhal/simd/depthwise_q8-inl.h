@@ -169,6 +169,22 @@ HWY_INLINE void pixel(const simd::DepthwiseQ8Args& a, const E* in_b, std::size_t
   tap_range(ix0, a.dilation_w, a.filter_w, a.in_w, kx0, kx1);
   const auto xo = hn::Set(d, a.input_offset), wo = hn::Set(d, a.filter_offset);
   std::size_t c = 0;
+  // Two channel vectors at a time: two independent multiply-add chains.
+  for (; c + 2 * N <= C; c += 2 * N) {
+    auto acc0 = hn::LoadU(d, a.bias + c), acc1 = hn::LoadU(d, a.bias + c + N);
+    for (std::size_t ky = ky0; ky < ky1; ++ky) {
+      const auto iy = static_cast<std::size_t>(iy0 + static_cast<std::int64_t>(ky) * a.dilation_h);
+      for (std::size_t kx = kx0; kx < kx1; ++kx) {
+        const auto ix = static_cast<std::size_t>(ix0 + static_cast<std::int64_t>(kx) * a.dilation_w);
+        const E* xp = in + (iy * a.in_w + ix) * C + c;
+        const F* wp = filter + (ky * a.filter_w + kx) * C + c;
+        acc0 = hn::Add(acc0, hn::Mul(hn::Add(load_wide(xp), xo), hn::Add(load_wide(wp), wo)));
+        acc1 = hn::Add(acc1, hn::Mul(hn::Add(load_wide(xp + N), xo), hn::Add(load_wide(wp + N), wo)));
+      }
+    }
+    store_narrow(finish(acc0, requant_at(a, c)), o + c);
+    store_narrow(finish(acc1, requant_at(a, c + N)), o + c + N);
+  }
   for (; c + N <= C; c += N) {
     auto acc = hn::LoadU(d, a.bias + c);
     for (std::size_t ky = ky0; ky < ky1; ++ky) {
