@@ -1,0 +1,88 @@
+// nnhal::simd::depthwise_q8 (include/nnhal/simd/depthwise_q8.hpp) on every compiled target this
+// CPU runs: bit for bit the 8-bit reference kernel nnhal::kernels::depthwise_conv_2d::
+// reference_quant, for uint8 / uint8 x int8 (per-channel) / int8, on random NHWC geometries
+// (generic path, 3x3 stride 1 / 2 rows, channel tails, borders), random zero points, per-channel
+// multipliers with left and right shifts, activations; nothing outside the output is written.
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "nnhal/kernels/common/quantization.hpp"
+#include "nnhal/kernels/depthwise_conv_2d.hpp"
+#include "nnhal/simd/depthwise_q8.hpp"
+#include "simd/depthwise_common.hpp"
+#include "simd/simd_tester.hpp"
+
+namespace {
+
+namespace st = nnhal::test::simd;
+namespace dw = nnhal::kernels::depthwise_conv_2d;
+
+template <class E, class F>
+void check(const st::Target& t, const dw::Conv& cv, std::mt19937& g) {
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(g); };
+  const std::size_t C = cv.in.c, in_n = std::size_t{cv.in.n} * cv.in.h * cv.in.w * C;
+  const std::size_t out_n = std::size_t{cv.out.n} * cv.out.h * cv.out.w * C;
+  const std::size_t f_n = std::size_t(cv.g.filter_h) * cv.g.filter_w * C;
+  constexpr std::size_t kGuard = 64;
+  std::vector<E> in(in_n), out(out_n + 2 * kGuard, E{42}), ref(out_n);
+  std::vector<F> filter(f_n);
+  std::vector<std::int32_t> bias(C), mult(C), left(C), right(C);
+  std::vector<nnhal::quant::Multiplier> table(C);
+  for (auto& x : in) x = static_cast<E>(pick(std::numeric_limits<E>::min(), std::numeric_limits<E>::max()));
+  for (auto& x : filter) x = static_cast<F>(pick(std::numeric_limits<F>::min(), std::numeric_limits<F>::max()));
+  for (auto& x : bias) x = pick(-40000, 40000);
+  std::lognormal_distribution<double> real(-6.0, 3.0);  // multipliers from ~1e-6 to ~100
+  for (std::size_t c = 0; c < C; ++c) {
+    table[c] = nnhal::quant::quantize_multiplier(real(g));
+    mult[c] = table[c].value, left[c] = table[c].shift > 0 ? table[c].shift : 0, right[c] = table[c].shift > 0 ? 0 : -table[c].shift;
+  }
+  dw::QuantParams p;
+  p.input_offset = -pick(std::numeric_limits<E>::min(), std::numeric_limits<E>::max());
+  p.filter_offset = std::is_same_v<E, F> ? -pick(std::numeric_limits<F>::min(), std::numeric_limits<F>::max()) : 0;
+  p.output_offset = pick(std::numeric_limits<E>::min(), std::numeric_limits<E>::max());
+  p.channels = static_cast<std::uint32_t>(C), p.per_channel = true;
+  nnhal::quant::QuantRange range{std::numeric_limits<E>::min(), std::numeric_limits<E>::max()};
+  if (pick(0, 1) == 1) range = {pick(range.min, range.min + 60), pick(range.max - 60, range.max)};
+  const auto& geo = cv.g;
+  const nnhal::simd::DepthwiseQ8Args args{in.data(), filter.data(), bias.data(), out.data() + kGuard,
+                                          cv.out.n, cv.in.h, cv.in.w, C, cv.out.h, cv.out.w,
+                                          static_cast<std::size_t>(geo.filter_h), static_cast<std::size_t>(geo.filter_w),
+                                          geo.stride_h, geo.stride_w, geo.dilation_h, geo.dilation_w, geo.pad_h.head,
+                                          geo.pad_w.head, p.input_offset, p.filter_offset, p.output_offset, range.min,
+                                          range.max, mult.data(), left.data(), right.data()};
+  const auto& table_q8 = nnhal::simd::depthwise_q8_table(t.target);
+  if constexpr (std::is_same_v<E, std::int8_t>)
+    table_q8.s8(args);
+  else if constexpr (std::is_same_v<F, std::int8_t>)
+    table_q8.u8_s8(args);
+  else
+    table_q8.u8(args);
+  dw::reference_quant(in.data(), filter.data(), bias.data(), ref.data(), cv, p, table.data(), range);
+  std::size_t bad = 0, guards = 0;
+  for (std::size_t i = 0; i < out_n; ++i) bad += out[kGuard + i] != ref[i];
+  for (std::size_t i = 0; i < kGuard; ++i) guards += (out[i] != E{42}) + (out[kGuard + out_n + i] != E{42});
+  CHECK(bad == 0);
+  CHECK(guards == 0);
+}
+
+}  // namespace
+
+TEST_CASE("simd::depthwise_q8 equals the 8-bit reference bit for bit (random geometries and requantization)") {
+  st::for_each_target([](const st::Target& t) {
+    std::mt19937 g(11);
+    for (std::uint32_t i = 0; i < 80; ++i) {
+      const dw::Conv cv = nnhal::test::depthwise::random_conv(g);
+      CAPTURE(i);
+      INFO("h=" << cv.in.h << " w=" << cv.in.w << " c=" << cv.in.c << " f=" << cv.g.filter_h << "x" << cv.g.filter_w
+                << " s=" << cv.g.stride_h << "," << cv.g.stride_w << " d=" << cv.g.dilation_h << "," << cv.g.dilation_w);
+      check<std::uint8_t, std::uint8_t>(t, cv, g);
+      check<std::uint8_t, std::int8_t>(t, cv, g);
+      check<std::int8_t, std::int8_t>(t, cv, g);
+    }
+  });
+}
