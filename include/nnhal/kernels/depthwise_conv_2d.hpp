@@ -56,7 +56,7 @@ struct Conv {
   window::Geometry g;
   std::uint32_t multiplier = 1;
   std::int32_t activation = 0;
-  bool nchw = false;  ///< layout flag (Image::nhwc() cannot tell a 1x1 NCHW image from NHWC)
+  bool nchw = false;  ///< layout flag
 };
 
 /// Reads the scalars and checks the shapes as the reference's prepare does: ranks 4, 4, 1;

@@ -47,7 +47,7 @@ struct Conv {
   std::int32_t stride_h = 1, stride_w = 1;
   window::Pad pad_h, pad_w;
   std::int32_t activation = 0;
-  bool nchw = false;  ///< layout flag (Image::nhwc() cannot tell a 1x1 NCHW image from NHWC)
+  bool nchw = false;  ///< layout flag
 };
 
 /// Reads the scalars and checks the shapes as the reference's prepare does.

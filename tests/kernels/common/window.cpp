@@ -58,6 +58,9 @@ TEST_CASE("Image strides address the same element in NHWC and NCHW") {
   CHECK(!b.nhwc());
   CHECK(a.at(1, 2, 3, 4) == ((1 * 3 + 2) * 4 + 3) * 5 + 4);
   CHECK(b.at(1, 2, 3, 4) == ((1 * 5 + 4) * 3 + 2) * 4 + 3);
+  // A one-pixel NCHW image has a unit channel stride too; it is still NCHW (regression: the
+  // layout was once read off the channel stride).
+  CHECK(!w::Image::of(nnhal::Dims{1, 8, 1, 1}, true).nhwc());
   CHECK(w::Image::dims(true, 2, 3, 4, 5) == nchw);
   CHECK(w::Image::dims(false, 2, 3, 4, 5) == nhwc);
 }

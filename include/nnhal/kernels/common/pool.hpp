@@ -224,7 +224,7 @@ Status kernel(const NodeIO& io) {
   const E* x = io.in_data<T>(0);
   E* y = io.out_data<T>(0);
   if constexpr (kHasSimd<K, E>) {
-    if (!s->scalars.nchw) {  // (not si.nhwc(): a one-pixel NCHW input has unit channel stride too)
+    if (!s->scalars.nchw) {
       run_simd<K>(*io.params<SimdParams<simd::Pool>>().simd, simd_args(si, so, s->geometry), x, y, fr, qr);
       return {};
     }

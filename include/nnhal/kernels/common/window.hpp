@@ -69,11 +69,13 @@ constexpr std::int64_t transpose_output_size(std::int64_t in, std::int64_t filte
 struct Image {
   std::uint32_t n = 0, h = 0, w = 0, c = 0;
   std::size_t sn = 0, sh = 0, sw = 0, sc = 0;
+  bool nchw = false;  ///< the memory layout (not derivable from the strides: a 1 x 1 NCHW image has sc == 1)
 
   /// The image of `dims` (rank 4) in layout `nchw`.
   static Image of(const Dims& dims, bool nchw) noexcept {
     Image im;
     im.n = dims[0];
+    im.nchw = nchw;
     if (nchw) {
       im.c = dims[1], im.h = dims[2], im.w = dims[3];
       im.sw = 1, im.sh = im.w, im.sc = std::size_t{im.h} * im.w, im.sn = im.sc * im.c;
@@ -87,7 +89,7 @@ struct Image {
   constexpr std::size_t at(std::size_t b, std::size_t y, std::size_t x, std::size_t ch) const noexcept {
     return b * sn + y * sh + x * sw + ch * sc;
   }
-  constexpr bool nhwc() const noexcept { return sc == 1; }
+  constexpr bool nhwc() const noexcept { return !nchw; }
   /// Dims of an image of this layout with the given sizes.
   static Dims dims(bool nchw, std::uint32_t n, std::uint32_t h, std::uint32_t w, std::uint32_t c) noexcept {
     return nchw ? Dims{n, c, h, w} : Dims{n, h, w, c};
