@@ -74,6 +74,16 @@ HWY_INLINE void pin(V& v) {
 #endif
 }
 
+/// Hides a vector's value from the optimizer so that it is not hoisted out of its loop.
+template <class V>
+HWY_INLINE void opaque(V& v) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_SSSE3 && (HWY_COMPILER_GCC || HWY_COMPILER_CLANG)
+  asm volatile("" : "+v"(v.raw));
+#else
+  (void)v;
+#endif
+}
+
 /// Output pixels [p0, p0 + rows) of one image (rows <= MR), every panel.
 template <std::size_t MR, std::size_t NV>
 HWY_NOINLINE void tile(const simd::ConvF32Args& a, const float* image, float* out_image, std::size_t p0,
@@ -91,7 +101,6 @@ HWY_NOINLINE void tile(const simd::ConvF32Args& a, const float* image, float* ou
     iy0[m] = static_cast<std::int64_t>(p / a.out_w) * a.stride_h - a.pad_top;
     ix0[m] = static_cast<std::int64_t>(p % a.out_w) * a.stride_w - a.pad_left;
   }
-  const V lo = hn::Set(d, a.act_min), hi = hn::Set(d, a.act_max);
   for (std::size_t j = 0; j < panels; ++j) {
     const float* panel = a.packed + j * (K + 1) * NR;
     V acc[MR * NV];
@@ -126,6 +135,11 @@ HWY_NOINLINE void tile(const simd::ConvF32Args& a, const float* image, float* ou
         }
       }
     }
+    // The clamp bounds are made here (opaque to the compiler) rather than before the loops:
+    // hoisted, they would hold two of the registers the tile needs and make g++ spill weights.
+    V lo = hn::Set(d, a.act_min), hi = hn::Set(d, a.act_max);
+    opaque(lo);
+    opaque(hi);
     const std::size_t oc0 = j * NR;
     const std::size_t valid = a.out_c - oc0 < NR ? a.out_c - oc0 : NR;
     for (std::size_t m = 0; m < rows; ++m) {
