@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "nnhal/core/half.hpp"
 #include "nnhal/interface/node_io.hpp"
@@ -166,6 +167,13 @@ struct QuantParams {
   bool per_channel = false;
 };
 
+/// Where the packed SIMD path of a node stands (FLOAT32 and 8-bit kernels).
+enum class PackMode : std::uint8_t {
+  Plain,       ///< never (shapes unknown at prepare, or GROUPED_CONV_2D, or no SIMD kernel)
+  Packed,      ///< weights packed at prepare (NodeIO::packed())
+  PackPerRun,  ///< weights packed into the workspace on every run
+};
+
 /// The reference's multiplier (GetQuantizedConvolutionMultipler): input_scale * filter_scale
 /// taken in float then widened, divided by the output scale in double. For a same-type filter
 /// the bias scale must equal that product to within 1e-6 relative (an error at prepare here, a
@@ -186,9 +194,10 @@ inline Expected<double> real_multiplier(float in_scale, float filter_scale, cons
   return product / static_cast<double>(out_scale);
 }
 
-/// Builds QuantParams; for a per-channel filter also packs one quant::Multiplier per output
-/// channel (the filter's scales are operand metadata, so this works for runtime filters too).
-inline Expected<QuantParams> make_quant_params(const NodeIO& io, KernelPrepare& prepare, Kind kind) {
+/// Builds QuantParams; for a per-channel filter also computes one quant::Multiplier per output
+/// channel into `channel` (the filter's scales are operand metadata, so this works for runtime
+/// filters too; the caller packs them).
+inline Expected<QuantParams> make_quant_params(const NodeIO& io, Kind kind, std::vector<quant::Multiplier>& channel) {
   const RtOperand &in = io.input(0), &f = io.input(1), &out = io.output(0);
   QuantParams p;
   p.input_offset = -in.zero_point;
@@ -203,15 +212,11 @@ inline Expected<QuantParams> make_quant_params(const NodeIO& io, KernelPrepare& 
   if (f.channel_quant == nullptr || f.channel_quant->scales.empty())
     return NNHAL_FAILURE("%s per-channel filter has no scales", op_name(kind));
   p.per_channel = true;
-  const auto& scales = f.channel_quant->scales;
-  quant::Multiplier* dst = reinterpret_cast<quant::Multiplier*>(prepare.pack(scales.size() * sizeof(quant::Multiplier)));
-  for (std::size_t c = 0; c < scales.size(); ++c) {
-    auto m = real_multiplier(in.scale, scales[c], nullptr, out.scale, kind);
+  channel.clear();
+  for (float scale : f.channel_quant->scales) {
+    auto m = real_multiplier(in.scale, scale, nullptr, out.scale, kind);
     if (!m) return std::move(m.error());
-    if (dst != nullptr) {
-      const quant::Multiplier q = quant::quantize_multiplier(*m);
-      std::memcpy(dst + c, &q, sizeof q);
-    }
+    channel.push_back(quant::quantize_multiplier(*m));
   }
   return p;
 }

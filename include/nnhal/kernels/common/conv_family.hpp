@@ -5,30 +5,27 @@
 /// the SIMD kernel's panels once at prepare when filter and bias are constants, or into the
 /// workspace on every run when they are runtime inputs of a shape known at prepare; at run the
 /// packed kernel is taken for NHWC data, the plain kernel otherwise (NCHW, groups, shapes
-/// unknown at prepare). FLOAT16 is computed in float; quantized types by the integer kernel.
+/// unknown at prepare). The 8-bit types do the same with int16-widened weights (the 8-bit SIMD
+/// kernel also widens the input into the workspace, so it needs the input shape at prepare).
+/// FLOAT16 is computed in float by the plain kernel.
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "nnhal/interface/node_io.hpp"
 #include "nnhal/kernels/common/conv.hpp"
 #include "nnhal/kernels/kernel.hpp"
 #include "nnhal/simd/conv_f32.hpp"
+#include "nnhal/simd/conv_q8.hpp"
 
 namespace nnhal::kernels::conv {
-
-/// How a FLOAT32 node runs the packed SIMD kernel.
-enum class F32Mode : std::uint8_t {
-  Plain,       ///< never (shapes unknown at prepare, or GROUPED_CONV_2D)
-  Packed,      ///< weights packed at prepare (NodeIO::packed())
-  PackPerRun,  ///< weights packed into the workspace on every run
-};
 
 /// FLOAT32 node parameters: the SIMD table and the filter shape the packing was planned for.
 struct F32Params {
   const simd::ConvF32* simd = nullptr;
-  F32Mode mode = F32Mode::Plain;
+  PackMode mode = PackMode::Plain;
   std::uint32_t out_c = 0, filter_h = 0, filter_w = 0, in_c = 0;
   std::size_t panel = 0, packed_floats = 0;
 };
@@ -57,12 +54,12 @@ inline F32Params plan_f32(const NodeIO& io, KernelPrepare& prepare, Kind kind) {
   const std::uint64_t filter_bytes = f.required_bytes(), bias_bytes = bias.required_bytes();
   if (is_constant(f) && is_constant(bias) && f.data != nullptr && bias.data != nullptr && f.length >= filter_bytes &&
       bias.length >= bias_bytes) {
-    p.mode = F32Mode::Packed;
+    p.mode = PackMode::Packed;
     if (std::byte* dst = prepare.pack(p.packed_floats * sizeof(float)); dst != nullptr)
       simd::conv_f32_pack(reinterpret_cast<const float*>(f.data), reinterpret_cast<const float*>(bias.data), p.out_c,
                           k, p.panel, p.in_c, reinterpret_cast<float*>(dst));
   } else {
-    p.mode = F32Mode::PackPerRun;
+    p.mode = PackMode::PackPerRun;
     prepare.workspace_bytes = p.packed_floats * sizeof(float);
   }
   return p;
@@ -81,11 +78,11 @@ Status kernel_f32(const NodeIO& io) {
   const float* bias = io.in_data<OperandType::TENSOR_FLOAT32>(2);
   float* y = io.out_data<OperandType::TENSOR_FLOAT32>(0);
   const auto& p = io.params<F32Params>();
-  const bool planned = p.mode != F32Mode::Plain && !s->nchw && s->groups == 1 && p.out_c == s->out_c &&
+  const bool planned = p.mode != PackMode::Plain && !s->nchw && s->groups == 1 && p.out_c == s->out_c &&
                        p.filter_h == static_cast<std::uint32_t>(s->g.filter_h) &&
                        p.filter_w == static_cast<std::uint32_t>(s->g.filter_w) && p.in_c == s->in.c;
   const float* packed = nullptr;
-  if (planned && p.mode == F32Mode::Packed) {
+  if (planned && p.mode == PackMode::Packed) {
     packed = reinterpret_cast<const float*>(io.packed());
   } else if (planned && io.workspace() != nullptr) {
     float* ws = reinterpret_cast<float*>(io.workspace());
@@ -120,7 +117,76 @@ Status kernel_f16(const NodeIO& io) {
   return {};
 }
 
-/// Quantized input/output T with filter type F (T itself, or TENSOR_QUANT8_SYMM_PER_CHANNEL).
+/// 8-bit node parameters: requantization and the plan of the SIMD path. Packed data: the
+/// per-channel multipliers (if any) from offset 0, the packed weights (if packed at prepare)
+/// from `weights_offset`. Workspace: the widened input, then (packed per run) the weights.
+struct Q8Params {
+  QuantParams q;
+  const simd::ConvQ8* simd = nullptr;
+  PackMode mode = PackMode::Plain;
+  std::uint32_t out_c = 0, filter_h = 0, filter_w = 0, in_c = 0;
+  std::size_t panel = 0, slots = 0, input_elements = 0, weights_offset = 0, input_bytes = 0;
+};
+
+static_assert(sizeof(Q8Params) <= kNodeParamBytes);
+
+inline constexpr std::size_t kAlign = 64;
+constexpr std::size_t align_up(std::size_t n) noexcept { return (n + kAlign - 1) / kAlign * kAlign; }
+
+/// Plans an 8-bit node: multipliers, and the packed SIMD path when the shapes are known.
+template <OperandType T>
+Expected<Q8Params> plan_q8(const NodeIO& io, KernelPrepare& prepare, Kind kind) {
+  std::vector<quant::Multiplier> channel;
+  auto q = make_quant_params(io, kind, channel);
+  if (!q) return std::move(q.error());
+  Q8Params p;
+  p.q = *q;
+  p.simd = &simd::conv_q8_table();
+  const RtOperand &x = io.input(0), &f = io.input(1), &bias = io.input(2);
+  const std::size_t mult_bytes = align_up(channel.size() * sizeof(quant::Multiplier));
+  bool planned = kind == Kind::Conv && x.rank_known && x.dims.rank() == 4 && x.dims.all_known() && f.rank_known &&
+                 f.dims.rank() == 4 && f.dims.all_known() && bias.dims.rank() == 1 && bias.dims[0] == f.dims[0];
+  if (planned) {
+    p.out_c = f.dims[0], p.filter_h = f.dims[1], p.filter_w = f.dims[2], p.in_c = f.dims[3];
+    p.panel = p.simd->panel_width(p.out_c);
+    const std::uint64_t pixels = x.dims.element_count() / p.in_c;  // batch x height x width, either layout
+    const std::uint64_t c2 = (std::uint64_t{p.in_c} + 1) / 2 * 2;
+    p.slots = simd::conv_q8_packed_slots(p.out_c, std::size_t{p.filter_h} * p.filter_w, p.in_c, p.panel);
+    const std::uint64_t elements = (pixels + 1) * c2;
+    planned = p.panel != 0 && p.slots != 0 && p.slots < (std::size_t{1} << 28) && elements < (std::uint64_t{1} << 28);
+    if (planned) {
+      p.input_elements = static_cast<std::size_t>(elements);
+      p.input_bytes = align_up(p.input_elements * sizeof(std::int16_t));
+    }
+  }
+  const bool constant = planned && is_constant(f) && is_constant(bias) && f.data != nullptr && bias.data != nullptr &&
+                        f.length >= f.required_bytes() && bias.length >= bias.required_bytes();
+  p.weights_offset = mult_bytes;
+  std::byte* dst = nullptr;
+  if (mult_bytes != 0 || constant) dst = prepare.pack(mult_bytes + (constant ? p.slots * sizeof(std::int32_t) : 0));
+  if (dst != nullptr && !channel.empty()) std::memcpy(dst, channel.data(), channel.size() * sizeof(quant::Multiplier));
+  if (constant) {
+    p.mode = PackMode::Packed;
+    prepare.workspace_bytes = p.input_bytes;
+    if (dst != nullptr) {
+      auto* w = reinterpret_cast<std::int32_t*>(dst + mult_bytes);
+      const auto* bias_data = reinterpret_cast<const std::int32_t*>(bias.data);
+      const std::size_t taps = std::size_t{p.filter_h} * p.filter_w;
+      if (f.type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL)
+        simd::conv_q8_pack(reinterpret_cast<const std::int8_t*>(f.data), 0, bias_data, p.out_c, taps, p.in_c, p.panel, w);
+      else
+        simd::conv_q8_pack(reinterpret_cast<const element_t<T>*>(f.data), f.zero_point, bias_data, p.out_c, taps, p.in_c,
+                           p.panel, w);
+    }
+  } else if (planned) {
+    p.mode = PackMode::PackPerRun;
+    prepare.workspace_bytes = p.input_bytes + p.slots * sizeof(std::int32_t);
+  }
+  return p;
+}
+
+/// Quantized input/output T with filter type F (T or TENSOR_QUANT8_SYMM_PER_CHANNEL): the
+/// packed SIMD kernel when planned and the data is NHWC, else the plain integer kernel.
 template <Kind K, OperandType T, OperandType F>
 Status kernel_quant(const NodeIO& io) {
   using E = element_t<T>;
@@ -128,15 +194,48 @@ Status kernel_quant(const NodeIO& io) {
   if (!s) return std::move(s.error());
   const RtOperand& out = io.output(0);
   if (out.dims.element_count() == 0) return {};
-  const auto& p = io.params<QuantParams>();
-  const auto* multipliers = reinterpret_cast<const quant::Multiplier*>(io.packed());
-  if (p.per_channel && multipliers == nullptr)
+  const auto& p = io.params<Q8Params>();
+  const auto* channel = reinterpret_cast<const quant::Multiplier*>(io.packed());
+  if (p.q.per_channel && channel == nullptr)
     return NNHAL_FAILURE("%s per-channel multipliers were not prepared", op_name(K));
   const auto storage = quant::storage_range<E>();
   const auto range = quant::activation_range(static_cast<FusedActivationFunc>(s->activation), out.scale,
                                              out.zero_point, storage.min, storage.max);
-  plain_quant(*s, io.in_data<T>(0), io.in_data<F>(1), io.in_data<OperandType::TENSOR_INT32>(2), io.out_data<T>(0), p,
-              multipliers, range);
+  const E* x = io.in_data<T>(0);
+  const element_t<F>* w = io.in_data<F>(1);
+  const std::int32_t* bias = io.in_data<OperandType::TENSOR_INT32>(2);
+  E* y = io.out_data<T>(0);
+  const std::size_t pixels = std::size_t{s->in.n} * s->in.h * s->in.w;
+  const bool planned = p.mode != PackMode::Plain && io.workspace() != nullptr && !s->nchw && s->groups == 1 &&
+                       p.out_c == s->out_c && p.filter_h == static_cast<std::uint32_t>(s->g.filter_h) &&
+                       p.filter_w == static_cast<std::uint32_t>(s->g.filter_w) && p.in_c == s->in.c &&
+                       p.input_elements == (pixels + 1) * ((std::size_t{s->in.c} + 1) / 2 * 2);
+  if (!planned) {
+    plain_quant(*s, x, w, bias, y, p.q, channel, range);
+    return {};
+  }
+  auto* in16 = reinterpret_cast<std::int16_t*>(io.workspace());
+  simd::conv_q8_widen_input(x, -p.q.input_offset, pixels, s->in.c, in16);
+  const std::int32_t* packed = nullptr;
+  if (p.mode == PackMode::Packed) {
+    packed = reinterpret_cast<const std::int32_t*>(io.packed() + p.weights_offset);
+  } else {
+    auto* ws = reinterpret_cast<std::int32_t*>(io.workspace() + p.input_bytes);
+    simd::conv_q8_pack(w, -p.q.filter_offset, bias, p.out_c, std::size_t{p.filter_h} * p.filter_w, p.in_c, p.panel, ws);
+    packed = ws;
+  }
+  simd::ConvQ8Args a;
+  a.in = in16, a.out = reinterpret_cast<std::uint8_t*>(y), a.packed = packed;
+  a.batch = s->in.n, a.in_h = s->in.h, a.in_w = s->in.w, a.in_c2 = (std::size_t{s->in.c} + 1) / 2 * 2;
+  a.out_h = s->g.out_h, a.out_w = s->g.out_w, a.out_c = s->out_c;
+  a.filter_h = static_cast<std::size_t>(s->g.filter_h), a.filter_w = static_cast<std::size_t>(s->g.filter_w);
+  a.stride_h = s->g.stride_h, a.stride_w = s->g.stride_w, a.dilation_h = s->g.dilation_h, a.dilation_w = s->g.dilation_w;
+  a.pad_top = s->g.pad_h.head, a.pad_left = s->g.pad_w.head;
+  a.panel = p.panel;
+  a.multipliers = p.q.per_channel ? channel : &p.q.output;
+  a.multiplier_step = p.q.per_channel ? 1 : 0;
+  a.output_offset = p.q.output_offset, a.act_min = range.min, a.act_max = range.max;
+  p.simd->run(a);
   return {};
 }
 
@@ -156,7 +255,7 @@ struct Family : KernelFamily {
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_f16<K>;
     } else {
-      auto p = make_quant_params(io, prepare, K);
+      auto p = plan_q8<T>(io, prepare, K);
       if (!p) return std::move(p.error());
       prepare.store(*p);
       if (io.input(1).type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL)

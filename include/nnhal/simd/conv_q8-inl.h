@@ -1,0 +1,194 @@
+// Per-target body of nnhal's 8-bit NHWC convolution on widened operands: compiled once per
+// Highway target by nnhal/simd/conv_q8.hpp (through nnhal/simd/foreach_target-inl.h), which
+// declares simd::ConvQ8 and simd::ConvQ8Args first. Not a header to include on its own; it has
+// no include guard on purpose.
+//
+// The indirect GEMM of conv_f32-inl.h with int16 pairs: per input channel pair it loads NV
+// vectors of weight pairs and, per output pixel, broadcasts the pixel's pair (one 32-bit load)
+// and multiplies-adds pairwise into int32 lanes (x86 pmaddwd, or the fused AVX-512 VNNI
+// vpdpwssd where the compiler flags enable it). Both factors lie in [-255, 255], so every
+// pairwise product sum is exact; the int32 accumulation wraps as the reference's would
+// overflow. Results are bit-exact with the plain kernel: each int32 sum is rescaled as there
+// (quant::multiply_by_quantized_multiplier with the channel's multiplier, output offset,
+// clamp), in scalar code once per output. The kernel exists on x86 targets from SSE4 up
+// (pmaddwd's pair semantics); elsewhere panel_width is 0 and the plain kernel runs.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace nnhal::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_SSE4
+#define NNHAL_CONV_Q8_KERNEL 1
+#else
+#define NNHAL_CONV_Q8_KERNEL 0
+#endif
+
+namespace conv_q8_detail {
+
+#if NNHAL_CONV_Q8_KERNEL
+
+inline constexpr std::size_t kLanes = HWY_LANES(std::int32_t);
+inline constexpr std::size_t kRegisters = HWY_TARGET <= HWY_AVX3 ? 32 : 16;
+inline constexpr std::size_t kMaxVectors = kRegisters >= 32 ? 4 : 2;
+
+constexpr std::size_t vectors_for(std::size_t out_c) {
+  return out_c > 2 * kLanes ? kMaxVectors : (out_c > kLanes ? 2 : 1);
+}
+constexpr std::size_t rows_for(std::size_t nv) {
+  if constexpr (kRegisters >= 32) return nv >= 4 ? 6 : 12;
+  return nv >= 2 ? 6 : 12;
+}
+
+template <class V>
+HWY_INLINE void pin(V& v) {
+  asm("" : "+v"(v.raw));
+}
+
+using D32 = hn::ScalableTag<std::int32_t>;
+using V32 = hn::Vec<D32>;
+using D16 = hn::Repartition<std::int16_t, D32>;
+using V16 = hn::Vec<D16>;
+
+/// acc + the pairwise products of x and w.
+HWY_INLINE V32 pair_madd(V32 acc, V16 x, V16 w) {
+#if HWY_TARGET == HWY_AVX3_DL && defined(__AVX512VNNI__)
+  return V32{_mm512_dpwssd_epi32(acc.raw, x.raw, w.raw)};
+#else
+  V32 unused = hn::Zero(D32());
+  return hn::ReorderWidenMulAccumulate(D32(), x, w, acc, unused);
+#endif
+}
+
+HWY_INLINE const std::int16_t* tap_row(const simd::ConvQ8Args& a, const std::int16_t* image, const std::int16_t* zeros,
+                                       std::int64_t iy, std::int64_t ix) {
+  if (iy < 0 || ix < 0 || iy >= static_cast<std::int64_t>(a.in_h) || ix >= static_cast<std::int64_t>(a.in_w))
+    return zeros;
+  return image + (static_cast<std::size_t>(iy) * a.in_w + static_cast<std::size_t>(ix)) * a.in_c2;
+}
+
+/// Output pixels [p0, p0 + rows) of one image (rows <= MR), every panel.
+template <std::size_t MR, std::size_t NV>
+HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::int16_t* image, std::uint8_t* out_image, std::size_t p0,
+                       std::size_t rows) {
+  const D32 d;
+  const D16 d16;
+  constexpr std::size_t N = kLanes, NR = NV * N;
+  const std::size_t pairs = a.in_c2 / 2, K2 = a.filter_h * a.filter_w * pairs;
+  const std::size_t panels = (a.out_c + NR - 1) / NR;
+  const std::int16_t* zeros = a.in + a.batch * a.in_h * a.in_w * a.in_c2;
+  std::int64_t iy0[MR], ix0[MR];
+  for (std::size_t m = 0; m < MR; ++m) {
+    const std::size_t p = p0 + (m < rows ? m : rows - 1);
+    iy0[m] = static_cast<std::int64_t>(p / a.out_w) * a.stride_h - a.pad_top;
+    ix0[m] = static_cast<std::int64_t>(p % a.out_w) * a.stride_w - a.pad_left;
+  }
+  for (std::size_t j = 0; j < panels; ++j) {
+    const std::int32_t* panel = a.packed + j * (K2 + 1) * NR;
+    V32 acc[MR * NV];
+#pragma GCC unroll 16
+    for (std::size_t v = 0; v < NV; ++v) {
+      const V32 bv = hn::LoadU(d, panel + v * N);
+#pragma GCC unroll 16
+      for (std::size_t m = 0; m < MR; ++m) acc[m * NV + v] = bv;
+    }
+    const std::int32_t* wp = panel + NR;
+    for (std::size_t fy = 0; fy < a.filter_h; ++fy) {
+      for (std::size_t fx = 0; fx < a.filter_w; ++fx) {
+        const std::int16_t* src[MR];
+#pragma GCC unroll 16
+        for (std::size_t m = 0; m < MR; ++m)
+          src[m] = tap_row(a, image, zeros, iy0[m] + static_cast<std::int64_t>(fy) * a.dilation_h,
+                           ix0[m] + static_cast<std::int64_t>(fx) * a.dilation_w);
+        for (std::size_t i = 0; i < pairs; ++i) {
+          V16 wv[NV];
+#pragma GCC unroll 16
+          for (std::size_t v = 0; v < NV; ++v) {
+            wv[v] = hn::BitCast(d16, hn::LoadU(d, wp + v * N));
+            pin(wv[v]);
+          }
+#pragma GCC unroll 16
+          for (std::size_t m = 0; m < MR; ++m) {
+            std::int32_t pair;
+            std::memcpy(&pair, src[m] + 2 * i, sizeof pair);
+            const V16 xb = hn::BitCast(d16, hn::Set(d, pair));
+#pragma GCC unroll 16
+            for (std::size_t v = 0; v < NV; ++v) acc[m * NV + v] = pair_madd(acc[m * NV + v], xb, wv[v]);
+          }
+          wp += NR;
+        }
+      }
+    }
+    // Rescale, offset, clamp, store (scalar: once per output, next to K2 pair products each).
+    const std::size_t oc0 = j * NR;
+    const std::size_t valid = a.out_c - oc0 < NR ? a.out_c - oc0 : NR;
+    for (std::size_t m = 0; m < rows; ++m) {
+      HWY_ALIGN std::int32_t sums[NR];
+#pragma GCC unroll 16
+      for (std::size_t v = 0; v < NV; ++v) hn::Store(acc[m * NV + v], d, sums + v * N);
+      std::uint8_t* o = out_image + (p0 + m) * a.out_c + oc0;
+      for (std::size_t c = 0; c < valid; ++c) {
+        const quant::Multiplier& q = a.multipliers[(oc0 + c) * a.multiplier_step];
+        std::int32_t r = quant::multiply_by_quantized_multiplier(sums[c], q.value, q.shift) + a.output_offset;
+        r = r < a.act_min ? a.act_min : (r > a.act_max ? a.act_max : r);
+        o[c] = static_cast<std::uint8_t>(r & 0xFF);
+      }
+    }
+  }
+}
+
+template <std::size_t NV>
+HWY_INLINE void run_vectors(const simd::ConvQ8Args& a) {
+  constexpr std::size_t MR = rows_for(NV);
+  const std::size_t pixels = a.out_h * a.out_w;
+  for (std::size_t b = 0; b < a.batch; ++b) {
+    const std::int16_t* image = a.in + b * a.in_h * a.in_w * a.in_c2;
+    std::uint8_t* out_image = a.out + b * pixels * a.out_c;
+    for (std::size_t p0 = 0; p0 < pixels; p0 += MR)
+      tile<MR, NV>(a, image, out_image, p0, pixels - p0 < MR ? pixels - p0 : MR);
+  }
+}
+
+#endif  // NNHAL_CONV_Q8_KERNEL
+
+}  // namespace conv_q8_detail
+
+/// Target-specific ConvQ8::panel_width (0: no kernel on this target).
+inline std::size_t ConvQ8PanelWidth(std::size_t out_c) {
+#if NNHAL_CONV_Q8_KERNEL
+  return conv_q8_detail::vectors_for(out_c) * conv_q8_detail::kLanes;
+#else
+  (void)out_c;
+  return 0;
+#endif
+}
+
+/// Target-specific ConvQ8::run.
+inline void ConvQ8Run(const simd::ConvQ8Args& a) {
+#if NNHAL_CONV_Q8_KERNEL
+  namespace cd = conv_q8_detail;
+  if (a.batch == 0 || a.out_h == 0 || a.out_w == 0 || a.out_c == 0) return;
+  const std::size_t nv = a.panel / cd::kLanes;
+  if (nv == 1)
+    cd::run_vectors<1>(a);
+  else if (nv == 2)
+    cd::run_vectors<2>(a);
+  else if (nv == 4 && cd::kMaxVectors >= 4)
+    cd::run_vectors<cd::kMaxVectors>(a);
+#else
+  (void)a;
+#endif
+}
+
+#undef NNHAL_CONV_Q8_KERNEL
+
+/// This target's table of the family.
+inline constexpr simd::ConvQ8 kConvQ8{&ConvQ8PanelWidth, &ConvQ8Run};
+
+}  // namespace nnhal::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();

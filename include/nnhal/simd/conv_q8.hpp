@@ -1,0 +1,110 @@
+#pragma once
+/// \file
+/// SIMD family: the 8-bit (QUANT8_ASYMM / QUANT8_ASYMM_SIGNED) NHWC convolution (one group),
+/// the integer counterpart of nnhal/simd/conv_f32.hpp, with the reference's numerics: int32
+/// accumulation of (x - x_zero) * (w - w_zero) products plus the bias, then
+/// quant::multiply_by_quantized_multiplier, the output offset and the activation clamp. The
+/// per-target code is in nnhal/simd/conv_q8-inl.h; targets without a kernel (panel_width 0)
+/// leave the node to the plain integer kernel.
+///
+/// Operands are widened to int16 once: the input (minus its zero point) into an image with an
+/// even channel count in_c2 (the odd channel's pair partner is 0) followed by in_c2 zeros (the
+/// row of a tap in the padding); the filter (minus its zero point) into panels. For a panel
+/// width NR and K2 = filter_h * filter_w * in_c2 / 2: ceil(out_c / NR) panels, each NR int32
+/// biases, then for every tap and channel pair the NR int32 slots of those channels, a slot
+/// holding the pair's two int16 weights (channel 2i in the low half). Channels past out_c are 0.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "nnhal/kernels/common/quantization.hpp"
+#include "nnhal/simd/dispatch.hpp"
+
+namespace nnhal::simd {
+
+/// One run of the 8-bit convolution.
+struct ConvQ8Args {
+  const std::int16_t* in = nullptr;  ///< [batch, in_h, in_w, in_c2] then in_c2 zeros
+  std::uint8_t* out = nullptr;       ///< [batch, out_h, out_w, out_c] bytes (uint8 or int8)
+  const std::int32_t* packed = nullptr;
+  std::size_t batch = 0, in_h = 0, in_w = 0, in_c2 = 0;
+  std::size_t out_h = 0, out_w = 0, out_c = 0;
+  std::size_t filter_h = 0, filter_w = 0;
+  std::int64_t stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1, pad_top = 0, pad_left = 0;
+  std::size_t panel = 0;
+  const quant::Multiplier* multipliers = nullptr;  ///< per channel, or one when multiplier_step is 0
+  std::size_t multiplier_step = 0;
+  std::int32_t output_offset = 0, act_min = 0, act_max = 0;
+};
+
+/// The family's entry points for one target.
+struct ConvQ8 {
+  /// Output channels per packed panel for out_c channels; 0: no kernel on this target.
+  std::size_t (*panel_width)(std::size_t out_c);
+  void (*run)(const ConvQ8Args& args);
+};
+
+/// int32 slots of the packed filter, or 0 on overflow.
+inline std::size_t conv_q8_packed_slots(std::size_t out_c, std::size_t taps, std::size_t in_c, std::size_t nr) noexcept {
+  if (nr == 0) return 0;
+  const std::size_t pairs = (in_c + 1) / 2, panels = (out_c + nr - 1) / nr;
+  std::size_t k2 = 0, per = 0, all = 0;
+  if (__builtin_mul_overflow(taps, pairs, &k2) || __builtin_mul_overflow(k2 + 1, nr, &per) ||
+      __builtin_mul_overflow(per, panels, &all))
+    return 0;
+  return all;
+}
+
+/// Packs filter [out_c, taps, in_c] of element W (minus `zero`) and bias [out_c] into `dst`
+/// (conv_q8_packed_slots slots).
+template <class W>
+void conv_q8_pack(const W* filter, std::int32_t zero, const std::int32_t* bias, std::size_t out_c, std::size_t taps,
+                  std::size_t in_c, std::size_t nr, std::int32_t* dst) noexcept {
+  const std::size_t pairs = (in_c + 1) / 2, k2 = taps * pairs, panels = (out_c + nr - 1) / nr;
+  for (std::size_t j = 0; j < panels; ++j) {
+    std::int32_t* p = dst + j * (k2 + 1) * nr;
+    for (std::size_t c = 0; c < nr; ++c) p[c] = j * nr + c < out_c ? bias[j * nr + c] : 0;
+    p += nr;
+    for (std::size_t t = 0; t < taps; ++t)
+      for (std::size_t i = 0; i < pairs; ++i)
+        for (std::size_t c = 0; c < nr; ++c) {
+          const std::size_t oc = j * nr + c;
+          std::int16_t pair[2] = {0, 0};
+          for (std::size_t h = 0; h < 2; ++h)
+            if (oc < out_c && 2 * i + h < in_c)
+              pair[h] = static_cast<std::int16_t>(std::int32_t{filter[(oc * taps + t) * in_c + 2 * i + h]} - zero);
+          std::memcpy(p + (t * pairs + i) * nr + c, pair, sizeof pair);
+        }
+  }
+}
+
+/// Widens image [pixels, in_c] of element X minus `zero` into [pixels, in_c2] int16 followed by
+/// in_c2 zeros (in_c2 = in_c rounded up to even).
+template <class X>
+void conv_q8_widen_input(const X* in, std::int32_t zero, std::size_t pixels, std::size_t in_c, std::int16_t* dst) noexcept {
+  const std::size_t in_c2 = (in_c + 1) / 2 * 2;
+  for (std::size_t p = 0; p < pixels; ++p) {
+    const X* s = in + p * in_c;
+    std::int16_t* d = dst + p * in_c2;
+    for (std::size_t c = 0; c < in_c; ++c) d[c] = static_cast<std::int16_t>(std::int32_t{s[c]} - zero);
+    if (in_c2 != in_c) d[in_c] = 0;
+  }
+  std::memset(dst + pixels * in_c2, 0, in_c2 * sizeof(std::int16_t));
+}
+
+}  // namespace nnhal::simd
+
+#define NNHAL_SIMD_FAMILY_INL "nnhal/simd/conv_q8-inl.h"
+#include "nnhal/simd/foreach_target-inl.h"
+#undef NNHAL_SIMD_FAMILY_INL
+
+namespace nnhal::simd {
+
+/// The family's entry points compiled for `target` (default: the one this process runs).
+inline const ConvQ8& conv_q8_table(std::int64_t target = chosen_target()) noexcept {
+  static constexpr PerTarget<ConvQ8> kTables[] = NNHAL_SIMD_PER_TARGET(kConvQ8);
+  return pick(kTables, target);
+}
+
+}  // namespace nnhal::simd
