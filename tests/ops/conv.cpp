@@ -4,7 +4,8 @@
 // (GROUPED_CONV_2D), zero points, every activation, same-type and per-channel filters. Every
 // path is taken: the plain kernels (runtime filters, NCHW, groups), the packed FLOAT32 kernel
 // with weights packed at prepare (constant filter) and packed per run into the workspace
-// (filter given as a model input), and the zero-sized batch.
+// (filter given as a model input), the same two for the 8-bit SIMD kernel, and the zero-sized
+// batch.
 
 #include <doctest/doctest.h>
 
@@ -407,6 +408,116 @@ TEST_CASE("CONV_2D FLOAT32 through a prepared model: weights packed at prepare, 
           ++bad;
       });
       CHECK(bad == 0);
+    }
+  }
+}
+
+namespace {
+
+/// Runs a one-CONV_2D quantized model (NHWC, SAME padding, stride 1, RELU) with input/output T
+/// and filter F, filter and bias constants or model inputs, and checks every output against
+/// int64 sums rescaled as TFLite does.
+template <OperandType T, OperandType F>
+void check_quant_model(const Geo& g, bool constant_filter, std::uint32_t seed) {
+  namespace fx = nnhal::test::malformed;
+  using E = nnhal::element_t<T>;
+  using W = nnhal::element_t<F>;
+  std::mt19937 gen(seed);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(gen); };
+  constexpr int qmin = T == QA8 ? 0 : -128, qmax = T == QA8 ? 255 : 127;
+  const std::int32_t zx = pick(qmin, qmax), zo = pick(qmin, qmax), zw = F == QPC8 ? 0 : pick(qmin, qmax);
+  const float sx = 0.05f, so = 0.5f;
+  std::vector<float> sw(F == QPC8 ? g.oc : 1);
+  for (float& s : sw) s = 0.01f * static_cast<float>(pick(1, 30));
+  std::vector<E> x(std::size_t{g.n} * g.h * g.w * g.ic);
+  std::vector<W> w(std::size_t{g.oc} * g.fh * g.fw * g.ic);
+  std::vector<std::int32_t> bias(g.oc);
+  for (auto& v : x) v = static_cast<E>(pick(qmin, qmax));
+  for (auto& v : w) v = static_cast<W>(F == QPC8 ? pick(-127, 127) : pick(qmin, qmax));
+  for (auto& v : bias) v = pick(-5000, 5000);
+
+  nnhal::Model m;
+  auto bytes_constant = [&](OperandType type, const void* data, std::size_t n, std::vector<std::uint32_t> dims) {
+    while (m.operandValues.size() % 4 != 0) m.operandValues.push_back(0);
+    const auto at = static_cast<std::uint32_t>(m.operandValues.size());
+    m.operandValues.resize(at + n);
+    std::memcpy(m.operandValues.data() + at, data, n);
+    return fx::copy_constant(type, std::move(dims), at, static_cast<std::uint32_t>(n));
+  };
+  nnhal::Operand in = fx::make_operand(T, {g.n, g.h, g.w, g.ic}, fx::kInput);
+  in.scale = sx, in.zeroPoint = zx;
+  nnhal::Operand filter = constant_filter ? bytes_constant(F, w.data(), w.size(), {g.oc, g.fh, g.fw, g.ic})
+                                          : fx::make_operand(F, {g.oc, g.fh, g.fw, g.ic}, fx::kInput);
+  nnhal::Operand b = constant_filter ? bytes_constant(I32, bias.data(), bias.size() * 4, {g.oc})
+                                     : fx::make_operand(I32, {g.oc}, fx::kInput);
+  if (F == QPC8) {
+    filter.channelQuant = nnhal::SymmPerChannelQuantParams{sw, 0};
+  } else {
+    filter.scale = sw[0], filter.zeroPoint = zw;
+    b.scale = sx * sw[0];
+  }
+  std::vector<nnhal::Operand> ops{in, filter, b};
+  for (std::int32_t v : {1, 1, 1, 1}) {  // SAME, stride 1 x 1, RELU
+    while (m.operandValues.size() % 4 != 0) m.operandValues.push_back(0);
+    ops.push_back(fx::copy_constant(OperandType::INT32, {}, fx::append_value(m, v), 4));
+  }
+  nnhal::Operand out = fx::make_operand(T, {g.n, g.h, g.w, g.oc}, fx::kOutput);
+  out.scale = so, out.zeroPoint = zo;
+  ops.push_back(out);
+  m.main.operands = ops;
+  m.main.operations = {nnhal::Operation{OperationType::CONV_2D, {0, 1, 2, 3, 4, 5, 6}, {7}}};
+  m.main.inputIndexes = constant_filter ? std::vector<std::uint32_t>{0} : std::vector<std::uint32_t>{0, 1, 2};
+  m.main.outputIndexes = {7};
+  fx::fix_consumers(m);
+
+  std::vector<nnhal::test::Arg> inputs{nnhal::test::arg_of(x)};
+  if (!constant_filter) {
+    inputs.push_back(nnhal::test::arg_of(w));
+    inputs.push_back(nnhal::test::arg_of(bias));
+  }
+  const std::size_t n_out = std::size_t{g.n} * g.h * g.w * g.oc;
+  const auto r = nnhal::test::run_model<nnhal::OpSet<OperationType::CONV_2D>>(m, inputs, {nnhal::test::output_of(n_out)});
+  const std::string error = r.status.has_value() ? std::string() : std::string(r.status.error().c_str());
+  INFO(error);
+  REQUIRE(r.status.has_value());
+  CHECK(r.guards_intact);
+  const auto got = r.output<E>(0);
+  REQUIRE(got.size() == n_out);
+  // SAME with stride 1: output size = input size; the geometry's paddings follow the scheme.
+  Geo same = g;
+  same.explicit_pad = false, same.scheme = 1, same.sh = same.sw = same.dh = same.dw = 1, same.nchw = false;
+  finish_geo(same);
+  const std::int32_t lo = std::max(qmin, zo), hi = qmax;
+  std::size_t bad = 0;
+  for_each_term(same, [&](std::size_t o, std::uint32_t oc, auto&& terms) {
+    std::int64_t acc = bias[oc];
+    terms([&](std::size_t xi, std::size_t wi) { acc += (std::int64_t{x[xi]} - zx) * (std::int64_t{w[wi]} - zw); });
+    const auto mq = nnhal::quant::quantize_multiplier(static_cast<double>(sx * sw[F == QPC8 ? oc : 0]) / so);
+    const std::int64_t want = std::clamp<std::int64_t>(
+        nnhal::quant::multiply_by_quantized_multiplier(static_cast<std::int32_t>(acc), mq.value, mq.shift) + zo, lo, hi);
+    if (got[o] != want) ++bad;
+  });
+  CHECK(bad == 0);
+}
+
+}  // namespace
+
+TEST_CASE("CONV_2D 8-bit through a prepared model: SIMD path with weights packed at prepare and per run") {
+  std::mt19937 gen(5);
+  for (int i = 0; i < 16; ++i) {
+    Geo g;
+    g.n = static_cast<std::uint32_t>(1 + i % 2);
+    g.h = static_cast<std::uint32_t>(2 + i % 5), g.w = static_cast<std::uint32_t>(3 + (i * 3) % 7);
+    g.ic = static_cast<std::uint32_t>(1 + (i * 5) % 11), g.oc = static_cast<std::uint32_t>(1 + (i * 13) % 70);
+    g.fh = static_cast<std::uint32_t>(1 + i % 3), g.fw = static_cast<std::uint32_t>(1 + (i / 3) % 3);
+    CAPTURE(i);
+    for (bool constant_filter : {true, false}) {
+      CAPTURE(constant_filter);
+      const auto seed = static_cast<std::uint32_t>(2000 + 4 * i);
+      check_quant_model<QA8, QA8>(g, constant_filter, seed);
+      check_quant_model<QA8, QPC8>(g, constant_filter, seed + 1);
+      check_quant_model<QAS8, QAS8>(g, constant_filter, seed + 2);
+      check_quant_model<QAS8, QPC8>(g, constant_filter, seed + 3);
     }
   }
 }

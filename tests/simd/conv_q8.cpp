@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "nnhal/kernels/common/conv.hpp"
@@ -71,7 +72,9 @@ void check_shape(const st::Target& t, const Shape& s, bool per_channel, std::uin
   p.output_offset = pick(lo, hi);
   p.per_channel = per_channel;
   std::vector<quant::Multiplier> mult(per_channel ? s.out_c : 1);
-  for (auto& m : mult) m = quant::quantize_multiplier(std::ldexp(0.5 + pick(0, 1000) / 2001.0, pick(-14, 2)));
+  // Real multipliers in [2^-15, 2^3): right and left shifts; exact powers of two (ties) too.
+  for (auto& m : mult)
+    m = quant::quantize_multiplier(std::ldexp(pick(0, 3) == 0 ? 0.5 : 0.5 + pick(0, 1000) / 2001.0, pick(-14, 3)));
   p.output = mult[0];
   const quant::QuantRange range{pick(lo, lo + 40), pick(hi - 40, hi)};
 
@@ -82,7 +85,8 @@ void check_shape(const st::Target& t, const Shape& s, bool per_channel, std::uin
   std::vector<std::int16_t> in16((std::size_t{s.batch} * s.in_h * s.in_w + 1) * in_c2, 77);
   nnhal::simd::conv_q8_widen_input(x.data(), -p.input_offset, std::size_t{s.batch} * s.in_h * s.in_w, s.in_c, in16.data());
   std::vector<std::int32_t> packed(nnhal::simd::conv_q8_packed_slots(s.out_c, taps, s.in_c, nr), 99);
-  nnhal::simd::conv_q8_pack(w.data(), -p.filter_offset, bias.data(), s.out_c, taps, s.in_c, nr, packed.data());
+  nnhal::simd::conv_q8_pack(w.data(), -p.filter_offset, bias.data(), mult.data(), per_channel ? 1 : 0, s.out_c, taps,
+                            s.in_c, nr, packed.data());
   // Output bytes between guards.
   constexpr std::size_t kGuard = 64;
   std::vector<std::uint8_t> out(want.size() + 2 * kGuard, 0xA5);
@@ -91,7 +95,7 @@ void check_shape(const st::Target& t, const Shape& s, bool per_channel, std::uin
   a.batch = s.batch, a.in_h = s.in_h, a.in_w = s.in_w, a.in_c2 = in_c2;
   a.out_h = spec.g.out_h, a.out_w = spec.g.out_w, a.out_c = s.out_c, a.filter_h = s.fh, a.filter_w = s.fw;
   a.stride_h = s.sh, a.stride_w = s.sw, a.dilation_h = s.dh, a.dilation_w = s.dw, a.pad_top = s.pt, a.pad_left = s.pl;
-  a.panel = nr, a.multipliers = mult.data(), a.multiplier_step = per_channel ? 1 : 0;
+  a.panel = nr, a.signed_output = std::is_signed_v<X>;
   a.output_offset = p.output_offset, a.act_min = range.min, a.act_max = range.max;
   table.run(a);
   std::size_t bad = 0;

@@ -8,9 +8,11 @@
 // and multiplies-adds pairwise into int32 lanes (x86 pmaddwd, or the fused AVX-512 VNNI
 // vpdpwssd where the compiler flags enable it). Both factors lie in [-255, 255], so every
 // pairwise product sum is exact; the int32 accumulation wraps as the reference's would
-// overflow. Results are bit-exact with the plain kernel: each int32 sum is rescaled as there
-// (quant::multiply_by_quantized_multiplier with the channel's multiplier, output offset,
-// clamp), in scalar code once per output. The kernel exists on x86 targets from SSE4 up
+// overflow. Results are bit-exact with the plain kernel: each int32 sum is rescaled as
+// quant::multiply_by_quantized_multiplier does (left shift, rounding doubling high multiply
+// through 64-bit products with the division truncated toward zero, rounding right shift with
+// ties away from zero), per lane with the channel's multiplier and shifts from the panel, then
+// offset, clamped and narrowed. The kernel exists on x86 targets from SSE4 up
 // (pmaddwd's pair semantics); elsewhere panel_width is 0 and the plain kernel runs.
 
 #include <cstddef>
@@ -65,6 +67,30 @@ HWY_INLINE V32 pair_madd(V32 acc, V16 x, V16 w) {
 #endif
 }
 
+/// quant::multiply_by_quantized_multiplier(x, mult, left - right) per lane (mult >= 0).
+HWY_INLINE V32 rescale(V32 x, V32 mult, V32 left, V32 right) {
+  const D32 d;
+  const hn::Repartition<std::int64_t, D32> d64;
+  using V64 = hn::Vec<decltype(d64)>;
+  x = x << left;
+  const V64 nudge_pos = hn::Set(d64, std::int64_t{1} << 30), nudge_neg = hn::Set(d64, 1 - (std::int64_t{1} << 30));
+  const V64 round_neg = hn::Set(d64, (std::int64_t{1} << 31) - 1), zero64 = hn::Zero(d64);
+  const auto high = [&](V64 p) {  // (p + nudge) / 2^31, truncated toward zero
+    V64 t = p + hn::IfThenElse(p < zero64, nudge_neg, nudge_pos);
+    t = t + hn::IfThenElseZero(t < zero64, round_neg);
+    return hn::ShiftRight<31>(t);
+  };
+  const V64 even = high(hn::MulEven(x, mult));
+  const V32 x_odd = hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(d64, x)));
+  const V32 m_odd = hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(d64, mult)));
+  const V64 odd = high(hn::MulEven(x_odd, m_odd));
+  const V32 y = hn::OddEven(hn::BitCast(d, hn::ShiftLeft<32>(odd)), hn::BitCast(d, even));
+  const V32 one = hn::Set(d, 1);
+  const V32 mask = (one << right) - one;
+  const V32 threshold = hn::ShiftRight<1>(mask) + hn::IfThenElseZero(y < hn::Zero(d), one);
+  return (y >> right) + hn::IfThenElseZero((y & mask) > threshold, one);
+}
+
 HWY_INLINE const std::int16_t* tap_row(const simd::ConvQ8Args& a, const std::int16_t* image, const std::int16_t* zeros,
                                        std::int64_t iy, std::int64_t ix) {
   if (iy < 0 || ix < 0 || iy >= static_cast<std::int64_t>(a.in_h) || ix >= static_cast<std::int64_t>(a.in_w))
@@ -89,7 +115,7 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::int16_t* image, std
     ix0[m] = static_cast<std::int64_t>(p % a.out_w) * a.stride_w - a.pad_left;
   }
   for (std::size_t j = 0; j < panels; ++j) {
-    const std::int32_t* panel = a.packed + j * (K2 + 1) * NR;
+    const std::int32_t* panel = a.packed + j * (K2 + simd::kConvQ8PanelHeader) * NR;
     V32 acc[MR * NV];
 #pragma GCC unroll 16
     for (std::size_t v = 0; v < NV; ++v) {
@@ -97,7 +123,7 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::int16_t* image, std
 #pragma GCC unroll 16
       for (std::size_t m = 0; m < MR; ++m) acc[m * NV + v] = bv;
     }
-    const std::int32_t* wp = panel + NR;
+    const std::int32_t* wp = panel + simd::kConvQ8PanelHeader * NR;
     for (std::size_t fy = 0; fy < a.filter_h; ++fy) {
       for (std::size_t fx = 0; fx < a.filter_w; ++fx) {
         const std::int16_t* src[MR];
@@ -124,20 +150,27 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::int16_t* image, std
         }
       }
     }
-    // Rescale, offset, clamp, store (scalar: once per output, next to K2 pair products each).
+    // Rescale, offset, clamp, narrow, store.
     const std::size_t oc0 = j * NR;
     const std::size_t valid = a.out_c - oc0 < NR ? a.out_c - oc0 : NR;
+    const V32 offset = hn::Set(d, a.output_offset), lo = hn::Set(d, a.act_min), hi = hn::Set(d, a.act_max);
+    const hn::Rebind<std::uint8_t, D32> du8;
+    const hn::Rebind<std::int8_t, D32> di8;
     for (std::size_t m = 0; m < rows; ++m) {
-      HWY_ALIGN std::int32_t sums[NR];
+      HWY_ALIGN std::uint8_t bytes[NR];
 #pragma GCC unroll 16
-      for (std::size_t v = 0; v < NV; ++v) hn::Store(acc[m * NV + v], d, sums + v * N);
-      std::uint8_t* o = out_image + (p0 + m) * a.out_c + oc0;
-      for (std::size_t c = 0; c < valid; ++c) {
-        const quant::Multiplier& q = a.multipliers[(oc0 + c) * a.multiplier_step];
-        std::int32_t r = quant::multiply_by_quantized_multiplier(sums[c], q.value, q.shift) + a.output_offset;
-        r = r < a.act_min ? a.act_min : (r > a.act_max ? a.act_max : r);
-        o[c] = static_cast<std::uint8_t>(r & 0xFF);
+      for (std::size_t v = 0; v < NV; ++v) {
+        const V32 r = hn::Min(hn::Max(rescale(acc[m * NV + v], hn::LoadU(d, panel + NR + v * N),
+                                              hn::LoadU(d, panel + 2 * NR + v * N), hn::LoadU(d, panel + 3 * NR + v * N)) +
+                                          offset,
+                                      lo),
+                              hi);
+        if (a.signed_output)
+          hn::StoreU(hn::BitCast(du8, hn::DemoteTo(di8, r)), du8, bytes + v * N);
+        else
+          hn::StoreU(hn::DemoteTo(du8, r), du8, bytes + v * N);
       }
+      std::memcpy(out_image + (p0 + m) * a.out_c + oc0, bytes, valid);
     }
   }
 }

@@ -10,9 +10,11 @@
 /// Operands are widened to int16 once: the input (minus its zero point) into an image with an
 /// even channel count in_c2 (the odd channel's pair partner is 0) followed by in_c2 zeros (the
 /// row of a tap in the padding); the filter (minus its zero point) into panels. For a panel
-/// width NR and K2 = filter_h * filter_w * in_c2 / 2: ceil(out_c / NR) panels, each NR int32
-/// biases, then for every tap and channel pair the NR int32 slots of those channels, a slot
-/// holding the pair's two int16 weights (channel 2i in the low half). Channels past out_c are 0.
+/// width NR and K2 = filter_h * filter_w * in_c2 / 2: ceil(out_c / NR) panels, each holding NR
+/// int32 biases, the NR channels' Q31 multipliers, their left shifts and their right shifts
+/// (the rescaling, one lane per channel), then for every tap and channel pair the NR int32
+/// slots of those channels, a slot holding the pair's two int16 weights (channel 2i in the low
+/// half). Channels past out_c are 0.
 
 #include <cstddef>
 #include <cstdint>
@@ -33,9 +35,8 @@ struct ConvQ8Args {
   std::size_t filter_h = 0, filter_w = 0;
   std::int64_t stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1, pad_top = 0, pad_left = 0;
   std::size_t panel = 0;
-  const quant::Multiplier* multipliers = nullptr;  ///< per channel, or one when multiplier_step is 0
-  std::size_t multiplier_step = 0;
   std::int32_t output_offset = 0, act_min = 0, act_max = 0;
+  bool signed_output = false;  ///< int8 storage (else uint8)
 };
 
 /// The family's entry points for one target.
@@ -45,27 +46,39 @@ struct ConvQ8 {
   void (*run)(const ConvQ8Args& args);
 };
 
+/// int32 slots of a panel before its weights: biases, multipliers, left and right shifts.
+inline constexpr std::size_t kConvQ8PanelHeader = 4;
+
 /// int32 slots of the packed filter, or 0 on overflow.
 inline std::size_t conv_q8_packed_slots(std::size_t out_c, std::size_t taps, std::size_t in_c, std::size_t nr) noexcept {
   if (nr == 0) return 0;
   const std::size_t pairs = (in_c + 1) / 2, panels = (out_c + nr - 1) / nr;
   std::size_t k2 = 0, per = 0, all = 0;
-  if (__builtin_mul_overflow(taps, pairs, &k2) || __builtin_mul_overflow(k2 + 1, nr, &per) ||
+  if (__builtin_mul_overflow(taps, pairs, &k2) || __builtin_mul_overflow(k2 + kConvQ8PanelHeader, nr, &per) ||
       __builtin_mul_overflow(per, panels, &all))
     return 0;
   return all;
 }
 
-/// Packs filter [out_c, taps, in_c] of element W (minus `zero`) and bias [out_c] into `dst`
+/// Packs filter [out_c, taps, in_c] of element W (minus `zero`), bias [out_c] and the
+/// multipliers (multipliers[oc * step]: step 0 for one multiplier) into `dst`
 /// (conv_q8_packed_slots slots).
 template <class W>
-void conv_q8_pack(const W* filter, std::int32_t zero, const std::int32_t* bias, std::size_t out_c, std::size_t taps,
-                  std::size_t in_c, std::size_t nr, std::int32_t* dst) noexcept {
+void conv_q8_pack(const W* filter, std::int32_t zero, const std::int32_t* bias, const quant::Multiplier* multipliers,
+                  std::size_t step, std::size_t out_c, std::size_t taps, std::size_t in_c, std::size_t nr,
+                  std::int32_t* dst) noexcept {
   const std::size_t pairs = (in_c + 1) / 2, k2 = taps * pairs, panels = (out_c + nr - 1) / nr;
   for (std::size_t j = 0; j < panels; ++j) {
-    std::int32_t* p = dst + j * (k2 + 1) * nr;
-    for (std::size_t c = 0; c < nr; ++c) p[c] = j * nr + c < out_c ? bias[j * nr + c] : 0;
-    p += nr;
+    std::int32_t* p = dst + j * (k2 + kConvQ8PanelHeader) * nr;
+    for (std::size_t c = 0; c < nr; ++c) {
+      const std::size_t oc = j * nr + c;
+      const quant::Multiplier m = oc < out_c ? multipliers[oc * step] : quant::Multiplier{};
+      p[c] = oc < out_c ? bias[oc] : 0;
+      p[nr + c] = m.value;
+      p[2 * nr + c] = m.shift > 0 ? m.shift : 0;
+      p[3 * nr + c] = m.shift > 0 ? 0 : -m.shift;
+    }
+    p += kConvQ8PanelHeader * nr;
     for (std::size_t t = 0; t < taps; ++t)
       for (std::size_t i = 0; i < pairs; ++i)
         for (std::size_t c = 0; c < nr; ++c) {

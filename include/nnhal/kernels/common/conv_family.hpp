@@ -172,11 +172,14 @@ Expected<Q8Params> plan_q8(const NodeIO& io, KernelPrepare& prepare, Kind kind) 
       auto* w = reinterpret_cast<std::int32_t*>(dst + mult_bytes);
       const auto* bias_data = reinterpret_cast<const std::int32_t*>(bias.data);
       const std::size_t taps = std::size_t{p.filter_h} * p.filter_w;
+      const quant::Multiplier* mult = channel.empty() ? &p.q.output : channel.data();
+      const std::size_t step = channel.empty() ? 0 : 1;
       if (f.type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL)
-        simd::conv_q8_pack(reinterpret_cast<const std::int8_t*>(f.data), 0, bias_data, p.out_c, taps, p.in_c, p.panel, w);
-      else
-        simd::conv_q8_pack(reinterpret_cast<const element_t<T>*>(f.data), f.zero_point, bias_data, p.out_c, taps, p.in_c,
+        simd::conv_q8_pack(reinterpret_cast<const std::int8_t*>(f.data), 0, bias_data, mult, step, p.out_c, taps, p.in_c,
                            p.panel, w);
+      else
+        simd::conv_q8_pack(reinterpret_cast<const element_t<T>*>(f.data), f.zero_point, bias_data, mult, step, p.out_c,
+                           taps, p.in_c, p.panel, w);
     }
   } else if (planned) {
     p.mode = PackMode::PackPerRun;
@@ -221,7 +224,8 @@ Status kernel_quant(const NodeIO& io) {
     packed = reinterpret_cast<const std::int32_t*>(io.packed() + p.weights_offset);
   } else {
     auto* ws = reinterpret_cast<std::int32_t*>(io.workspace() + p.input_bytes);
-    simd::conv_q8_pack(w, -p.q.filter_offset, bias, p.out_c, std::size_t{p.filter_h} * p.filter_w, p.in_c, p.panel, ws);
+    simd::conv_q8_pack(w, -p.q.filter_offset, bias, p.q.per_channel ? channel : &p.q.output, p.q.per_channel ? 1 : 0,
+                       p.out_c, std::size_t{p.filter_h} * p.filter_w, p.in_c, p.panel, ws);
     packed = ws;
   }
   simd::ConvQ8Args a;
@@ -232,8 +236,7 @@ Status kernel_quant(const NodeIO& io) {
   a.stride_h = s->g.stride_h, a.stride_w = s->g.stride_w, a.dilation_h = s->g.dilation_h, a.dilation_w = s->g.dilation_w;
   a.pad_top = s->g.pad_h.head, a.pad_left = s->g.pad_w.head;
   a.panel = p.panel;
-  a.multipliers = p.q.per_channel ? channel : &p.q.output;
-  a.multiplier_step = p.q.per_channel ? 1 : 0;
+  a.signed_output = T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
   a.output_offset = p.q.output_offset, a.act_min = range.min, a.act_max = range.max;
   p.simd->run(a);
   return {};
