@@ -143,3 +143,23 @@ TEST_CASE("simd::conv_q8 on a 3x3 SAME shape with 64 channels, every pixel-tile 
       check_shape<std::int8_t, std::int8_t>(t, {1, 1, w, 5, 40, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0}, true, 10 + w);
   });
 }
+
+TEST_CASE("simd::conv_q8 widening equals the scalar widening (sizes around the vector width)") {
+  st::for_each_target([](const st::Target& t) {
+    const nnhal::simd::ConvQ8& table = nnhal::simd::conv_q8_table(t.target);
+    std::mt19937 gen(9);
+    for (std::size_t n : st::sizes(2 * t.lanes_f32())) {
+      CAPTURE(n);
+      std::vector<std::uint8_t> u(n);
+      std::vector<std::int8_t> s(n);
+      for (std::size_t i = 0; i < n; ++i) u[i] = static_cast<std::uint8_t>(gen()), s[i] = static_cast<std::int8_t>(gen());
+      std::vector<std::int16_t> got(n + 8, 7), want(n + 8, 7);
+      table.widen_u8(u.data(), 131, n, got.data());
+      for (std::size_t i = 0; i < n; ++i) want[i] = static_cast<std::int16_t>(u[i] - 131);
+      CHECK(got == want);
+      table.widen_i8(s.data(), -100, n, got.data());
+      for (std::size_t i = 0; i < n; ++i) want[i] = static_cast<std::int16_t>(s[i] + 100);
+      CHECK(got == want);
+    }
+  });
+}

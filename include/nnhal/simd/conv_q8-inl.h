@@ -220,8 +220,26 @@ inline void ConvQ8Run(const simd::ConvQ8Args& a) {
 
 #undef NNHAL_CONV_Q8_KERNEL
 
+/// Target-specific ConvQ8::widen_u8 / widen_i8.
+template <class X>
+HWY_NOINLINE void ConvQ8Widen(const X* in, std::int32_t zero, std::size_t n, std::int16_t* out) {
+  const hn::ScalableTag<std::int16_t> d16;
+  const hn::Rebind<X, decltype(d16)> d8;
+  const std::size_t N = hn::Lanes(d16);
+  const auto z = hn::Set(d16, static_cast<std::int16_t>(zero));
+  std::size_t i = 0;
+  for (; i + N <= n; i += N) hn::StoreU(hn::Sub(hn::PromoteTo(d16, hn::LoadU(d8, in + i)), z), d16, out + i);
+  for (; i < n; ++i) out[i] = static_cast<std::int16_t>(std::int32_t{in[i]} - zero);
+}
+inline void ConvQ8WidenU8(const std::uint8_t* in, std::int32_t zero, std::size_t n, std::int16_t* out) {
+  ConvQ8Widen(in, zero, n, out);
+}
+inline void ConvQ8WidenI8(const std::int8_t* in, std::int32_t zero, std::size_t n, std::int16_t* out) {
+  ConvQ8Widen(in, zero, n, out);
+}
+
 /// This target's table of the family.
-inline constexpr simd::ConvQ8 kConvQ8{&ConvQ8PanelWidth, &ConvQ8Run};
+inline constexpr simd::ConvQ8 kConvQ8{&ConvQ8PanelWidth, &ConvQ8Run, &ConvQ8WidenU8, &ConvQ8WidenI8};
 
 }  // namespace nnhal::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();

@@ -44,6 +44,10 @@ struct ConvQ8 {
   /// Output channels per packed panel for out_c channels; 0: no kernel on this target.
   std::size_t (*panel_width)(std::size_t out_c);
   void (*run)(const ConvQ8Args& args);
+  /// out[i] = in[i] - zero for i < n (uint8 or int8 input): the widening of an image whose
+  /// channel count is even (conv_q8_widen_input does any image).
+  void (*widen_u8)(const std::uint8_t* in, std::int32_t zero, std::size_t n, std::int16_t* out);
+  void (*widen_i8)(const std::int8_t* in, std::int32_t zero, std::size_t n, std::int16_t* out);
 };
 
 /// int32 slots of a panel before its weights: biases, multipliers, left and right shifts.

@@ -12,6 +12,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "nnhal/interface/node_io.hpp"
@@ -218,7 +219,16 @@ Status kernel_quant(const NodeIO& io) {
     return {};
   }
   auto* in16 = reinterpret_cast<std::int16_t*>(io.workspace());
-  simd::conv_q8_widen_input(x, -p.q.input_offset, pixels, s->in.c, in16);
+  if (s->in.c % 2 == 0) {  // one contiguous run, then the zero row
+    const std::size_t n = pixels * s->in.c;
+    if constexpr (T == OperandType::TENSOR_QUANT8_ASYMM)
+      p.simd->widen_u8(x, -p.q.input_offset, n, in16);
+    else
+      p.simd->widen_i8(x, -p.q.input_offset, n, in16);
+    std::memset(in16 + n, 0, s->in.c * sizeof(std::int16_t));
+  } else {
+    simd::conv_q8_widen_input(x, -p.q.input_offset, pixels, s->in.c, in16);
+  }
   const std::int32_t* packed = nullptr;
   if (p.mode == PackMode::Packed) {
     packed = reinterpret_cast<const std::int32_t*>(io.packed() + p.weights_offset);
