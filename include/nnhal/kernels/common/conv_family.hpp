@@ -84,8 +84,8 @@ Status kernel_f32(const NodeIO& io) {
                        p.filter_w == static_cast<std::uint32_t>(s->g.filter_w) && p.in_c == s->in.c;
   const float* packed = nullptr;
   if (planned && p.mode == PackMode::Packed) {
-    packed = reinterpret_cast<const float*>(io.packed());
-  } else if (planned && io.workspace() != nullptr) {
+    packed = reinterpret_cast<const float*>(io.packed());  // nullptr (nothing packed): plain kernel
+  } else if (planned && p.mode == PackMode::PackPerRun && io.workspace() != nullptr) {
     float* ws = reinterpret_cast<float*>(io.workspace());
     simd::conv_f32_pack(w, bias, p.out_c, std::size_t{p.filter_h} * p.filter_w * p.in_c, p.panel, p.in_c, ws);
     packed = ws;
@@ -210,7 +210,8 @@ Status kernel_quant(const NodeIO& io) {
   const std::int32_t* bias = io.in_data<OperandType::TENSOR_INT32>(2);
   E* y = io.out_data<T>(0);
   const std::size_t pixels = std::size_t{s->in.n} * s->in.h * s->in.w;
-  const bool planned = p.mode != PackMode::Plain && io.workspace() != nullptr && !s->nchw && s->groups == 1 &&
+  const bool planned = p.mode != PackMode::Plain && io.workspace() != nullptr &&
+                       (p.mode == PackMode::PackPerRun || io.packed() != nullptr) && !s->nchw && s->groups == 1 &&
                        p.out_c == s->out_c && p.filter_h == static_cast<std::uint32_t>(s->g.filter_h) &&
                        p.filter_w == static_cast<std::uint32_t>(s->g.filter_w) && p.in_c == s->in.c &&
                        p.input_elements == (pixels + 1) * ((std::size_t{s->in.c} + 1) / 2 * 2);
