@@ -44,7 +44,7 @@ kc::Spec spec_of(const Shape& s) {
 
 /// X: input/output element; W: filter element (X, or int8 per-channel).
 template <class X, class W>
-void check_shape(const st::Target& t, const Shape& s, bool per_channel, std::uint32_t seed) {
+void check_shape(const st::Target& t, const Shape& s, bool per_channel, std::uint32_t seed, bool extreme = false) {
   CAPTURE(s.in_h);
   CAPTURE(s.in_w);
   CAPTURE(s.in_c);
@@ -65,7 +65,7 @@ void check_shape(const st::Target& t, const Shape& s, bool per_channel, std::uin
   std::vector<std::int32_t> bias(s.out_c);
   for (auto& v : x) v = static_cast<X>(pick(lo, hi));
   for (auto& v : w) v = static_cast<W>(per_channel ? pick(-127, 127) : pick(lo, hi));
-  for (auto& v : bias) v = pick(-20000, 20000);
+  for (auto& v : bias) v = extreme ? static_cast<std::int32_t>(gen()) : pick(-20000, 20000);
   kc::QuantParams p;
   p.input_offset = -pick(lo, hi);
   p.filter_offset = per_channel ? 0 : -pick(lo, hi);
@@ -132,6 +132,15 @@ TEST_CASE("simd::conv_q8 equals the plain integer kernel on random geometries") 
       check_shape<std::int8_t, std::int8_t>(t, s, false, seed + 1);
       check_shape<std::uint8_t, std::int8_t>(t, s, true, seed + 2);
       check_shape<std::int8_t, std::int8_t>(t, s, true, seed + 3);
+    }
+  });
+}
+
+TEST_CASE("simd::conv_q8 rescales int32 sums of any magnitude as the scalar code (full-range biases)") {
+  st::for_each_target([](const st::Target& t) {
+    for (std::uint32_t i = 0; i < 12; ++i) {
+      check_shape<std::uint8_t, std::uint8_t>(t, {1, 3, 5, 4, 37, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0}, false, 900 + i, true);
+      check_shape<std::int8_t, std::int8_t>(t, {1, 3, 5, 3, 70, 2, 2, 1, 1, 1, 1, 1, 0, 0, 1}, true, 950 + i, true);
     }
   });
 }

@@ -67,28 +67,45 @@ HWY_INLINE V32 pair_madd(V32 acc, V16 x, V16 w) {
 #endif
 }
 
-/// quant::multiply_by_quantized_multiplier(x, mult, left - right) per lane (mult >= 0).
-HWY_INLINE V32 rescale(V32 x, V32 mult, V32 left, V32 right) {
+/// One panel vector's rescaling: Q31 multipliers, shifts, and the rounding mask of the right
+/// shift (2^right - 1) with its half.
+struct Rescale {
+  V32 mult, left, right, mask, half;
+};
+
+HWY_INLINE Rescale load_rescale(const std::int32_t* panel, std::size_t nr, std::size_t offset) {
+  const D32 d;
+  Rescale r;
+  r.mult = hn::LoadU(d, panel + nr + offset);
+  r.left = hn::LoadU(d, panel + 2 * nr + offset);
+  r.right = hn::LoadU(d, panel + 3 * nr + offset);
+  const V32 one = hn::Set(d, 1);
+  r.mask = (one << r.right) - one;
+  r.half = hn::ShiftRight<1>(r.mask);
+  return r;
+}
+
+/// quant::multiply_by_quantized_multiplier(x, mult, left - right) per lane (mult >= 0):
+///  - the rounding doubling high multiply (p + nudge) / 2^31 truncated toward zero, with nudge
+///    2^30 for p >= 0 and 1 - 2^30 below, equals floor((p + 2^30) / 2^31) for every p (for
+///    p < 0 the truncation is a ceiling: ceil((p + 1 - 2^30) / 2^31) = floor((p + 2^30) /
+///    2^31)), one add and one arithmetic shift on 64-bit products of even and odd lanes;
+///  - the rounding right shift adds 1 to the floor quotient when the remainder exceeds
+///    half = (2^right - 1) >> 1, or half + 1 for a negative value (ties away from zero), as
+///    gemmlowp's RoundingDivideByPOT: threshold = half - (y >> 31).
+HWY_INLINE V32 rescale(V32 x, const Rescale& r) {
   const D32 d;
   const hn::Repartition<std::int64_t, D32> d64;
   using V64 = hn::Vec<decltype(d64)>;
-  x = x << left;
-  const V64 nudge_pos = hn::Set(d64, std::int64_t{1} << 30), nudge_neg = hn::Set(d64, 1 - (std::int64_t{1} << 30));
-  const V64 round_neg = hn::Set(d64, (std::int64_t{1} << 31) - 1), zero64 = hn::Zero(d64);
-  const auto high = [&](V64 p) {  // (p + nudge) / 2^31, truncated toward zero
-    V64 t = p + hn::IfThenElse(p < zero64, nudge_neg, nudge_pos);
-    t = t + hn::IfThenElseZero(t < zero64, round_neg);
-    return hn::ShiftRight<31>(t);
-  };
-  const V64 even = high(hn::MulEven(x, mult));
+  x = x << r.left;
+  const V64 nudge = hn::Set(d64, std::int64_t{1} << 30);
+  const V64 even = hn::ShiftRight<31>(hn::MulEven(x, r.mult) + nudge);
   const V32 x_odd = hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(d64, x)));
-  const V32 m_odd = hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(d64, mult)));
-  const V64 odd = high(hn::MulEven(x_odd, m_odd));
+  const V32 m_odd = hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(d64, r.mult)));
+  const V64 odd = hn::ShiftRight<31>(hn::MulEven(x_odd, m_odd) + nudge);
   const V32 y = hn::OddEven(hn::BitCast(d, hn::ShiftLeft<32>(odd)), hn::BitCast(d, even));
-  const V32 one = hn::Set(d, 1);
-  const V32 mask = (one << right) - one;
-  const V32 threshold = hn::ShiftRight<1>(mask) + hn::IfThenElseZero(y < hn::Zero(d), one);
-  return (y >> right) + hn::IfThenElseZero((y & mask) > threshold, one);
+  const V32 threshold = r.half - hn::ShiftRight<31>(y);
+  return (y >> r.right) - hn::VecFromMask(d, (y & r.mask) > threshold);
 }
 
 HWY_INLINE const std::int16_t* tap_row(const simd::ConvQ8Args& a, const std::int16_t* image, const std::int16_t* zeros,
@@ -156,15 +173,14 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::int16_t* image, std
     const V32 offset = hn::Set(d, a.output_offset), lo = hn::Set(d, a.act_min), hi = hn::Set(d, a.act_max);
     const hn::Rebind<std::uint8_t, D32> du8;
     const hn::Rebind<std::int8_t, D32> di8;
+    Rescale rs[NV];
+#pragma GCC unroll 16
+    for (std::size_t v = 0; v < NV; ++v) rs[v] = load_rescale(panel, NR, v * N);
     for (std::size_t m = 0; m < rows; ++m) {
       HWY_ALIGN std::uint8_t bytes[NR];
 #pragma GCC unroll 16
       for (std::size_t v = 0; v < NV; ++v) {
-        const V32 r = hn::Min(hn::Max(rescale(acc[m * NV + v], hn::LoadU(d, panel + NR + v * N),
-                                              hn::LoadU(d, panel + 2 * NR + v * N), hn::LoadU(d, panel + 3 * NR + v * N)) +
-                                          offset,
-                                      lo),
-                              hi);
+        const V32 r = hn::Min(hn::Max(rescale(acc[m * NV + v], rs[v]) + offset, lo), hi);
         if (a.signed_output)
           hn::StoreU(hn::BitCast(du8, hn::DemoteTo(di8, r)), du8, bytes + v * N);
         else
