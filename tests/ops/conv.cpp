@@ -418,14 +418,17 @@ namespace {
 /// and filter F, filter and bias constants or model inputs, and checks every output against
 /// int64 sums rescaled as TFLite does.
 template <OperandType T, OperandType F>
-void check_quant_model(const Geo& g, bool constant_filter, std::uint32_t seed) {
+void check_quant_model(const Geo& g, bool constant_filter, std::uint32_t seed, bool centered_filter = false) {
   namespace fx = nnhal::test::malformed;
   using E = nnhal::element_t<T>;
   using W = nnhal::element_t<F>;
   std::mt19937 gen(seed);
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(gen); };
   constexpr int qmin = T == QA8 ? 0 : -128, qmax = T == QA8 ? 255 : 127;
-  const std::int32_t zx = pick(qmin, qmax), zo = pick(qmin, qmax), zw = F == QPC8 ? 0 : pick(qmin, qmax);
+  const std::int32_t zx = pick(qmin, qmax), zo = pick(qmin, qmax);
+  // A centered filter (zero point 128 unsigned, 0 signed) has every weight minus its zero
+  // point in int8: the quad form of the 8-bit kernel applies where it is compiled.
+  const std::int32_t zw = F == QPC8 ? 0 : (centered_filter ? (qmin + qmax + 1) / 2 : pick(qmin, qmax));
   const float sx = 0.05f, so = 0.5f;
   std::vector<float> sw(F == QPC8 ? g.oc : 1);
   for (float& s : sw) s = 0.01f * static_cast<float>(pick(1, 30));
@@ -513,11 +516,13 @@ TEST_CASE("CONV_2D 8-bit through a prepared model: SIMD path with weights packed
     CAPTURE(i);
     for (bool constant_filter : {true, false}) {
       CAPTURE(constant_filter);
-      const auto seed = static_cast<std::uint32_t>(2000 + 4 * i);
+      const auto seed = static_cast<std::uint32_t>(2000 + 8 * i);
       check_quant_model<QA8, QA8>(g, constant_filter, seed);
       check_quant_model<QA8, QPC8>(g, constant_filter, seed + 1);
       check_quant_model<QAS8, QAS8>(g, constant_filter, seed + 2);
       check_quant_model<QAS8, QPC8>(g, constant_filter, seed + 3);
+      check_quant_model<QA8, QA8>(g, constant_filter, seed + 4, true);
+      check_quant_model<QAS8, QAS8>(g, constant_filter, seed + 5, true);
     }
   }
 }

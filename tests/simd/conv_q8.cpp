@@ -2,12 +2,15 @@
 // widened operands must equal the plain integer kernel nnhal::kernels::conv::plain_quant bit for
 // bit (same int32 sums, same rescaling), for every compiled target this CPU can run that has
 // the kernel (panel_width > 0), on random geometries, zero points, per-tensor and per-channel
-// multipliers (including multipliers > 1) and activation ranges; the output sits between guard
-// bytes.
+// multipliers (including multipliers > 1) and activation ranges, in the int16 pair form and, on
+// targets with AVX-512 VNNI enabled by the compiler flags, the quad form (byte inputs, weights
+// minus their zero point in int8: per-channel and centered filters); the output sits between
+// guard bytes.
 
 #include <doctest/doctest.h>
 
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <type_traits>
@@ -44,7 +47,8 @@ kc::Spec spec_of(const Shape& s) {
 
 /// X: input/output element; W: filter element (X, or int8 per-channel).
 template <class X, class W>
-void check_shape(const st::Target& t, const Shape& s, bool per_channel, std::uint32_t seed, bool extreme = false) {
+void check_shape(const st::Target& t, const Shape& s, bool per_channel, std::uint32_t seed, bool extreme = false,
+                 bool centered = false) {
   CAPTURE(s.in_h);
   CAPTURE(s.in_w);
   CAPTURE(s.in_c);
@@ -68,7 +72,7 @@ void check_shape(const st::Target& t, const Shape& s, bool per_channel, std::uin
   for (auto& v : bias) v = extreme ? static_cast<std::int32_t>(gen()) : pick(-20000, 20000);
   kc::QuantParams p;
   p.input_offset = -pick(lo, hi);
-  p.filter_offset = per_channel ? 0 : -pick(lo, hi);
+  p.filter_offset = per_channel ? 0 : (centered ? -(lo + hi + 1) / 2 : -pick(lo, hi));
   p.output_offset = pick(lo, hi);
   p.per_channel = per_channel;
   std::vector<quant::Multiplier> mult(per_channel ? s.out_c : 1);
@@ -98,13 +102,32 @@ void check_shape(const st::Target& t, const Shape& s, bool per_channel, std::uin
   a.panel = nr, a.signed_output = std::is_signed_v<X>;
   a.output_offset = p.output_offset, a.act_min = range.min, a.act_max = range.max;
   table.run(a);
-  std::size_t bad = 0;
-  for (std::size_t i = 0; i < want.size(); ++i)
-    if (static_cast<X>(out[kGuard + i]) != want[i]) ++bad;
-  CHECK(bad == 0);
-  bool guards = true;
-  for (std::size_t i = 0; i < kGuard; ++i) guards = guards && out[i] == 0xA5 && out[out.size() - 1 - i] == 0xA5;
-  CHECK(guards);
+  auto check_out = [&] {
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < want.size(); ++i)
+      if (static_cast<X>(out[kGuard + i]) != want[i]) ++bad;
+    CHECK(bad == 0);
+    bool guards = true;
+    for (std::size_t i = 0; i < kGuard; ++i) guards = guards && out[i] == 0xA5 && out[out.size() - 1 - i] == 0xA5;
+    CHECK(guards);
+  };
+  check_out();
+
+  // The quad form, where this target has it and the weights fit int8.
+  if (!table.has_quad() || !nnhal::simd::conv_q8_quad_fits(w.data(), -p.filter_offset, w.size())) return;
+  INFO("quad form");
+  const std::int32_t x_zero = -p.input_offset + (std::is_signed_v<X> ? 128 : 0);
+  const std::size_t in_c4 = (s.in_c + 3) / 4 * 4;
+  std::vector<std::uint8_t> in8((std::size_t{s.batch} * s.in_h * s.in_w + 1) * in_c4, 77);
+  nnhal::simd::conv_q8_quad_input(x.data(), std::size_t{s.batch} * s.in_h * s.in_w, s.in_c,
+                                  static_cast<std::uint8_t>(x_zero), in8.data());
+  std::vector<std::int32_t> quad(nnhal::simd::conv_q8_quad_slots(s.out_c, taps, s.in_c, nr), 99);
+  nnhal::simd::conv_q8_pack_quad(w.data(), -p.filter_offset, x_zero, bias.data(), mult.data(), per_channel ? 1 : 0,
+                                 s.out_c, taps, s.in_c, nr, quad.data());
+  std::fill(out.begin(), out.end(), std::uint8_t{0xA5});
+  a.in = nullptr, a.in_u8 = in8.data(), a.quad = true, a.in_c4 = in_c4, a.packed = quad.data();
+  table.run(a);
+  check_out();
 }
 
 }  // namespace
@@ -130,6 +153,8 @@ TEST_CASE("simd::conv_q8 equals the plain integer kernel on random geometries") 
       const auto seed = static_cast<std::uint32_t>(300 + i);
       check_shape<std::uint8_t, std::uint8_t>(t, s, false, seed);
       check_shape<std::int8_t, std::int8_t>(t, s, false, seed + 1);
+      check_shape<std::uint8_t, std::uint8_t>(t, s, false, seed + 4, false, true);  // centered filters
+      check_shape<std::int8_t, std::int8_t>(t, s, false, seed + 5, false, true);
       check_shape<std::uint8_t, std::int8_t>(t, s, true, seed + 2);
       check_shape<std::int8_t, std::int8_t>(t, s, true, seed + 3);
     }

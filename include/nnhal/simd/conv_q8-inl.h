@@ -14,6 +14,12 @@
 // ties away from zero), per lane with the channel's multiplier and shifts from the panel, then
 // offset, clamped and narrowed. The kernel exists on x86 targets from SSE4 up
 // (pmaddwd's pair semantics); elsewhere panel_width is 0 and the plain kernel runs.
+//
+// The quad form (see nnhal/simd/conv_q8.hpp) reads bytes instead of int16 pairs: per group of
+// four input channels one 32-bit broadcast of four unsigned input bytes, and vpdpbusd against
+// four signed weight bytes per lane (twice the multiply-adds of vpdpwssd per instruction). It
+// is compiled only where the compiler flags enable AVX-512 VNNI (Highway's AVX3_DL attributes
+// name the 256-bit AVX-VNNI only).
 
 #include <cstddef>
 #include <cstdint>
@@ -29,6 +35,13 @@ namespace hn = hwy::HWY_NAMESPACE;
 #define NNHAL_CONV_Q8_KERNEL 1
 #else
 #define NNHAL_CONV_Q8_KERNEL 0
+#endif
+// The quad form needs AVX-512 VNNI (vpdpbusd), which Highway's AVX3_DL attributes do not name:
+// only where the compiler flags enable it.
+#if HWY_TARGET == HWY_AVX3_DL && defined(__AVX512VNNI__)
+#define NNHAL_CONV_Q8_QUAD 1
+#else
+#define NNHAL_CONV_Q8_QUAD 0
 #endif
 
 namespace conv_q8_detail {
@@ -108,23 +121,34 @@ HWY_INLINE V32 rescale(V32 x, const Rescale& r) {
   return (y >> r.right) - hn::VecFromMask(d, (y & r.mask) > threshold);
 }
 
-HWY_INLINE const std::int16_t* tap_row(const simd::ConvQ8Args& a, const std::int16_t* image, const std::int16_t* zeros,
-                                       std::int64_t iy, std::int64_t ix) {
+/// acc + the products of four unsigned bytes of x and four signed bytes of w per lane.
+template <bool kQuad>
+HWY_INLINE V32 group_madd(V32 acc, V32 x, V32 w) {
+#if NNHAL_CONV_Q8_QUAD
+  if constexpr (kQuad) return V32{_mm512_dpbusd_epi32(acc.raw, x.raw, w.raw)};
+#endif
+  const D16 d16;
+  return pair_madd(acc, hn::BitCast(d16, x), hn::BitCast(d16, w));
+}
+
+/// The bytes of a tap's input row: pixel (iy, ix) of `image`, or the zero row when outside.
+HWY_INLINE const std::uint8_t* tap_row(const simd::ConvQ8Args& a, const std::uint8_t* image, const std::uint8_t* zeros,
+                                       std::size_t row_bytes, std::int64_t iy, std::int64_t ix) {
   if (iy < 0 || ix < 0 || iy >= static_cast<std::int64_t>(a.in_h) || ix >= static_cast<std::int64_t>(a.in_w))
     return zeros;
-  return image + (static_cast<std::size_t>(iy) * a.in_w + static_cast<std::size_t>(ix)) * a.in_c2;
+  return image + (static_cast<std::size_t>(iy) * a.in_w + static_cast<std::size_t>(ix)) * row_bytes;
 }
 
 /// Output pixels [p0, p0 + rows) of one image (rows <= MR), every panel.
-template <std::size_t MR, std::size_t NV>
-HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::int16_t* image, std::uint8_t* out_image, std::size_t p0,
-                       std::size_t rows) {
+/// Pixel rows are `row_bytes` bytes: in_c2 int16 (pair form) or in_c4 bytes (quad form), read
+/// 32 bits at a time.
+template <std::size_t MR, std::size_t NV, bool kQuad>
+HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, const std::uint8_t* zeros,
+                       std::size_t row_bytes, std::uint8_t* out_image, std::size_t p0, std::size_t rows) {
   const D32 d;
-  const D16 d16;
   constexpr std::size_t N = kLanes, NR = NV * N;
-  const std::size_t pairs = a.in_c2 / 2, K2 = a.filter_h * a.filter_w * pairs;
+  const std::size_t pairs = row_bytes / 4, K2 = a.filter_h * a.filter_w * pairs;
   const std::size_t panels = (a.out_c + NR - 1) / NR;
-  const std::int16_t* zeros = a.in + a.batch * a.in_h * a.in_w * a.in_c2;
   std::int64_t iy0[MR], ix0[MR];
   for (std::size_t m = 0; m < MR; ++m) {
     const std::size_t p = p0 + (m < rows ? m : rows - 1);
@@ -143,25 +167,25 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::int16_t* image, std
     const std::int32_t* wp = panel + simd::kConvQ8PanelHeader * NR;
     for (std::size_t fy = 0; fy < a.filter_h; ++fy) {
       for (std::size_t fx = 0; fx < a.filter_w; ++fx) {
-        const std::int16_t* src[MR];
+        const std::uint8_t* src[MR];
 #pragma GCC unroll 16
         for (std::size_t m = 0; m < MR; ++m)
-          src[m] = tap_row(a, image, zeros, iy0[m] + static_cast<std::int64_t>(fy) * a.dilation_h,
+          src[m] = tap_row(a, image, zeros, row_bytes, iy0[m] + static_cast<std::int64_t>(fy) * a.dilation_h,
                            ix0[m] + static_cast<std::int64_t>(fx) * a.dilation_w);
         for (std::size_t i = 0; i < pairs; ++i) {
-          V16 wv[NV];
+          V32 wv[NV];
 #pragma GCC unroll 16
           for (std::size_t v = 0; v < NV; ++v) {
-            wv[v] = hn::BitCast(d16, hn::LoadU(d, wp + v * N));
+            wv[v] = hn::LoadU(d, wp + v * N);
             pin(wv[v]);
           }
 #pragma GCC unroll 16
           for (std::size_t m = 0; m < MR; ++m) {
             std::int32_t pair;
-            std::memcpy(&pair, src[m] + 2 * i, sizeof pair);
-            const V16 xb = hn::BitCast(d16, hn::Set(d, pair));
+            std::memcpy(&pair, src[m] + 4 * i, sizeof pair);
+            const V32 xb = hn::Set(d, pair);
 #pragma GCC unroll 16
-            for (std::size_t v = 0; v < NV; ++v) acc[m * NV + v] = pair_madd(acc[m * NV + v], xb, wv[v]);
+            for (std::size_t v = 0; v < NV; ++v) acc[m * NV + v] = group_madd<kQuad>(acc[m * NV + v], xb, wv[v]);
           }
           wp += NR;
         }
@@ -191,16 +215,27 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::int16_t* image, std
   }
 }
 
-template <std::size_t NV>
-HWY_INLINE void run_vectors(const simd::ConvQ8Args& a) {
+template <std::size_t NV, bool kQuad>
+HWY_INLINE void run_form(const simd::ConvQ8Args& a) {
   constexpr std::size_t MR = rows_for(NV);
   const std::size_t pixels = a.out_h * a.out_w;
+  const std::size_t row_bytes = kQuad ? a.in_c4 : a.in_c2 * sizeof(std::int16_t);
+  const auto* base = kQuad ? a.in_u8 : reinterpret_cast<const std::uint8_t*>(a.in);
+  const std::uint8_t* zeros = base + a.batch * a.in_h * a.in_w * row_bytes;
   for (std::size_t b = 0; b < a.batch; ++b) {
-    const std::int16_t* image = a.in + b * a.in_h * a.in_w * a.in_c2;
+    const std::uint8_t* image = base + b * a.in_h * a.in_w * row_bytes;
     std::uint8_t* out_image = a.out + b * pixels * a.out_c;
     for (std::size_t p0 = 0; p0 < pixels; p0 += MR)
-      tile<MR, NV>(a, image, out_image, p0, pixels - p0 < MR ? pixels - p0 : MR);
+      tile<MR, NV, kQuad>(a, image, zeros, row_bytes, out_image, p0, pixels - p0 < MR ? pixels - p0 : MR);
   }
+}
+
+template <std::size_t NV>
+HWY_INLINE void run_vectors(const simd::ConvQ8Args& a) {
+#if NNHAL_CONV_Q8_QUAD
+  if (a.quad) return run_form<NV, true>(a);
+#endif
+  run_form<NV, false>(a);
 }
 
 #endif  // NNHAL_CONV_Q8_KERNEL
@@ -234,7 +269,11 @@ inline void ConvQ8Run(const simd::ConvQ8Args& a) {
 #endif
 }
 
+/// Target-specific ConvQ8::has_quad.
+inline bool ConvQ8HasQuad() { return NNHAL_CONV_Q8_QUAD != 0; }
+
 #undef NNHAL_CONV_Q8_KERNEL
+#undef NNHAL_CONV_Q8_QUAD
 
 /// Target-specific ConvQ8::widen_u8 / widen_i8.
 template <class X>
@@ -255,7 +294,7 @@ inline void ConvQ8WidenI8(const std::int8_t* in, std::int32_t zero, std::size_t 
 }
 
 /// This target's table of the family.
-inline constexpr simd::ConvQ8 kConvQ8{&ConvQ8PanelWidth, &ConvQ8Run, &ConvQ8WidenU8, &ConvQ8WidenI8};
+inline constexpr simd::ConvQ8 kConvQ8{&ConvQ8PanelWidth, &ConvQ8Run, &ConvQ8WidenU8, &ConvQ8WidenI8, &ConvQ8HasQuad};
 
 }  // namespace nnhal::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();

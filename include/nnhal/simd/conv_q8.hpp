@@ -15,10 +15,19 @@
 /// (the rescaling, one lane per channel), then for every tap and channel pair the NR int32
 /// slots of those channels, a slot holding the pair's two int16 weights (channel 2i in the low
 /// half). Channels past out_c are 0.
+///
+/// Quad form (targets with AVX-512 VNNI, weights packed at prepare, every weight minus its zero
+/// point in [-128, 127]): the input is kept as unsigned bytes (int8 data plus 128) in an image
+/// of in_c4 channels (in_c rounded up to 4) followed by a row of the input zero point (as
+/// unsigned), a slot holds four int8 weights, and vpdpbusd multiplies-adds four byte pairs per
+/// lane. sum (x - x_zero) * w = sum x * w - x_zero * sum w, so the packed bias holds bias -
+/// x_zero * (sum of the channel's weights); padded channels and taps in the padding read the
+/// zero point and add nothing.
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "nnhal/kernels/common/quantization.hpp"
 #include "nnhal/simd/dispatch.hpp"
@@ -28,9 +37,11 @@ namespace nnhal::simd {
 /// One run of the 8-bit convolution.
 struct ConvQ8Args {
   const std::int16_t* in = nullptr;  ///< [batch, in_h, in_w, in_c2] then in_c2 zeros
+  const std::uint8_t* in_u8 = nullptr;  ///< quad form: [batch, in_h, in_w, in_c4] then the zero row
+  bool quad = false;
   std::uint8_t* out = nullptr;       ///< [batch, out_h, out_w, out_c] bytes (uint8 or int8)
   const std::int32_t* packed = nullptr;
-  std::size_t batch = 0, in_h = 0, in_w = 0, in_c2 = 0;
+  std::size_t batch = 0, in_h = 0, in_w = 0, in_c2 = 0, in_c4 = 0;
   std::size_t out_h = 0, out_w = 0, out_c = 0;
   std::size_t filter_h = 0, filter_w = 0;
   std::int64_t stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1, pad_top = 0, pad_left = 0;
@@ -48,6 +59,8 @@ struct ConvQ8 {
   /// channel count is even (conv_q8_widen_input does any image).
   void (*widen_u8)(const std::uint8_t* in, std::int32_t zero, std::size_t n, std::int16_t* out);
   void (*widen_i8)(const std::int8_t* in, std::int32_t zero, std::size_t n, std::int16_t* out);
+  /// True when run() takes the quad form (ConvQ8Args::quad).
+  bool (*has_quad)();
 };
 
 /// int32 slots of a panel before its weights: biases, multipliers, left and right shifts.
@@ -94,6 +107,77 @@ void conv_q8_pack(const W* filter, std::int32_t zero, const std::int32_t* bias, 
           std::memcpy(p + (t * pairs + i) * nr + c, pair, sizeof pair);
         }
   }
+}
+
+/// int32 slots of the quad-form packed filter, or 0 on overflow.
+inline std::size_t conv_q8_quad_slots(std::size_t out_c, std::size_t taps, std::size_t in_c, std::size_t nr) noexcept {
+  return conv_q8_packed_slots(out_c, taps, (in_c + 3) / 4 * 2, nr);  // in_c4 / 4 groups per tap
+}
+
+/// True when every weight minus `zero` fits int8 (the quad form applies).
+template <class W>
+bool conv_q8_quad_fits(const W* filter, std::int32_t zero, std::size_t n) noexcept {
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int32_t v = std::int32_t{filter[i]} - zero;
+    if (v < -128 || v > 127) return false;
+  }
+  return true;
+}
+
+/// Packs the quad form: filter [out_c, taps, in_c] of element W (minus `zero`, which must fit
+/// int8), the bias with x_zero * sum of weights taken off (x_zero: the input zero point as
+/// unsigned byte), and the multipliers, into `dst` (conv_q8_quad_slots slots).
+template <class W>
+void conv_q8_pack_quad(const W* filter, std::int32_t zero, std::int32_t x_zero, const std::int32_t* bias,
+                       const quant::Multiplier* multipliers, std::size_t step, std::size_t out_c, std::size_t taps,
+                       std::size_t in_c, std::size_t nr, std::int32_t* dst) noexcept {
+  const std::size_t groups = (in_c + 3) / 4, k4 = taps * groups, panels = (out_c + nr - 1) / nr;
+  for (std::size_t j = 0; j < panels; ++j) {
+    std::int32_t* p = dst + j * (k4 + kConvQ8PanelHeader) * nr;
+    for (std::size_t c = 0; c < nr; ++c) {
+      const std::size_t oc = j * nr + c;
+      const quant::Multiplier m = oc < out_c ? multipliers[oc * step] : quant::Multiplier{};
+      std::uint32_t sum = 0;
+      for (std::size_t i = 0; oc < out_c && i < taps * in_c; ++i)
+        sum += static_cast<std::uint32_t>(std::int32_t{filter[oc * taps * in_c + i]} - zero);
+      p[c] = oc < out_c ? static_cast<std::int32_t>(static_cast<std::uint32_t>(bias[oc]) -
+                                                    static_cast<std::uint32_t>(x_zero) * sum)
+                        : 0;
+      p[nr + c] = m.value;
+      p[2 * nr + c] = m.shift > 0 ? m.shift : 0;
+      p[3 * nr + c] = m.shift > 0 ? 0 : -m.shift;
+    }
+    p += kConvQ8PanelHeader * nr;
+    for (std::size_t t = 0; t < taps; ++t)
+      for (std::size_t i = 0; i < groups; ++i)
+        for (std::size_t c = 0; c < nr; ++c) {
+          const std::size_t oc = j * nr + c;
+          std::int8_t quad[4] = {0, 0, 0, 0};
+          for (std::size_t h = 0; h < 4; ++h)
+            if (oc < out_c && 4 * i + h < in_c)
+              quad[h] = static_cast<std::int8_t>(std::int32_t{filter[(oc * taps + t) * in_c + 4 * i + h]} - zero);
+          std::memcpy(p + (t * groups + i) * nr + c, quad, sizeof quad);
+        }
+  }
+}
+
+/// The quad-form input: image [pixels, in_c] of element X as unsigned bytes (int8 + 128) in
+/// [pixels, in_c4], padded channels and a final row of in_c4 holding `fill` (the zero point).
+template <class X>
+void conv_q8_quad_input(const X* in, std::size_t pixels, std::size_t in_c, std::uint8_t fill, std::uint8_t* dst) noexcept {
+  const std::size_t in_c4 = (in_c + 3) / 4 * 4;
+  constexpr std::uint8_t flip = std::is_signed_v<X> ? 0x80 : 0;
+  if (in_c4 == in_c && flip == 0) {
+    std::memcpy(dst, in, pixels * in_c);
+  } else {
+    for (std::size_t p = 0; p < pixels; ++p) {
+      const X* s = in + p * in_c;
+      std::uint8_t* d = dst + p * in_c4;
+      for (std::size_t c = 0; c < in_c; ++c) d[c] = static_cast<std::uint8_t>(static_cast<std::uint8_t>(s[c]) ^ flip);
+      for (std::size_t c = in_c; c < in_c4; ++c) d[c] = fill;
+    }
+  }
+  std::memset(dst + pixels * in_c4, fill, in_c4);
 }
 
 /// Widens image [pixels, in_c] of element X minus `zero` into [pixels, in_c2] int16 followed by

@@ -125,6 +125,7 @@ struct Q8Params {
   QuantParams q;
   const simd::ConvQ8* simd = nullptr;
   PackMode mode = PackMode::Plain;
+  bool quad = false;  ///< weights packed in the quad form (simd/conv_q8.hpp)
   std::uint32_t out_c = 0, filter_h = 0, filter_w = 0, in_c = 0;
   std::size_t panel = 0, slots = 0, input_elements = 0, weights_offset = 0, input_bytes = 0;
 };
@@ -163,6 +164,15 @@ Expected<Q8Params> plan_q8(const NodeIO& io, KernelPrepare& prepare, Kind kind) 
   const bool constant = planned && is_constant(f) && is_constant(bias) && f.data != nullptr && bias.data != nullptr &&
                         f.length >= f.required_bytes() && bias.length >= bias.required_bytes();
   p.weights_offset = mult_bytes;
+  const bool per_channel_filter = f.type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL;
+  if (constant && p.simd->has_quad()) {
+    const auto n = static_cast<std::size_t>(f.required_bytes());  // one byte per element
+    const bool fits = per_channel_filter
+                          ? simd::conv_q8_quad_fits(reinterpret_cast<const std::int8_t*>(f.data), 0, n)
+                          : simd::conv_q8_quad_fits(reinterpret_cast<const element_t<T>*>(f.data), f.zero_point, n);
+    const std::size_t slots = simd::conv_q8_quad_slots(p.out_c, std::size_t{p.filter_h} * p.filter_w, p.in_c, p.panel);
+    if (fits && slots != 0) p.quad = true, p.slots = slots;
+  }
   std::byte* dst = nullptr;
   if (mult_bytes != 0 || constant) dst = prepare.pack(mult_bytes + (constant ? p.slots * sizeof(std::int32_t) : 0));
   if (dst != nullptr && !channel.empty()) std::memcpy(dst, channel.data(), channel.size() * sizeof(quant::Multiplier));
@@ -175,7 +185,15 @@ Expected<Q8Params> plan_q8(const NodeIO& io, KernelPrepare& prepare, Kind kind) 
       const std::size_t taps = std::size_t{p.filter_h} * p.filter_w;
       const quant::Multiplier* mult = channel.empty() ? &p.q.output : channel.data();
       const std::size_t step = channel.empty() ? 0 : 1;
-      if (f.type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL)
+      // The input zero point as the quad form's unsigned byte (int8 data is shifted by 128).
+      const std::int32_t x_zero = x.zero_point + (T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED ? 128 : 0);
+      if (p.quad && per_channel_filter)
+        simd::conv_q8_pack_quad(reinterpret_cast<const std::int8_t*>(f.data), 0, x_zero, bias_data, mult, step, p.out_c,
+                                taps, p.in_c, p.panel, w);
+      else if (p.quad)
+        simd::conv_q8_pack_quad(reinterpret_cast<const element_t<T>*>(f.data), f.zero_point, x_zero, bias_data, mult,
+                                step, p.out_c, taps, p.in_c, p.panel, w);
+      else if (per_channel_filter)
         simd::conv_q8_pack(reinterpret_cast<const std::int8_t*>(f.data), 0, bias_data, mult, step, p.out_c, taps, p.in_c,
                            p.panel, w);
       else
@@ -219,8 +237,14 @@ Status kernel_quant(const NodeIO& io) {
     plain_quant(*s, x, w, bias, y, p.q, channel, range);
     return {};
   }
+  simd::ConvQ8Args a;
   auto* in16 = reinterpret_cast<std::int16_t*>(io.workspace());
-  if (s->in.c % 2 == 0) {  // one contiguous run, then the zero row
+  if (p.quad) {
+    const std::int32_t x_zero = -p.q.input_offset + (T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED ? 128 : 0);
+    auto* in8 = reinterpret_cast<std::uint8_t*>(io.workspace());
+    simd::conv_q8_quad_input(x, pixels, s->in.c, static_cast<std::uint8_t>(x_zero), in8);
+    a.in_u8 = in8, a.quad = true, a.in_c4 = (std::size_t{s->in.c} + 3) / 4 * 4;
+  } else if (s->in.c % 2 == 0) {  // one contiguous run, then the zero row
     const std::size_t n = pixels * s->in.c;
     if constexpr (T == OperandType::TENSOR_QUANT8_ASYMM)
       p.simd->widen_u8(x, -p.q.input_offset, n, in16);
@@ -239,7 +263,6 @@ Status kernel_quant(const NodeIO& io) {
                        p.out_c, std::size_t{p.filter_h} * p.filter_w, p.in_c, p.panel, ws);
     packed = ws;
   }
-  simd::ConvQ8Args a;
   a.in = in16, a.out = reinterpret_cast<std::uint8_t*>(y), a.packed = packed;
   a.batch = s->in.n, a.in_h = s->in.h, a.in_w = s->in.w, a.in_c2 = (std::size_t{s->in.c} + 1) / 2 * 2;
   a.out_h = s->g.out_h, a.out_w = s->g.out_w, a.out_c = s->out_c;
