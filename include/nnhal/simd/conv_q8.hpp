@@ -167,8 +167,20 @@ template <class X>
 void conv_q8_quad_input(const X* in, std::size_t pixels, std::size_t in_c, std::uint8_t fill, std::uint8_t* dst) noexcept {
   const std::size_t in_c4 = (in_c + 3) / 4 * 4;
   constexpr std::uint8_t flip = std::is_signed_v<X> ? 0x80 : 0;
-  if (in_c4 == in_c && flip == 0) {
-    std::memcpy(dst, in, pixels * in_c);
+  if (in_c4 == in_c) {
+    const std::size_t n = pixels * in_c;
+    std::memcpy(dst, in, n);
+    if (flip != 0) {  // + 128 on int8 is a flip of the top bit: eight bytes at a time
+      constexpr std::uint64_t kTop = 0x8080808080808080u;
+      std::size_t i = 0;
+      for (; i + 8 <= n; i += 8) {
+        std::uint64_t v;
+        std::memcpy(&v, dst + i, 8);
+        v ^= kTop;
+        std::memcpy(dst + i, &v, 8);
+      }
+      for (; i < n; ++i) dst[i] = static_cast<std::uint8_t>(dst[i] ^ 0x80);
+    }
   } else {
     for (std::size_t p = 0; p < pixels; ++p) {
       const X* s = in + p * in_c;
