@@ -181,3 +181,33 @@ TEST_CASE("simd::conv_f32 on the benchmark-like shapes (3x3 SAME, 1x1) and tile-
       check_shape(t, {1, 1, w, 5, 33, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0}, none, 110 + static_cast<std::uint32_t>(w));
   });
 }
+
+TEST_CASE("simd::conv_f32 propagates NaN through the clamp, to the outputs whose window reads it") {
+  st::for_each_target([](const st::Target& t) {
+    const nnhal::simd::ConvF32& table = nnhal::simd::conv_f32_table(t.target);
+    // 1 x 5 x 5 x 3 input, 3x3 filter, VALID: output 3 x 3 x 20; input pixel (0, 0) is NaN, read
+    // only by output (0, 0).
+    const std::size_t oc = 20, K = 27;
+    std::vector<float> x = st::uniform(75, -1.0f, 1.0f, 5);
+    x[1] = std::numeric_limits<float>::quiet_NaN();
+    const std::vector<float> w = st::uniform(oc * K, -1.0f, 1.0f, 6);
+    const std::vector<float> bias = st::uniform(oc, -1.0f, 1.0f, 7);
+    const std::size_t nr = table.panel_width(oc);
+    std::vector<float> packed(nnhal::simd::conv_f32_packed_floats(oc, K, nr, 3));
+    nnhal::simd::conv_f32_pack(w.data(), bias.data(), oc, K, nr, 3, packed.data());
+    for (std::int32_t act = 0; act < 4; ++act) {
+      CAPTURE(act);
+      const FloatRange r = nnhal::float_activation_range(act);
+      std::vector<float> out(9 * oc);
+      nnhal::simd::ConvF32Args a;
+      a.in = x.data(), a.out = out.data(), a.packed = packed.data();
+      a.batch = 1, a.in_h = 5, a.in_w = 5, a.in_c = 3, a.out_h = 3, a.out_w = 3, a.out_c = oc;
+      a.filter_h = 3, a.filter_w = 3, a.panel = nr, a.act_min = r.min, a.act_max = r.max;
+      table.run(a);
+      for (std::size_t i = 0; i < out.size(); ++i) {
+        CAPTURE(i);
+        CHECK(std::isnan(out[i]) == (i < oc));
+      }
+    }
+  });
+}

@@ -9,9 +9,9 @@
 // tap in the padding) instead of an im2col copy; a 1x1 convolution reads the input in place.
 // A register tile is MR output pixels x NV vectors of channels (NR = NV * lanes): per input
 // channel it loads NV weight vectors and does MR * NV fused multiply-adds with the broadcast
-// input values. Accumulators start from the bias; the clamp follows the last tap. Tile shapes
-// follow the register file: 6 x 4 vectors with 32 registers (24 accumulators), 6 x 2 with 16;
-// fewer output channels take narrower panels with more rows (panel_width(out_c)). The last
+// input values. Accumulators start from the bias; the clamp (the reference's comparisons, so
+// NaN propagates) follows the last tap. Tile shapes follow the register file: 6 x 4 vectors
+// with 32 registers (24 accumulators), 6 x 2 with 16; fewer output channels take narrower panels with more rows (panel_width(out_c)). The last
 // partial group of pixels recomputes the last pixel in the spare rows and stores only the real
 // ones; a partial panel stores its valid channels through a stack copy. Scalable targets
 // (SVE, RVV), whose vectors cannot live in arrays, use a 1-pixel x 1-vector tile.
@@ -84,6 +84,13 @@ HWY_INLINE void opaque(V& v) {
 #endif
 }
 
+/// The reference clamp `r < lo ? lo : (r > hi ? hi : r)`: a NaN stays NaN (Highway's Min and
+/// Max leave NaN handling to the target).
+template <class V>
+HWY_INLINE V clamp(V r, V lo, V hi) {
+  return hn::IfThenElse(r < lo, lo, hn::IfThenElse(r > hi, hi, r));
+}
+
 /// Output pixels [p0, p0 + rows) of one image (rows <= MR), every panel.
 template <std::size_t MR, std::size_t NV>
 HWY_NOINLINE void tile(const simd::ConvF32Args& a, const float* image, float* out_image, std::size_t p0,
@@ -146,11 +153,11 @@ HWY_NOINLINE void tile(const simd::ConvF32Args& a, const float* image, float* ou
       float* o = out_image + (p0 + m) * a.out_c + oc0;
       if (valid == NR) {
 #pragma GCC unroll 16
-        for (std::size_t v = 0; v < NV; ++v) hn::StoreU(hn::Min(hn::Max(acc[m * NV + v], lo), hi), d, o + v * N);
+        for (std::size_t v = 0; v < NV; ++v) hn::StoreU(clamp(acc[m * NV + v], lo, hi), d, o + v * N);
       } else {
         HWY_ALIGN float tmp[NR];
 #pragma GCC unroll 16
-        for (std::size_t v = 0; v < NV; ++v) hn::Store(hn::Min(hn::Max(acc[m * NV + v], lo), hi), d, tmp + v * N);
+        for (std::size_t v = 0; v < NV; ++v) hn::Store(clamp(acc[m * NV + v], lo, hi), d, tmp + v * N);
         std::memcpy(o, tmp, valid * sizeof(float));
       }
     }
@@ -220,7 +227,8 @@ inline void ConvF32Run(const simd::ConvF32Args& a) {
             for (std::size_t c = 0; c < a.in_c; ++c, wp += NR) acc = hn::MulAdd(hn::Set(d, src[c]), hn::LoadU(d, wp), acc);
           }
         const std::size_t oc0 = j * NR, valid = a.out_c - oc0 < NR ? a.out_c - oc0 : NR;
-        hn::BlendedStore(hn::Min(hn::Max(acc, lo), hi), hn::FirstN(d, valid), d, a.out + (b * pixels + p) * a.out_c + oc0);
+        hn::BlendedStore(hn::IfThenElse(acc < lo, lo, hn::IfThenElse(acc > hi, hi, acc)), hn::FirstN(d, valid), d,
+                         a.out + (b * pixels + p) * a.out_c + oc0);
       }
     }
   }
