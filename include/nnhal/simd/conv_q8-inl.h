@@ -201,16 +201,19 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, con
 #pragma GCC unroll 16
     for (std::size_t v = 0; v < NV; ++v) rs[v] = load_rescale(panel, NR, v * N);
     for (std::size_t m = 0; m < rows; ++m) {
+      // A full panel is stored in place, a partial one through a stack copy.
       HWY_ALIGN std::uint8_t bytes[NR];
+      std::uint8_t* o = out_image + (p0 + m) * a.out_c + oc0;
+      std::uint8_t* dst = valid == NR ? o : bytes;
 #pragma GCC unroll 16
       for (std::size_t v = 0; v < NV; ++v) {
         const V32 r = hn::Min(hn::Max(rescale(acc[m * NV + v], rs[v]) + offset, lo), hi);
         if (a.signed_output)
-          hn::StoreU(hn::BitCast(du8, hn::DemoteTo(di8, r)), du8, bytes + v * N);
+          hn::StoreU(hn::BitCast(du8, hn::DemoteTo(di8, r)), du8, dst + v * N);
         else
-          hn::StoreU(hn::DemoteTo(du8, r), du8, bytes + v * N);
+          hn::StoreU(hn::DemoteTo(du8, r), du8, dst + v * N);
       }
-      std::memcpy(out_image + (p0 + m) * a.out_c + oc0, bytes, valid);
+      if (valid != NR) std::memcpy(o, bytes, valid);
     }
   }
 }
