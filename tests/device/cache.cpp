@@ -29,7 +29,7 @@ namespace fmt = nnhal::detail::cache;
 // ---------------------------------------------------------------------------------------------
 
 /// A model (with the memory of its pools), and the inputs of the runs that compare it with its
-/// cached copy (no runs: the executor has no kernel for it, so only the round trip is checked).
+/// cached copy (no runs: only the round trip is checked).
 struct Sample {
   std::string name;
   fx::ModelFixture fixture;
@@ -61,7 +61,7 @@ fx::ModelFixture add_with_channel_quant() {
   return f;
 }
 
-/// CONV_2D with a per-channel filter in a memory pool (validates; no kernel yet).
+/// CONV_2D with a per-channel filter in a memory pool.
 fx::ModelFixture per_channel_conv() {
   fx::ModelFixture f;
   Model& m = f.model;
@@ -105,7 +105,10 @@ std::vector<Sample> samples() {
   s.push_back(
       {"CONSTANT_REFERENCE pool", fx::constant_reference_model(), {f32_args({{1, -2}})}, 8});
   s.push_back({"per-channel constant", add_with_channel_quant(), {f32_args({{3, 4}, {5, 6}})}, 8});
-  s.push_back({"per-channel CONV_2D", per_channel_conv(), {}, 0});
+  s.push_back({"per-channel CONV_2D",
+               per_channel_conv(),
+               {{arg_of(std::vector<std::uint8_t>(32, 130))}, {arg_of(std::vector<std::uint8_t>(32, 7))}},
+               32});
   {
     fx::ModelFixture relaxed = fx::add_chain_model();
     relaxed.model.relaxComputationFloat32toFloat16 = true;
