@@ -15,11 +15,13 @@
 #include <limits>
 #include <random>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "nnhal/kernels/axis_aligned_bbox_transform.hpp"
 #include "nnhal/kernels/box_with_nms_limit.hpp"
 #include "ops/kernel_test_util.hpp"
+#include "support/run_model.hpp"
 
 using nnhal::Dims;
 using nnhal::Half;
@@ -395,4 +397,70 @@ TEST_CASE("AXIS_ALIGNED_BBOX_TRANSFORM: zero ROIs and runtime errors") {
   CHECK_FALSE(run({1, 1, 2, std::numeric_limits<float>::quiet_NaN()}, 0));
   CHECK_FALSE(run({1, 1, 2, 2}, 1));  // batch out of range
   CHECK_FALSE(run({1, 1, 2, 2}, -1));
+}
+
+TEST_CASE("BOX_WITH_NMS_LIMIT: its data inputs are value-read; run by the executor, the output size follows the data") {
+  CHECK(nnhal::operation_info<OperationType::BOX_WITH_NMS_LIMIT>().value_inputs == 0b111u);
+  using nnhal::Model;
+  using nnhal::Operand;
+  using nnhal::OperandLifeTime;
+  Model model;
+  auto add = [&](OperandType t, std::vector<std::uint32_t> dims, OperandLifeTime life) {
+    Operand op;
+    op.type = t;
+    op.dimensions = std::move(dims);
+    op.lifetime = life;
+    model.main.operands.push_back(op);
+    return static_cast<std::uint32_t>(model.main.operands.size() - 1);
+  };
+  auto constant = [&](OperandType t, auto v) {
+    const auto at = static_cast<std::uint32_t>((model.operandValues.size() + 3) / 4 * 4);
+    model.operandValues.resize(at + sizeof v, 0);
+    std::memcpy(model.operandValues.data() + at, &v, sizeof v);
+    const std::uint32_t i = add(t, {}, OperandLifeTime::CONSTANT_COPY);
+    model.main.operands[i].location = {0, at, static_cast<std::uint32_t>(sizeof v)};
+    return i;
+  };
+  std::vector<std::uint32_t> ins = {add(OperandType::TENSOR_FLOAT32, {3, 2}, OperandLifeTime::SUBGRAPH_INPUT),
+                                    add(OperandType::TENSOR_FLOAT32, {3, 8}, OperandLifeTime::SUBGRAPH_INPUT),
+                                    add(OperandType::TENSOR_INT32, {3}, OperandLifeTime::SUBGRAPH_INPUT)};
+  model.main.inputIndexes = ins;
+  ins.push_back(constant(OperandType::FLOAT32, 0.1f));
+  ins.push_back(constant(OperandType::INT32, std::int32_t{-1}));
+  ins.push_back(constant(OperandType::INT32, std::int32_t{0}));
+  ins.push_back(constant(OperandType::FLOAT32, 0.5f));
+  ins.push_back(constant(OperandType::FLOAT32, 1.0f));
+  ins.push_back(constant(OperandType::FLOAT32, 0.01f));
+  std::vector<std::uint32_t> outs;
+  for (OperandType t : {OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT32, OperandType::TENSOR_INT32,
+                        OperandType::TENSOR_INT32})
+    outs.push_back(add(t, {}, OperandLifeTime::SUBGRAPH_OUTPUT));
+  model.main.outputIndexes = outs;
+  model.main.operations.push_back(nnhal::Operation{OperationType::BOX_WITH_NMS_LIMIT, ins, outs});
+  for (auto& op : model.main.operands) op.numberOfConsumers = 0;
+  for (std::uint32_t i : ins) ++model.main.operands[i].numberOfConsumers;
+
+  using Set = nnhal::OpSet<OperationType::BOX_WITH_NMS_LIMIT>;
+  const std::vector<nnhal::test::Arg> inputs = {nnhal::test::arg_of(kScores3), nnhal::test::arg_of(kBoxes3),
+                                                nnhal::test::arg_of(std::vector<std::int32_t>{0, 0, 0})};
+  auto r = nnhal::test::run_model<Set>(model, inputs,
+                                       {nnhal::test::output_of(8), nnhal::test::output_of(32),
+                                        nnhal::test::output_of(8), nnhal::test::output_of(8)});
+  INFO("status: " << (r.status ? std::string("ok") : std::string(r.status.error().message())));
+  REQUIRE(r.status);
+  REQUIRE(r.shapes.size() == 4);
+  CHECK(r.shapes[0].dimensions == std::vector<std::uint32_t>{2});
+  CHECK(r.shapes[1].dimensions == std::vector<std::uint32_t>{2, 4});
+  CHECK(r.output<float>(0) == std::vector<float>{0.9f, 0.7f});
+  CHECK(r.guards_intact);
+  // The same with room for one detection only: OUTPUT_INSUFFICIENT_SIZE, with the needed shape.
+  auto small = nnhal::test::run_model<Set>(model, inputs,
+                                           {nnhal::test::output_of(4), nnhal::test::output_of(16),
+                                            nnhal::test::output_of(4), nnhal::test::output_of(4)});
+  REQUIRE_FALSE(small.status);
+  CHECK(small.status.error().status() == nnhal::ErrorStatus::OUTPUT_INSUFFICIENT_SIZE);
+  REQUIRE(small.shapes.size() == 4);
+  CHECK(small.shapes[0].dimensions == std::vector<std::uint32_t>{2});
+  CHECK_FALSE(small.shapes[0].isSufficient);
+  CHECK(small.guards_intact);
 }
