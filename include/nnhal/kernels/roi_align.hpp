@@ -23,11 +23,13 @@
 /// product overflows int32, and saturates an 8-bit accumulator that would overflow int32 (the
 /// reference's overflow is undefined there).
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include "nnhal/interface/node_io.hpp"
 #include "nnhal/kernels/common/axes.hpp"
@@ -169,9 +171,13 @@ inline Expected<RoiGeometry> geometry(const NodeIO& io, std::size_t r, const win
   return g;
 }
 
+/// Channels summed together per sample (their sums live on the stack).
+inline constexpr std::uint32_t kBlock = 64;
+
 template <OperandType T>
 Status kernel(const NodeIO& io) {
   using E = element_t<T>;
+  using Acc = std::conditional_t<roi::kQuantized<T>, std::int64_t, float>;
   const RtOperand& in = io.input(0);
   const RtOperand& out = io.output(0);
   if (out.dims.element_count() == 0) return {};  // no ROIs: nothing to compute
@@ -207,44 +213,52 @@ Status kernel(const NodeIO& io) {
         const float w_start = g.w_step * static_cast<float>(j) + g.w_start;
         const float h_start = g.h_step * static_cast<float>(i) + g.h_start;
         E* o = dst + so.at(r, i, j, 0);
-        for (std::uint32_t k = 0; k < si.c; ++k) {
-          const std::size_t kc = k * si.sc;
-          if constexpr (roi::kQuantized<T>) {
-            std::int64_t acc = 0;
-            for (std::uint32_t yi = 0; yi < g.h_samples; ++yi) {
-              for (std::uint32_t xi = 0; xi < g.w_samples; ++xi) {
-                const float y = h_start + g.h_bin / 2 + g.h_bin * static_cast<float>(yi);
-                const float x = w_start + g.w_bin / 2 + g.w_bin * static_cast<float>(xi);
-                const Sample s = sample_at(y, x, si);
-                std::int32_t interp = 0;
-                for (int c = 0; c < 4; ++c) {
-                  const auto wq = static_cast<std::int32_t>(std::round(s.w[c] / (1.0f / 255.0f)));
-                  interp += wq * (static_cast<std::int32_t>(base[s.off[c] + kc]) - in.zero_point);
+        // Channels in blocks of kBlock with their sums on the stack: each sample's position and
+        // weights are computed once per block, and every channel still sums its samples in the
+        // reference's order.
+        for (std::uint32_t k0 = 0; k0 < si.c; k0 += kBlock) {
+          const std::uint32_t kn = std::min<std::uint32_t>(kBlock, si.c - k0);
+          Acc acc[kBlock];
+          for (std::uint32_t k = 0; k < kn; ++k) acc[k] = 0;
+          for (std::uint32_t yi = 0; yi < g.h_samples; ++yi) {
+            for (std::uint32_t xi = 0; xi < g.w_samples; ++xi) {
+              const float y = h_start + g.h_bin / 2 + g.h_bin * static_cast<float>(yi);
+              const float x = w_start + g.w_bin / 2 + g.w_bin * static_cast<float>(xi);
+              const Sample s = sample_at(y, x, si);
+              if constexpr (roi::kQuantized<T>) {
+                std::int32_t wq[4];
+                for (int c = 0; c < 4; ++c) wq[c] = static_cast<std::int32_t>(std::round(s.w[c] / (1.0f / 255.0f)));
+                for (std::uint32_t k = 0; k < kn; ++k) {
+                  const std::size_t kc = (k0 + k) * si.sc;
+                  std::int32_t interp = 0;
+                  for (int c = 0; c < 4; ++c)
+                    interp += wq[c] * (static_cast<std::int32_t>(base[s.off[c] + kc]) - in.zero_point);
+                  acc[k] += interp;
                 }
-                acc += interp;
+              } else {
+                for (std::uint32_t k = 0; k < kn; ++k) {
+                  const std::size_t kc = (k0 + k) * si.sc;
+                  float interp = 0;
+                  for (int c = 0; c < 4; ++c) interp += s.w[c] * roi::to_float(base[s.off[c] + kc], 1, 0);
+                  acc[k] += interp;
+                }
               }
             }
-            constexpr std::int64_t lo = std::numeric_limits<std::int32_t>::min();
-            constexpr std::int64_t hi = std::numeric_limits<std::int32_t>::max();
-            acc = acc < lo ? lo : (acc > hi ? hi : acc);
-            std::int32_t v = quant::multiply_by_quantized_multiplier(static_cast<std::int32_t>(acc), m.value, m.shift) +
-                             out.zero_point;
-            constexpr std::int32_t qlo = std::numeric_limits<E>::lowest(), qhi = std::numeric_limits<E>::max();
-            v = v < qlo ? qlo : (v > qhi ? qhi : v);
-            o[k * so.sc] = static_cast<E>(v);
-          } else {
-            float acc = 0;
-            for (std::uint32_t yi = 0; yi < g.h_samples; ++yi) {
-              for (std::uint32_t xi = 0; xi < g.w_samples; ++xi) {
-                const float y = h_start + g.h_bin / 2 + g.h_bin * static_cast<float>(yi);
-                const float x = w_start + g.w_bin / 2 + g.w_bin * static_cast<float>(xi);
-                const Sample s = sample_at(y, x, si);
-                float interp = 0;
-                for (int c = 0; c < 4; ++c) interp += s.w[c] * roi::to_float(base[s.off[c] + kc], 1, 0);
-                acc += interp;
-              }
+          }
+          for (std::uint32_t k = 0; k < kn; ++k) {
+            E& dst_k = o[(k0 + k) * so.sc];
+            if constexpr (roi::kQuantized<T>) {
+              constexpr std::int64_t lo = std::numeric_limits<std::int32_t>::min();
+              constexpr std::int64_t hi = std::numeric_limits<std::int32_t>::max();
+              const std::int64_t a = acc[k] < lo ? lo : (acc[k] > hi ? hi : acc[k]);
+              std::int32_t v =
+                  quant::multiply_by_quantized_multiplier(static_cast<std::int32_t>(a), m.value, m.shift) + out.zero_point;
+              constexpr std::int32_t qlo = std::numeric_limits<E>::lowest(), qhi = std::numeric_limits<E>::max();
+              v = v < qlo ? qlo : (v > qhi ? qhi : v);
+              dst_k = static_cast<E>(v);
+            } else {
+              dst_k = roi::from_float<E>(acc[k] / static_cast<float>(g.count), 1, 0);
             }
-            o[k * so.sc] = roi::from_float<E>(acc / static_cast<float>(g.count), 1, 0);
           }
         }
       }
