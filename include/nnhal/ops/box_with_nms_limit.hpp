@@ -10,9 +10,10 @@ namespace nnhal::ops {
 
 namespace box_with_nms_limit {
 inline constexpr std::array<Slot, 9> kInputs{{
-    {"scores", Role::Data},                    // [num_rois, num_classes]
-    {"boxes", Role::Data},                     // [num_rois, num_classes * 4]
-    {"batch_index", Role::Data},               // TENSOR_INT32 [num_rois]
+    // The output size depends on the values of the first three inputs: shape inference reads them.
+    {"scores", Role::Data, kSlotValueRead},       // [num_rois, num_classes]
+    {"boxes", Role::Data, kSlotValueRead},        // [num_rois, num_classes * 4]
+    {"batch_index", Role::Data, kSlotValueRead},  // TENSOR_INT32 [num_rois]
     {"score_threshold", Role::Parameter},      // fT
     {"max_detections", Role::Parameter},       // INT32, < 0 = unlimited
     {"nms_kernel", Role::Parameter},           // INT32: 0 hard, 1 linear, 2 gaussian
