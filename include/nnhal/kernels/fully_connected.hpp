@@ -9,6 +9,7 @@
 
 #include "nnhal/interface/node_io.hpp"
 #include "nnhal/kernels/common/activation.hpp"
+#include "nnhal/kernels/common/filter_requant.hpp"
 #include "nnhal/kernels/common/quantization.hpp"
 #include "nnhal/kernels/common/simd_params.hpp"
 #include "nnhal/kernels/kernel.hpp"
@@ -108,21 +109,17 @@ struct QuantParams {
   quant::Multiplier output;
 };
 
-/// Builds QuantParams as the reference does (GetQuantizedConvolutionMultiplier): the product
-/// input_scale * weights_scale is taken in float and widened; the bias scale must equal it to
-/// within 1e-6 relative (a runtime check in the reference, an error at prepare time here).
+/// Builds QuantParams as the reference does (GetQuantizedConvolutionMultiplier, shared with the
+/// convolutions: filter_requant::conv_multiplier), with its bias-scale check at prepare time.
 inline Expected<QuantParams> make_quant_params(const NodeIO& io) noexcept {
   const RtOperand &in = io.input(0), &w = io.input(1), &bias = io.input(2), &out = io.output(0);
-  const double product = static_cast<double>(in.scale * w.scale);
-  const double bias_scale = bias.scale;
-  if (!(std::abs(product - bias_scale) <= 1e-6 * (product < bias_scale ? product : bias_scale)))
-    return NNHAL_FAILURE("FULLY_CONNECTED bias scale %g differs from input scale * weights scale %g",
-                         bias_scale, product);
+  auto m = filter_requant::conv_multiplier(in.scale, w.scale, bias.scale, out.scale, "FULLY_CONNECTED");
+  if (!m) return std::move(m.error());
   QuantParams p{};
   p.input_offset = -in.zero_point;
   p.weights_offset = -w.zero_point;
   p.output_offset = out.zero_point;
-  p.output = quant::quantize_multiplier(product / static_cast<double>(out.scale));
+  p.output = *m;
   return p;
 }
 

@@ -19,6 +19,7 @@
 #include "nnhal/core/half.hpp"
 #include "nnhal/interface/node_io.hpp"
 #include "nnhal/kernels/common/activation.hpp"
+#include "nnhal/kernels/common/filter_requant.hpp"
 #include "nnhal/kernels/common/quantization.hpp"
 #include "nnhal/kernels/common/window.hpp"
 #include "nnhal/kernels/kernel.hpp"
@@ -174,26 +175,6 @@ enum class PackMode : std::uint8_t {
   PackPerRun,  ///< weights packed into the workspace on every run
 };
 
-/// The reference's multiplier (GetQuantizedConvolutionMultipler): input_scale * filter_scale
-/// taken in float then widened, divided by the output scale in double. For a same-type filter
-/// the bias scale must equal that product to within 1e-6 relative (an error at prepare here, a
-/// runtime check in the reference); for a per-channel filter the reference compares the
-/// product with itself (it builds the bias scale from the same two floats), so nothing is
-/// checked.
-inline Expected<double> real_multiplier(float in_scale, float filter_scale, const RtOperand* bias, float out_scale,
-                                        Kind kind) {
-  const double product = static_cast<double>(in_scale * filter_scale);
-  if (bias != nullptr) {
-    const double bias_scale = bias->scale;
-    if (!(std::abs(product - bias_scale) <= 1e-6 * (product < bias_scale ? product : bias_scale)))
-      return NNHAL_FAILURE("%s bias scale %g differs from input scale * filter scale %g", op_name(kind), bias_scale,
-                           product);
-  }
-  if (!(product >= 0.0) || !(out_scale > 0.0f))
-    return NNHAL_FAILURE("%s has invalid quantization scales", op_name(kind));
-  return product / static_cast<double>(out_scale);
-}
-
 /// Builds QuantParams; for a per-channel filter also computes one quant::Multiplier per output
 /// channel into `channel` (the filter's scales are operand metadata, so this works for runtime
 /// filters too; the caller packs them).
@@ -204,9 +185,10 @@ inline Expected<QuantParams> make_quant_params(const NodeIO& io, Kind kind, std:
   p.output_offset = out.zero_point;
   if (f.type != OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
     p.filter_offset = -f.zero_point;
-    auto m = real_multiplier(in.scale, f.scale, &io.input(2), out.scale, kind);
+    // The reference's multiplier and bias-scale check (filter_requant::conv_multiplier).
+    auto m = filter_requant::conv_multiplier(in.scale, f.scale, io.input(2).scale, out.scale, op_name(kind));
     if (!m) return std::move(m.error());
-    p.output = quant::quantize_multiplier(*m);
+    p.output = *m;
     return p;
   }
   if (f.channel_quant == nullptr || f.channel_quant->scales.empty())
@@ -214,9 +196,11 @@ inline Expected<QuantParams> make_quant_params(const NodeIO& io, Kind kind, std:
   p.per_channel = true;
   channel.clear();
   for (float scale : f.channel_quant->scales) {
-    auto m = real_multiplier(in.scale, scale, nullptr, out.scale, kind);
+    // Per channel the reference builds the bias scale from the same two floats, so the bias
+    // check compares the product with itself and cannot fail.
+    auto m = filter_requant::conv_multiplier(in.scale, scale, in.scale * scale, out.scale, op_name(kind));
     if (!m) return std::move(m.error());
-    channel.push_back(quant::quantize_multiplier(*m));
+    channel.push_back(*m);
   }
   return p;
 }

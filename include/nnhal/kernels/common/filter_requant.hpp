@@ -1,8 +1,9 @@
 #pragma once
 /// \file
-/// Helpers shared by the DEPTHWISE_CONV_2D and TRANSPOSE_CONV_2D kernels: float / half
-/// conversions, and the requantization of 8-bit convolutions with a same-type or a per-channel
-/// filter (multipliers as the Android reference derives them, packed per channel at prepare).
+/// Helpers shared by the convolution kernels (CONV_2D, GROUPED_CONV_2D, DEPTHWISE_CONV_2D,
+/// TRANSPOSE_CONV_2D) and FULLY_CONNECTED: float / half conversions, and the requantization of
+/// 8-bit products with a same-type or a per-channel filter (multipliers as the Android reference
+/// derives them, packed per channel at prepare).
 
 #include <cmath>
 #include <cstddef>
