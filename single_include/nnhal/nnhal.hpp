@@ -2916,49 +2916,609 @@ static_assert(kernels_cover_row<OperationType::ADD>());
 // ---- end nnhal/kernels/add.hpp ----
 // ---- begin nnhal/kernels/average_pool_2d.hpp ----
 /// \file
-/// AVERAGE_POOL_2D kernels: none yet.
+/// AVERAGE_POOL_2D kernels (the row: nnhal/ops/average_pool_2d.hpp): the pooling core of
+/// nnhal/kernels/common/pool.hpp, averaging the valid (unpadded) elements of each window.
 
-
-namespace nnhal {
-
-/// AVERAGE_POOL_2D is validated (nnhal/ops/average_pool_2d.hpp) but nnhal has no kernel for it yet.
-template <>
-struct Kernels<OperationType::AVERAGE_POOL_2D> : NoKernelsYet {};
-
-}  // namespace nnhal
-// ---- end nnhal/kernels/average_pool_2d.hpp ----
-// ---- begin nnhal/kernels/concatenation.hpp ----
+// ---- begin nnhal/kernels/common/pool.hpp ----
 /// \file
-/// CONCATENATION kernels (the row: nnhal/ops/concatenation.hpp): shape inference and one kernel per type.
+/// The pooling core shared by AVERAGE_POOL_2D, L2_POOL_2D and MAX_POOL_2D: reading and checking
+/// the scalars (explicit or implicit padding, strides, filter size, activation, layout), the
+/// output shape, one plain kernel per pool kind and element type over either layout, and the
+/// NHWC fast path through the SIMD family simd::pool (nnhal/simd/pool.hpp).
+///
+/// Numerics follow the Android reference (NNAPI Pooling.cpp over TFLite's pooling kernels):
+/// - a window covers only the valid (unpadded) input elements: padding is never read and never
+///   counted, so AVERAGE and L2 divide by the number of valid elements;
+/// - float AVERAGE sums the window in row-major order and divides once; L2 sums squares the
+///   same way and takes sqrt(sum / count); MAX keeps `v > m ? v : m` from the lowest value;
+///   then the fused activation clamps. FLOAT16 is computed in float and rounded once;
+/// - quantized AVERAGE (the output keeps the input's scale and zero point, so it works on the
+///   stored values) rounds the sum's quotient half away from zero:
+///   (sum + count / 2) / count for a positive sum, (sum - count / 2) / count otherwise, in
+///   integer division. For QUANT8_ASYMM (sums never negative) that is the uint8 kernel's
+///   (sum + count / 2) / count; for QUANT8_ASYMM_SIGNED it is reference_integer_ops'
+///   rounding. Sums are 64-bit here (the reference's 32-bit sum could overflow for windows of
+///   more than 2^23 elements);
+/// - quantized MAX is the exact maximum, then the activation clamps.
+/// Runtime checks (Pooling.cpp prepare): rank 4; height, width and depth > 0 (only the batch
+/// may be 0); paddings >= 0; strides and filter > 0; the filter larger than each padding of its
+/// axis (filter_w > pad_left and > pad_right, filter_h > pad_top and > pad_bottom), which also
+/// guarantees every window holds at least one valid element. The reference passes paddings
+/// to TFLite as int16 (silently truncating paddings above 32767); nnhal keeps them 32-bit.
 
 
-// ---- begin nnhal/kernels/common/copy.hpp ----
+// ---- begin nnhal/kernels/common/axes.hpp ----
 /// \file
-/// Byte-level helpers shared by data-movement kernels (CONCATENATION, SLICE, ...): they move
-/// elements without looking at their type, so one kernel serves every operand type.
+/// Axis and shape helpers shared by the shape, indexing and reduction kernels: resolving a
+/// possibly negative axis, reading an axes tensor into a set (repeats allowed), the shape of a
+/// reduction, and the overflow check of a computed output shape.
+
+
+// ---- begin nnhal/kernels/common/axis.hpp ----
+/// \file
+/// Axis arguments of the kernels that work along one axis (SOFTMAX, LOG_SOFTMAX,
+/// L2_NORMALIZATION, LOCAL_RESPONSE_NORMALIZATION, GATHER, SPLIT, ARGMAX, ...): resolving a
+/// negative axis and splitting a shape into the elements before, along and after it. Axis
+/// lists (the reductions) are in nnhal/kernels/common/axes.hpp.
 
 
 
-namespace nnhal {
+namespace nnhal::kernels {
 
-/// Product of dims[from, to).
-constexpr std::size_t dims_product(const Dims& d, std::size_t from, std::size_t to) noexcept {
-  std::size_t n = 1;
-  for (std::size_t i = from; i < to; ++i) n *= d[i];
-  return n;
+/// `axis` in [-rank, rank) as an index in [0, rank), or INVALID_ARGUMENT naming the operation
+/// `op` (leave it empty where the caller's error prefix names it already).
+inline Expected<std::size_t> resolve_axis(std::int64_t axis, std::size_t rank, std::string_view op) {
+  const auto r = static_cast<std::int64_t>(rank);
+  if (axis < -r || axis >= r)
+    return NNHAL_INVALID("%.*s%saxis %lld is outside [-%zu, %zu) for an input of rank %zu", static_cast<int>(op.size()),
+                         op.data(), op.empty() ? "" : " ", static_cast<long long>(axis), rank, rank, rank);
+  return static_cast<std::size_t>(axis < 0 ? axis + r : axis);
 }
 
-/// memcpy that accepts null pointers for zero bytes (plain memcpy does not).
-inline void copy_bytes(void* dst, const void* src, std::size_t bytes) noexcept {
-  if (bytes != 0) std::memcpy(dst, src, bytes);
+/// A shape seen as [outer, axis, inner] around one axis: element (o, a, i) is at
+/// (o * axis + a) * inner + i.
+struct AxisSplit {
+  std::size_t outer = 1, axis = 1, inner = 1;
+};
+
+inline AxisSplit split_at(const Dims& dims, std::size_t axis) noexcept {
+  AxisSplit s;
+  for (std::size_t d = 0; d < axis; ++d) s.outer *= dims[d];
+  s.axis = dims[axis];
+  for (std::size_t d = axis + 1; d < dims.rank(); ++d) s.inner *= dims[d];
+  return s;
 }
 
-}  // namespace nnhal
-// ---- end nnhal/kernels/common/copy.hpp ----
-// ---- begin nnhal/ops/concatenation.hpp ----
+}  // namespace nnhal::kernels
+// ---- end nnhal/kernels/common/axis.hpp ----
+
+namespace nnhal::kernels {
+
+/// The axes named by a TENSOR_INT32 axes input (1-D, or a scalar-shaped tensor), negative
+/// values resolved, repeats allowed.
+struct AxisSet {
+  std::array<bool, kMaxRank> on{};
+  std::size_t count = 0;  ///< distinct axes
+};
+
+inline Expected<AxisSet> read_axes(const NodeIO& io, std::size_t input, std::size_t rank) {
+  const RtOperand& axes = io.input(input);
+  if (axes.dims.rank() > 1) return NNHAL_INVALID("axes must be 1-D, it has rank %zu", axes.dims.rank());
+  const auto values = io.in<OperandType::TENSOR_INT32>(input);
+  AxisSet set;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    auto a = resolve_axis(values[i], rank, "");
+    if (!a) return std::move(a.error());
+    if (!set.on[*a]) ++set.count;
+    set.on[*a] = true;
+  }
+  return set;
+}
+
+/// Shape of reducing `in` over `axes`: reduced axes become 1 with keep_dims, else disappear;
+/// reducing every axis without keep_dims gives [1] (the reference's rule).
+inline Dims reduced_dims(const Dims& in, const AxisSet& axes, bool keep_dims) noexcept {
+  Dims out;
+  for (std::size_t k = 0; k < in.rank(); ++k) {
+    if (!axes.on[k])
+      out.push_back(in[k]);
+    else if (keep_dims)
+      out.push_back(1);
+  }
+  if (out.rank() == 0) out.push_back(1);
+  return out;
+}
+
+/// Checks that a computed dimension fits the 32-bit dimension type.
+inline Expected<std::uint32_t> checked_dim(std::uint64_t v, const char* what) {
+  if (v > UINT32_MAX)
+    return NNHAL_INVALID("%s: dimension %llu does not fit 32 bits", what, static_cast<unsigned long long>(v));
+  return static_cast<std::uint32_t>(v);
+}
+
+/// Checks that a tensor of shape `d` with `elem`-byte elements is addressable (its byte size
+/// fits a signed pointer difference, so strides never overflow).
+inline Status check_addressable(const Dims& d, std::size_t elem, const char* what) {
+  std::uint64_t bytes = 0;
+  const std::uint64_t n = d.element_count();
+  if (n == UINT64_MAX || __builtin_mul_overflow(n, std::uint64_t{elem}, &bytes) ||
+      bytes > static_cast<std::uint64_t>(PTRDIFF_MAX))
+    return NNHAL_INVALID("%s: the output shape's size overflows", what);
+  return {};
+}
+
+/// Sets output `i` to shape `d`, after the addressability check.
+inline Status set_output(const NodeIO& io, std::size_t i, const Dims& d) {
+  RtOperand& out = io.output(i);
+  NNHAL_TRY(check_addressable(d, element_size(out.type), "output"));
+  out.dims = d;
+  out.rank_known = true;
+  return {};
+}
+
+/// Reads the optional layout flag at input `i` (absent or false = NHWC).
+inline bool layout_nchw(const NodeIO& io, std::size_t i) noexcept {
+  return io.has_input(i) && io.scalar<OperandType::BOOL>(i) != 0;
+}
+
+}  // namespace nnhal::kernels
+// ---- end nnhal/kernels/common/axes.hpp ----
+// ---- begin nnhal/kernels/common/window.hpp ----
 /// \file
-/// CONCATENATION (2): joins n >= 1 tensors of the same type and rank along an axis (the last
-/// input); quantized inputs are requantized to the output's parameters when they differ.
+/// Geometry shared by the windowed 2-D operations (convolutions, pooling, resize): the padding
+/// schemes, output sizes, the scalars that describe a window, and a 4-D image seen in NHWC order
+/// whatever its memory layout.
+
+
+
+namespace nnhal::kernels::window {
+
+/// Implicit padding schemes (HAL13.md: 1 SAME, 2 VALID; 0 means no padding, as VALID).
+inline constexpr std::int32_t kPaddingSame = 1;
+inline constexpr std::int32_t kPaddingValid = 2;
+
+/// Padding of one spatial axis, before and after.
+struct Pad {
+  std::int32_t head = 0;
+  std::int32_t tail = 0;
+};
+
+/// The effective extent of a dilated filter: (filter - 1) * dilation + 1.
+constexpr std::int64_t effective_filter(std::int64_t filter, std::int64_t dilation) noexcept {
+  return (filter - 1) * dilation + 1;
+}
+
+/// Explicit padding of an implicit scheme, as the reference computes it: SAME pads
+/// (out - 1) * stride + effective_filter - in (when positive), head = total / 2. For a transpose
+/// convolution `in` is the output size and the tail is that total minus the head even when the
+/// total is negative (the reference's "fit tightly to the end of the last stride").
+constexpr Pad implicit_padding(std::int64_t in, std::int64_t stride, std::int64_t dilation,
+                               std::int64_t filter, std::int32_t scheme, bool transpose = false) noexcept {
+  Pad p;
+  if (scheme != kPaddingSame || stride <= 0) return p;
+  const std::int64_t out = (in + stride - 1) / stride;
+  const std::int64_t total = (out - 1) * stride + effective_filter(filter, dilation) - in;
+  if (total > 0) {
+    p.head = static_cast<std::int32_t>(total / 2);
+    p.tail = static_cast<std::int32_t>(total - total / 2);
+  }
+  if (transpose) p.tail = static_cast<std::int32_t>(total - p.head);
+  return p;
+}
+
+/// Output size of a window sliding over `in` elements with explicit padding:
+/// (in - effective_filter + stride + head + tail) / stride, or 0 for an empty input. Negative
+/// when the padded input is shorter than the filter (an error for the caller to report).
+constexpr std::int64_t output_size(std::int64_t in, std::int64_t filter, std::int64_t stride,
+                                   std::int64_t dilation, Pad pad) noexcept {
+  if (in == 0) return 0;
+  const std::int64_t span = in + pad.head + pad.tail - effective_filter(filter, dilation);
+  if (span < 0) return -1;
+  return span / stride + 1;
+}
+
+/// Output size of a transpose convolution: in * stride + filter - stride - head - tail.
+constexpr std::int64_t transpose_output_size(std::int64_t in, std::int64_t filter, std::int64_t stride,
+                                             Pad pad) noexcept {
+  return in * stride + filter - stride - pad.head - pad.tail;
+}
+
+/// A rank-4 activation tensor seen as [batch, height, width, channels], with the element
+/// strides of its memory layout (NHWC, or NCHW when the layout flag is true).
+struct Image {
+  std::uint32_t n = 0, h = 0, w = 0, c = 0;
+  std::size_t sn = 0, sh = 0, sw = 0, sc = 0;
+  bool nchw = false;  ///< the memory layout (not derivable from the strides: a 1 x 1 NCHW image has sc == 1)
+
+  /// The image of `dims` (rank 4) in layout `nchw`.
+  static Image of(const Dims& dims, bool nchw) noexcept {
+    Image im;
+    im.n = dims[0];
+    im.nchw = nchw;
+    if (nchw) {
+      im.c = dims[1], im.h = dims[2], im.w = dims[3];
+      im.sw = 1, im.sh = im.w, im.sc = std::size_t{im.h} * im.w, im.sn = im.sc * im.c;
+    } else {
+      im.h = dims[1], im.w = dims[2], im.c = dims[3];
+      im.sc = 1, im.sw = im.c, im.sh = std::size_t{im.w} * im.c, im.sn = im.sh * im.h;
+    }
+    return im;
+  }
+  /// Element offset of (batch b, row y, column x, channel ch).
+  constexpr std::size_t at(std::size_t b, std::size_t y, std::size_t x, std::size_t ch) const noexcept {
+    return b * sn + y * sh + x * sw + ch * sc;
+  }
+  constexpr bool nhwc() const noexcept { return !nchw; }
+  /// Dims of an image of this layout with the given sizes.
+  static Dims dims(bool nchw, std::uint32_t n, std::uint32_t h, std::uint32_t w, std::uint32_t c) noexcept {
+    return nchw ? Dims{n, c, h, w} : Dims{n, h, w, c};
+  }
+};
+
+/// The scalars of a windowed operation. From input `first` its explicit form has
+///   pad_left, pad_right, pad_top, pad_bottom, stride_w, stride_h, <extras>, activation,
+///   [layout, [dilation_w, dilation_h]]
+/// and its implicit form
+///   padding_scheme, stride_w, stride_h, <extras>, activation, [layout, [dilation_w, dilation_h]]
+/// where <extras> are `extra_count` INT32 scalars (the pool filter size, the depth multiplier,
+/// the number of groups). The forms are told apart by the input after the implicit form's
+/// activation: an INT32 there belongs to the explicit form (the layout flag is a BOOL).
+struct Scalars {
+  bool explicit_form = false;
+  std::int32_t scheme = 0;     ///< implicit form only
+  Pad pad_w, pad_h;            ///< explicit form only (resolve() fills them for the implicit form)
+  std::int32_t stride_w = 1, stride_h = 1;
+  std::int32_t extra[2] = {0, 0};
+  std::int32_t activation = 0;
+  bool nchw = false;
+  std::int32_t dilation_w = 1, dilation_h = 1;
+};
+
+/// Reads and checks the scalars described at Scalars. `op` names the operation in messages.
+inline Expected<Scalars> read_scalars(const NodeIO& io, std::size_t first, std::size_t extra_count,
+                                      const char* op) {
+  Scalars s;
+  const std::size_t implicit_next = first + 3 + extra_count + 1;
+  s.explicit_form = io.input_count() > implicit_next && io.input(implicit_next).type == OperandType::INT32;
+  std::size_t i = first;
+  const auto int_at = [&](std::size_t k) { return io.scalar<OperandType::INT32>(k); };
+  if (s.explicit_form) {
+    s.pad_w = {int_at(i), int_at(i + 1)};
+    s.pad_h = {int_at(i + 2), int_at(i + 3)};
+    i += 4;
+    if (s.pad_w.head < 0 || s.pad_w.tail < 0 || s.pad_h.head < 0 || s.pad_h.tail < 0)
+      return NNHAL_FAILURE("%s has a negative padding (%d, %d, %d, %d)", op, s.pad_w.head, s.pad_w.tail,
+                           s.pad_h.head, s.pad_h.tail);
+  } else {
+    s.scheme = int_at(i++);
+    if (s.scheme < 0 || s.scheme > kPaddingValid)
+      return NNHAL_FAILURE("%s has an invalid padding scheme %d", op, s.scheme);
+  }
+  s.stride_w = int_at(i), s.stride_h = int_at(i + 1);
+  i += 2;
+  if (s.stride_w < 1 || s.stride_h < 1)
+    return NNHAL_FAILURE("%s has a non-positive stride (%d, %d)", op, s.stride_w, s.stride_h);
+  for (std::size_t e = 0; e < extra_count && e < 2; ++e) s.extra[e] = int_at(i++);
+  s.activation = int_at(i++);
+  if (!is_valid_activation(s.activation)) return NNHAL_FAILURE("%s has an invalid fused activation %d", op, s.activation);
+  if (io.has_input(i)) s.nchw = io.scalar<OperandType::BOOL>(i) != 0;
+  ++i;
+  if (io.has_input(i) && io.has_input(i + 1)) {
+    s.dilation_w = int_at(i), s.dilation_h = int_at(i + 1);
+    if (s.dilation_w < 1 || s.dilation_h < 1)
+      return NNHAL_FAILURE("%s has a non-positive dilation (%d, %d)", op, s.dilation_w, s.dilation_h);
+  }
+  return s;
+}
+
+/// The resolved geometry of a window over an input image: paddings in both forms, and the
+/// output's spatial size.
+struct Geometry {
+  Pad pad_w, pad_h;
+  std::int32_t stride_w = 1, stride_h = 1, dilation_w = 1, dilation_h = 1;
+  std::int32_t filter_w = 1, filter_h = 1;
+  std::uint32_t out_h = 0, out_w = 0;
+};
+
+/// Resolves `s` for an input of in_h x in_w and a filter of filter_h x filter_w; fails when the
+/// padded input is smaller than the (dilated) filter or the output would be too large.
+inline Expected<Geometry> resolve(const Scalars& s, std::uint32_t in_h, std::uint32_t in_w,
+                                  std::int32_t filter_h, std::int32_t filter_w, const char* op) {
+  if (filter_h < 1 || filter_w < 1)
+    return NNHAL_FAILURE("%s has a non-positive filter size (%d x %d)", op, filter_h, filter_w);
+  Geometry g;
+  g.stride_w = s.stride_w, g.stride_h = s.stride_h, g.dilation_w = s.dilation_w, g.dilation_h = s.dilation_h;
+  g.filter_w = filter_w, g.filter_h = filter_h;
+  if (s.explicit_form) {
+    g.pad_w = s.pad_w, g.pad_h = s.pad_h;
+  } else {
+    g.pad_w = implicit_padding(in_w, s.stride_w, s.dilation_w, filter_w, s.scheme);
+    g.pad_h = implicit_padding(in_h, s.stride_h, s.dilation_h, filter_h, s.scheme);
+  }
+  const std::int64_t oh = output_size(in_h, filter_h, s.stride_h, s.dilation_h, g.pad_h);
+  const std::int64_t ow = output_size(in_w, filter_w, s.stride_w, s.dilation_w, g.pad_w);
+  if (oh < 0 || ow < 0)
+    return NNHAL_FAILURE("%s: the padded input (%u x %u) is smaller than the filter (%d x %d, dilation %d x %d)",
+                         op, in_h, in_w, filter_h, filter_w, s.dilation_h, s.dilation_w);
+  if (oh > INT32_MAX || ow > INT32_MAX) return NNHAL_FAILURE("%s output is too large", op);
+  g.out_h = static_cast<std::uint32_t>(oh), g.out_w = static_cast<std::uint32_t>(ow);
+  return g;
+}
+
+}  // namespace nnhal::kernels::window
+// ---- end nnhal/kernels/common/window.hpp ----
+// ---- begin nnhal/simd/pool.hpp ----
+/// \file
+/// SIMD family: 2-D pooling of NHWC images across channels (AVERAGE_POOL_2D, MAX_POOL_2D,
+/// L2_POOL_2D), compiled for every target (nnhal/simd/dispatch.hpp). Each output pixel's
+/// channels are computed a vector at a time over the pixel's window, so every input row is
+/// read in contiguous runs of the channel dimension. Results equal the plain kernels of
+/// nnhal/kernels/common/pool.hpp bit for bit (float32 max and average, 8-bit max and average);
+/// float32 L2 equals them up to the rounding of the squares' sum (see the -inl file).
+
+
+
+namespace nnhal::simd {
+
+/// The geometry of one pooling over NHWC images: input [batches, in_h, in_w, channels], output
+/// [batches, out_h, out_w, channels]; output (oy, ox)'s window starts at input row
+/// oy * stride_h - pad_top and column ox * stride_w - pad_left and is filter_h x filter_w,
+/// clipped to the input. Every clipped window must hold at least one element.
+struct PoolArgs {
+  std::size_t batches = 0, in_h = 0, in_w = 0, channels = 0, out_h = 0, out_w = 0;
+  std::int64_t stride_h = 1, stride_w = 1, filter_h = 1, filter_w = 1, pad_top = 0, pad_left = 0;
+};
+
+/// The family's entry points for one target. Float results are clamped to [lo, hi], 8-bit ones
+/// to [lo, hi] (the fused activation's range).
+struct Pool {
+  /// Maximum (`v > m ? v : m` from the lowest float, per lane in window order).
+  void (*max_f32)(const PoolArgs&, const float* in, float* out, float lo, float hi);
+  /// Sum in window order divided by the number of window elements.
+  void (*avg_f32)(const PoolArgs&, const float* in, float* out, float lo, float hi);
+  /// sqrt(sum of squares / number of window elements).
+  void (*l2_f32)(const PoolArgs&, const float* in, float* out, float lo, float hi);
+  /// Exact 8-bit maximum.
+  void (*max_u8)(const PoolArgs&, const std::uint8_t* in, std::uint8_t* out, std::int32_t lo, std::int32_t hi);
+  void (*max_i8)(const PoolArgs&, const std::int8_t* in, std::int8_t* out, std::int32_t lo, std::int32_t hi);
+  /// Exact 8-bit average: the integer sum divided by the count, rounded half away from zero.
+  void (*avg_u8)(const PoolArgs&, const std::uint8_t* in, std::uint8_t* out, std::int32_t lo, std::int32_t hi);
+  void (*avg_i8)(const PoolArgs&, const std::int8_t* in, std::int8_t* out, std::int32_t lo, std::int32_t hi);
+};
+
+}  // namespace nnhal::simd
+
+#define NNHAL_SIMD_FAMILY_INL "nnhal/simd/pool-inl.h"
+#include "nnhal/simd/foreach_target-inl.h"
+#undef NNHAL_SIMD_FAMILY_INL
+
+namespace nnhal::simd {
+
+/// The family's entry points compiled for `target` (default: the one this process runs).
+inline const Pool& pool(std::int64_t target = chosen_target()) noexcept {
+  static constexpr PerTarget<Pool> kTables[] = NNHAL_SIMD_PER_TARGET(kPool);
+  return pick(kTables, target);
+}
+
+}  // namespace nnhal::simd
+// ---- end nnhal/simd/pool.hpp ----
+
+namespace nnhal::kernels::pool {
+
+/// The three pooling operations.
+enum class Kind { kAverage, kMax, kL2 };
+
+/// Name of a pool kind in messages.
+constexpr const char* name(Kind k) noexcept {
+  return k == Kind::kAverage ? "AVERAGE_POOL_2D" : (k == Kind::kMax ? "MAX_POOL_2D" : "L2_POOL_2D");
+}
+
+/// Everything a pooling kernel needs: the scalars, the resolved window geometry and the input
+/// image.
+struct Setup {
+  window::Scalars scalars;
+  window::Geometry geometry;
+  window::Image input;
+};
+
+/// Reads and checks a pooling node's scalars against its input shape (see the file comment for
+/// the checks). `op` names the operation in messages.
+inline Expected<Setup> setup(const NodeIO& io, const char* op) {
+  const Dims& d = io.input(0).dims;
+  if (d.rank() != 4) return NNHAL_FAILURE("%s input has rank %zu, expected 4", op, d.rank());
+  auto s = window::read_scalars(io, 1, 2, op);
+  if (!s) return std::move(s.error());
+  Setup out;
+  out.scalars = *s;
+  out.input = window::Image::of(d, s->nchw);
+  const window::Image& im = out.input;
+  if (im.h == 0 || im.w == 0 || im.c == 0)
+    return NNHAL_FAILURE("%s input has an empty height, width or depth (%u x %u x %u)", op, im.h, im.w, im.c);
+  const std::int32_t filter_w = s->extra[0], filter_h = s->extra[1];
+  auto g = window::resolve(*s, im.h, im.w, filter_h, filter_w, op);
+  if (!g) return std::move(g.error());
+  if (filter_w <= g->pad_w.head || filter_w <= g->pad_w.tail || filter_h <= g->pad_h.head ||
+      filter_h <= g->pad_h.tail)
+    return NNHAL_FAILURE("%s filter (%d x %d) must be larger than each padding (left %d, right %d, top %d, bottom %d)",
+                         op, filter_h, filter_w, g->pad_w.head, g->pad_w.tail, g->pad_h.head, g->pad_h.tail);
+  out.geometry = *g;
+  return out;
+}
+
+/// Output shape: [batches, out_h, out_w, depth] in the input's layout.
+inline Status infer(const NodeIO& io, Kind kind) {
+  auto s = setup(io, name(kind));
+  if (!s) return std::move(s.error());
+  const window::Image& im = s->input;
+  return set_output(io, 0, window::Image::dims(s->scalars.nchw, im.n, s->geometry.out_h, s->geometry.out_w, im.c));
+}
+
+/// The valid part of one output element's window: input rows [y0, y1) and columns [x0, x1).
+struct Span {
+  std::int64_t y0, y1, x0, x1;
+  constexpr std::int64_t count() const noexcept { return (y1 - y0) * (x1 - x0); }
+};
+
+/// The window of output (oy, ox), clipped to the input.
+constexpr Span window_of(const window::Geometry& g, std::int64_t in_h, std::int64_t in_w, std::int64_t oy,
+                         std::int64_t ox) noexcept {
+  const std::int64_t ys = oy * g.stride_h - g.pad_h.head, xs = ox * g.stride_w - g.pad_w.head;
+  Span s;
+  s.y0 = ys < 0 ? 0 : ys;
+  s.x0 = xs < 0 ? 0 : xs;
+  s.y1 = ys + g.filter_h < in_h ? ys + g.filter_h : in_h;
+  s.x1 = xs + g.filter_w < in_w ? xs + g.filter_w : in_w;
+  if (s.y1 < s.y0) s.y1 = s.y0;
+  if (s.x1 < s.x0) s.x1 = s.x0;
+  return s;
+}
+
+/// Rounded quotient of a quantized average, half away from zero (see the file comment).
+constexpr std::int64_t rounded_average(std::int64_t sum, std::int64_t count) noexcept {
+  return sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
+}
+
+/// The plain kernel: every output element of `out` (image `so`) from `in` (image `si`), in
+/// either layout. E is float, Half, uint8_t or int8_t; floats are computed in float and
+/// clamped to `fr`, 8-bit values in integers and clamped to `qr`.
+template <Kind K, class E>
+void reference(const E* in, const window::Image& si, E* out, const window::Image& so, const window::Geometry& g,
+               FloatRange fr, quant::QuantRange qr) noexcept {
+  constexpr bool kFloat = std::is_same_v<E, float> || std::is_same_v<E, Half>;
+  const auto one = [&](std::size_t b, std::size_t oy, std::size_t ox, std::size_t c) {
+    const Span w = window_of(g, si.h, si.w, static_cast<std::int64_t>(oy), static_cast<std::int64_t>(ox));
+    const std::int64_t count = w.count();
+    E& dst = out[so.at(b, oy, ox, c)];
+    if constexpr (kFloat) {
+      float acc = K == Kind::kMax ? std::numeric_limits<float>::lowest() : 0.0f;
+      for (std::int64_t y = w.y0; y < w.y1; ++y)
+        for (std::int64_t x = w.x0; x < w.x1; ++x) {
+          const float v = static_cast<float>(in[si.at(b, static_cast<std::size_t>(y), static_cast<std::size_t>(x), c)]);
+          if constexpr (K == Kind::kMax) {
+            acc = v > acc ? v : acc;
+          } else if constexpr (K == Kind::kAverage) {
+            acc += v;
+          } else {
+            acc += v * v;
+          }
+        }
+      float r = acc;
+      if constexpr (K == Kind::kAverage) r = count > 0 ? acc / static_cast<float>(count) : 0.0f;
+      if constexpr (K == Kind::kL2) r = count > 0 ? std::sqrt(acc / static_cast<float>(count)) : 0.0f;
+      dst = E(fr.apply(r));
+    } else {
+      std::int64_t acc = K == Kind::kMax ? std::numeric_limits<E>::lowest() : 0;
+      for (std::int64_t y = w.y0; y < w.y1; ++y)
+        for (std::int64_t x = w.x0; x < w.x1; ++x) {
+          const std::int64_t v = in[si.at(b, static_cast<std::size_t>(y), static_cast<std::size_t>(x), c)];
+          if constexpr (K == Kind::kMax) {
+            acc = v > acc ? v : acc;
+          } else {
+            acc += v;
+          }
+        }
+      if constexpr (K == Kind::kAverage) acc = count > 0 ? rounded_average(acc, count) : 0;
+      acc = acc < qr.min ? qr.min : (acc > qr.max ? qr.max : acc);
+      dst = static_cast<E>(acc);
+    }
+  };
+  if (si.nhwc()) {
+    for (std::size_t b = 0; b < so.n; ++b)
+      for (std::size_t oy = 0; oy < so.h; ++oy)
+        for (std::size_t ox = 0; ox < so.w; ++ox)
+          for (std::size_t c = 0; c < so.c; ++c) one(b, oy, ox, c);
+  } else {
+    for (std::size_t b = 0; b < so.n; ++b)
+      for (std::size_t c = 0; c < so.c; ++c)
+        for (std::size_t oy = 0; oy < so.h; ++oy)
+          for (std::size_t ox = 0; ox < so.w; ++ox) one(b, oy, ox, c);
+  }
+}
+
+/// The NHWC geometry in the form the SIMD family takes.
+inline simd::PoolArgs simd_args(const window::Image& si, const window::Image& so, const window::Geometry& g) noexcept {
+  simd::PoolArgs a;
+  a.batches = so.n, a.in_h = si.h, a.in_w = si.w, a.channels = si.c, a.out_h = so.h, a.out_w = so.w;
+  a.stride_h = g.stride_h, a.stride_w = g.stride_w, a.filter_h = g.filter_h, a.filter_w = g.filter_w;
+  a.pad_top = g.pad_h.head, a.pad_left = g.pad_w.head;
+  return a;
+}
+
+/// Whether the SIMD family handles kind K on element type E (NHWC only): float32 max, average
+/// and L2; 8-bit max and average.
+template <Kind K, class E>
+inline constexpr bool kHasSimd = std::is_same_v<E, float> ||
+                                 ((std::is_same_v<E, std::uint8_t> || std::is_same_v<E, std::int8_t>) && K != Kind::kL2);
+
+/// Runs one SIMD entry of the family for kind K and element type E.
+template <Kind K, class E>
+void run_simd(const simd::Pool& t, const simd::PoolArgs& a, const E* in, E* out, FloatRange fr,
+              quant::QuantRange qr) noexcept {
+  if constexpr (std::is_same_v<E, float>) {
+    (K == Kind::kMax ? t.max_f32 : (K == Kind::kAverage ? t.avg_f32 : t.l2_f32))(a, in, out, fr.min, fr.max);
+  } else if constexpr (std::is_same_v<E, std::uint8_t>) {
+    (K == Kind::kMax ? t.max_u8 : t.avg_u8)(a, in, out, qr.min, qr.max);
+  } else {
+    (K == Kind::kMax ? t.max_i8 : t.avg_i8)(a, in, out, qr.min, qr.max);
+  }
+}
+
+/// The kernel of pool kind K for operand type T.
+template <Kind K, OperandType T>
+Status kernel(const NodeIO& io) {
+  using E = element_t<T>;
+  auto s = setup(io, name(K));
+  if (!s) return std::move(s.error());
+  const RtOperand& out = io.output(0);
+  if (out.dims.element_count() == 0) return {};  // zero-sized batch: nothing to compute
+  const window::Image si = s->input;
+  const window::Image so = window::Image::of(out.dims, s->scalars.nchw);
+  if (so.n != si.n || so.c != si.c || so.h != s->geometry.out_h || so.w != s->geometry.out_w)
+    return NNHAL_FAILURE("%s output shape does not match the window geometry", name(K));
+  FloatRange fr = float_activation_range(s->scalars.activation);
+  quant::QuantRange qr{0, 0};
+  if constexpr (!std::is_same_v<E, float> && !std::is_same_v<E, Half>) {
+    const auto storage = quant::storage_range<E>();
+    qr = quant::activation_range(static_cast<FusedActivationFunc>(s->scalars.activation), out.scale,
+                                 out.zero_point, storage.min, storage.max);
+  }
+  const E* x = io.in_data<T>(0);
+  E* y = io.out_data<T>(0);
+  if constexpr (kHasSimd<K, E>) {
+    if (!s->scalars.nchw) {
+      run_simd<K>(*io.params<SimdParams<simd::Pool>>().simd, simd_args(si, so, s->geometry), x, y, fr, qr);
+      return {};
+    }
+  }
+  reference<K>(x, si, y, so, s->geometry, fr, qr);
+  return {};
+}
+
+/// A pooling operation's kernels, keyed by the input type: kind K over `Types`.
+template <Kind K, OperandType... Types>
+struct Family : KernelFamily {
+  static constexpr std::array types{Types...};
+  static Status infer(const NodeIO& io) { return pool::infer(io, K); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO&, KernelPrepare& prepare) {
+    if constexpr (kHasSimd<K, element_t<T>>) prepare.store(simd_params(simd::pool()));
+    return &kernel<K, T>;
+  }
+};
+
+}  // namespace nnhal::kernels::pool
+// ---- end nnhal/kernels/common/pool.hpp ----
+// ---- begin nnhal/ops/average_pool_2d.hpp ----
+/// \file
+/// AVERAGE_POOL_2D (1): average over each filter window of a 4-D tensor, counting only the
+/// valid (unpadded) elements, with explicit or implicit padding and a fused activation.
+
+// ---- begin nnhal/ops/common/pool_signatures.hpp ----
+/// \file
+/// Operand slots and signatures shared by AVERAGE_POOL_2D, L2_POOL_2D and MAX_POOL_2D: an
+/// explicit-padding form (10 inputs) and an implicit-padding form (7 inputs), each with an
+/// optional trailing layout flag (HAL 1.2).
 
 
 // ---- begin nnhal/ops/common/v1_0_signatures.hpp ----
@@ -3055,6 +3615,128 @@ inline void raise_if_qa8_zero_point(const OperationView& op, HalVersion& version
 
 }  // namespace nnhal::ops::v1_0
 // ---- end nnhal/ops/common/v1_0_signatures.hpp ----
+
+namespace nnhal::ops::pool {
+
+/// Inputs of the explicit-padding form (the longest); `kImplicitInputs` lists the other form.
+inline constexpr std::array<Slot, 11> kInputs{{
+    {"input", Role::Data},
+    {"pad_left", Role::Parameter},
+    {"pad_right", Role::Parameter},
+    {"pad_top", Role::Parameter},
+    {"pad_bottom", Role::Parameter},
+    {"stride_w", Role::Parameter},
+    {"stride_h", Role::Parameter},
+    {"filter_w", Role::Parameter},
+    {"filter_h", Role::Parameter},
+    {"activation", Role::Activation},
+    {"layout", Role::Layout, kSlotTrailing},
+}};
+
+/// Inputs of the implicit-padding form.
+inline constexpr std::array<Slot, 8> kImplicitInputs{{
+    {"input", Role::Data},
+    {"padding_scheme", Role::Parameter},
+    {"stride_w", Role::Parameter},
+    {"stride_h", Role::Parameter},
+    {"filter_w", Role::Parameter},
+    {"filter_h", Role::Parameter},
+    {"activation", Role::Activation},
+    {"layout", Role::Layout, kSlotTrailing},
+}};
+
+inline constexpr std::array<Slot, 1> kOutputs = v1_0::kSingleOutput;
+
+/// For each tensor type T: {T, 6 x INT32} (implicit) and {T, 9 x INT32} (explicit) -> {T}, then
+/// both with a trailing BOOL layout flag, which needs 1.2.
+template <std::size_t N>
+constexpr auto signatures(const std::array<TypeVersion, N>& types) {
+  using enum OperandType;
+  std::array<Signature, 2 * N> base{};
+  for (std::size_t i = 0; i < N; ++i) {
+    const OperandType t = types[i].type;
+    const HalVersion v = types[i].version;
+    base[2 * i] = sig(v, {t, INT32, INT32, INT32, INT32, INT32, INT32}, {t});
+    base[2 * i + 1] = sig(v, {t, INT32, INT32, INT32, INT32, INT32, INT32, INT32, INT32, INT32}, {t});
+  }
+  return v1_0::with_trailing(base, {BOOL}, HalVersion::V1_2);
+}
+
+}  // namespace nnhal::ops::pool
+// ---- end nnhal/ops/common/pool_signatures.hpp ----
+
+namespace nnhal::ops {
+
+namespace average_pool_2d {
+inline constexpr auto& kInputs = pool::kInputs;
+inline constexpr auto& kOutputs = pool::kOutputs;
+/// F32, QA8 1.0; F16 1.2; QAS8 1.3. Rank 4, strides, filter and paddings are runtime checks.
+inline constexpr auto kSignatures = pool::signatures(v1_0::float_quant_types(HalVersion::V1_0));
+}  // namespace average_pool_2d
+
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
+/// AVERAGE_POOL_2D in the operation table.
+template <>
+struct Row<OperationType::AVERAGE_POOL_2D> {
+  static constexpr OperationInfo info = make_row(OperationType::AVERAGE_POOL_2D, {
+      .inputs = ops::average_pool_2d::kInputs,
+      .outputs = ops::average_pool_2d::kOutputs,
+      .signatures = ops::average_pool_2d::kSignatures,
+      .flags = kOpAllowsZeroSized,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/average_pool_2d.hpp ----
+
+namespace nnhal {
+
+/// AVERAGE_POOL_2D's kernels, keyed by the input type (float32 also serves relaxed models).
+template <>
+struct Kernels<OperationType::AVERAGE_POOL_2D>
+    : kernels::pool::Family<kernels::pool::Kind::kAverage, OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
+                            OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_ASYMM_SIGNED> {};
+static_assert(kernels_cover_row<OperationType::AVERAGE_POOL_2D>());
+
+}  // namespace nnhal
+// ---- end nnhal/kernels/average_pool_2d.hpp ----
+// ---- begin nnhal/kernels/concatenation.hpp ----
+/// \file
+/// CONCATENATION kernels (the row: nnhal/ops/concatenation.hpp): shape inference and one kernel per type.
+
+
+// ---- begin nnhal/kernels/common/copy.hpp ----
+/// \file
+/// Byte-level helpers shared by data-movement kernels (CONCATENATION, SLICE, ...): they move
+/// elements without looking at their type, so one kernel serves every operand type.
+
+
+
+namespace nnhal {
+
+/// Product of dims[from, to).
+constexpr std::size_t dims_product(const Dims& d, std::size_t from, std::size_t to) noexcept {
+  std::size_t n = 1;
+  for (std::size_t i = from; i < to; ++i) n *= d[i];
+  return n;
+}
+
+/// memcpy that accepts null pointers for zero bytes (plain memcpy does not).
+inline void copy_bytes(void* dst, const void* src, std::size_t bytes) noexcept {
+  if (bytes != 0) std::memcpy(dst, src, bytes);
+}
+
+}  // namespace nnhal
+// ---- end nnhal/kernels/common/copy.hpp ----
+// ---- begin nnhal/ops/concatenation.hpp ----
+/// \file
+/// CONCATENATION (2): joins n >= 1 tensors of the same type and rank along an axis (the last
+/// input); quantized inputs are requantized to the output's parameters when they differ.
+
+
 
 namespace nnhal::ops {
 
@@ -3195,27 +3877,1601 @@ static_assert(kernels_cover_row<OperationType::CONCATENATION>());
 // ---- end nnhal/kernels/concatenation.hpp ----
 // ---- begin nnhal/kernels/conv_2d.hpp ----
 /// \file
-/// CONV_2D kernels: none yet.
+/// CONV_2D kernels (the row: nnhal/ops/conv_2d.hpp): the shared convolution of
+/// nnhal/kernels/common/conv_family.hpp with one group.
 
+// ---- begin nnhal/kernels/common/conv_family.hpp ----
+/// \file
+/// The kernels of CONV_2D and GROUPED_CONV_2D (one family template for both, Family<Kind>) and
+/// the prepare-time choice: FLOAT32 single-group convolutions get their weights packed into
+/// the SIMD kernel's panels once at prepare when filter and bias are constants, or into the
+/// workspace on every run when they are runtime inputs of a shape known at prepare; at run the
+/// packed kernel is taken for NHWC data, the plain kernel otherwise (NCHW, groups, shapes
+/// unknown at prepare). The 8-bit types do the same with int16-widened weights (the 8-bit SIMD
+/// kernel also widens the input into the workspace, so it needs the input shape at prepare).
+/// FLOAT16 is computed in float by the plain kernel.
+
+
+// ---- begin nnhal/kernels/common/conv.hpp ----
+/// \file
+/// The one convolution implementation behind CONV_2D and GROUPED_CONV_2D (a CONV_2D is a grouped
+/// convolution with one group): the node's geometry and checks, shape inference, the plain
+/// kernels for every element type (any layout, groups, dilation) and the requantization
+/// parameters. The kernels and the prepare-time choice among them (with the packed FLOAT32
+/// SIMD path) are in nnhal/kernels/common/conv_family.hpp.
+///
+/// Filter [out_c, filter_h, filter_w, group_in] (group_in = in_c / groups); output channel oc
+/// belongs to group oc / (out_c / groups) and reads input channels [g * group_in, (g+1) *
+/// group_in).
+
+
+// ---- begin nnhal/kernels/common/filter_requant.hpp ----
+/// \file
+/// Helpers shared by the convolution kernels (CONV_2D, GROUPED_CONV_2D, DEPTHWISE_CONV_2D,
+/// TRANSPOSE_CONV_2D) and FULLY_CONNECTED: float / half conversions, and the requantization of
+/// 8-bit products with a same-type or a per-channel filter (multipliers as the Android reference
+/// derives them, packed per channel at prepare).
+
+
+
+namespace nnhal::kernels::filter_requant {
+
+inline float to_float(float x) noexcept { return x; }
+inline float to_float(Half x) noexcept { return static_cast<float>(x); }
+template <class E>
+E from_float(float x) noexcept {
+  return E(x);
+}
+
+/// Requantization of the 8-bit kernels, fixed at prepare.
+struct QuantParams {
+  std::int32_t input_offset = 0;   ///< -input zero point
+  std::int32_t filter_offset = 0;  ///< -filter zero point (0 for a per-channel filter)
+  std::int32_t output_offset = 0;  ///< output zero point
+  quant::Multiplier output{};      ///< per-tensor multiplier (same-type filter)
+  std::uint32_t channels = 0;      ///< output channels of the packed tables (0: none packed)
+  bool per_channel = false;        ///< per-channel filter: the packed tables are the only multipliers
+};
+
+/// Multiplier of output channel oc: the packed per-channel table or the per-tensor one.
+inline const quant::Multiplier& multiplier_of(const QuantParams& p, const quant::Multiplier* table, std::size_t oc) noexcept {
+  return p.per_channel ? table[oc] : p.output;
+}
+
+/// acc (wrapped int32 sum + bias) rescaled, offset and clamped.
+template <class E>
+inline E requantize_acc(std::uint32_t acc, const quant::Multiplier& m, std::int32_t out_off, quant::QuantRange range) noexcept {
+  std::int32_t r = quant::multiply_by_quantized_multiplier(static_cast<std::int32_t>(acc), m.value, m.shift) + out_off;
+  r = r < range.min ? range.min : (r > range.max ? range.max : r);
+  return static_cast<E>(r);
+}
+
+/// The reference's GetQuantizedConvolutionMultiplier: input_scale * filter_scale taken in float
+/// and widened, compared with the bias scale to within 1e-6 relative (an execution-time check
+/// in the reference, an error at prepare here), divided by the output scale in double.
+inline Expected<quant::Multiplier> conv_multiplier(float in_scale, float filter_scale, float bias_scale,
+                                                   float out_scale, const char* op) noexcept {
+  const double product = static_cast<double>(in_scale * filter_scale);
+  const double bs = bias_scale;
+  if (!(product >= 0.0) || !(std::abs(product - bs) <= 1e-6 * (product < bs ? product : bs)))
+    return NNHAL_FAILURE("%s bias scale %g differs from input scale * filter scale %g", op, bs, product);
+  if (!(out_scale > 0.0f)) return NNHAL_FAILURE("%s output scale %g is not positive", op, static_cast<double>(out_scale));
+  return quant::quantize_multiplier(product / static_cast<double>(out_scale));
+}
+
+/// The packed multiplier tables of `channels` output channels: Multiplier[channels] (for the
+/// scalar kernels), then three int32[channels] arrays, multiplier, left shift and right shift
+/// (for SIMD kernels that load them per block of channels).
+struct Tables {
+  const quant::Multiplier* aos = nullptr;
+  const std::int32_t* multiplier = nullptr;
+  const std::int32_t* left_shift = nullptr;
+  const std::int32_t* right_shift = nullptr;
+};
+inline constexpr std::size_t kTableBytesPerChannel = sizeof(quant::Multiplier) + 3 * sizeof(std::int32_t);
+
+inline Tables tables_of(const std::byte* packed, std::size_t channels) noexcept {
+  Tables t;
+  if (packed == nullptr || channels == 0) return t;
+  t.aos = reinterpret_cast<const quant::Multiplier*>(packed);
+  const auto* ints = reinterpret_cast<const std::int32_t*>(packed + channels * sizeof(quant::Multiplier));
+  t.multiplier = ints, t.left_shift = ints + channels, t.right_shift = ints + 2 * channels;
+  return t;
+}
+
+/// Fills the quantized parameters and packs the per-channel multiplier tables (Tables): for a
+/// per-channel filter from its scales (operand metadata, known at prepare), for a same-type
+/// filter the one multiplier repeated, when the filter's dimension `channel_dim` (its output
+/// channels) is known. The bias scale of a per-channel filter is implied per channel (the
+/// reference checks it against the very product it is derived from), so only the same-type
+/// filter's bias scale is checked.
+inline Status prepare_quant(const NodeIO& io, KernelPrepare& prepare, QuantParams& q, const char* op,
+                            std::size_t channel_dim) {
+  const RtOperand &in = io.input(0), &f = io.input(1), &bias = io.input(2), &out = io.output(0);
+  q.input_offset = -in.zero_point;
+  q.output_offset = out.zero_point;
+  std::size_t channels = 0;
+  if (f.type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
+    if (f.channel_quant == nullptr || f.channel_quant->scales.empty())
+      return NNHAL_FAILURE("%s per-channel filter has no channel scales", op);
+    q.per_channel = true;
+    channels = f.channel_quant->scales.size();
+  } else {
+    q.filter_offset = -f.zero_point;
+    auto m = conv_multiplier(in.scale, f.scale, bias.scale, out.scale, op);
+    if (!m) return std::move(m.error());
+    q.output = *m;
+    if (f.rank_known && f.dims.rank() == 4 && f.dims.all_known()) channels = f.dims[channel_dim];
+  }
+  if (channels > (std::size_t{1} << 28)) return NNHAL_FAILURE("%s has too many output channels", op);
+  q.channels = static_cast<std::uint32_t>(channels);
+  if (channels == 0) return {};
+  std::byte* packed = prepare.pack(channels * kTableBytesPerChannel);
+  auto* ints = packed == nullptr ? nullptr : reinterpret_cast<std::int32_t*>(packed + channels * sizeof(quant::Multiplier));
+  for (std::size_t c = 0; c < channels; ++c) {
+    quant::Multiplier m = q.output;
+    if (q.per_channel) {
+      const float scale = f.channel_quant->scales[c];
+      auto pm = conv_multiplier(in.scale, scale, in.scale * scale, out.scale, op);
+      if (!pm) return std::move(pm.error());
+      m = *pm;
+    }
+    if (packed == nullptr) continue;
+    std::memcpy(packed + c * sizeof(quant::Multiplier), &m, sizeof m);
+    ints[c] = m.value;
+    ints[channels + c] = m.shift > 0 ? m.shift : 0;
+    ints[2 * channels + c] = m.shift > 0 ? 0 : -m.shift;
+  }
+  return {};
+}
+
+}  // namespace nnhal::kernels::filter_requant
+// ---- end nnhal/kernels/common/filter_requant.hpp ----
+
+namespace nnhal::kernels::conv {
+
+/// Which operation a node is: they differ only in their scalars (GROUPED_CONV_2D has
+/// num_groups, a mandatory layout flag and no dilation).
+enum class Kind { Conv, Grouped };
+
+constexpr const char* op_name(Kind k) noexcept { return k == Kind::Conv ? "CONV_2D" : "GROUPED_CONV_2D"; }
+
+/// Everything a run needs to know about the node's shapes and scalars.
+struct Spec {
+  window::Image in, out;
+  window::Geometry g;
+  std::uint32_t out_c = 0, groups = 1, group_in = 0, group_out = 0;
+  std::int32_t activation = 0;
+  bool nchw = false;
+};
+
+/// Reads the scalars and shapes of a node and applies the reference's runtime checks
+/// (Conv2D.cpp prepare, groupedConvPrepare): ranks 4/4/1, depth_in == filter depth * groups,
+/// depth_out % groups == 0, bias length == depth_out, height, width and depths > 0 (only the
+/// batch may be 0), effective filter > every padding, per-channel scales one per depth_out.
+inline Expected<Spec> make_spec(const NodeIO& io, Kind kind) {
+  const char* nm = op_name(kind);
+  const RtOperand &x = io.input(0), &f = io.input(1), &b = io.input(2);
+  if (x.dims.rank() != 4) return NNHAL_FAILURE("%s input has rank %zu, expected 4", nm, x.dims.rank());
+  if (f.dims.rank() != 4) return NNHAL_FAILURE("%s filter has rank %zu, expected 4", nm, f.dims.rank());
+  if (b.dims.rank() != 1) return NNHAL_FAILURE("%s bias has rank %zu, expected 1", nm, b.dims.rank());
+  auto sc = window::read_scalars(io, 3, kind == Kind::Grouped ? 1 : 0, nm);
+  if (!sc) return std::move(sc.error());
+  Spec s;
+  s.nchw = sc->nchw;
+  s.activation = sc->activation;
+  s.in = window::Image::of(x.dims, s.nchw);
+  const std::int32_t groups = kind == Kind::Grouped ? sc->extra[0] : 1;
+  if (groups < 1) return NNHAL_FAILURE("%s has a non-positive number of groups %d", nm, groups);
+  s.groups = static_cast<std::uint32_t>(groups);
+  s.out_c = f.dims[0];
+  const std::uint32_t fh = f.dims[1], fw = f.dims[2];
+  s.group_in = f.dims[3];
+  if (s.out_c == 0 || fh == 0 || fw == 0 || s.group_in == 0)
+    return NNHAL_FAILURE("%s filter [%u, %u, %u, %u] must not be empty", nm, s.out_c, fh, fw, s.group_in);
+  if (fh > INT32_MAX || fw > INT32_MAX) return NNHAL_FAILURE("%s filter is too large", nm);
+  if (s.in.h == 0 || s.in.w == 0 || s.in.c == 0)
+    return NNHAL_FAILURE("%s input [%u, %u, %u, %u] is empty beyond the batch", nm, x.dims[0], x.dims[1],
+                         x.dims[2], x.dims[3]);
+  if (std::uint64_t{s.group_in} * s.groups != s.in.c)
+    return NNHAL_FAILURE("%s input depth %u differs from filter depth %u x %u groups", nm, s.in.c, s.group_in,
+                         s.groups);
+  if (s.out_c % s.groups != 0)
+    return NNHAL_FAILURE("%s output depth %u is not a multiple of the %u groups", nm, s.out_c, s.groups);
+  s.group_out = s.out_c / s.groups;
+  if (b.dims[0] != s.out_c) return NNHAL_FAILURE("%s bias length %u differs from output depth %u", nm, b.dims[0], s.out_c);
+  if (f.type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
+    if (f.channel_quant == nullptr || f.channel_quant->channelDim != 0 || f.channel_quant->scales.size() != s.out_c)
+      return NNHAL_FAILURE("%s per-channel filter needs %u scales along dimension 0", nm, s.out_c);
+  }
+  auto g = window::resolve(*sc, s.in.h, s.in.w, static_cast<std::int32_t>(fh), static_cast<std::int32_t>(fw), nm);
+  if (!g) return std::move(g.error());
+  s.g = *g;
+  const std::int64_t eff_w = window::effective_filter(fw, s.g.dilation_w);
+  const std::int64_t eff_h = window::effective_filter(fh, s.g.dilation_h);
+  if (!(eff_w > s.g.pad_w.head && eff_w > s.g.pad_w.tail && eff_h > s.g.pad_h.head && eff_h > s.g.pad_h.tail))
+    return NNHAL_FAILURE("%s padding (%d, %d, %d, %d) is not smaller than the effective filter %lld x %lld", nm,
+                         s.g.pad_w.head, s.g.pad_w.tail, s.g.pad_h.head, s.g.pad_h.tail,
+                         static_cast<long long>(eff_h), static_cast<long long>(eff_w));
+  s.out = window::Image::of(window::Image::dims(s.nchw, s.in.n, s.g.out_h, s.g.out_w, s.out_c), s.nchw);
+  std::uint64_t n = 0;
+  if (__builtin_mul_overflow(std::uint64_t{s.in.n} * s.g.out_h, std::uint64_t{s.g.out_w} * s.out_c, &n) ||
+      n > (std::uint64_t{1} << 48))
+    return NNHAL_FAILURE("%s output is too large", nm);
+  return s;
+}
+
+/// Output shape [batches, out_h, out_w, depth_out] (or NCHW).
+inline Status infer(const NodeIO& io, Kind kind) {
+  auto s = make_spec(io, kind);
+  if (!s) return std::move(s.error());
+  RtOperand& out = io.output(0);
+  out.dims = window::Image::dims(s->nchw, s->in.n, s->g.out_h, s->g.out_w, s->out_c);
+  out.rank_known = true;
+  return {};
+}
+
+/// The spec of a run, checked against the output shape the executor allocated.
+inline Expected<Spec> run_spec(const NodeIO& io, Kind kind) {
+  auto s = make_spec(io, kind);
+  if (!s) return s;
+  const Dims want = window::Image::dims(s->nchw, s->in.n, s->g.out_h, s->g.out_w, s->out_c);
+  if (!(io.output(0).dims == want)) return NNHAL_FAILURE("%s output shape differs from the inferred one", op_name(kind));
+  return s;
+}
+
+/// Calls f(oy, ox, iy0, ix0) for every output position of image b, where (iy0, ix0) is the
+/// input position of the filter's top-left tap (may be negative: padding).
+template <class F>
+inline void for_each_output(const Spec& s, F&& f) {
+  for (std::uint32_t oy = 0; oy < s.g.out_h; ++oy) {
+    const std::int64_t iy0 = std::int64_t{oy} * s.g.stride_h - s.g.pad_h.head;
+    for (std::uint32_t ox = 0; ox < s.g.out_w; ++ox)
+      f(oy, ox, iy0, std::int64_t{ox} * s.g.stride_w - s.g.pad_w.head);
+  }
+}
+
+/// Plain float convolution (FLOAT32, and FLOAT16 converted to float), any layout and groups:
+/// per output, the sum of products over filter rows, columns and depth in that order (the
+/// reference grouped convolution's order), then + bias, then the activation clamp. Padded taps
+/// contribute nothing.
+template <class T>
+void plain_float(const Spec& s, const T* x, const T* w, const T* bias, T* y, FloatRange r) noexcept {
+  const std::size_t fh = static_cast<std::size_t>(s.g.filter_h), fw = static_cast<std::size_t>(s.g.filter_w);
+  const std::size_t gi = s.group_in, per_oc = fh * fw * gi, sc = s.in.sc;
+  for (std::uint32_t b = 0; b < s.in.n; ++b) {
+    for_each_output(s, [&](std::uint32_t oy, std::uint32_t ox, std::int64_t iy0, std::int64_t ix0) {
+      for (std::uint32_t oc = 0; oc < s.out_c; ++oc) {
+        const std::size_t c0 = std::size_t{oc / s.group_out} * gi;
+        const T* wo = w + oc * per_oc;
+        float acc = 0.0f;
+        for (std::size_t fy = 0; fy < fh; ++fy) {
+          const std::int64_t iy = iy0 + static_cast<std::int64_t>(fy) * s.g.dilation_h;
+          if (iy < 0 || iy >= s.in.h) continue;
+          for (std::size_t fx = 0; fx < fw; ++fx) {
+            const std::int64_t ix = ix0 + static_cast<std::int64_t>(fx) * s.g.dilation_w;
+            if (ix < 0 || ix >= s.in.w) continue;
+            const T* xp = x + s.in.at(b, static_cast<std::size_t>(iy), static_cast<std::size_t>(ix), c0);
+            const T* wp = wo + (fy * fw + fx) * gi;
+            for (std::size_t k = 0; k < gi; ++k) acc += static_cast<float>(xp[k * sc]) * static_cast<float>(wp[k]);
+          }
+        }
+        acc += static_cast<float>(bias[oc]);
+        y[s.out.at(b, oy, ox, oc)] = T(r.apply(acc));
+      }
+    });
+  }
+}
+
+/// Requantization of a quantized node: offsets and either one multiplier (same-type filter) or
+/// one per output channel (per-channel filter; `per_channel` is then true and the multipliers
+/// are the node's packed data).
+struct QuantParams {
+  std::int32_t input_offset = 0, filter_offset = 0, output_offset = 0;
+  quant::Multiplier output;
+  bool per_channel = false;
+};
+
+/// Where the packed SIMD path of a node stands (FLOAT32 and 8-bit kernels).
+enum class PackMode : std::uint8_t {
+  Plain,       ///< never (shapes unknown at prepare, or GROUPED_CONV_2D, or no SIMD kernel)
+  Packed,      ///< weights packed at prepare (NodeIO::packed())
+  PackPerRun,  ///< weights packed into the workspace on every run
+};
+
+/// Builds QuantParams; for a per-channel filter also computes one quant::Multiplier per output
+/// channel into `channel` (the filter's scales are operand metadata, so this works for runtime
+/// filters too; the caller packs them).
+inline Expected<QuantParams> make_quant_params(const NodeIO& io, Kind kind, std::vector<quant::Multiplier>& channel) {
+  const RtOperand &in = io.input(0), &f = io.input(1), &out = io.output(0);
+  QuantParams p;
+  p.input_offset = -in.zero_point;
+  p.output_offset = out.zero_point;
+  if (f.type != OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
+    p.filter_offset = -f.zero_point;
+    // The reference's multiplier and bias-scale check (filter_requant::conv_multiplier).
+    auto m = filter_requant::conv_multiplier(in.scale, f.scale, io.input(2).scale, out.scale, op_name(kind));
+    if (!m) return std::move(m.error());
+    p.output = *m;
+    return p;
+  }
+  if (f.channel_quant == nullptr || f.channel_quant->scales.empty())
+    return NNHAL_FAILURE("%s per-channel filter has no scales", op_name(kind));
+  p.per_channel = true;
+  channel.clear();
+  for (float scale : f.channel_quant->scales) {
+    // Per channel the reference builds the bias scale from the same two floats, so the bias
+    // check compares the product with itself and cannot fail.
+    auto m = filter_requant::conv_multiplier(in.scale, scale, in.scale * scale, out.scale, op_name(kind));
+    if (!m) return std::move(m.error());
+    channel.push_back(*m);
+  }
+  return p;
+}
+
+/// Plain integer convolution: acc = bias + sum (x + input_offset) * (w + filter_offset) in
+/// int32 (wrapping instead of undefined overflow), rescaled by the channel's multiplier, plus
+/// the output offset, clamped to the activation range. X is the input/output element, W the
+/// filter element (uint8, int8, or int8 per-channel with filter_offset 0).
+template <class X, class W>
+void plain_quant(const Spec& s, const X* x, const W* w, const std::int32_t* bias, X* y, const QuantParams& p,
+                 const quant::Multiplier* multipliers, quant::QuantRange range) noexcept {
+  const std::size_t fh = static_cast<std::size_t>(s.g.filter_h), fw = static_cast<std::size_t>(s.g.filter_w);
+  const std::size_t gi = s.group_in, per_oc = fh * fw * gi, sc = s.in.sc;
+  for (std::uint32_t b = 0; b < s.in.n; ++b) {
+    for_each_output(s, [&](std::uint32_t oy, std::uint32_t ox, std::int64_t iy0, std::int64_t ix0) {
+      for (std::uint32_t oc = 0; oc < s.out_c; ++oc) {
+        const std::size_t c0 = std::size_t{oc / s.group_out} * gi;
+        const W* wo = w + oc * per_oc;
+        std::uint32_t acc = static_cast<std::uint32_t>(bias[oc]);
+        for (std::size_t fy = 0; fy < fh; ++fy) {
+          const std::int64_t iy = iy0 + static_cast<std::int64_t>(fy) * s.g.dilation_h;
+          if (iy < 0 || iy >= s.in.h) continue;
+          for (std::size_t fx = 0; fx < fw; ++fx) {
+            const std::int64_t ix = ix0 + static_cast<std::int64_t>(fx) * s.g.dilation_w;
+            if (ix < 0 || ix >= s.in.w) continue;
+            const X* xp = x + s.in.at(b, static_cast<std::size_t>(iy), static_cast<std::size_t>(ix), c0);
+            const W* wp = wo + (fy * fw + fx) * gi;
+            for (std::size_t k = 0; k < gi; ++k)
+              acc += static_cast<std::uint32_t>((std::int32_t{xp[k * sc]} + p.input_offset) *
+                                                (std::int32_t{wp[k]} + p.filter_offset));
+          }
+        }
+        const quant::Multiplier m = p.per_channel ? multipliers[oc] : p.output;
+        std::int32_t r = quant::multiply_by_quantized_multiplier(static_cast<std::int32_t>(acc), m.value, m.shift);
+        r += p.output_offset;
+        r = r < range.min ? range.min : (r > range.max ? range.max : r);
+        y[s.out.at(b, oy, ox, oc)] = static_cast<X>(r);
+      }
+    });
+  }
+}
+
+}  // namespace nnhal::kernels::conv
+// ---- end nnhal/kernels/common/conv.hpp ----
+// ---- begin nnhal/simd/conv_f32.hpp ----
+/// \file
+/// SIMD family: the FLOAT32 NHWC convolution (one group) on weights packed into panels,
+/// compiled for every target (nnhal/simd/dispatch.hpp). The per-target code (an indirect GEMM:
+/// register tiles of output pixels x output channels, no im2col) and its accuracy bound are
+/// described in nnhal/simd/conv_f32-inl.h.
+///
+/// Packed layout, for a panel width NR (ConvF32::panel_width(out_c)) and K = filter_h *
+/// filter_w * in_c: ceil(out_c / NR) panels, panel j holding NR biases (channels j*NR ..
+/// j*NR+NR-1) and then, for k < K, the NR weights filter[oc][k] of those channels (k runs over
+/// the filter's [filter_h, filter_w, in_c] in memory order); channels past out_c are 0. After
+/// the panels come in_c zeros: the row the kernel reads for a tap in the padding.
+
+
+
+namespace nnhal::simd {
+
+/// One run of the convolution: a batch of NHWC images, output NHWC.
+struct ConvF32Args {
+  const float* in = nullptr;      ///< [batch, in_h, in_w, in_c]
+  float* out = nullptr;           ///< [batch, out_h, out_w, out_c], must not overlap the input
+  const float* packed = nullptr;  ///< panels then in_c zeros (conv_f32_pack)
+  std::size_t batch = 0, in_h = 0, in_w = 0, in_c = 0;
+  std::size_t out_h = 0, out_w = 0, out_c = 0;
+  std::size_t filter_h = 0, filter_w = 0;
+  std::int64_t stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1, pad_top = 0, pad_left = 0;
+  std::size_t panel = 0;  ///< NR the weights were packed with (panel_width(out_c))
+  float act_min = 0.0f, act_max = 0.0f;
+};
+
+/// The family's entry points for one target.
+struct ConvF32 {
+  /// Output channels per packed panel this target's kernel wants for out_c channels.
+  std::size_t (*panel_width)(std::size_t out_c);
+  /// out[b, oy, ox, oc] = clamp(bias[oc] + sum over taps (fy, fx) inside the input and c <
+  /// in_c of in[b, oy*sh - pad_top + fy*dh, ox*sw - pad_left + fx*dw, c] * filter[oc, fy, fx, c]).
+  /// The additions may be reordered (see the -inl file).
+  void (*run)(const ConvF32Args& args);
+};
+
+/// Floats of the packed weights (panels and the zero row), or 0 when that overflows.
+inline std::size_t conv_f32_packed_floats(std::size_t out_c, std::size_t k, std::size_t nr, std::size_t in_c) noexcept {
+  if (nr == 0) return 0;
+  const std::size_t panels = (out_c + nr - 1) / nr;
+  std::size_t per = 0, all = 0, total = 0;
+  if (__builtin_mul_overflow(k + 1, nr, &per) || __builtin_mul_overflow(per, panels, &all) ||
+      __builtin_add_overflow(all, in_c, &total))
+    return 0;
+  return total;
+}
+
+/// Packs filter [out_c, K] and bias [out_c] (bias may be nullptr: zeros) into `dst`
+/// (conv_f32_packed_floats(out_c, k, nr, in_c) floats), zero row included.
+inline void conv_f32_pack(const float* filter, const float* bias, std::size_t out_c, std::size_t k, std::size_t nr,
+                          std::size_t in_c, float* dst) noexcept {
+  const std::size_t panels = (out_c + nr - 1) / nr;
+  for (std::size_t j = 0; j < panels; ++j) {
+    float* p = dst + j * (k + 1) * nr;
+    for (std::size_t c = 0; c < nr; ++c) {
+      const std::size_t oc = j * nr + c;
+      p[c] = oc < out_c && bias != nullptr ? bias[oc] : 0.0f;
+    }
+    p += nr;
+    for (std::size_t i = 0; i < k; ++i)
+      for (std::size_t c = 0; c < nr; ++c) {
+        const std::size_t oc = j * nr + c;
+        p[i * nr + c] = oc < out_c ? filter[oc * k + i] : 0.0f;
+      }
+  }
+  std::memset(dst + panels * (k + 1) * nr, 0, in_c * sizeof(float));
+}
+
+}  // namespace nnhal::simd
+
+#define NNHAL_SIMD_FAMILY_INL "nnhal/simd/conv_f32-inl.h"
+#include "nnhal/simd/foreach_target-inl.h"
+#undef NNHAL_SIMD_FAMILY_INL
+
+namespace nnhal::simd {
+
+/// The family's entry points compiled for `target` (default: the one this process runs).
+inline const ConvF32& conv_f32_table(std::int64_t target = chosen_target()) noexcept {
+  static constexpr PerTarget<ConvF32> kTables[] = NNHAL_SIMD_PER_TARGET(kConvF32);
+  return pick(kTables, target);
+}
+
+}  // namespace nnhal::simd
+// ---- end nnhal/simd/conv_f32.hpp ----
+// ---- begin nnhal/simd/conv_q8.hpp ----
+/// \file
+/// SIMD family: the 8-bit (QUANT8_ASYMM / QUANT8_ASYMM_SIGNED) NHWC convolution (one group),
+/// the integer counterpart of nnhal/simd/conv_f32.hpp, with the reference's numerics: int32
+/// accumulation of (x - x_zero) * (w - w_zero) products plus the bias, then
+/// quant::multiply_by_quantized_multiplier, the output offset and the activation clamp. The
+/// per-target code is in nnhal/simd/conv_q8-inl.h; targets without a kernel (panel_width 0)
+/// leave the node to the plain integer kernel.
+///
+/// Operands are widened to int16 once: the input (minus its zero point) into an image with an
+/// even channel count in_c2 (the odd channel's pair partner is 0) followed by in_c2 zeros (the
+/// row of a tap in the padding); the filter (minus its zero point) into panels. For a panel
+/// width NR and K2 = filter_h * filter_w * in_c2 / 2: ceil(out_c / NR) panels, each holding NR
+/// int32 biases, the NR channels' Q31 multipliers, their left shifts and their right shifts
+/// (the rescaling, one lane per channel), then for every tap and channel pair the NR int32
+/// slots of those channels, a slot holding the pair's two int16 weights (channel 2i in the low
+/// half). Channels past out_c are 0.
+///
+/// Quad form (targets with AVX-512 VNNI, weights packed at prepare, every weight minus its zero
+/// point in [-128, 127]): the input is kept as unsigned bytes (int8 data plus 128) in an image
+/// of in_c4 channels (in_c rounded up to 4) followed by a row of the input zero point (as
+/// unsigned), a slot holds four int8 weights, and vpdpbusd multiplies-adds four byte pairs per
+/// lane. sum (x - x_zero) * w = sum x * w - x_zero * sum w, so the packed bias holds bias -
+/// x_zero * (sum of the channel's weights); padded channels and taps in the padding read the
+/// zero point and add nothing.
+
+
+
+namespace nnhal::simd {
+
+/// One run of the 8-bit convolution.
+struct ConvQ8Args {
+  const std::int16_t* in = nullptr;  ///< [batch, in_h, in_w, in_c2] then in_c2 zeros
+  const std::uint8_t* in_u8 = nullptr;  ///< quad form: [batch, in_h, in_w, in_c4] then the zero row
+  bool quad = false;
+  std::uint8_t* out = nullptr;       ///< [batch, out_h, out_w, out_c] bytes (uint8 or int8)
+  const std::int32_t* packed = nullptr;
+  std::size_t batch = 0, in_h = 0, in_w = 0, in_c2 = 0, in_c4 = 0;
+  std::size_t out_h = 0, out_w = 0, out_c = 0;
+  std::size_t filter_h = 0, filter_w = 0;
+  std::int64_t stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1, pad_top = 0, pad_left = 0;
+  std::size_t panel = 0;
+  std::int32_t output_offset = 0, act_min = 0, act_max = 0;
+  bool signed_output = false;  ///< int8 storage (else uint8)
+};
+
+/// The family's entry points for one target.
+struct ConvQ8 {
+  /// Output channels per packed panel for out_c channels; 0: no kernel on this target.
+  std::size_t (*panel_width)(std::size_t out_c);
+  void (*run)(const ConvQ8Args& args);
+  /// out[i] = in[i] - zero for i < n (uint8 or int8 input): the widening of an image whose
+  /// channel count is even (conv_q8_widen_input does any image).
+  void (*widen_u8)(const std::uint8_t* in, std::int32_t zero, std::size_t n, std::int16_t* out);
+  void (*widen_i8)(const std::int8_t* in, std::int32_t zero, std::size_t n, std::int16_t* out);
+  /// True when run() takes the quad form (ConvQ8Args::quad).
+  bool (*has_quad)();
+};
+
+/// int32 slots of a panel before its weights: biases, multipliers, left and right shifts.
+inline constexpr std::size_t kConvQ8PanelHeader = 4;
+
+/// int32 slots of the packed filter, or 0 on overflow.
+inline std::size_t conv_q8_packed_slots(std::size_t out_c, std::size_t taps, std::size_t in_c, std::size_t nr) noexcept {
+  if (nr == 0) return 0;
+  const std::size_t pairs = (in_c + 1) / 2, panels = (out_c + nr - 1) / nr;
+  std::size_t k2 = 0, per = 0, all = 0;
+  if (__builtin_mul_overflow(taps, pairs, &k2) || __builtin_mul_overflow(k2 + kConvQ8PanelHeader, nr, &per) ||
+      __builtin_mul_overflow(per, panels, &all))
+    return 0;
+  return all;
+}
+
+/// Packs filter [out_c, taps, in_c] of element W (minus `zero`), bias [out_c] and the
+/// multipliers (multipliers[oc * step]: step 0 for one multiplier) into `dst`
+/// (conv_q8_packed_slots slots).
+template <class W>
+void conv_q8_pack(const W* filter, std::int32_t zero, const std::int32_t* bias, const quant::Multiplier* multipliers,
+                  std::size_t step, std::size_t out_c, std::size_t taps, std::size_t in_c, std::size_t nr,
+                  std::int32_t* dst) noexcept {
+  const std::size_t pairs = (in_c + 1) / 2, k2 = taps * pairs, panels = (out_c + nr - 1) / nr;
+  for (std::size_t j = 0; j < panels; ++j) {
+    std::int32_t* p = dst + j * (k2 + kConvQ8PanelHeader) * nr;
+    for (std::size_t c = 0; c < nr; ++c) {
+      const std::size_t oc = j * nr + c;
+      const quant::Multiplier m = oc < out_c ? multipliers[oc * step] : quant::Multiplier{};
+      p[c] = oc < out_c ? bias[oc] : 0;
+      p[nr + c] = m.value;
+      p[2 * nr + c] = m.shift > 0 ? m.shift : 0;
+      p[3 * nr + c] = m.shift > 0 ? 0 : -m.shift;
+    }
+    p += kConvQ8PanelHeader * nr;
+    for (std::size_t t = 0; t < taps; ++t)
+      for (std::size_t i = 0; i < pairs; ++i)
+        for (std::size_t c = 0; c < nr; ++c) {
+          const std::size_t oc = j * nr + c;
+          std::int16_t pair[2] = {0, 0};
+          for (std::size_t h = 0; h < 2; ++h)
+            if (oc < out_c && 2 * i + h < in_c)
+              pair[h] = static_cast<std::int16_t>(std::int32_t{filter[(oc * taps + t) * in_c + 2 * i + h]} - zero);
+          std::memcpy(p + (t * pairs + i) * nr + c, pair, sizeof pair);
+        }
+  }
+}
+
+/// int32 slots of the quad-form packed filter, or 0 on overflow.
+inline std::size_t conv_q8_quad_slots(std::size_t out_c, std::size_t taps, std::size_t in_c, std::size_t nr) noexcept {
+  return conv_q8_packed_slots(out_c, taps, (in_c + 3) / 4 * 2, nr);  // in_c4 / 4 groups per tap
+}
+
+/// True when every weight minus `zero` fits int8 (the quad form applies).
+template <class W>
+bool conv_q8_quad_fits(const W* filter, std::int32_t zero, std::size_t n) noexcept {
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int32_t v = std::int32_t{filter[i]} - zero;
+    if (v < -128 || v > 127) return false;
+  }
+  return true;
+}
+
+/// Packs the quad form: filter [out_c, taps, in_c] of element W (minus `zero`, which must fit
+/// int8), the bias with x_zero * sum of weights taken off (x_zero: the input zero point as
+/// unsigned byte), and the multipliers, into `dst` (conv_q8_quad_slots slots).
+template <class W>
+void conv_q8_pack_quad(const W* filter, std::int32_t zero, std::int32_t x_zero, const std::int32_t* bias,
+                       const quant::Multiplier* multipliers, std::size_t step, std::size_t out_c, std::size_t taps,
+                       std::size_t in_c, std::size_t nr, std::int32_t* dst) noexcept {
+  const std::size_t groups = (in_c + 3) / 4, k4 = taps * groups, panels = (out_c + nr - 1) / nr;
+  for (std::size_t j = 0; j < panels; ++j) {
+    std::int32_t* p = dst + j * (k4 + kConvQ8PanelHeader) * nr;
+    for (std::size_t c = 0; c < nr; ++c) {
+      const std::size_t oc = j * nr + c;
+      const quant::Multiplier m = oc < out_c ? multipliers[oc * step] : quant::Multiplier{};
+      std::uint32_t sum = 0;
+      for (std::size_t i = 0; oc < out_c && i < taps * in_c; ++i)
+        sum += static_cast<std::uint32_t>(std::int32_t{filter[oc * taps * in_c + i]} - zero);
+      p[c] = oc < out_c ? static_cast<std::int32_t>(static_cast<std::uint32_t>(bias[oc]) -
+                                                    static_cast<std::uint32_t>(x_zero) * sum)
+                        : 0;
+      p[nr + c] = m.value;
+      p[2 * nr + c] = m.shift > 0 ? m.shift : 0;
+      p[3 * nr + c] = m.shift > 0 ? 0 : -m.shift;
+    }
+    p += kConvQ8PanelHeader * nr;
+    for (std::size_t t = 0; t < taps; ++t)
+      for (std::size_t i = 0; i < groups; ++i)
+        for (std::size_t c = 0; c < nr; ++c) {
+          const std::size_t oc = j * nr + c;
+          std::int8_t quad[4] = {0, 0, 0, 0};
+          for (std::size_t h = 0; h < 4; ++h)
+            if (oc < out_c && 4 * i + h < in_c)
+              quad[h] = static_cast<std::int8_t>(std::int32_t{filter[(oc * taps + t) * in_c + 4 * i + h]} - zero);
+          std::memcpy(p + (t * groups + i) * nr + c, quad, sizeof quad);
+        }
+  }
+}
+
+/// The quad-form input: image [pixels, in_c] of element X as unsigned bytes (int8 + 128) in
+/// [pixels, in_c4], padded channels and a final row of in_c4 holding `fill` (the zero point).
+template <class X>
+void conv_q8_quad_input(const X* in, std::size_t pixels, std::size_t in_c, std::uint8_t fill, std::uint8_t* dst) noexcept {
+  const std::size_t in_c4 = (in_c + 3) / 4 * 4;
+  constexpr std::uint8_t flip = std::is_signed_v<X> ? 0x80 : 0;
+  if (in_c4 == in_c) {
+    const std::size_t n = pixels * in_c;
+    std::memcpy(dst, in, n);
+    if (flip != 0) {  // + 128 on int8 is a flip of the top bit: eight bytes at a time
+      constexpr std::uint64_t kTop = 0x8080808080808080u;
+      std::size_t i = 0;
+      for (; i + 8 <= n; i += 8) {
+        std::uint64_t v;
+        std::memcpy(&v, dst + i, 8);
+        v ^= kTop;
+        std::memcpy(dst + i, &v, 8);
+      }
+      for (; i < n; ++i) dst[i] = static_cast<std::uint8_t>(dst[i] ^ 0x80);
+    }
+  } else {
+    for (std::size_t p = 0; p < pixels; ++p) {
+      const X* s = in + p * in_c;
+      std::uint8_t* d = dst + p * in_c4;
+      for (std::size_t c = 0; c < in_c; ++c) d[c] = static_cast<std::uint8_t>(static_cast<std::uint8_t>(s[c]) ^ flip);
+      for (std::size_t c = in_c; c < in_c4; ++c) d[c] = fill;
+    }
+  }
+  std::memset(dst + pixels * in_c4, fill, in_c4);
+}
+
+/// Widens image [pixels, in_c] of element X minus `zero` into [pixels, in_c2] int16 followed by
+/// in_c2 zeros (in_c2 = in_c rounded up to even).
+template <class X>
+void conv_q8_widen_input(const X* in, std::int32_t zero, std::size_t pixels, std::size_t in_c, std::int16_t* dst) noexcept {
+  const std::size_t in_c2 = (in_c + 1) / 2 * 2;
+  for (std::size_t p = 0; p < pixels; ++p) {
+    const X* s = in + p * in_c;
+    std::int16_t* d = dst + p * in_c2;
+    for (std::size_t c = 0; c < in_c; ++c) d[c] = static_cast<std::int16_t>(std::int32_t{s[c]} - zero);
+    if (in_c2 != in_c) d[in_c] = 0;
+  }
+  std::memset(dst + pixels * in_c2, 0, in_c2 * sizeof(std::int16_t));
+}
+
+}  // namespace nnhal::simd
+
+#define NNHAL_SIMD_FAMILY_INL "nnhal/simd/conv_q8-inl.h"
+#include "nnhal/simd/foreach_target-inl.h"
+#undef NNHAL_SIMD_FAMILY_INL
+
+namespace nnhal::simd {
+
+/// The family's entry points compiled for `target` (default: the one this process runs).
+inline const ConvQ8& conv_q8_table(std::int64_t target = chosen_target()) noexcept {
+  static constexpr PerTarget<ConvQ8> kTables[] = NNHAL_SIMD_PER_TARGET(kConvQ8);
+  return pick(kTables, target);
+}
+
+}  // namespace nnhal::simd
+// ---- end nnhal/simd/conv_q8.hpp ----
+
+namespace nnhal::kernels::conv {
+
+/// FLOAT32 node parameters: the SIMD table and the filter shape the packing was planned for.
+struct F32Params {
+  const simd::ConvF32* simd = nullptr;
+  PackMode mode = PackMode::Plain;
+  std::uint32_t out_c = 0, filter_h = 0, filter_w = 0, in_c = 0;
+  std::size_t panel = 0, packed_floats = 0;
+};
+
+/// Largest packed weight block planned (floats): 1 GiB.
+inline constexpr std::size_t kMaxPackedFloats = std::size_t{1} << 28;
+
+inline bool is_constant(const RtOperand& op) noexcept {
+  return op.lifetime == OperandLifeTime::CONSTANT_COPY || op.lifetime == OperandLifeTime::CONSTANT_REFERENCE;
+}
+
+/// Plans the FLOAT32 packed path of a node (see the file comment).
+inline F32Params plan_f32(const NodeIO& io, KernelPrepare& prepare, Kind kind) {
+  F32Params p;
+  p.simd = &simd::conv_f32_table();
+  const RtOperand &f = io.input(1), &bias = io.input(2);
+  if (kind != Kind::Conv || !f.rank_known || f.dims.rank() != 4 || !f.dims.all_known() || bias.dims.rank() != 1 ||
+      bias.dims[0] != f.dims[0])
+    return p;
+  p.out_c = f.dims[0], p.filter_h = f.dims[1], p.filter_w = f.dims[2], p.in_c = f.dims[3];
+  std::size_t k = 0;
+  if (__builtin_mul_overflow(std::size_t{p.filter_h} * p.filter_w, std::size_t{p.in_c}, &k)) return p;
+  p.panel = p.simd->panel_width(p.out_c);
+  p.packed_floats = simd::conv_f32_packed_floats(p.out_c, k, p.panel, p.in_c);
+  if (p.packed_floats == 0 || p.packed_floats > kMaxPackedFloats) return p;
+  const std::uint64_t filter_bytes = f.required_bytes(), bias_bytes = bias.required_bytes();
+  if (is_constant(f) && is_constant(bias) && f.data != nullptr && bias.data != nullptr && f.length >= filter_bytes &&
+      bias.length >= bias_bytes) {
+    p.mode = PackMode::Packed;
+    if (std::byte* dst = prepare.pack(p.packed_floats * sizeof(float)); dst != nullptr)
+      simd::conv_f32_pack(reinterpret_cast<const float*>(f.data), reinterpret_cast<const float*>(bias.data), p.out_c,
+                          k, p.panel, p.in_c, reinterpret_cast<float*>(dst));
+  } else {
+    p.mode = PackMode::PackPerRun;
+    prepare.workspace_bytes = p.packed_floats * sizeof(float);
+  }
+  return p;
+}
+
+/// FLOAT32: the packed SIMD kernel when planned and the data is NHWC with one group, else the
+/// plain kernel.
+template <Kind K>
+Status kernel_f32(const NodeIO& io) {
+  auto s = run_spec(io, K);
+  if (!s) return std::move(s.error());
+  if (io.output(0).dims.element_count() == 0) return {};  // zero-sized batch
+  const FloatRange r = float_activation_range(s->activation);
+  const float* x = io.in_data<OperandType::TENSOR_FLOAT32>(0);
+  const float* w = io.in_data<OperandType::TENSOR_FLOAT32>(1);
+  const float* bias = io.in_data<OperandType::TENSOR_FLOAT32>(2);
+  float* y = io.out_data<OperandType::TENSOR_FLOAT32>(0);
+  const auto& p = io.params<F32Params>();
+  const bool planned = p.mode != PackMode::Plain && !s->nchw && s->groups == 1 && p.out_c == s->out_c &&
+                       p.filter_h == static_cast<std::uint32_t>(s->g.filter_h) &&
+                       p.filter_w == static_cast<std::uint32_t>(s->g.filter_w) && p.in_c == s->in.c;
+  const float* packed = nullptr;
+  if (planned && p.mode == PackMode::Packed) {
+    packed = reinterpret_cast<const float*>(io.packed());  // nullptr (nothing packed): plain kernel
+  } else if (planned && p.mode == PackMode::PackPerRun && io.workspace() != nullptr) {
+    float* ws = reinterpret_cast<float*>(io.workspace());
+    simd::conv_f32_pack(w, bias, p.out_c, std::size_t{p.filter_h} * p.filter_w * p.in_c, p.panel, p.in_c, ws);
+    packed = ws;
+  }
+  if (packed == nullptr) {
+    plain_float(*s, x, w, bias, y, r);
+    return {};
+  }
+  simd::ConvF32Args a;
+  a.in = x, a.out = y, a.packed = packed;
+  a.batch = s->in.n, a.in_h = s->in.h, a.in_w = s->in.w, a.in_c = s->in.c;
+  a.out_h = s->g.out_h, a.out_w = s->g.out_w, a.out_c = s->out_c;
+  a.filter_h = static_cast<std::size_t>(s->g.filter_h), a.filter_w = static_cast<std::size_t>(s->g.filter_w);
+  a.stride_h = s->g.stride_h, a.stride_w = s->g.stride_w, a.dilation_h = s->g.dilation_h, a.dilation_w = s->g.dilation_w;
+  a.pad_top = s->g.pad_h.head, a.pad_left = s->g.pad_w.head;
+  a.panel = p.panel, a.act_min = r.min, a.act_max = r.max;
+  p.simd->run(a);
+  return {};
+}
+
+/// FLOAT16: the plain kernel in float, one rounding to half per output.
+template <Kind K>
+Status kernel_f16(const NodeIO& io) {
+  auto s = run_spec(io, K);
+  if (!s) return std::move(s.error());
+  if (io.output(0).dims.element_count() == 0) return {};
+  plain_float(*s, io.in_data<OperandType::TENSOR_FLOAT16>(0), io.in_data<OperandType::TENSOR_FLOAT16>(1),
+              io.in_data<OperandType::TENSOR_FLOAT16>(2), io.out_data<OperandType::TENSOR_FLOAT16>(0),
+              float_activation_range(s->activation));
+  return {};
+}
+
+/// 8-bit node parameters: requantization and the plan of the SIMD path. Packed data: the
+/// per-channel multipliers (if any) from offset 0, the packed weights (if packed at prepare)
+/// from `weights_offset`. Workspace: the widened input, then (packed per run) the weights.
+struct Q8Params {
+  QuantParams q;
+  const simd::ConvQ8* simd = nullptr;
+  PackMode mode = PackMode::Plain;
+  bool quad = false;  ///< weights packed in the quad form (simd/conv_q8.hpp)
+  std::uint32_t out_c = 0, filter_h = 0, filter_w = 0, in_c = 0;
+  std::size_t panel = 0, slots = 0, input_elements = 0, weights_offset = 0, input_bytes = 0;
+};
+
+static_assert(sizeof(Q8Params) <= kNodeParamBytes);
+
+inline constexpr std::size_t kAlign = 64;
+constexpr std::size_t align_up(std::size_t n) noexcept { return (n + kAlign - 1) / kAlign * kAlign; }
+
+/// Plans an 8-bit node: multipliers, and the packed SIMD path when the shapes are known.
+template <OperandType T>
+Expected<Q8Params> plan_q8(const NodeIO& io, KernelPrepare& prepare, Kind kind) {
+  std::vector<quant::Multiplier> channel;
+  auto q = make_quant_params(io, kind, channel);
+  if (!q) return std::move(q.error());
+  Q8Params p;
+  p.q = *q;
+  p.simd = &simd::conv_q8_table();
+  const RtOperand &x = io.input(0), &f = io.input(1), &bias = io.input(2);
+  const std::size_t mult_bytes = align_up(channel.size() * sizeof(quant::Multiplier));
+  bool planned = kind == Kind::Conv && x.rank_known && x.dims.rank() == 4 && x.dims.all_known() && f.rank_known &&
+                 f.dims.rank() == 4 && f.dims.all_known() && bias.dims.rank() == 1 && bias.dims[0] == f.dims[0];
+  if (planned) {
+    p.out_c = f.dims[0], p.filter_h = f.dims[1], p.filter_w = f.dims[2], p.in_c = f.dims[3];
+    p.panel = p.simd->panel_width(p.out_c);
+    const std::uint64_t pixels = x.dims.element_count() / p.in_c;  // batch x height x width, either layout
+    const std::uint64_t c2 = (std::uint64_t{p.in_c} + 1) / 2 * 2;
+    p.slots = simd::conv_q8_packed_slots(p.out_c, std::size_t{p.filter_h} * p.filter_w, p.in_c, p.panel);
+    const std::uint64_t elements = (pixels + 1) * c2;
+    planned = p.panel != 0 && p.slots != 0 && p.slots < (std::size_t{1} << 28) && elements < (std::uint64_t{1} << 28);
+    if (planned) {
+      p.input_elements = static_cast<std::size_t>(elements);
+      p.input_bytes = align_up(p.input_elements * sizeof(std::int16_t));
+    }
+  }
+  const bool constant = planned && is_constant(f) && is_constant(bias) && f.data != nullptr && bias.data != nullptr &&
+                        f.length >= f.required_bytes() && bias.length >= bias.required_bytes();
+  p.weights_offset = mult_bytes;
+  const bool per_channel_filter = f.type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL;
+  if (constant && p.simd->has_quad()) {
+    const auto n = static_cast<std::size_t>(f.required_bytes());  // one byte per element
+    const bool fits = per_channel_filter
+                          ? simd::conv_q8_quad_fits(reinterpret_cast<const std::int8_t*>(f.data), 0, n)
+                          : simd::conv_q8_quad_fits(reinterpret_cast<const element_t<T>*>(f.data), f.zero_point, n);
+    const std::size_t slots = simd::conv_q8_quad_slots(p.out_c, std::size_t{p.filter_h} * p.filter_w, p.in_c, p.panel);
+    if (fits && slots != 0) p.quad = true, p.slots = slots;
+  }
+  std::byte* dst = nullptr;
+  if (mult_bytes != 0 || constant) dst = prepare.pack(mult_bytes + (constant ? p.slots * sizeof(std::int32_t) : 0));
+  if (dst != nullptr && !channel.empty()) std::memcpy(dst, channel.data(), channel.size() * sizeof(quant::Multiplier));
+  if (constant) {
+    p.mode = PackMode::Packed;
+    prepare.workspace_bytes = p.input_bytes;
+    if (dst != nullptr) {
+      auto* w = reinterpret_cast<std::int32_t*>(dst + mult_bytes);
+      const auto* bias_data = reinterpret_cast<const std::int32_t*>(bias.data);
+      const std::size_t taps = std::size_t{p.filter_h} * p.filter_w;
+      const quant::Multiplier* mult = channel.empty() ? &p.q.output : channel.data();
+      const std::size_t step = channel.empty() ? 0 : 1;
+      // The input zero point as the quad form's unsigned byte (int8 data is shifted by 128).
+      const std::int32_t x_zero = x.zero_point + (T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED ? 128 : 0);
+      if (p.quad && per_channel_filter)
+        simd::conv_q8_pack_quad(reinterpret_cast<const std::int8_t*>(f.data), 0, x_zero, bias_data, mult, step, p.out_c,
+                                taps, p.in_c, p.panel, w);
+      else if (p.quad)
+        simd::conv_q8_pack_quad(reinterpret_cast<const element_t<T>*>(f.data), f.zero_point, x_zero, bias_data, mult,
+                                step, p.out_c, taps, p.in_c, p.panel, w);
+      else if (per_channel_filter)
+        simd::conv_q8_pack(reinterpret_cast<const std::int8_t*>(f.data), 0, bias_data, mult, step, p.out_c, taps, p.in_c,
+                           p.panel, w);
+      else
+        simd::conv_q8_pack(reinterpret_cast<const element_t<T>*>(f.data), f.zero_point, bias_data, mult, step, p.out_c,
+                           taps, p.in_c, p.panel, w);
+    }
+  } else if (planned) {
+    p.mode = PackMode::PackPerRun;
+    prepare.workspace_bytes = p.input_bytes + p.slots * sizeof(std::int32_t);
+  }
+  return p;
+}
+
+/// Quantized input/output T with filter type F (T or TENSOR_QUANT8_SYMM_PER_CHANNEL): the
+/// packed SIMD kernel when planned and the data is NHWC, else the plain integer kernel.
+template <Kind K, OperandType T, OperandType F>
+Status kernel_quant(const NodeIO& io) {
+  using E = element_t<T>;
+  auto s = run_spec(io, K);
+  if (!s) return std::move(s.error());
+  const RtOperand& out = io.output(0);
+  if (out.dims.element_count() == 0) return {};
+  const auto& p = io.params<Q8Params>();
+  const auto* channel = reinterpret_cast<const quant::Multiplier*>(io.packed());
+  if (p.q.per_channel && channel == nullptr)
+    return NNHAL_FAILURE("%s per-channel multipliers were not prepared", op_name(K));
+  const auto storage = quant::storage_range<E>();
+  const auto range = quant::activation_range(static_cast<FusedActivationFunc>(s->activation), out.scale,
+                                             out.zero_point, storage.min, storage.max);
+  const E* x = io.in_data<T>(0);
+  const element_t<F>* w = io.in_data<F>(1);
+  const std::int32_t* bias = io.in_data<OperandType::TENSOR_INT32>(2);
+  E* y = io.out_data<T>(0);
+  const std::size_t pixels = std::size_t{s->in.n} * s->in.h * s->in.w;
+  const bool planned = p.mode != PackMode::Plain && io.workspace() != nullptr &&
+                       (p.mode == PackMode::PackPerRun || io.packed() != nullptr) && !s->nchw && s->groups == 1 &&
+                       p.out_c == s->out_c && p.filter_h == static_cast<std::uint32_t>(s->g.filter_h) &&
+                       p.filter_w == static_cast<std::uint32_t>(s->g.filter_w) && p.in_c == s->in.c &&
+                       p.input_elements == (pixels + 1) * ((std::size_t{s->in.c} + 1) / 2 * 2);
+  if (!planned) {
+    plain_quant(*s, x, w, bias, y, p.q, channel, range);
+    return {};
+  }
+  simd::ConvQ8Args a;
+  auto* in16 = reinterpret_cast<std::int16_t*>(io.workspace());
+  if (p.quad) {
+    const std::int32_t x_zero = -p.q.input_offset + (T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED ? 128 : 0);
+    auto* in8 = reinterpret_cast<std::uint8_t*>(io.workspace());
+    simd::conv_q8_quad_input(x, pixels, s->in.c, static_cast<std::uint8_t>(x_zero), in8);
+    a.in_u8 = in8, a.quad = true, a.in_c4 = (std::size_t{s->in.c} + 3) / 4 * 4;
+  } else if (s->in.c % 2 == 0) {  // one contiguous run, then the zero row
+    const std::size_t n = pixels * s->in.c;
+    if constexpr (T == OperandType::TENSOR_QUANT8_ASYMM)
+      p.simd->widen_u8(x, -p.q.input_offset, n, in16);
+    else
+      p.simd->widen_i8(x, -p.q.input_offset, n, in16);
+    std::memset(in16 + n, 0, s->in.c * sizeof(std::int16_t));
+  } else {
+    simd::conv_q8_widen_input(x, -p.q.input_offset, pixels, s->in.c, in16);
+  }
+  const std::int32_t* packed = nullptr;
+  if (p.mode == PackMode::Packed) {
+    packed = reinterpret_cast<const std::int32_t*>(io.packed() + p.weights_offset);
+  } else {
+    auto* ws = reinterpret_cast<std::int32_t*>(io.workspace() + p.input_bytes);
+    simd::conv_q8_pack(w, -p.q.filter_offset, bias, p.q.per_channel ? channel : &p.q.output, p.q.per_channel ? 1 : 0,
+                       p.out_c, std::size_t{p.filter_h} * p.filter_w, p.in_c, p.panel, ws);
+    packed = ws;
+  }
+  a.in = in16, a.out = reinterpret_cast<std::uint8_t*>(y), a.packed = packed;
+  a.batch = s->in.n, a.in_h = s->in.h, a.in_w = s->in.w, a.in_c2 = (std::size_t{s->in.c} + 1) / 2 * 2;
+  a.out_h = s->g.out_h, a.out_w = s->g.out_w, a.out_c = s->out_c;
+  a.filter_h = static_cast<std::size_t>(s->g.filter_h), a.filter_w = static_cast<std::size_t>(s->g.filter_w);
+  a.stride_h = s->g.stride_h, a.stride_w = s->g.stride_w, a.dilation_h = s->g.dilation_h, a.dilation_w = s->g.dilation_w;
+  a.pad_top = s->g.pad_h.head, a.pad_left = s->g.pad_w.head;
+  a.panel = p.panel;
+  a.signed_output = T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
+  a.output_offset = p.q.output_offset, a.act_min = range.min, a.act_max = range.max;
+  p.simd->run(a);
+  return {};
+}
+
+/// The kernels of CONV_2D (Kind::Conv) or GROUPED_CONV_2D (Kind::Grouped), keyed by the input
+/// type; the filter type (same type or per-channel) is resolved at prepare too.
+template <Kind K>
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
+                                    OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_ASYMM_SIGNED};
+  static Status infer(const NodeIO& io) { return conv::infer(io, K); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
+    if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      prepare.store(plan_f32(io, prepare, K));
+      return &kernel_f32<K>;
+    } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
+      return &kernel_f16<K>;
+    } else {
+      auto p = plan_q8<T>(io, prepare, K);
+      if (!p) return std::move(p.error());
+      prepare.store(*p);
+      if (io.input(1).type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL)
+        return &kernel_quant<K, T, OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL>;
+      if (io.input(1).type != T) return NNHAL_FAILURE("%s filter type differs from the input type", op_name(K));
+      return &kernel_quant<K, T, T>;
+    }
+  }
+};
+
+}  // namespace nnhal::kernels::conv
+// ---- end nnhal/kernels/common/conv_family.hpp ----
+// ---- begin nnhal/ops/conv_2d.hpp ----
+/// \file
+/// CONV_2D (3): 2-D convolution of a 4-D tensor with a `[depth_out, fh, fw, depth_in]` filter and
+/// a bias, explicit or implicit padding, optional layout flag and dilation, fused activation.
+
+
+// ---- begin nnhal/ops/common/conv_signatures.hpp ----
+/// \file
+/// Signatures and validation shared by CONV_2D and DEPTHWISE_CONV_2D: six operand-type
+/// configurations (float, quant8 with same-type or per-channel filter) times six input-count
+/// forms (implicit or explicit padding, each alone, with a layout flag, or with a layout flag and
+/// two dilation factors).
+
+
+
+namespace nnhal::ops::conv {
+
+/// One accepted combination of input, filter and bias types, and the version it needs.
+struct TypeConfig {
+  OperandType input, filter, bias;
+  HalVersion version;
+};
+
+/// The type configurations of CONV_2D and DEPTHWISE_CONV_2D (the output has the input's type).
+inline constexpr std::array<TypeConfig, 6> kTypeConfigs{{
+    {OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT32, HalVersion::V1_0},
+    {OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_INT32, HalVersion::V1_0},
+    {OperandType::TENSOR_FLOAT16, OperandType::TENSOR_FLOAT16, OperandType::TENSOR_FLOAT16, HalVersion::V1_2},
+    {OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL, OperandType::TENSOR_INT32, HalVersion::V1_2},
+    {OperandType::TENSOR_QUANT8_ASYMM_SIGNED, OperandType::TENSOR_QUANT8_ASYMM_SIGNED, OperandType::TENSOR_INT32, HalVersion::V1_3},
+    {OperandType::TENSOR_QUANT8_ASYMM_SIGNED, OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL, OperandType::TENSOR_INT32, HalVersion::V1_3},
+}};
+
+/// Number of signatures `signatures()` yields.
+inline constexpr std::size_t kSignatureCount = kTypeConfigs.size() * 6;
+
+/// {input, filter, bias, `implicit_scalars` x INT32} (implicit padding) and the same with three
+/// more INT32 (explicit padding: four paddings instead of one scheme), each alone, + BOOL layout,
+/// + BOOL layout + 2 x INT32 dilation; the layout and dilation forms need 1.2. The two 10-input
+/// CONV_2D forms (and the two 11-input DEPTHWISE_CONV_2D forms) differ in the type of the input
+/// after the implicit scalars: INT32 = explicit padding, BOOL = implicit padding with layout.
+/// A single dilation factor matches no signature, as in the reference.
+constexpr std::array<Signature, kSignatureCount> signatures(std::size_t implicit_scalars) {
+  using enum OperandType;
+  std::array<Signature, kSignatureCount> out{};
+  std::size_t k = 0;
+  for (const TypeConfig& c : kTypeConfigs) {
+    const HalVersion later = max_version(c.version, HalVersion::V1_2);
+    for (std::size_t scalars : {implicit_scalars, implicit_scalars + 3}) {
+      TypeSeq in{c.input, c.filter, c.bias};
+      for (std::size_t i = 0; i < scalars; ++i) in = v1_0::append(in, {INT32});
+      out[k++] = sig(c.version, in, {c.input});
+      in = v1_0::append(in, {BOOL});
+      out[k++] = sig(later, in, {c.input});
+      out[k++] = sig(later, v1_0::append(in, {INT32, INT32}), {c.input});
+    }
+  }
+  return out;
+}
+
+/// Checks beyond the signature: input and filter rank 4 when known; a per-channel filter
+/// quantized along `channel_dim` (0 for CONV_2D, 3 for DEPTHWISE_CONV_2D); and the rule that makes
+/// a QA8 operation need 1.2 unless `output_scale > input_scale * filter_scale`.
+///
+/// Reference quirk (HAL13.md i.7): the reference validator reads the "output" scale from input 0
+/// (an output index constant used with the input accessor), so it really tests
+/// `input_scale > input_scale * filter_scale`, i.e. filter_scale < 1. This mirrors it, so the
+/// version nnhal derives is the one the reference derives.
+inline Status validate(const OperationView& op, HalVersion& version, std::uint32_t channel_dim) {
+  NNHAL_TRY(v1_0::check_rank(op, 0, 4));
+  NNHAL_TRY(v1_0::check_rank(op, 1, 4));
+  const Operand& input = op.input(0);
+  const Operand& filter = op.input(1);
+  if (filter.type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
+    if (!filter.channelQuant)
+      return NNHAL_INVALID("input 1 (filter) is per-channel quantized but has no channel parameters");
+    if (filter.channelQuant->channelDim != channel_dim)
+      return NNHAL_INVALID("input 1 (filter) is quantized per channel along dimension %u, it must be %u",
+                           filter.channelQuant->channelDim, channel_dim);
+  }
+  if (input.type == OperandType::TENSOR_QUANT8_ASYMM) {
+    const float output_scale = input.scale;  // sic: see the quirk above
+    if (!(output_scale > input.scale * filter.scale)) v1_0::raise(version, HalVersion::V1_2);
+  }
+  return {};
+}
+
+}  // namespace nnhal::ops::conv
+// ---- end nnhal/ops/common/conv_signatures.hpp ----
+
+namespace nnhal::ops {
+
+namespace conv_2d {
+/// Inputs of the explicit-padding form (10, 11 or 13 inputs: 10 = layout, 11-12 = dilation).
+inline constexpr std::array<Slot, 13> kInputs{{
+    {"input", Role::Data},
+    {"filter", Role::Weights},
+    {"bias", Role::Bias},
+    {"pad_left", Role::Parameter},
+    {"pad_right", Role::Parameter},
+    {"pad_top", Role::Parameter},
+    {"pad_bottom", Role::Parameter},
+    {"stride_w", Role::Parameter},
+    {"stride_h", Role::Parameter},
+    {"activation", Role::Activation},
+    {"layout", Role::Layout, kSlotTrailing},
+    {"dilation_w", Role::Parameter, kSlotTrailing},
+    {"dilation_h", Role::Parameter, kSlotTrailing},
+}};
+/// Inputs of the implicit-padding form (7, 8 or 10 inputs).
+inline constexpr std::array<Slot, 10> kImplicitInputs{{
+    {"input", Role::Data},
+    {"filter", Role::Weights},
+    {"bias", Role::Bias},
+    {"padding_scheme", Role::Parameter},
+    {"stride_w", Role::Parameter},
+    {"stride_h", Role::Parameter},
+    {"activation", Role::Activation},
+    {"layout", Role::Layout, kSlotTrailing},
+    {"dilation_w", Role::Parameter, kSlotTrailing},
+    {"dilation_h", Role::Parameter, kSlotTrailing},
+}};
+inline constexpr auto& kOutputs = v1_0::kSingleOutput;
+
+/// Implicit form: padding scheme, stride_w, stride_h, activation.
+inline constexpr auto kSignatures = conv::signatures(4);
+
+/// Per-channel filters are quantized along dimension 0 (depth_out).
+inline Status validate(const OperationView& op, HalVersion& version) {
+  return conv::validate(op, version, 0);
+}
+}  // namespace conv_2d
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// CONV_2D is validated (nnhal/ops/conv_2d.hpp) but nnhal has no kernel for it yet.
+/// CONV_2D in the operation table.
 template <>
-struct Kernels<OperationType::CONV_2D> : NoKernelsYet {};
+struct Row<OperationType::CONV_2D> {
+  static constexpr OperationInfo info = make_row(OperationType::CONV_2D, {
+      .inputs = ops::conv_2d::kInputs,
+      .outputs = ops::conv_2d::kOutputs,
+      .signatures = ops::conv_2d::kSignatures,
+      .validate = &ops::conv_2d::validate,
+      .flags = kOpAllowsZeroSized,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/conv_2d.hpp ----
+
+namespace nnhal {
+
+/// CONV_2D: FLOAT32 (packed SIMD kernel for NHWC), FLOAT16, QUANT8_ASYMM and
+/// QUANT8_ASYMM_SIGNED with same-type or per-channel filters.
+template <>
+struct Kernels<OperationType::CONV_2D> : kernels::conv::Family<kernels::conv::Kind::Conv> {};
+static_assert(kernels_cover_row<OperationType::CONV_2D>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/conv_2d.hpp ----
 // ---- begin nnhal/kernels/depthwise_conv_2d.hpp ----
 /// \file
-/// DEPTHWISE_CONV_2D kernels: none yet.
+/// DEPTHWISE_CONV_2D kernels (the row: nnhal/ops/depthwise_conv_2d.hpp): shape inference, a plain
+/// reference kernel per type for every layout and depth multiplier, and SIMD FLOAT32 and 8-bit
+/// paths for NHWC data with depth multiplier 1 (simd::depthwise_f32, simd::depthwise_q8).
+///
+/// Numerics follow the Android reference (DepthwiseConv2D.cpp): float sums the products in tap
+/// order, then adds the bias, then clamps (TFLite's DepthwiseConv); FLOAT16 is computed in float
+/// and rounded once; the 8-bit kernels accumulate (x - x_zp) * (w - w_zp) in int32 over the taps
+/// inside the input (padding contributes nothing, not a zero point), add the bias, rescale with
+/// TFLite's MultiplyByQuantizedMultiplier, add the output zero point and clamp. QUANT8_ASYMM_SIGNED
+/// with a same-type filter is computed by the reference on values shifted by 128 into uint8 with
+/// zero points shifted alike; the shift cancels in every difference, so computing on int8 directly
+/// gives the same results.
+///
+/// Checks as the reference's prepare / execution, reported as errors: filter [1, fh, fw, depth_out]
+/// with depth_out = depth_in * multiplier and bias length depth_out; paddings below the effective
+/// filter size; for a same-type 8-bit filter, bias scale = input scale * filter scale to 1e-6
+/// relative (GetQuantizedConvolutionMultiplier; at prepare here, at execution there).
+///
+/// What is packed at prepare is the per-channel requantization (filter_requant::Tables). The
+/// filter itself is not repacked: [1, fh, fw, depth_out] already holds one contiguous channel
+/// vector per tap, the layout the NHWC kernels read, so a copy would cost memory and save nothing.
 
+
+// ---- begin nnhal/ops/depthwise_conv_2d.hpp ----
+/// \file
+/// DEPTHWISE_CONV_2D (4): depthwise 2-D convolution of a 4-D tensor with a `[1, fh, fw,
+/// depth_out]` filter (depth_out = depth_in * multiplier) and a bias, explicit or implicit
+/// padding, optional layout flag and dilation, fused activation.
+
+
+
+namespace nnhal::ops {
+
+namespace depthwise_conv_2d {
+/// Inputs of the explicit-padding form (11, 12 or 14 inputs: 11 = layout, 12-13 = dilation).
+inline constexpr std::array<Slot, 14> kInputs{{
+    {"input", Role::Data},
+    {"filter", Role::Weights},
+    {"bias", Role::Bias},
+    {"pad_left", Role::Parameter},
+    {"pad_right", Role::Parameter},
+    {"pad_top", Role::Parameter},
+    {"pad_bottom", Role::Parameter},
+    {"stride_w", Role::Parameter},
+    {"stride_h", Role::Parameter},
+    {"depth_multiplier", Role::Parameter},
+    {"activation", Role::Activation},
+    {"layout", Role::Layout, kSlotTrailing},
+    {"dilation_w", Role::Parameter, kSlotTrailing},
+    {"dilation_h", Role::Parameter, kSlotTrailing},
+}};
+/// Inputs of the implicit-padding form (8, 9 or 11 inputs).
+inline constexpr std::array<Slot, 11> kImplicitInputs{{
+    {"input", Role::Data},
+    {"filter", Role::Weights},
+    {"bias", Role::Bias},
+    {"padding_scheme", Role::Parameter},
+    {"stride_w", Role::Parameter},
+    {"stride_h", Role::Parameter},
+    {"depth_multiplier", Role::Parameter},
+    {"activation", Role::Activation},
+    {"layout", Role::Layout, kSlotTrailing},
+    {"dilation_w", Role::Parameter, kSlotTrailing},
+    {"dilation_h", Role::Parameter, kSlotTrailing},
+}};
+inline constexpr auto& kOutputs = v1_0::kSingleOutput;
+
+/// Implicit form: padding scheme, stride_w, stride_h, depth_multiplier, activation.
+inline constexpr auto kSignatures = conv::signatures(5);
+
+/// Per-channel filters are quantized along dimension 3 (depth_out).
+inline Status validate(const OperationView& op, HalVersion& version) {
+  return conv::validate(op, version, 3);
+}
+}  // namespace depthwise_conv_2d
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// DEPTHWISE_CONV_2D is validated (nnhal/ops/depthwise_conv_2d.hpp) but nnhal has no kernel for it yet.
+/// DEPTHWISE_CONV_2D in the operation table.
 template <>
-struct Kernels<OperationType::DEPTHWISE_CONV_2D> : NoKernelsYet {};
+struct Row<OperationType::DEPTHWISE_CONV_2D> {
+  static constexpr OperationInfo info = make_row(OperationType::DEPTHWISE_CONV_2D, {
+      .inputs = ops::depthwise_conv_2d::kInputs,
+      .outputs = ops::depthwise_conv_2d::kOutputs,
+      .signatures = ops::depthwise_conv_2d::kSignatures,
+      .validate = &ops::depthwise_conv_2d::validate,
+      .flags = kOpAllowsZeroSized,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/depthwise_conv_2d.hpp ----
+// ---- begin nnhal/simd/depthwise_f32.hpp ----
+/// \file
+/// SIMD family: the FLOAT32 DEPTHWISE_CONV_2D kernel for NHWC data and a depth multiplier of 1,
+/// vectorized over channels, compiled for every target (nnhal/simd/dispatch.hpp). The
+/// per-target code and its accuracy (it uses fused multiply-adds and starts from the bias, so
+/// it rounds differently from the scalar reference) are described in
+/// nnhal/simd/depthwise_f32-inl.h.
+
+
+
+namespace nnhal::simd {
+
+/// One depthwise convolution, NHWC, multiplier 1 (channels in = channels out = `channels`).
+/// `in` is [batch, in_h, in_w, channels], `filter` [filter_h, filter_w, channels], `bias`
+/// [channels], `out` [batch, out_h, out_w, channels]. Taps outside the input (padding) add
+/// nothing. The caller guarantees that the geometry is consistent (out sizes from the window
+/// rules, pad_top / pad_left < effective filter sizes) and that `out` does not overlap inputs.
+struct DepthwiseF32Args {
+  const float* in;
+  const float* filter;
+  const float* bias;
+  float* out;
+  std::size_t batch, in_h, in_w, channels, out_h, out_w, filter_h, filter_w;
+  std::int64_t stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left;
+  float act_min, act_max;
+};
+
+/// The family's entry points for one target.
+struct DepthwiseF32 {
+  /// out[b, y, x, c] = clamp(bias[c] + sum over valid (ky, kx) of in[b, iy, ix, c] *
+  /// filter[ky, kx, c]), iy = y * stride_h - pad_top + ky * dilation_h (ix likewise), clamp as
+  /// the reference (`r < act_min ? act_min : (r > act_max ? act_max : r)`).
+  void (*run)(const DepthwiseF32Args& a);
+};
+
+}  // namespace nnhal::simd
+
+#define NNHAL_SIMD_FAMILY_INL "nnhal/simd/depthwise_f32-inl.h"
+#include "nnhal/simd/foreach_target-inl.h"
+#undef NNHAL_SIMD_FAMILY_INL
+
+namespace nnhal::simd {
+
+/// The family's entry points compiled for `target` (default: the one this process runs).
+inline const DepthwiseF32& depthwise_f32_table(std::int64_t target = chosen_target()) noexcept {
+  static constexpr PerTarget<DepthwiseF32> kTables[] = NNHAL_SIMD_PER_TARGET(kDepthwiseF32);
+  return pick(kTables, target);
+}
+
+/// DepthwiseF32::run of the target this process runs.
+inline void depthwise_f32(const DepthwiseF32Args& a) noexcept { depthwise_f32_table().run(a); }
+
+}  // namespace nnhal::simd
+// ---- end nnhal/simd/depthwise_f32.hpp ----
+// ---- begin nnhal/simd/depthwise_q8.hpp ----
+/// \file
+/// SIMD family: the 8-bit DEPTHWISE_CONV_2D kernel for NHWC data and a depth multiplier of 1,
+/// vectorized over channels in int32 lanes, compiled for every target
+/// (nnhal/simd/dispatch.hpp). It gives the reference's results bit for bit (integer sums, the
+/// same rescaling per lane); the per-target code is in nnhal/simd/depthwise_q8-inl.h.
+
+
+
+namespace nnhal::simd {
+
+/// One depthwise convolution, NHWC, multiplier 1: `in` [batch, in_h, in_w, channels] of E,
+/// `filter` [filter_h, filter_w, channels] of F, `bias` [channels], `out` [batch, out_h, out_w,
+/// channels] of E. Per channel c the rescaling is TFLite's MultiplyByQuantizedMultiplier with
+/// multiplier[c], a left shift left_shift[c] >= 0 and a rounding right shift right_shift[c] >= 0
+/// (at most one of them non-zero; multiplier[c] != INT32_MIN). Geometry as DepthwiseF32Args.
+struct DepthwiseQ8Args {
+  const void* in;
+  const void* filter;
+  const std::int32_t* bias;
+  void* out;
+  std::size_t batch, in_h, in_w, channels, out_h, out_w, filter_h, filter_w;
+  std::int64_t stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left;
+  std::int32_t input_offset, filter_offset, output_offset, act_min, act_max;
+  const std::int32_t* multiplier;
+  const std::int32_t* left_shift;
+  const std::int32_t* right_shift;
+};
+
+/// The family's entry points for one target: out = clamp(rescale(bias[c] + sum over the taps
+/// inside the input of (x + input_offset) * (w + filter_offset)) + output_offset), the sum
+/// wrapping in int32.
+struct DepthwiseQ8 {
+  void (*u8)(const DepthwiseQ8Args& a);     ///< uint8 input / output, uint8 filter
+  void (*u8_s8)(const DepthwiseQ8Args& a);  ///< uint8 input / output, int8 (per-channel) filter
+  void (*s8)(const DepthwiseQ8Args& a);     ///< int8 input / output, int8 filter
+};
+
+}  // namespace nnhal::simd
+
+#define NNHAL_SIMD_FAMILY_INL "nnhal/simd/depthwise_q8-inl.h"
+#include "nnhal/simd/foreach_target-inl.h"
+#undef NNHAL_SIMD_FAMILY_INL
+
+namespace nnhal::simd {
+
+/// The family's entry points compiled for `target` (default: the one this process runs).
+inline const DepthwiseQ8& depthwise_q8_table(std::int64_t target = chosen_target()) noexcept {
+  static constexpr PerTarget<DepthwiseQ8> kTables[] = NNHAL_SIMD_PER_TARGET(kDepthwiseQ8);
+  return pick(kTables, target);
+}
+
+}  // namespace nnhal::simd
+// ---- end nnhal/simd/depthwise_q8.hpp ----
+
+namespace nnhal::kernels::depthwise_conv_2d {
+
+using filter_requant::QuantParams;
+using filter_requant::from_float;
+using filter_requant::multiplier_of;
+using filter_requant::prepare_quant;
+using filter_requant::requantize_acc;
+using filter_requant::to_float;
+
+inline constexpr const char* kName = "DEPTHWISE_CONV_2D";
+
+/// The resolved problem: input and output images (layout strides), window geometry, the depth
+/// multiplier and the activation code.
+struct Conv {
+  window::Image in, out;
+  window::Geometry g;
+  std::uint32_t multiplier = 1;
+  std::int32_t activation = 0;
+  bool nchw = false;  ///< layout flag
+};
+
+/// Reads the scalars and checks the shapes as the reference's prepare does: ranks 4, 4, 1;
+/// filter [1, fh, fw, depth_out]; bias length depth_out; depth_in * multiplier == depth_out;
+/// effective filter larger than each padding. Only the batch (or a spatial size) may be 0.
+inline Expected<Conv> resolve(const NodeIO& io) {
+  const Dims &in = io.input(0).dims, &f = io.input(1).dims, &bias = io.input(2).dims;
+  if (in.rank() != 4) return NNHAL_FAILURE("%s input has rank %zu, expected 4", kName, in.rank());
+  if (f.rank() != 4) return NNHAL_FAILURE("%s filter has rank %zu, expected 4", kName, f.rank());
+  if (bias.rank() != 1) return NNHAL_FAILURE("%s bias has rank %zu, expected 1", kName, bias.rank());
+  auto s = window::read_scalars(io, 3, 1, kName);
+  if (!s) return std::move(s.error());
+  Conv cv;
+  if (s->extra[0] < 1) return NNHAL_FAILURE("%s has a non-positive depth multiplier %d", kName, s->extra[0]);
+  cv.multiplier = static_cast<std::uint32_t>(s->extra[0]);
+  cv.activation = s->activation;
+  cv.nchw = s->nchw;
+  cv.in = window::Image::of(in, s->nchw);
+  const std::uint32_t depth_out = f[3];
+  if (f[0] != 1) return NNHAL_FAILURE("%s filter dimension 0 is %u, expected 1", kName, f[0]);
+  if (bias[0] != depth_out)
+    return NNHAL_FAILURE("%s bias length %u differs from the filter's depth %u", kName, bias[0], depth_out);
+  if (std::uint64_t{cv.in.c} * cv.multiplier != depth_out)
+    return NNHAL_FAILURE("%s input depth %u times multiplier %u differs from the filter's depth %u", kName,
+                         cv.in.c, cv.multiplier, depth_out);
+  if (depth_out == 0) return NNHAL_FAILURE("%s has an empty filter depth", kName);
+  if (f[1] > INT32_MAX || f[2] > INT32_MAX) return NNHAL_FAILURE("%s filter is too large", kName);
+  auto g = window::resolve(*s, cv.in.h, cv.in.w, static_cast<std::int32_t>(f[1]), static_cast<std::int32_t>(f[2]), kName);
+  if (!g) return std::move(g.error());
+  cv.g = *g;
+  const std::int64_t eff_w = window::effective_filter(g->filter_w, g->dilation_w);
+  const std::int64_t eff_h = window::effective_filter(g->filter_h, g->dilation_h);
+  if (!(eff_w > g->pad_w.head && eff_w > g->pad_w.tail && eff_h > g->pad_h.head && eff_h > g->pad_h.tail))
+    return NNHAL_FAILURE("%s: a padding (%d, %d, %d, %d) is not smaller than the effective filter (%lld x %lld)",
+                         kName, g->pad_w.head, g->pad_w.tail, g->pad_h.head, g->pad_h.tail,
+                         static_cast<long long>(eff_h), static_cast<long long>(eff_w));
+  cv.out = window::Image::of(window::Image::dims(s->nchw, cv.in.n, g->out_h, g->out_w, depth_out), s->nchw);
+  return cv;
+}
+
+/// Output shape: [batch, out_h, out_w, depth_out] (NCHW: [batch, depth_out, out_h, out_w]).
+inline Status infer(const NodeIO& io) {
+  auto cv = resolve(io);
+  if (!cv) return std::move(cv.error());
+  RtOperand& out = io.output(0);
+  out.dims = window::Image::dims(cv->nchw, cv->out.n, cv->out.h, cv->out.w, cv->out.c);
+  out.rank_known = true;
+  return {};
+}
+
+/// Taps k of one axis with 0 <= origin + k * dilation < size, as [lo, hi).
+struct TapRange {
+  std::int64_t lo, hi;
+};
+constexpr TapRange tap_range(std::int64_t origin, std::int64_t dilation, std::int64_t filter, std::int64_t size) noexcept {
+  std::int64_t lo = origin < 0 ? (-origin + dilation - 1) / dilation : 0;
+  std::int64_t hi = size - 1 - origin < 0 ? 0 : (size - 1 - origin) / dilation + 1;
+  if (hi > filter) hi = filter;
+  if (lo > hi) lo = hi;
+  return {lo, hi};
+}
+
+/// Plain reference for float and half, any layout and multiplier: per output, the sum of the
+/// products over the taps inside the input (in tap order, in float), + bias, clamped, rounded
+/// to E once. The SIMD kernel (simd::depthwise_f32) is checked against it.
+template <class E>
+void reference_float(const E* in, const E* filter, const E* bias, E* out, const Conv& cv) noexcept {
+  const FloatRange r = float_activation_range(cv.activation);
+  const window::Geometry& g = cv.g;
+  const std::size_t depth_out = cv.out.c;
+  for (std::size_t b = 0; b < cv.out.n; ++b)
+    for (std::size_t y = 0; y < cv.out.h; ++y) {
+      const std::int64_t iy0 = static_cast<std::int64_t>(y) * g.stride_h - g.pad_h.head;
+      const TapRange ty = tap_range(iy0, g.dilation_h, g.filter_h, cv.in.h);
+      for (std::size_t x = 0; x < cv.out.w; ++x) {
+        const std::int64_t ix0 = static_cast<std::int64_t>(x) * g.stride_w - g.pad_w.head;
+        const TapRange tx = tap_range(ix0, g.dilation_w, g.filter_w, cv.in.w);
+        for (std::size_t ic = 0; ic < cv.in.c; ++ic)
+          for (std::size_t m = 0; m < cv.multiplier; ++m) {
+            const std::size_t oc = ic * cv.multiplier + m;
+            float sum = 0.0f;
+            for (std::int64_t ky = ty.lo; ky < ty.hi; ++ky) {
+              const auto iy = static_cast<std::size_t>(iy0 + ky * g.dilation_h);
+              for (std::int64_t kx = tx.lo; kx < tx.hi; ++kx) {
+                const auto ix = static_cast<std::size_t>(ix0 + kx * g.dilation_w);
+                sum += to_float(in[cv.in.at(b, iy, ix, ic)]) *
+                       to_float(filter[(static_cast<std::size_t>(ky) * g.filter_w + static_cast<std::size_t>(kx)) * depth_out + oc]);
+              }
+            }
+            out[cv.out.at(b, y, x, oc)] = from_float<E>(r.apply(sum + to_float(bias[oc])));
+          }
+      }
+    }
+}
+
+/// Node parameters.
+struct Params {
+  const simd::DepthwiseF32* simd = nullptr;
+  const simd::DepthwiseQ8* simd_q8 = nullptr;
+  QuantParams q{};
+};
+
+/// Plain 8-bit reference, any layout and multiplier. The int32 sums wrap (as the hardware does)
+/// instead of overflowing into undefined behaviour.
+template <class E, class F>
+void reference_quant(const E* in, const F* filter, const std::int32_t* bias, E* out, const Conv& cv,
+                     const QuantParams& p, const quant::Multiplier* table, quant::QuantRange range) noexcept {
+  const window::Geometry& g = cv.g;
+  const std::size_t depth_out = cv.out.c;
+  for (std::size_t b = 0; b < cv.out.n; ++b)
+    for (std::size_t y = 0; y < cv.out.h; ++y) {
+      const std::int64_t iy0 = static_cast<std::int64_t>(y) * g.stride_h - g.pad_h.head;
+      const TapRange ty = tap_range(iy0, g.dilation_h, g.filter_h, cv.in.h);
+      for (std::size_t x = 0; x < cv.out.w; ++x) {
+        const std::int64_t ix0 = static_cast<std::int64_t>(x) * g.stride_w - g.pad_w.head;
+        const TapRange tx = tap_range(ix0, g.dilation_w, g.filter_w, cv.in.w);
+        for (std::size_t ic = 0; ic < cv.in.c; ++ic)
+          for (std::size_t m = 0; m < cv.multiplier; ++m) {
+            const std::size_t oc = ic * cv.multiplier + m;
+            std::uint32_t acc = 0;
+            for (std::int64_t ky = ty.lo; ky < ty.hi; ++ky) {
+              const auto iy = static_cast<std::size_t>(iy0 + ky * g.dilation_h);
+              for (std::int64_t kx = tx.lo; kx < tx.hi; ++kx) {
+                const auto ix = static_cast<std::size_t>(ix0 + kx * g.dilation_w);
+                const std::int32_t xv = in[cv.in.at(b, iy, ix, ic)] + p.input_offset;
+                const std::int32_t wv =
+                    filter[(static_cast<std::size_t>(ky) * g.filter_w + static_cast<std::size_t>(kx)) * depth_out + oc] +
+                    p.filter_offset;
+                acc += static_cast<std::uint32_t>(xv * wv);
+              }
+            }
+            acc += static_cast<std::uint32_t>(bias[oc]);
+            out[cv.out.at(b, y, x, oc)] = requantize_acc<E>(acc, multiplier_of(p, table, oc), p.output_offset, range);
+          }
+      }
+    }
+}
+
+inline Status kernel_f32(const NodeIO& io) {
+  auto cv = resolve(io);
+  if (!cv) return std::move(cv.error());
+  if (io.output(0).dims.element_count() == 0) return {};  // zero-sized: nothing to compute
+  const float* in = io.in_data<OperandType::TENSOR_FLOAT32>(0);
+  const float* filter = io.in_data<OperandType::TENSOR_FLOAT32>(1);
+  const float* bias = io.in_data<OperandType::TENSOR_FLOAT32>(2);
+  float* out = io.out_data<OperandType::TENSOR_FLOAT32>(0);
+  if (!cv->nchw && cv->multiplier == 1) {
+    const FloatRange r = float_activation_range(cv->activation);
+    const window::Geometry& g = cv->g;
+    const simd::DepthwiseF32Args args{in, filter, bias, out,
+                                      cv->out.n, cv->in.h, cv->in.w, cv->in.c, cv->out.h, cv->out.w,
+                                      static_cast<std::size_t>(g.filter_h), static_cast<std::size_t>(g.filter_w),
+                                      g.stride_h, g.stride_w, g.dilation_h, g.dilation_w, g.pad_h.head, g.pad_w.head,
+                                      r.min, r.max};
+    io.params<Params>().simd->run(args);
+    return {};
+  }
+  reference_float(in, filter, bias, out, *cv);
+  return {};
+}
+
+inline Status kernel_f16(const NodeIO& io) {
+  auto cv = resolve(io);
+  if (!cv) return std::move(cv.error());
+  if (io.output(0).dims.element_count() == 0) return {};
+  reference_float(io.in_data<OperandType::TENSOR_FLOAT16>(0), io.in_data<OperandType::TENSOR_FLOAT16>(1),
+                  io.in_data<OperandType::TENSOR_FLOAT16>(2), io.out_data<OperandType::TENSOR_FLOAT16>(0), *cv);
+  return {};
+}
+
+/// The 8-bit kernel for input type T and filter type FT (T, or per-channel).
+template <OperandType T, OperandType FT>
+Status kernel_quant(const NodeIO& io) {
+  using E = element_t<T>;
+  using F = element_t<FT>;
+  auto cv = resolve(io);
+  if (!cv) return std::move(cv.error());
+  const Params& params = io.params<Params>();
+  const QuantParams& p = params.q;
+  if (p.per_channel && p.channels != cv->out.c)
+    return NNHAL_FAILURE("%s filter has %u channel scales for %u output channels", kName, p.channels, cv->out.c);
+  if (io.output(0).dims.element_count() == 0) return {};
+  const filter_requant::Tables tables = filter_requant::tables_of(io.packed(), p.channels);
+  const RtOperand& o = io.output(0);
+  const auto storage = quant::storage_range<E>();
+  const auto range = quant::activation_range(static_cast<FusedActivationFunc>(cv->activation), o.scale, o.zero_point,
+                                             storage.min, storage.max);
+  const E* in = io.in_data<T>(0);
+  const F* filter = io.in_data<FT>(1);
+  const std::int32_t* bias = io.in_data<OperandType::TENSOR_INT32>(2);
+  E* out = io.out_data<T>(0);
+  if (!cv->nchw && cv->multiplier == 1 && p.channels == cv->out.c && tables.multiplier != nullptr) {
+    const window::Geometry& g = cv->g;
+    const simd::DepthwiseQ8Args args{in, filter, bias, out,
+                                     cv->out.n, cv->in.h, cv->in.w, cv->in.c, cv->out.h, cv->out.w,
+                                     static_cast<std::size_t>(g.filter_h), static_cast<std::size_t>(g.filter_w),
+                                     g.stride_h, g.stride_w, g.dilation_h, g.dilation_w, g.pad_h.head, g.pad_w.head,
+                                     p.input_offset, p.filter_offset, p.output_offset, range.min, range.max,
+                                     tables.multiplier, tables.left_shift, tables.right_shift};
+    if constexpr (T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED)
+      params.simd_q8->s8(args);
+    else if constexpr (FT == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL)
+      params.simd_q8->u8_s8(args);
+    else
+      params.simd_q8->u8(args);
+    return {};
+  }
+  reference_quant(in, filter, bias, out, *cv, p, tables.aos, range);
+  return {};
+}
+
+/// DEPTHWISE_CONV_2D's kernels, keyed by the input type (the filter type is chosen at prepare).
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
+                                    OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_ASYMM_SIGNED};
+  static Status infer(const NodeIO& io) { return depthwise_conv_2d::infer(io); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
+    Params p;
+    if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      p.simd = &simd::depthwise_f32_table();
+      prepare.store(p);
+      return &kernel_f32;
+    } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
+      prepare.store(p);
+      return &kernel_f16;
+    } else {
+      p.simd_q8 = &simd::depthwise_q8_table();
+      if (auto s = prepare_quant(io, prepare, p.q, kName, 3); !s) return std::move(s.error());
+      prepare.store(p);
+      if (io.input(1).type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL)
+        return &kernel_quant<T, OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL>;
+      if (io.input(1).type != T) return NNHAL_FAILURE("%s filter type differs from the input type", kName);
+      return &kernel_quant<T, T>;
+    }
+  }
+};
+
+}  // namespace nnhal::kernels::depthwise_conv_2d
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::DEPTHWISE_CONV_2D> : kernels::depthwise_conv_2d::Family {};
+static_assert(kernels_cover_row<OperationType::DEPTHWISE_CONV_2D>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/depthwise_conv_2d.hpp ----
@@ -3225,122 +5481,6 @@ struct Kernels<OperationType::DEPTHWISE_CONV_2D> : NoKernelsYet {};
 /// byte-moving kernel for every type, NHWC or NCHW.
 
 
-// ---- begin nnhal/kernels/common/axes.hpp ----
-/// \file
-/// Axis and shape helpers shared by the shape, indexing and reduction kernels: resolving a
-/// possibly negative axis, reading an axes tensor into a set (repeats allowed), the shape of a
-/// reduction, and the overflow check of a computed output shape.
-
-
-// ---- begin nnhal/kernels/common/axis.hpp ----
-/// \file
-/// Axis arguments of the kernels that work along one axis (SOFTMAX, LOG_SOFTMAX,
-/// L2_NORMALIZATION, LOCAL_RESPONSE_NORMALIZATION, GATHER, SPLIT, ARGMAX, ...): resolving a
-/// negative axis and splitting a shape into the elements before, along and after it. Axis
-/// lists (the reductions) are in nnhal/kernels/common/axes.hpp.
-
-
-
-namespace nnhal::kernels {
-
-/// `axis` in [-rank, rank) as an index in [0, rank), or INVALID_ARGUMENT naming the operation
-/// `op` (leave it empty where the caller's error prefix names it already).
-inline Expected<std::size_t> resolve_axis(std::int64_t axis, std::size_t rank, std::string_view op) {
-  const auto r = static_cast<std::int64_t>(rank);
-  if (axis < -r || axis >= r)
-    return NNHAL_INVALID("%.*s%saxis %lld is outside [-%zu, %zu) for an input of rank %zu", static_cast<int>(op.size()),
-                         op.data(), op.empty() ? "" : " ", static_cast<long long>(axis), rank, rank, rank);
-  return static_cast<std::size_t>(axis < 0 ? axis + r : axis);
-}
-
-/// A shape seen as [outer, axis, inner] around one axis: element (o, a, i) is at
-/// (o * axis + a) * inner + i.
-struct AxisSplit {
-  std::size_t outer = 1, axis = 1, inner = 1;
-};
-
-inline AxisSplit split_at(const Dims& dims, std::size_t axis) noexcept {
-  AxisSplit s;
-  for (std::size_t d = 0; d < axis; ++d) s.outer *= dims[d];
-  s.axis = dims[axis];
-  for (std::size_t d = axis + 1; d < dims.rank(); ++d) s.inner *= dims[d];
-  return s;
-}
-
-}  // namespace nnhal::kernels
-// ---- end nnhal/kernels/common/axis.hpp ----
-
-namespace nnhal::kernels {
-
-/// The axes named by a TENSOR_INT32 axes input (1-D, or a scalar-shaped tensor), negative
-/// values resolved, repeats allowed.
-struct AxisSet {
-  std::array<bool, kMaxRank> on{};
-  std::size_t count = 0;  ///< distinct axes
-};
-
-inline Expected<AxisSet> read_axes(const NodeIO& io, std::size_t input, std::size_t rank) {
-  const RtOperand& axes = io.input(input);
-  if (axes.dims.rank() > 1) return NNHAL_INVALID("axes must be 1-D, it has rank %zu", axes.dims.rank());
-  const auto values = io.in<OperandType::TENSOR_INT32>(input);
-  AxisSet set;
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    auto a = resolve_axis(values[i], rank, "");
-    if (!a) return std::move(a.error());
-    if (!set.on[*a]) ++set.count;
-    set.on[*a] = true;
-  }
-  return set;
-}
-
-/// Shape of reducing `in` over `axes`: reduced axes become 1 with keep_dims, else disappear;
-/// reducing every axis without keep_dims gives [1] (the reference's rule).
-inline Dims reduced_dims(const Dims& in, const AxisSet& axes, bool keep_dims) noexcept {
-  Dims out;
-  for (std::size_t k = 0; k < in.rank(); ++k) {
-    if (!axes.on[k])
-      out.push_back(in[k]);
-    else if (keep_dims)
-      out.push_back(1);
-  }
-  if (out.rank() == 0) out.push_back(1);
-  return out;
-}
-
-/// Checks that a computed dimension fits the 32-bit dimension type.
-inline Expected<std::uint32_t> checked_dim(std::uint64_t v, const char* what) {
-  if (v > UINT32_MAX)
-    return NNHAL_INVALID("%s: dimension %llu does not fit 32 bits", what, static_cast<unsigned long long>(v));
-  return static_cast<std::uint32_t>(v);
-}
-
-/// Checks that a tensor of shape `d` with `elem`-byte elements is addressable (its byte size
-/// fits a signed pointer difference, so strides never overflow).
-inline Status check_addressable(const Dims& d, std::size_t elem, const char* what) {
-  std::uint64_t bytes = 0;
-  const std::uint64_t n = d.element_count();
-  if (n == UINT64_MAX || __builtin_mul_overflow(n, std::uint64_t{elem}, &bytes) ||
-      bytes > static_cast<std::uint64_t>(PTRDIFF_MAX))
-    return NNHAL_INVALID("%s: the output shape's size overflows", what);
-  return {};
-}
-
-/// Sets output `i` to shape `d`, after the addressability check.
-inline Status set_output(const NodeIO& io, std::size_t i, const Dims& d) {
-  RtOperand& out = io.output(i);
-  NNHAL_TRY(check_addressable(d, element_size(out.type), "output"));
-  out.dims = d;
-  out.rank_known = true;
-  return {};
-}
-
-/// Reads the optional layout flag at input `i` (absent or false = NHWC).
-inline bool layout_nchw(const NodeIO& io, std::size_t i) noexcept {
-  return io.has_input(i) && io.scalar<OperandType::BOOL>(i) != 0;
-}
-
-}  // namespace nnhal::kernels
-// ---- end nnhal/kernels/common/axes.hpp ----
 // ---- begin nnhal/kernels/common/block_copy.hpp ----
 /// \file
 /// Strided block copies for the data-movement kernels (TRANSPOSE, STRIDED_SLICE, PAD, the
@@ -4525,21 +6665,17 @@ struct QuantParams {
   quant::Multiplier output;
 };
 
-/// Builds QuantParams as the reference does (GetQuantizedConvolutionMultiplier): the product
-/// input_scale * weights_scale is taken in float and widened; the bias scale must equal it to
-/// within 1e-6 relative (a runtime check in the reference, an error at prepare time here).
+/// Builds QuantParams as the reference does (GetQuantizedConvolutionMultiplier, shared with the
+/// convolutions: filter_requant::conv_multiplier), with its bias-scale check at prepare time.
 inline Expected<QuantParams> make_quant_params(const NodeIO& io) noexcept {
   const RtOperand &in = io.input(0), &w = io.input(1), &bias = io.input(2), &out = io.output(0);
-  const double product = static_cast<double>(in.scale * w.scale);
-  const double bias_scale = bias.scale;
-  if (!(std::abs(product - bias_scale) <= 1e-6 * (product < bias_scale ? product : bias_scale)))
-    return NNHAL_FAILURE("FULLY_CONNECTED bias scale %g differs from input scale * weights scale %g",
-                         bias_scale, product);
+  auto m = filter_requant::conv_multiplier(in.scale, w.scale, bias.scale, out.scale, "FULLY_CONNECTED");
+  if (!m) return std::move(m.error());
   QuantParams p{};
   p.input_offset = -in.zero_point;
   p.weights_offset = -w.zero_point;
   p.output_offset = out.zero_point;
-  p.output = quant::quantize_multiplier(product / static_cast<double>(out.scale));
+  p.output = *m;
   return p;
 }
 
@@ -5242,14 +7378,50 @@ static_assert(kernels_cover_row<OperationType::L2_NORMALIZATION>());
 // ---- end nnhal/kernels/l2_normalization.hpp ----
 // ---- begin nnhal/kernels/l2_pool_2d.hpp ----
 /// \file
-/// L2_POOL_2D kernels: none yet.
+/// L2_POOL_2D kernels (the row: nnhal/ops/l2_pool_2d.hpp): the pooling core of
+/// nnhal/kernels/common/pool.hpp, sqrt(mean of squares) over the valid (unpadded) elements of
+/// each window. Float types only, as the row.
 
+// ---- begin nnhal/ops/l2_pool_2d.hpp ----
+/// \file
+/// L2_POOL_2D (12): square root of the mean of squares over each filter window of a 4-D tensor,
+/// with explicit or implicit padding and a fused activation. Float types only.
+
+
+namespace nnhal::ops {
+
+namespace l2_pool_2d {
+inline constexpr auto& kInputs = pool::kInputs;
+inline constexpr auto& kOutputs = pool::kOutputs;
+/// F32 1.0; F16 1.2 (no quantized types).
+inline constexpr auto kSignatures = pool::signatures(v1_0::kFloatTypes);
+}  // namespace l2_pool_2d
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// L2_POOL_2D is validated (nnhal/ops/l2_pool_2d.hpp) but nnhal has no kernel for it yet.
+/// L2_POOL_2D in the operation table.
 template <>
-struct Kernels<OperationType::L2_POOL_2D> : NoKernelsYet {};
+struct Row<OperationType::L2_POOL_2D> {
+  static constexpr OperationInfo info = make_row(OperationType::L2_POOL_2D, {
+      .inputs = ops::l2_pool_2d::kInputs,
+      .outputs = ops::l2_pool_2d::kOutputs,
+      .signatures = ops::l2_pool_2d::kSignatures,
+      .flags = kOpAllowsZeroSized,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/l2_pool_2d.hpp ----
+
+namespace nnhal {
+
+/// L2_POOL_2D's kernels, keyed by the input type (float32 also serves relaxed models).
+template <>
+struct Kernels<OperationType::L2_POOL_2D>
+    : kernels::pool::Family<kernels::pool::Kind::kL2, OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16> {};
+static_assert(kernels_cover_row<OperationType::L2_POOL_2D>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/l2_pool_2d.hpp ----
@@ -5696,14 +7868,51 @@ struct Kernels<OperationType::LSTM> : NoKernelsYet {};
 // ---- end nnhal/kernels/lstm.hpp ----
 // ---- begin nnhal/kernels/max_pool_2d.hpp ----
 /// \file
-/// MAX_POOL_2D kernels: none yet.
+/// MAX_POOL_2D kernels (the row: nnhal/ops/max_pool_2d.hpp): the pooling core of
+/// nnhal/kernels/common/pool.hpp, taking the maximum of the valid (unpadded) elements of each
+/// window.
 
+// ---- begin nnhal/ops/max_pool_2d.hpp ----
+/// \file
+/// MAX_POOL_2D (17): maximum over each filter window of a 4-D tensor, with explicit or implicit
+/// padding and a fused activation.
+
+
+namespace nnhal::ops {
+
+namespace max_pool_2d {
+inline constexpr auto& kInputs = pool::kInputs;
+inline constexpr auto& kOutputs = pool::kOutputs;
+/// F32, QA8 1.0; F16 1.2; QAS8 1.3. Rank 4, strides, filter and paddings are runtime checks.
+inline constexpr auto kSignatures = pool::signatures(v1_0::float_quant_types(HalVersion::V1_0));
+}  // namespace max_pool_2d
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// MAX_POOL_2D is validated (nnhal/ops/max_pool_2d.hpp) but nnhal has no kernel for it yet.
+/// MAX_POOL_2D in the operation table.
 template <>
-struct Kernels<OperationType::MAX_POOL_2D> : NoKernelsYet {};
+struct Row<OperationType::MAX_POOL_2D> {
+  static constexpr OperationInfo info = make_row(OperationType::MAX_POOL_2D, {
+      .inputs = ops::max_pool_2d::kInputs,
+      .outputs = ops::max_pool_2d::kOutputs,
+      .signatures = ops::max_pool_2d::kSignatures,
+      .flags = kOpAllowsZeroSized,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/max_pool_2d.hpp ----
+
+namespace nnhal {
+
+/// MAX_POOL_2D's kernels, keyed by the input type (float32 also serves relaxed models).
+template <>
+struct Kernels<OperationType::MAX_POOL_2D>
+    : kernels::pool::Family<kernels::pool::Kind::kMax, OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
+                            OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_ASYMM_SIGNED> {};
+static_assert(kernels_cover_row<OperationType::MAX_POOL_2D>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/max_pool_2d.hpp ----
@@ -6174,14 +8383,307 @@ static_assert(kernels_cover_row<OperationType::RESHAPE>());
 // ---- end nnhal/kernels/reshape.hpp ----
 // ---- begin nnhal/kernels/resize_bilinear.hpp ----
 /// \file
-/// RESIZE_BILINEAR kernels: none yet.
+/// RESIZE_BILINEAR kernels (the row: nnhal/ops/resize_bilinear.hpp): the resize core of
+/// nnhal/kernels/common/resize.hpp, bilinear method (coordinates and rounding described there).
 
+// ---- begin nnhal/kernels/common/resize.hpp ----
+/// \file
+/// The resize core shared by RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR: reading the size or
+/// scale scalars and the layout / align_corners / half_pixel_centers flags, the output shape,
+/// and one kernel per method and element type over either layout (NHWC rows are walked pixel
+/// by pixel with the channels innermost and contiguous).
+///
+/// Inputs: 0 the 4-D image; 1 output width and 2 output height, both INT32 (the size form) or
+/// both FLOAT32 / FLOAT16 (the scale form: output = floor(float(in) * scale), the scale widened
+/// to float first); 3 layout (optional for RESIZE_BILINEAR); 4 align_corners, 5
+/// half_pixel_centers (optional, 1.3). The reference's runtime checks: rank 4; not both
+/// align_corners and half_pixel_centers; height, width and depth > 0 (only the batch may be 0);
+/// output height and width > 0. nnhal also refuses a scale whose product is not finite or does
+/// not fit INT32 (the reference converts it to int32 unchecked) and outputs whose size
+/// overflows.
+///
+/// Coordinates, as the reference (NNAPI ResizeImageOps.cpp, TFLite reference_ops):
+///   scale = (align_corners && out > 1) ? (in - 1) / float(out - 1) : in / float(out)
+/// computed from the actual sizes (also in the scale form: the given scale only sets the output
+/// size). Bilinear: v = half_pixel_centers ? (o + 0.5) * scale - 0.5 : o * scale;
+/// lo = max(int(floor(v)), 0), hi = min(int(ceil(v)), in - 1), weight v - lo (so with
+/// half-pixel centres a negative v gives weights 1 - v and v on the same element), and
+///   out = in[y0][x0] * (1 - wy) * (1 - wx) + in[y1][x0] * wy * (1 - wx)
+///       + in[y0][x1] * (1 - wy) * wx + in[y1][x1] * wy * wx  (+ 0.5 for 8-bit types)
+/// in float, in that order; 8-bit results are then converted by truncation toward zero (the
+/// reference's static_cast), so "+ 0.5" rounds half up for non-negative values only: a
+/// negative QUANT8_ASYMM_SIGNED result moves toward zero (-127.5 becomes -127). FLOAT16 is
+/// computed in float without the offset and rounded once. Nearest neighbour (NNAPI's own loop,
+/// not TFLite's): v = half_pixel_centers ? (o + 0.5) * scale : o * scale, index =
+/// min(align_corners ? int(round(v)) : int(floor(v)), in - 1), and max(index, 0) with
+/// half-pixel centres.
+
+
+
+namespace nnhal::kernels::resize {
+
+/// The two resize methods.
+enum class Method { kBilinear, kNearest };
+
+constexpr const char* name(Method m) noexcept {
+  return m == Method::kBilinear ? "RESIZE_BILINEAR" : "RESIZE_NEAREST_NEIGHBOR";
+}
+
+/// The flags of a resize node.
+struct Flags {
+  bool nchw = false, align_corners = false, half_pixel_centers = false;
+};
+
+inline Flags read_flags(const NodeIO& io) noexcept {
+  Flags f;
+  f.nchw = layout_nchw(io, 3);
+  f.align_corners = io.has_input(4) && io.scalar<OperandType::BOOL>(4) != 0;
+  f.half_pixel_centers = io.has_input(5) && io.scalar<OperandType::BOOL>(5) != 0;
+  return f;
+}
+
+/// One output extent from input 1 (width) or 2 (height): the INT32 size, or floor(in * scale).
+inline Expected<std::uint32_t> output_extent(const NodeIO& io, std::size_t i, std::uint32_t in, const char* op,
+                                             const char* what) {
+  const OperandType t = io.input(i).type;
+  std::int64_t size = 0;
+  if (t == OperandType::INT32) {
+    size = io.scalar<OperandType::INT32>(i);
+  } else {
+    const float scale = t == OperandType::FLOAT16 ? static_cast<float>(io.scalar<OperandType::FLOAT16>(i))
+                                                  : io.scalar<OperandType::FLOAT32>(i);
+    const float f = std::floor(static_cast<float>(in) * scale);
+    if (!std::isfinite(f) || f >= 2147483648.0f || f < -2147483648.0f)  // int32's range
+      return NNHAL_FAILURE("%s %s scale %g gives an output size out of range", op, what, static_cast<double>(scale));
+    size = static_cast<std::int64_t>(f);
+  }
+  if (size <= 0) return NNHAL_FAILURE("%s output %s %lld is not positive", op, what, static_cast<long long>(size));
+  return static_cast<std::uint32_t>(size);
+}
+
+/// Output shape [batches, new_h, new_w, depth] in the input's layout.
+inline Status infer(const NodeIO& io, Method m) {
+  const char* op = name(m);
+  const Dims& d = io.input(0).dims;
+  if (d.rank() != 4) return NNHAL_FAILURE("%s input has rank %zu, expected 4", op, d.rank());
+  const Flags f = read_flags(io);
+  if (f.align_corners && f.half_pixel_centers)
+    return NNHAL_FAILURE("%s: align_corners and half_pixel_centers are both true", op);
+  const window::Image im = window::Image::of(d, f.nchw);
+  if (im.h == 0 || im.w == 0 || im.c == 0)
+    return NNHAL_FAILURE("%s input has an empty height, width or depth (%u x %u x %u)", op, im.h, im.w, im.c);
+  auto w = output_extent(io, 1, im.w, op, "width");
+  if (!w) return std::move(w.error());
+  auto h = output_extent(io, 2, im.h, op, "height");
+  if (!h) return std::move(h.error());
+  return set_output(io, 0, window::Image::dims(f.nchw, im.n, *h, *w, im.c));
+}
+
+/// The reference's scale of one axis.
+constexpr float axis_scale(std::uint32_t in, std::uint32_t out, bool align_corners) noexcept {
+  return align_corners && out > 1 ? static_cast<float>(in - 1) / static_cast<float>(out - 1)
+                                  : static_cast<float>(in) / static_cast<float>(out);
+}
+
+/// Bilinear source of one output coordinate: the lower and upper input index and the weight of
+/// the upper one (v - lower).
+struct Lerp {
+  std::size_t lo, hi;
+  float w;
+};
+
+inline Lerp bilinear_source(std::size_t o, float scale, bool half_pixel, std::uint32_t in) noexcept {
+  const float v = half_pixel ? (static_cast<float>(o) + 0.5f) * scale - 0.5f : static_cast<float>(o) * scale;
+  const auto fl = static_cast<std::int64_t>(std::floor(v));
+  const auto ce = static_cast<std::int64_t>(std::ceil(v));
+  const std::int64_t lo = fl < 0 ? 0 : fl;
+  const std::int64_t hi = ce < static_cast<std::int64_t>(in) - 1 ? ce : static_cast<std::int64_t>(in) - 1;
+  return {static_cast<std::size_t>(lo < static_cast<std::int64_t>(in) ? lo : in - 1),
+          static_cast<std::size_t>(hi < 0 ? 0 : hi), v - static_cast<float>(lo)};
+}
+
+/// Nearest-neighbour source of one output coordinate.
+inline std::size_t nearest_source(std::size_t o, float scale, bool align_corners, bool half_pixel,
+                                  std::uint32_t in) noexcept {
+  const float v = half_pixel ? (static_cast<float>(o) + 0.5f) * scale : static_cast<float>(o) * scale;
+  std::int64_t i = static_cast<std::int64_t>(align_corners ? std::round(v) : std::floor(v));
+  if (i > static_cast<std::int64_t>(in) - 1) i = static_cast<std::int64_t>(in) - 1;
+  if (i < 0) i = 0;  // only reachable with half-pixel centres, where the reference clamps too
+  return static_cast<std::size_t>(i);
+}
+
+/// A float converted to an 8-bit type by truncation toward zero, as the reference's cast (kept
+/// within the type's range, where the cast would be undefined).
+template <class E>
+inline E truncate_to(float v) noexcept {
+  float t = std::trunc(v);
+  constexpr float lo = std::numeric_limits<E>::lowest(), hi = std::numeric_limits<E>::max();
+  t = t < lo ? lo : (t > hi ? hi : t);
+  return static_cast<E>(t);
+}
+
+/// Resizes `in` (image si) into `out` (image so) with method M, channels kUnit ? 1 : sc
+/// elements apart (NHWC rows then run with contiguous, vectorizable channel loops).
+template <Method M, bool kUnit, class E>
+void run_layout(const E* in, const window::Image& si, E* out, const window::Image& so, Flags f) noexcept {
+  constexpr bool kFloat = std::is_same_v<E, float> || std::is_same_v<E, Half>;
+  const std::size_t isc = kUnit ? 1 : si.sc, osc = kUnit ? 1 : so.sc;
+  const float sy = axis_scale(si.h, so.h, f.align_corners), sx = axis_scale(si.w, so.w, f.align_corners);
+  for (std::size_t b = 0; b < so.n; ++b) {
+    for (std::size_t y = 0; y < so.h; ++y) {
+      if constexpr (M == Method::kNearest) {
+        const std::size_t iy = nearest_source(y, sy, f.align_corners, f.half_pixel_centers, si.h);
+        for (std::size_t x = 0; x < so.w; ++x) {
+          const std::size_t ix = nearest_source(x, sx, f.align_corners, f.half_pixel_centers, si.w);
+          const E* src = in + si.at(b, iy, ix, 0);
+          E* dst = out + so.at(b, y, x, 0);
+          if constexpr (kUnit) {
+            std::memcpy(dst, src, so.c * sizeof(E));
+          } else {
+            for (std::size_t c = 0; c < so.c; ++c) dst[c * osc] = src[c * isc];
+          }
+        }
+      } else {
+        const Lerp ly = bilinear_source(y, sy, f.half_pixel_centers, si.h);
+        const float wy = ly.w, wy1 = 1 - ly.w;
+        for (std::size_t x = 0; x < so.w; ++x) {
+          const Lerp lx = bilinear_source(x, sx, f.half_pixel_centers, si.w);
+          const float wx = lx.w, wx1 = 1 - lx.w;
+          const E* p00 = in + si.at(b, ly.lo, lx.lo, 0);
+          const E* p10 = in + si.at(b, ly.hi, lx.lo, 0);
+          const E* p01 = in + si.at(b, ly.lo, lx.hi, 0);
+          const E* p11 = in + si.at(b, ly.hi, lx.hi, 0);
+          E* dst = out + so.at(b, y, x, 0);
+          for (std::size_t c = 0; c < so.c; ++c) {
+            const std::size_t k = c * isc;
+            const float v = static_cast<float>(p00[k]) * wy1 * wx1 + static_cast<float>(p10[k]) * wy * wx1 +
+                            static_cast<float>(p01[k]) * wy1 * wx + static_cast<float>(p11[k]) * wy * wx;
+            if constexpr (kFloat) {
+              dst[c * osc] = E(v);
+            } else {
+              dst[c * osc] = truncate_to<E>(v + 0.5f);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+/// Resizes `in` (image si) into `out` (image so) with method M. E is float, Half, uint8_t or
+/// int8_t.
+template <Method M, class E>
+void run(const E* in, const window::Image& si, E* out, const window::Image& so, Flags f) noexcept {
+  if (!f.nchw)  // (an NCHW image of one pixel has unit channel stride too, its output may not)
+    run_layout<M, true>(in, si, out, so, f);
+  else
+    run_layout<M, false>(in, si, out, so, f);
+}
+
+/// The kernel of method M for operand type T.
+template <Method M, OperandType T>
+Status kernel(const NodeIO& io) {
+  const RtOperand& out = io.output(0);
+  if (out.dims.element_count() == 0) return {};  // zero-sized batch: nothing to compute
+  const Flags f = read_flags(io);
+  const window::Image si = window::Image::of(io.input(0).dims, f.nchw);
+  const window::Image so = window::Image::of(out.dims, f.nchw);
+  if (si.n != so.n || si.c != so.c || si.h == 0 || si.w == 0)
+    return NNHAL_FAILURE("%s output shape does not match the input", name(M));
+  run<M>(io.in_data<T>(0), si, io.out_data<T>(0), so, f);
+  return {};
+}
+
+/// A resize operation's kernels, keyed by the input type.
+template <Method M>
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
+                                    OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_ASYMM_SIGNED};
+  static Status infer(const NodeIO& io) { return resize::infer(io, M); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO&, KernelPrepare&) {
+    return &kernel<M, T>;
+  }
+};
+
+}  // namespace nnhal::kernels::resize
+// ---- end nnhal/kernels/common/resize.hpp ----
+// ---- begin nnhal/ops/resize_bilinear.hpp ----
+/// \file
+/// RESIZE_BILINEAR (23): bilinear resize of the spatial dimensions of a 4-D tensor, to a given
+/// size or by given scales, with optional layout flag, align-corners and half-pixel-centers
+/// flags; the output keeps the input's quantization.
+
+
+
+namespace nnhal::ops {
+
+namespace resize_bilinear {
+inline constexpr std::array<Slot, 6> kInputs{{
+    {"input", Role::Data},
+    {"output_width", Role::Parameter},   // INT32 size, or width scale (fT) since 1.2
+    {"output_height", Role::Parameter},  // same scalar type as input 1
+    {"layout", Role::Layout, kSlotTrailing},
+    {"align_corners", Role::Parameter, kSlotTrailing},
+    {"half_pixel_centers", Role::Parameter, kSlotTrailing},
+}};
+inline constexpr auto& kOutputs = v1_0::kSingleOutput;
+
+/// Tensor types: F32 1.0; F16, QA8 1.2; QAS8 1.3.
+inline constexpr std::array<TypeVersion, 4> kTypes{{
+    {OperandType::TENSOR_FLOAT32, HalVersion::V1_0},
+    {OperandType::TENSOR_FLOAT16, HalVersion::V1_2},
+    {OperandType::TENSOR_QUANT8_ASYMM, HalVersion::V1_2},
+    {OperandType::TENSOR_QUANT8_ASYMM_SIGNED, HalVersion::V1_3},
+}};
+
+/// For each T and each of 3..6 inputs: {T, S, S, BOOL x (count - 3)} -> {T} with S = INT32 (by
+/// size) or fT (by scale, 1.2). 4 inputs (layout) need 1.2; 5 or 6 (align_corners,
+/// half_pixel_centers) need 1.3.
+inline constexpr auto kSignatures = [] {
+  std::array<Signature, kTypes.size() * 2 * 4> out{};
+  std::size_t k = 0;
+  for (const TypeVersion& tv : kTypes) {
+    for (const OperandType s : {OperandType::INT32, float_scalar_for(tv.type)}) {
+      HalVersion v = s == OperandType::INT32 ? tv.version : max_version(tv.version, HalVersion::V1_2);
+      TypeSeq in{tv.type, s, s};
+      out[k++] = sig(v, in, {tv.type});
+      for (HalVersion since : {HalVersion::V1_2, HalVersion::V1_3, HalVersion::V1_3}) {
+        in = v1_0::append(in, {OperandType::BOOL});
+        v = max_version(v, since);
+        out[k++] = sig(v, in, {tv.type});
+      }
+    }
+  }
+  return out;
+}();
+}  // namespace resize_bilinear
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// RESIZE_BILINEAR is validated (nnhal/ops/resize_bilinear.hpp) but nnhal has no kernel for it yet.
+/// RESIZE_BILINEAR in the operation table.
 template <>
-struct Kernels<OperationType::RESIZE_BILINEAR> : NoKernelsYet {};
+struct Row<OperationType::RESIZE_BILINEAR> {
+  static constexpr OperationInfo info = make_row(OperationType::RESIZE_BILINEAR, {
+      .inputs = ops::resize_bilinear::kInputs,
+      .outputs = ops::resize_bilinear::kOutputs,
+      .signatures = ops::resize_bilinear::kSignatures,
+      .flags = kOpAllowsZeroSized,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/resize_bilinear.hpp ----
+
+namespace nnhal {
+
+/// RESIZE_BILINEAR's kernels, keyed by the input type (float32 also serves relaxed models).
+template <>
+struct Kernels<OperationType::RESIZE_BILINEAR> : kernels::resize::Family<kernels::resize::Method::kBilinear> {};
+static_assert(kernels_cover_row<OperationType::RESIZE_BILINEAR>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/resize_bilinear.hpp ----
@@ -8811,14 +11313,254 @@ static_assert(kernels_cover_row<OperationType::ARGMIN>());
 // ---- end nnhal/kernels/argmin.hpp ----
 // ---- begin nnhal/kernels/axis_aligned_bbox_transform.hpp ----
 /// \file
-/// AXIS_ALIGNED_BBOX_TRANSFORM kernels: none yet.
+/// AXIS_ALIGNED_BBOX_TRANSFORM kernels (the row: nnhal/ops/axis_aligned_bbox_transform.hpp):
+/// per-class deltas (dx, dy, dw, dh) applied to each ROI, the result clipped to its image.
+///
+/// Numerics as the reference (NNAPI GenerateProposals.cpp), in float (FLOAT16 and the
+/// quantized operands converted to float first: 16-bit as q * scale, deltas as (q - zero point)
+/// * scale): the ROI as centre form w = x2 - x1, h = y2 - y1, cx = (x1 + x2) / 2, cy = (y1 + y2)
+/// / 2; the new box has w' = exp(dw) * w, h' = exp(dh) * h, cx' = cx + dx * w, cy' = cy + dy * h
+/// and corners cx' -+ w' / 2, cy' -+ h' / 2, each clamped to [0, image width / height] (image
+/// info is (height, width) per batch). A 16-bit output is round(v / 0.125), clamped (the
+/// reference sets the output's quantization to scale 0.125, zero point 0 whatever is declared).
+/// The reference's runtime checks: ranks, shapes, 16-bit ROI / image info scale 0.125 and zero
+/// point 0; per ROI the batch index in range and x1 < x2, y1 < y2 (a NaN fails these).
 
+
+// ---- begin nnhal/kernels/common/roi.hpp ----
+/// \file
+/// Helpers shared by the region operations (ROI_ALIGN, ROI_POOLING, BOX_WITH_NMS_LIMIT,
+/// AXIS_ALIGNED_BBOX_TRANSFORM): element <-> float conversions of their data and box operands,
+/// and the box-type facts of their signatures.
+///
+/// Boxes are [x1, y1, x2, y2]. They are of the data type for FLOAT32 / FLOAT16 and
+/// TENSOR_QUANT16_ASYMM (scale 0.125, zero point 0) for the 8-bit data types.
+
+
+
+namespace nnhal::kernels::roi {
+
+/// The box operand type used with data type T.
+template <OperandType T>
+inline constexpr OperandType kBoxType =
+    (T == OperandType::TENSOR_QUANT8_ASYMM || T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED)
+        ? OperandType::TENSOR_QUANT16_ASYMM
+        : T;
+
+/// True for the 8-bit data types.
+template <OperandType T>
+inline constexpr bool kQuantized = kBoxType<T> == OperandType::TENSOR_QUANT16_ASYMM;
+
+/// The float scalar type of data type T's parameters (FLOAT16 for FLOAT16, else FLOAT32).
+template <OperandType T>
+inline constexpr OperandType kFloatScalar =
+    T == OperandType::TENSOR_FLOAT16 ? OperandType::FLOAT16 : OperandType::FLOAT32;
+
+/// Value of float scalar input i (FLOAT16 widened to float).
+template <OperandType T>
+inline float float_scalar(const NodeIO& io, std::size_t i) noexcept {
+  if constexpr (T == OperandType::TENSOR_FLOAT16)
+    return static_cast<float>(io.scalar<OperandType::FLOAT16>(i));
+  else
+    return io.scalar<OperandType::FLOAT32>(i);
+}
+
+/// An element of a float or quantized operand (scale, zero point) as float.
+template <class E>
+inline float to_float(E v, float scale, std::int32_t zero_point) noexcept {
+  if constexpr (std::is_same_v<E, float>)
+    return v;
+  else if constexpr (std::is_same_v<E, Half>)
+    return static_cast<float>(v);
+  else
+    return static_cast<float>(static_cast<std::int32_t>(v) - zero_point) * scale;
+}
+
+/// A float stored as E: float / Half directly, an integer type as round(v / scale + zero_point)
+/// clamped to its range (the reference's conversion of results to quantized storage).
+template <class E>
+inline E from_float(float v, float scale, std::int32_t zero_point) noexcept {
+  if constexpr (std::is_same_v<E, float>) {
+    return v;
+  } else if constexpr (std::is_same_v<E, Half>) {
+    return Half(v);
+  } else {
+    const float r = std::round(v / scale + static_cast<float>(zero_point));
+    constexpr float lo = std::numeric_limits<E>::lowest(), hi = std::numeric_limits<E>::max();
+    if (!(r >= lo)) return static_cast<E>(lo);  // also NaN
+    if (r > hi) return static_cast<E>(hi);
+    return static_cast<E>(r);
+  }
+}
+
+/// Checks that box input `i` of an 8-bit node has the fixed quantization (scale 0.125, zero
+/// point 0) the reference requires. `op` names the operation.
+inline Status check_box_quant(const RtOperand& box, const char* op, const char* what) {
+  if (box.type != OperandType::TENSOR_QUANT16_ASYMM) return {};
+  if (box.scale != 0.125f || box.zero_point != 0)
+    return NNHAL_INVALID("%s %s must have scale 0.125 and zero point 0 (has %g, %d)", op, what,
+                         static_cast<double>(box.scale), box.zero_point);
+  return {};
+}
+
+}  // namespace nnhal::kernels::roi
+// ---- end nnhal/kernels/common/roi.hpp ----
+// ---- begin nnhal/ops/axis_aligned_bbox_transform.hpp ----
+/// \file
+/// AXIS_ALIGNED_BBOX_TRANSFORM (41): applies per-class box deltas (dx, dy, dw, dh) to ROIs
+/// (x1, y1, x2, y2), clipped to the image. Zero ROIs allowed.
+
+
+namespace nnhal::ops {
+
+namespace axis_aligned_bbox_transform {
+inline constexpr std::array<Slot, 4> kInputs{{
+    {"rois", Role::Data},         // [num_rois, 4]
+    {"deltas", Role::Data},       // [num_rois, num_classes * 4]
+    {"batch_index", Role::Data},  // TENSOR_INT32 [num_rois]
+    {"image_info", Role::Data},   // [batches, 2] (height, width)
+}};
+/// [num_rois, num_classes * 4], type of the ROIs.
+inline constexpr std::array<Slot, 1> kOutputs{{{"boxes", Role::Data}}};
+
+/// Float: every float tensor of the same type (1.2). Quantized: QUANT16_ASYMM ROIs and image info
+/// (ROI scale 0.125, zeroPoint 0, checked at execution) with QA8 deltas (1.2) or QAS8 deltas (1.3;
+/// the reference validator says 1.2, the QAS8 operand makes the model 1.3).
+inline constexpr auto kSignatures = [] {
+  constexpr OperandType I32 = OperandType::TENSOR_INT32, Q16 = OperandType::TENSOR_QUANT16_ASYMM;
+  return join(
+      for_each_type(lists::kFloat,
+                    [](OperandType t, HalVersion v) {
+                      return sig(v, {t, t, OperandType::TENSOR_INT32, t}, {t});
+                    }),
+      std::array<Signature, 2>{{
+          sig(HalVersion::V1_2, {Q16, OperandType::TENSOR_QUANT8_ASYMM, I32, Q16}, {Q16}),
+          sig(HalVersion::V1_3, {Q16, OperandType::TENSOR_QUANT8_ASYMM_SIGNED, I32, Q16}, {Q16}),
+      }});
+}();
+}  // namespace axis_aligned_bbox_transform
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// AXIS_ALIGNED_BBOX_TRANSFORM is validated (nnhal/ops/axis_aligned_bbox_transform.hpp) but nnhal has no kernel for it yet.
+/// AXIS_ALIGNED_BBOX_TRANSFORM in the operation table.
 template <>
-struct Kernels<OperationType::AXIS_ALIGNED_BBOX_TRANSFORM> : NoKernelsYet {};
+struct Row<OperationType::AXIS_ALIGNED_BBOX_TRANSFORM> {
+  static constexpr OperationInfo info = make_row(OperationType::AXIS_ALIGNED_BBOX_TRANSFORM, {
+      .inputs = ops::axis_aligned_bbox_transform::kInputs,
+      .outputs = ops::axis_aligned_bbox_transform::kOutputs,
+      .signatures = ops::axis_aligned_bbox_transform::kSignatures,
+      .flags = kOpAllowsZeroSized,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/axis_aligned_bbox_transform.hpp ----
+
+namespace nnhal::kernels::axis_aligned_bbox_transform {
+
+inline constexpr const char* kName = "AXIS_ALIGNED_BBOX_TRANSFORM";
+
+/// Output shape: the deltas' shape [num_rois, num_classes * 4].
+inline Status infer(const NodeIO& io) {
+  const RtOperand& rois = io.input(0);
+  const RtOperand& deltas = io.input(1);
+  const RtOperand& batch = io.input(2);
+  const RtOperand& info = io.input(3);
+  if (rois.dims.rank() != 2 || rois.dims[1] != 4) return NNHAL_INVALID("%s rois must have shape [num_rois, 4]", kName);
+  if (deltas.dims.rank() != 2 || deltas.dims[0] != rois.dims[0] || deltas.dims[1] % 4 != 0)
+    return NNHAL_INVALID("%s deltas must have shape [num_rois, num_classes * 4]", kName);
+  if (batch.dims.rank() != 1 || batch.dims[0] != rois.dims[0])
+    return NNHAL_INVALID("%s batch_index must have shape [num_rois]", kName);
+  if (info.dims.rank() != 2 || info.dims[1] != 2)
+    return NNHAL_INVALID("%s image_info must have shape [batches, 2]", kName);
+  NNHAL_TRY(roi::check_box_quant(rois, kName, "rois"));
+  NNHAL_TRY(roi::check_box_quant(info, kName, "image_info"));
+  return set_output(io, 0, Dims{deltas.dims[0], deltas.dims[1]});
+}
+
+/// The kernel for ROI type R with deltas of type D.
+template <OperandType R, OperandType D>
+Status run(const NodeIO& io) {
+  using RE = element_t<R>;
+  using DE = element_t<D>;
+  const RtOperand& rois = io.input(0);
+  const RtOperand& deltas = io.input(1);
+  const RtOperand& info = io.input(3);
+  const RtOperand& out = io.output(0);
+  const std::size_t num_rois = rois.dims[0];
+  const std::size_t classes = deltas.dims[1] / 4;
+  const std::size_t batches = info.dims[0];
+  if (out.dims.rank() != 2 || out.dims[0] != num_rois || out.dims[1] != deltas.dims[1])
+    return NNHAL_FAILURE("%s output shape does not match its inputs", kName);
+  if (num_rois == 0 || classes == 0) return {};
+  const RE* r = io.in_data<R>(0);
+  const DE* d = io.in_data<D>(1);
+  const std::int32_t* batch = io.in_data<OperandType::TENSOR_INT32>(2);
+  const RE* im = io.in_data<R>(3);
+  RE* o = io.out_data<R>(0);
+  for (std::size_t n = 0; n < num_rois; ++n) {
+    const std::int32_t b = batch[n];
+    if (b < 0 || static_cast<std::size_t>(b) >= batches)
+      return NNHAL_INVALID("%s roi %zu has batch index %d, outside [0, %zu)", kName, n, b, batches);
+    float box[4];
+    for (int k = 0; k < 4; ++k) box[k] = roi::to_float(r[n * 4 + k], rois.scale, rois.zero_point);
+    if (!(box[0] < box[2]) || !(box[1] < box[3])) return NNHAL_INVALID("%s roi %zu is empty or inverted", kName, n);
+    const float height = roi::to_float(im[static_cast<std::size_t>(b) * 2], info.scale, info.zero_point);
+    const float width = roi::to_float(im[static_cast<std::size_t>(b) * 2 + 1], info.scale, info.zero_point);
+    const float w = box[2] - box[0], h = box[3] - box[1];
+    const float cx = (box[0] + box[2]) / 2, cy = (box[1] + box[3]) / 2;
+    for (std::size_t c = 0; c < classes; ++c) {
+      const std::size_t at = (n * classes + c) * 4;
+      const float dx = roi::to_float(d[at], deltas.scale, deltas.zero_point);
+      const float dy = roi::to_float(d[at + 1], deltas.scale, deltas.zero_point);
+      const float dw = roi::to_float(d[at + 2], deltas.scale, deltas.zero_point);
+      const float dh = roi::to_float(d[at + 3], deltas.scale, deltas.zero_point);
+      const float nw = std::exp(dw) * w, nh = std::exp(dh) * h;
+      const float nx = cx + dx * w, ny = cy + dy * h;
+      const float res[4] = {nx - nw / 2, ny - nh / 2, nx + nw / 2, ny + nh / 2};
+      for (int k = 0; k < 4; ++k) {
+        const float limit = (k % 2 == 0) ? width : height;
+        const float v = std::min(std::max(res[k], 0.0f), limit);
+        o[at + static_cast<std::size_t>(k)] = roi::from_float<RE>(v, 0.125f, 0);
+      }
+    }
+  }
+  return {};
+}
+
+template <OperandType R>
+Status kernel(const NodeIO& io) {
+  if constexpr (R == OperandType::TENSOR_QUANT16_ASYMM) {
+    if (io.input(1).type == OperandType::TENSOR_QUANT8_ASYMM_SIGNED)
+      return run<R, OperandType::TENSOR_QUANT8_ASYMM_SIGNED>(io);
+    return run<R, OperandType::TENSOR_QUANT8_ASYMM>(io);
+  } else {
+    return run<R, R>(io);
+  }
+}
+
+/// AXIS_ALIGNED_BBOX_TRANSFORM's kernels, keyed by the ROIs' type.
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
+                                    OperandType::TENSOR_QUANT16_ASYMM};
+
+  static Status infer(const NodeIO& io) { return axis_aligned_bbox_transform::infer(io); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO&, KernelPrepare&) {
+    return &kernel<T>;
+  }
+};
+
+}  // namespace nnhal::kernels::axis_aligned_bbox_transform
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::AXIS_ALIGNED_BBOX_TRANSFORM> : kernels::axis_aligned_bbox_transform::Family {};
+static_assert(kernels_cover_row<OperationType::AXIS_ALIGNED_BBOX_TRANSFORM>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/axis_aligned_bbox_transform.hpp ----
@@ -8850,14 +11592,409 @@ struct Kernels<OperationType::BIDIRECTIONAL_SEQUENCE_RNN> : NoKernelsYet {};
 // ---- end nnhal/kernels/bidirectional_sequence_rnn.hpp ----
 // ---- begin nnhal/kernels/box_with_nms_limit.hpp ----
 /// \file
-/// BOX_WITH_NMS_LIMIT kernels: none yet.
+/// BOX_WITH_NMS_LIMIT kernels (the row: nnhal/ops/box_with_nms_limit.hpp): per image and per
+/// foreground class, score filtering and hard / linear / gaussian non-max suppression, then at
+/// most max_detections results per image, ordered by class and score.
+///
+/// The algorithm of the reference (NNAPI GenerateProposals.cpp), reproduced step by step since
+/// the order of the results depends on it:
+///  - ROIs of one image are consecutive: a batch is a run of equal batch indices.
+///  - Scores are converted to float (8-bit: (q - zero point) * scale) into scratch, where the
+///    suppression rewrites them; boxes are read as float (16-bit: q * 0.125).
+///  - For each class c >= 1 (class 0 is the background): the candidates are the ROIs of the
+///    batch, in order, whose score > score_threshold. Repeatedly (at most max_detections times
+///    when >= 0): the first candidate of highest score is swapped to the front and kept; every
+///    other remaining candidate's score is multiplied by kernel(IoU with the kept one), and a
+///    candidate whose new score < nms_score_threshold is swapped with the last remaining one and
+///    dropped (the swapped-in candidate is examined next). kernel: hard 0 = (iou < t ? 1 : 0),
+///    linear 1 = (iou < t ? 1 : 1 - iou), gaussian 2 = exp(-iou^2 / sigma). With the hard kernel
+///    a suppressed score becomes 0 and is dropped only when 0 < nms_score_threshold, as in the
+///    reference.
+///  - The kept candidates of all classes are sorted by score, descending, and cut to
+///    max_detections (when >= 0); then sorted by class ascending, score descending. The
+///    reference uses std::sort for both; nnhal sorts stably, so equal scores keep the order in
+///    which the suppression kept them (a merge sort in scratch).
+///  - Outputs, batch after batch: the (suppressed) score converted back to the score type
+///    (8-bit: round(v / scale + zero point), clamped), the box copied as stored, the class and
+///    the batch index.
+/// The reference checks per batch that the first num_rois_in_batch box quadruples of the batch's
+/// boxes (not every class's box: a quirk kept here) have x1 <= x2 and y1 <= y2 (NaN fails too).
+/// nnhal also rejects a negative batch index and a batch index that reappears after another
+/// (the reference would silently treat it as a new image).
+///
+/// The output size depends on the data: shape inference runs the whole algorithm (its scores,
+/// boxes and batch_index inputs are marked value-read in the row, so the node is inferred at
+/// execution unless they are constants). Scratch, 12 bytes per score, is planned at prepare
+/// from the scores' shape; when that shape is unknown at prepare (or grows), the node fails at
+/// execution with an error rather than allocating.
 
+
+// ---- begin nnhal/ops/box_with_nms_limit.hpp ----
+/// \file
+/// BOX_WITH_NMS_LIMIT (44): per-class score filtering and (hard, linear or gaussian) non-max
+/// suppression, keeping at most a given number of detections per image. Zero ROIs allowed.
+
+
+namespace nnhal::ops {
+
+namespace box_with_nms_limit {
+inline constexpr std::array<Slot, 9> kInputs{{
+    // The output size depends on the values of the first three inputs: shape inference reads them.
+    {"scores", Role::Data, kSlotValueRead},       // [num_rois, num_classes]
+    {"boxes", Role::Data, kSlotValueRead},        // [num_rois, num_classes * 4]
+    {"batch_index", Role::Data, kSlotValueRead},  // TENSOR_INT32 [num_rois]
+    {"score_threshold", Role::Parameter},      // fT
+    {"max_detections", Role::Parameter},       // INT32, < 0 = unlimited
+    {"nms_kernel", Role::Parameter},           // INT32: 0 hard, 1 linear, 2 gaussian
+    {"iou_threshold", Role::Parameter},        // fT
+    {"sigma", Role::Parameter},                // fT
+    {"nms_score_threshold", Role::Parameter},  // fT
+}};
+inline constexpr std::array<Slot, 4> kOutputs{{
+    {"scores", Role::Data},       // [n], T
+    {"boxes", Role::Data},        // [n, 4], type of input 1
+    {"classes", Role::Data},      // TENSOR_INT32 [n]
+    {"batch_index", Role::Data},  // TENSOR_INT32 [n]
+}};
+
+/// Boxes are T for F16/F32 and QUANT16_ASYMM (scale 0.125) for QA8/QAS8; the float scalars are
+/// FLOAT16 for F16 and FLOAT32 otherwise. F16, F32, QA8 (1.2); QAS8 (1.3).
+inline constexpr auto kSignatures =
+    for_each_type(lists::kFloatQuant, [](OperandType t, HalVersion v) {
+      const OperandType box = lists::box_type_for(t), f = float_scalar_for(t);
+      constexpr OperandType I32 = OperandType::TENSOR_INT32, i32 = OperandType::INT32;
+      return sig(v, {t, box, I32, f, i32, i32, f, f, f}, {t, box, I32, I32});
+  });
+}  // namespace box_with_nms_limit
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// BOX_WITH_NMS_LIMIT is validated (nnhal/ops/box_with_nms_limit.hpp) but nnhal has no kernel for it yet.
+/// BOX_WITH_NMS_LIMIT in the operation table.
 template <>
-struct Kernels<OperationType::BOX_WITH_NMS_LIMIT> : NoKernelsYet {};
+struct Row<OperationType::BOX_WITH_NMS_LIMIT> {
+  static constexpr OperationInfo info = make_row(OperationType::BOX_WITH_NMS_LIMIT, {
+      .inputs = ops::box_with_nms_limit::kInputs,
+      .outputs = ops::box_with_nms_limit::kOutputs,
+      .signatures = ops::box_with_nms_limit::kSignatures,
+      .flags = kOpAllowsZeroSized,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/box_with_nms_limit.hpp ----
+
+namespace nnhal::kernels::box_with_nms_limit {
+
+inline constexpr const char* kName = "BOX_WITH_NMS_LIMIT";
+
+/// Scratch bytes per score element: the float score, the selection and the merge buffer.
+inline constexpr std::size_t kScratchPerScore = sizeof(float) + 2 * sizeof(std::uint32_t);
+
+/// What prepare recorded: the scratch bytes planned.
+struct Planned {
+  std::uint64_t workspace_bytes = 0;
+};
+
+/// The scalars of a node.
+struct Params {
+  float score_threshold = 0, iou_threshold = 0, sigma = 0, nms_score_threshold = 0;
+  std::int32_t max_detections = 0, kernel = 0;
+};
+
+/// Shapes: num_rois and num_classes, checked.
+struct Shape {
+  std::size_t rois = 0, classes = 0;
+};
+
+template <OperandType T>
+inline Expected<Params> read_params(const NodeIO& io) {
+  Params p;
+  p.score_threshold = roi::float_scalar<T>(io, 3);
+  p.max_detections = io.scalar<OperandType::INT32>(4);
+  p.kernel = io.scalar<OperandType::INT32>(5);
+  p.iou_threshold = roi::float_scalar<T>(io, 6);
+  p.sigma = roi::float_scalar<T>(io, 7);
+  p.nms_score_threshold = roi::float_scalar<T>(io, 8);
+  if (p.kernel < 0 || p.kernel > 2) return NNHAL_INVALID("%s: unsupported NMS kernel %d", kName, p.kernel);
+  return p;
+}
+
+inline Expected<Shape> read_shape(const NodeIO& io) {
+  const RtOperand& scores = io.input(0);
+  const RtOperand& boxes = io.input(1);
+  const RtOperand& batch = io.input(2);
+  if (scores.dims.rank() != 2) return NNHAL_INVALID("%s scores must have rank 2", kName);
+  Shape s{scores.dims[0], scores.dims[1]};
+  if (boxes.dims.rank() != 2 || boxes.dims[0] != s.rois || std::uint64_t{boxes.dims[1]} != 4 * std::uint64_t{s.classes})
+    return NNHAL_INVALID("%s boxes must have shape [num_rois, 4 * num_classes]", kName);
+  if (batch.dims.rank() != 1 || batch.dims[0] != s.rois)
+    return NNHAL_INVALID("%s batch_index must have shape [num_rois]", kName);
+  if (s.classes <= 1) return NNHAL_INVALID("%s needs more than one class (has %zu)", kName, s.classes);
+  NNHAL_TRY(roi::check_box_quant(boxes, kName, "boxes"));
+  return s;
+}
+
+/// Scratch bytes for scores of `rois` x `classes`, or UINT64_MAX when that overflows.
+inline std::uint64_t scratch_bytes(std::uint64_t rois, std::uint64_t classes) noexcept {
+  std::uint64_t n = 0, b = 0;
+  if (__builtin_mul_overflow(rois, classes, &n) || __builtin_mul_overflow(n, std::uint64_t{kScratchPerScore}, &b))
+    return UINT64_MAX;
+  return b;
+}
+
+/// Scratch views.
+struct Scratch {
+  float* scores = nullptr;
+  std::uint32_t* select = nullptr;
+  std::uint32_t* merge = nullptr;
+};
+
+inline Scratch carve(std::byte* ws, std::size_t count) noexcept {
+  Scratch s;
+  s.scores = reinterpret_cast<float*>(ws);
+  s.select = reinterpret_cast<std::uint32_t*>(ws + count * sizeof(float));
+  s.merge = s.select + count;
+  return s;
+}
+
+/// IoU of two [x1, y1, x2, y2] boxes, in the reference's order of operations.
+inline float iou(const float* a, const float* b) noexcept {
+  const float area1 = (a[2] - a[0]) * (a[3] - a[1]);
+  const float area2 = (b[2] - b[0]) * (b[3] - b[1]);
+  const float x1 = std::max(a[0], b[0]), x2 = std::min(a[2], b[2]);
+  const float y1 = std::max(a[1], b[1]), y2 = std::min(a[3], b[3]);
+  const float w = std::max(x2 - x1, 0.0f), h = std::max(y2 - y1, 0.0f);
+  const float inter = w * h;
+  return inter / (area1 + area2 - inter);
+}
+
+/// Stable merge sort of a[0, n) by `before` (a strict order), with tmp[0, n) as scratch.
+template <class Before>
+inline void stable_sort(std::uint32_t* a, std::size_t n, std::uint32_t* tmp, Before before) noexcept {
+  std::uint32_t* src = a;
+  std::uint32_t* dst = tmp;
+  for (std::size_t width = 1; width < n; width *= 2) {
+    for (std::size_t lo = 0; lo < n; lo += 2 * width) {
+      const std::size_t mid = std::min(lo + width, n), hi = std::min(lo + 2 * width, n);
+      std::size_t i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) dst[k++] = before(src[j], src[i]) ? src[j++] : src[i++];
+      while (i < mid) dst[k++] = src[i++];
+      while (j < hi) dst[k++] = src[j++];
+    }
+    std::swap(src, dst);
+  }
+  if (src != a) std::memcpy(a, src, n * sizeof(std::uint32_t));
+}
+
+/// Runs the algorithm. With `write`, fills the outputs (already sized); returns the number of
+/// detections.
+template <OperandType T>
+Expected<std::size_t> run(const NodeIO& io, const Scratch& s, bool write) {
+  constexpr OperandType B = roi::kBoxType<T>;
+  using E = element_t<T>;
+  using BE = element_t<B>;
+  auto pe = read_params<T>(io);
+  if (!pe) return std::move(pe.error());
+  const Params& p = *pe;
+  auto she = read_shape(io);
+  if (!she) return std::move(she.error());
+  const std::size_t rois = she->rois, classes = she->classes;
+  if (rois == 0) return std::size_t{0};
+  const RtOperand& sc = io.input(0);
+  const RtOperand& bx = io.input(1);
+  if (sc.data == nullptr || bx.data == nullptr || io.input(2).data == nullptr)
+    return NNHAL_INVALID("%s: an input has no value", kName);
+  const E* in_scores = io.in_data<T>(0);
+  const BE* in_boxes = io.in_data<B>(1);
+  const std::int32_t* batch = io.in_data<OperandType::TENSOR_INT32>(2);
+  const std::size_t total = rois * classes;
+  for (std::size_t i = 0; i < total; ++i) s.scores[i] = roi::to_float(in_scores[i], sc.scale, sc.zero_point);
+  auto box_at = [&](std::size_t index, float* f) noexcept {
+    for (int k = 0; k < 4; ++k) f[k] = roi::to_float(in_boxes[index * 4 + k], bx.scale, bx.zero_point);
+  };
+  auto kernel = [&](float v) noexcept {
+    if (p.kernel == 0) return v < p.iou_threshold ? 1.0f : 0.0f;
+    if (p.kernel == 1) return v < p.iou_threshold ? 1.0f : 1.0f - v;
+    return std::exp(-1.0f * v * v / p.sigma);
+  };
+
+  E* out_scores = write ? io.out_data<T>(0) : nullptr;
+  BE* out_boxes = write ? io.out_data<B>(1) : nullptr;
+  std::int32_t* out_classes = write ? io.out_data<OperandType::TENSOR_INT32>(2) : nullptr;
+  std::int32_t* out_batch = write ? io.out_data<OperandType::TENSOR_INT32>(3) : nullptr;
+  const RtOperand& os = io.output(0);
+  std::size_t emitted = 0;
+
+  for (std::size_t first = 0; first < rois;) {
+    const std::int32_t b = batch[first];
+    if (b < 0) return NNHAL_INVALID("%s roi %zu has a negative batch index %d", kName, first, b);
+    std::size_t n = 1;
+    while (first + n < rois && batch[first + n] == b) ++n;
+    for (std::size_t later = first + n; later < rois; ++later)
+      if (batch[later] == b)
+        return NNHAL_INVALID("%s: the ROIs of batch %d are not consecutive", kName, b);
+    const std::size_t base = first * classes;  // score index of the batch's first ROI
+    // The reference's check: the first n box quadruples of the batch's boxes.
+    for (std::size_t i = 0; i < n; ++i) {
+      float f[4];
+      box_at(base + i, f);
+      if (!(f[0] <= f[2]) || !(f[1] <= f[3])) return NNHAL_INVALID("%s: box %zu of batch %d is inverted", kName, i, b);
+    }
+    const float* bs = s.scores + base;
+    std::uint32_t* sel = s.select;
+    std::size_t count = 0;
+    for (std::size_t c = 1; c < classes; ++c) {
+      std::uint32_t* start = sel + count;
+      std::size_t len = 0;
+      for (std::size_t r = 0; r < n; ++r) {
+        const auto index = static_cast<std::uint32_t>(r * classes + c);
+        if (bs[index] > p.score_threshold) start[len++] = index;
+      }
+      std::uint32_t* end = start + len;
+      const std::size_t limit = p.max_detections < 0 ? len : static_cast<std::size_t>(p.max_detections);
+      std::size_t kept = 0;
+      float* ms = s.scores + base;
+      while (start < end && kept < limit) {
+        std::uint32_t* best = start;
+        for (std::uint32_t* q = start + 1; q < end; ++q)
+          if (ms[*best] < ms[*q]) best = q;
+        std::swap(*best, *start);
+        float kb[4];
+        box_at(base + *start, kb);
+        for (std::uint32_t* q = start + 1; q < end; ++q) {
+          float qb[4];
+          box_at(base + *q, qb);
+          ms[*q] *= kernel(iou(qb, kb));
+          if (ms[*q] < p.nms_score_threshold) {
+            std::swap(*q, *(end - 1));
+            --end;
+            --q;
+          }
+        }
+        ++start;
+        ++kept;
+      }
+      count = static_cast<std::size_t>(start - sel);
+    }
+    stable_sort(sel, count, s.merge, [bs](std::uint32_t l, std::uint32_t r) { return bs[l] > bs[r]; });
+    if (p.max_detections >= 0 && count > static_cast<std::size_t>(p.max_detections))
+      count = static_cast<std::size_t>(p.max_detections);
+    stable_sort(sel, count, s.merge, [bs, classes](std::uint32_t l, std::uint32_t r) {
+      const std::size_t cl = l % classes, cr = r % classes;
+      return cl == cr ? bs[l] > bs[r] : cl < cr;
+    });
+    if (write) {
+      if (emitted + count > os.dims.element_count())
+        return NNHAL_FAILURE("%s output shape does not match its inputs", kName);
+      for (std::size_t k = 0; k < count; ++k) {
+        const std::size_t index = sel[k];
+        out_scores[emitted + k] = roi::from_float<E>(bs[index], os.scale, os.zero_point);
+        std::memcpy(out_boxes + (emitted + k) * 4, in_boxes + (base + index) * 4, 4 * sizeof(BE));
+        out_classes[emitted + k] = static_cast<std::int32_t>(index % classes);
+        out_batch[emitted + k] = b;
+      }
+    }
+    emitted += count;
+    first += n;
+  }
+  return emitted;
+}
+
+/// Runs the algorithm with the node's scratch, or (at prepare, for constant inputs) a
+/// temporary buffer.
+template <OperandType T>
+Expected<std::size_t> run_with_scratch(const NodeIO& io, bool write) {
+  auto she = read_shape(io);
+  if (!she) return std::move(she.error());
+  const std::uint64_t need = scratch_bytes(she->rois, she->classes);
+  if (need == UINT64_MAX) return NNHAL_INVALID("%s: the scores' size overflows", kName);
+  if (need == 0) return std::size_t{0};
+  if (io.workspace() == nullptr) {
+    // Only prepare-time inference of constant inputs may use a temporary buffer; a node
+    // running without planned scratch fails rather than allocating.
+    for (std::size_t i = 0; i < 3; ++i) {
+      const OperandLifeTime l = io.input(i).lifetime;
+      if (write || (l != OperandLifeTime::CONSTANT_COPY && l != OperandLifeTime::CONSTANT_REFERENCE))
+        return NNHAL_FAILURE("%s: no scratch was planned (the scores' shape was unknown at prepare)", kName);
+    }
+    std::vector<std::uint32_t> buf((need + 3) / 4);  // prepare time only (constant inputs)
+    return run<T>(io, carve(reinterpret_cast<std::byte*>(buf.data()), she->rois * she->classes), false);
+  }
+  if (need > io.params<Planned>().workspace_bytes)
+    return NNHAL_FAILURE("%s: scores of %zu x %zu need more scratch than planned at prepare (their shape was "
+                         "unknown or smaller then)", kName, she->rois, she->classes);
+  return run<T>(io, carve(io.workspace(), she->rois * she->classes), write);
+}
+
+template <OperandType T>
+Status infer(const NodeIO& io) {
+  auto n = run_with_scratch<T>(io, false);
+  if (!n) return std::move(n.error());
+  const auto m = static_cast<std::uint32_t>(*n);
+  NNHAL_TRY(set_output(io, 0, Dims{m}));
+  NNHAL_TRY(set_output(io, 1, Dims{m, 4}));
+  NNHAL_TRY(set_output(io, 2, Dims{m}));
+  return set_output(io, 3, Dims{m});
+}
+
+template <OperandType T>
+Status kernel(const NodeIO& io) {
+  const RtOperand& o = io.output(0);
+  const std::uint64_t n = o.dims.rank() == 1 ? o.dims[0] : UINT64_MAX;
+  for (std::size_t i = 1; i < 4; ++i) {
+    const Dims& d = io.output(i).dims;
+    if (d.rank() == 0 || d[0] != n || (i == 1 && (d.rank() != 2 || d[1] != 4)))
+      return NNHAL_FAILURE("%s output shapes do not agree", kName);
+  }
+  auto she = read_shape(io);
+  if (!she) return std::move(she.error());
+  if (she->rois == 0) return {};
+  auto got = run_with_scratch<T>(io, true);
+  if (!got) return std::move(got.error());
+  if (*got != n) return NNHAL_FAILURE("%s output shape does not match its inputs", kName);
+  return {};
+}
+
+/// BOX_WITH_NMS_LIMIT's kernels, keyed by the scores' type.
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
+                                    OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_ASYMM_SIGNED};
+
+  static Status infer(const NodeIO& io) {
+    switch (io.input(0).type) {
+      case OperandType::TENSOR_FLOAT32: return box_with_nms_limit::infer<OperandType::TENSOR_FLOAT32>(io);
+      case OperandType::TENSOR_FLOAT16: return box_with_nms_limit::infer<OperandType::TENSOR_FLOAT16>(io);
+      case OperandType::TENSOR_QUANT8_ASYMM: return box_with_nms_limit::infer<OperandType::TENSOR_QUANT8_ASYMM>(io);
+      case OperandType::TENSOR_QUANT8_ASYMM_SIGNED:
+        return box_with_nms_limit::infer<OperandType::TENSOR_QUANT8_ASYMM_SIGNED>(io);
+      default: return NNHAL_INVALID("%s: unsupported scores type", kName);
+    }
+  }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
+    Planned planned;
+    const RtOperand& scores = io.input(0);
+    if (scores.shape_known() && scores.dims.rank() == 2) {
+      planned.workspace_bytes = scratch_bytes(scores.dims[0], scores.dims[1]);
+      if (planned.workspace_bytes == UINT64_MAX || planned.workspace_bytes > (std::uint64_t{1} << 40))
+        return NNHAL_INVALID("%s: the scores' size overflows", kName);
+      prepare.workspace_bytes = static_cast<std::size_t>(planned.workspace_bytes);
+    }
+    prepare.store(planned);
+    return &kernel<T>;
+  }
+};
+
+}  // namespace nnhal::kernels::box_with_nms_limit
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::BOX_WITH_NMS_LIMIT> : kernels::box_with_nms_limit::Family {};
+static_assert(kernels_cover_row<OperationType::BOX_WITH_NMS_LIMIT>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/box_with_nms_limit.hpp ----
@@ -9798,14 +12935,139 @@ static_assert(kernels_cover_row<OperationType::GREATER_EQUAL>());
 // ---- end nnhal/kernels/greater_equal.hpp ----
 // ---- begin nnhal/kernels/grouped_conv_2d.hpp ----
 /// \file
-/// GROUPED_CONV_2D kernels: none yet.
+/// GROUPED_CONV_2D kernels (the row: nnhal/ops/grouped_conv_2d.hpp): the shared convolution of
+/// nnhal/kernels/common/conv_family.hpp with num_groups groups.
 
+// ---- begin nnhal/ops/grouped_conv_2d.hpp ----
+/// \file
+/// GROUPED_CONV_2D (55): convolution with the input channels split into `num_groups`
+/// independent groups, each with its own slice of the filters.
+
+// ---- begin nnhal/ops/common/conv_v12_signatures.hpp ----
+/// \file
+/// Signatures and validation shared by GROUPED_CONV_2D and TRANSPOSE_CONV_2D (both added in
+/// HAL 1.2): six input/filter/bias type configurations, each combined with the operation's
+/// implicit- and explicit-padding scalar lists, and the per-channel filter rule.
+
+
+
+namespace nnhal::ops::conv_v12 {
+
+/// One accepted combination of input, filter and bias types (the output has the input's type).
+struct FilterConfig {
+  OperandType input, filter, bias;
+  HalVersion version;
+};
+
+/// F32 / F16 with same-type filter and bias (1.2); QA8 with QA8 or per-channel filter and INT32
+/// bias (1.2); QAS8 with QAS8 or per-channel filter and INT32 bias (1.3).
+inline constexpr std::array<FilterConfig, 6> kFilterConfigs{{
+    {OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT32,
+     HalVersion::V1_2},
+    {OperandType::TENSOR_FLOAT16, OperandType::TENSOR_FLOAT16, OperandType::TENSOR_FLOAT16,
+     HalVersion::V1_2},
+    {OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_INT32,
+     HalVersion::V1_2},
+    {OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL,
+     OperandType::TENSOR_INT32, HalVersion::V1_2},
+    {OperandType::TENSOR_QUANT8_ASYMM_SIGNED, OperandType::TENSOR_QUANT8_ASYMM_SIGNED,
+     OperandType::TENSOR_INT32, HalVersion::V1_3},
+    {OperandType::TENSOR_QUANT8_ASYMM_SIGNED, OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL,
+     OperandType::TENSOR_INT32, HalVersion::V1_3},
+}};
+
+/// {input, filter, bias, rest...} -> {input} for every filter configuration.
+constexpr std::array<Signature, kFilterConfigs.size()> signatures(
+    std::initializer_list<OperandType> rest) {
+  std::array<Signature, kFilterConfigs.size()> out{};
+  for (std::size_t k = 0; k < kFilterConfigs.size(); ++k) {
+    const FilterConfig& c = kFilterConfigs[k];
+    TypeSeq in{c.input, c.filter, c.bias};
+    for (OperandType t : rest) in.push_back(t);
+    out[k] = sig(c.version, in, {c.input});
+  }
+  return out;
+}
+
+/// A per-channel quantized filter (input `i`) must be quantized along dimension `channel_dim`.
+inline Status check_per_channel_filter(const OperationView& op, std::size_t i,
+                                       std::uint32_t channel_dim) {
+  const Operand& filter = op.input(i);
+  if (filter.type != OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) return {};
+  if (!filter.channelQuant)
+    return NNHAL_INVALID(
+        "input %zu (filter) is per-channel quantized but has no channel parameters", i);
+  if (filter.channelQuant->channelDim != channel_dim)
+    return NNHAL_INVALID(
+        "input %zu (filter) is quantized per channel along dimension %u, it must be %u", i,
+        filter.channelQuant->channelDim, channel_dim);
+  return {};
+}
+
+}  // namespace nnhal::ops::conv_v12
+// ---- end nnhal/ops/common/conv_v12_signatures.hpp ----
+
+namespace nnhal::ops {
+
+namespace grouped_conv_2d {
+/// Explicit-padding form (12 inputs). The implicit form (9 inputs) has {input, filter, bias,
+/// padding_scheme, stride_w, stride_h, num_groups, activation, layout}; slot names follow the
+/// explicit form.
+inline constexpr std::array<Slot, 12> kInputs{{
+    {"input", Role::Data},
+    {"filter", Role::Weights},  // [depth_out, fh, fw, depth_group]
+    {"bias", Role::Bias},       // [depth_out]
+    {"pad_left", Role::Parameter},
+    {"pad_right", Role::Parameter},
+    {"pad_top", Role::Parameter},
+    {"pad_bottom", Role::Parameter},
+    {"stride_w", Role::Parameter},
+    {"stride_h", Role::Parameter},
+    {"num_groups", Role::Parameter},
+    {"activation", Role::Activation},
+    {"layout", Role::Layout},  // mandatory in both forms
+}};
+inline constexpr std::array<Slot, 1> kOutputs{{{"output", Role::Data}}};
+
+/// Implicit padding (scheme, stride_w, stride_h, num_groups, activation, layout) and explicit
+/// padding (four paddings instead of the scheme), for every filter configuration.
+inline constexpr auto kSignatures = [] {
+  using enum OperandType;
+  return join(conv_v12::signatures({INT32, INT32, INT32, INT32, INT32, BOOL}),
+              conv_v12::signatures({INT32, INT32, INT32, INT32, INT32, INT32, INT32, INT32, BOOL}));
+}();
+
+/// A per-channel filter must be quantized along dimension 0 (GroupedConv2D.cpp validate).
+inline Status validate(const OperationView& op, HalVersion&) {
+  return conv_v12::check_per_channel_filter(op, 1, 0);
+}
+}  // namespace grouped_conv_2d
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// GROUPED_CONV_2D is validated (nnhal/ops/grouped_conv_2d.hpp) but nnhal has no kernel for it yet.
+/// GROUPED_CONV_2D in the operation table.
 template <>
-struct Kernels<OperationType::GROUPED_CONV_2D> : NoKernelsYet {};
+struct Row<OperationType::GROUPED_CONV_2D> {
+  static constexpr OperationInfo info = make_row(OperationType::GROUPED_CONV_2D, {
+      .inputs = ops::grouped_conv_2d::kInputs,
+      .outputs = ops::grouped_conv_2d::kOutputs,
+      .signatures = ops::grouped_conv_2d::kSignatures,
+      .validate = &ops::grouped_conv_2d::validate,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/grouped_conv_2d.hpp ----
+
+namespace nnhal {
+
+/// GROUPED_CONV_2D: FLOAT32, FLOAT16, QUANT8_ASYMM and QUANT8_ASYMM_SIGNED with same-type or
+/// per-channel filters.
+template <>
+struct Kernels<OperationType::GROUPED_CONV_2D> : kernels::conv::Family<kernels::conv::Kind::Grouped> {};
+static_assert(kernels_cover_row<OperationType::GROUPED_CONV_2D>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/grouped_conv_2d.hpp ----
@@ -11513,27 +14775,560 @@ static_assert(kernels_cover_row<OperationType::REDUCE_SUM>());
 // ---- end nnhal/kernels/reduce_sum.hpp ----
 // ---- begin nnhal/kernels/roi_align.hpp ----
 /// \file
-/// ROI_ALIGN kernels: none yet.
+/// ROI_ALIGN kernels (the row: nnhal/ops/roi_align.hpp): each region of interest of a 4-D
+/// feature map, scaled by 1 / ratio, divided into an output_height x output_width grid whose
+/// bins average sampling-ratio^2 bilinear samples.
+///
+/// Numerics as the reference (NNAPI RoiAlign.cpp): per ROI, start = box * (1 / ratio) (for the
+/// 16-bit boxes: float(q) * (1 / ratio) * 0.125), size = max(end - start, 1), step = size /
+/// out, sampling ratio = the given one or, when 0, ceil(step); bin = step / samples; the sample
+/// (yi, xi) of output (i, j) is at hStart + bin / 2 + bin * yi with hStart = step * i + start;
+/// x1 = floor(x), x2 = x1 + 1, dx = x - x1, and a sample whose x1 >= width - 1 reads column
+/// width - 1 with dx = 0 (rows likewise). Float: sum over samples of (w00 v00 + w01 v01 + w10 v10
+/// + w11 v11) in that order, divided by the sample count (FLOAT16 computed in float, rounded
+/// once). 8-bit: each weight quantized as round(w / (1 / 255)), the products with (v - zero
+/// point) summed in int32, then scaled by the multiplier in_scale * (1/255) / out_scale /
+/// samples (computed per ROI in float, TFLite QuantizeMultiplierSmallerThanOne, which fails for
+/// a multiplier >= 1), plus the output zero point, clamped.
+///
+/// The reference's runtime checks: rank 4, boxes [num_rois, 4], batch index [num_rois], batches,
+/// height, width, depth > 0, output size > 0, ratios > 0, sampling ratios >= 0; per ROI the batch
+/// index in range, coordinates >= 0 (float boxes), scaled coordinates within the image and x1 <=
+/// x2, y1 <= y2 (a NaN fails these). nnhal also refuses non-finite ratios, a sample count whose
+/// product overflows int32, and saturates an 8-bit accumulator that would overflow int32 (the
+/// reference's overflow is undefined there).
 
+
+// ---- begin nnhal/ops/roi_align.hpp ----
+/// \file
+/// ROI_ALIGN (81): bilinear-sampled average pooling of each ROI of a 4-D feature map to a fixed
+/// size. The output's quantization may differ from the input's. Zero ROIs allowed.
+
+
+namespace nnhal::ops {
+
+namespace roi_align {
+inline constexpr std::array<Slot, 10> kInputs{{
+    {"input", Role::Data},                // 4-D feature map
+    {"rois", Role::Data},                 // [num_rois, 4]
+    {"batch_index", Role::Data},          // TENSOR_INT32 [num_rois]
+    {"output_height", Role::Parameter},   // INT32
+    {"output_width", Role::Parameter},    // INT32
+    {"height_ratio", Role::Parameter},    // fT
+    {"width_ratio", Role::Parameter},     // fT
+    {"height_samples", Role::Parameter},  // INT32, 0 = adaptive
+    {"width_samples", Role::Parameter},   // INT32, 0 = adaptive
+    {"layout", Role::Layout},
+}};
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+
+/// ROIs are T for F16/F32, QUANT16_ASYMM (scale 0.125, zeroPoint 0) for QA8/QAS8. The ratio
+/// scalars are FLOAT16 for F16 although the documentation says FLOAT32: the validator wins.
+/// F16, F32, QA8 (1.2); QAS8 (1.3).
+inline constexpr auto kSignatures =
+    for_each_type(lists::kFloatQuant, [](OperandType t, HalVersion v) {
+      const OperandType f = float_scalar_for(t);
+      constexpr OperandType i32 = OperandType::INT32;
+      return sig(v,
+                 {t, lists::box_type_for(t), OperandType::TENSOR_INT32, i32, i32, f, f, i32, i32,
+                  OperandType::BOOL},
+                 {t});
+  });
+}  // namespace roi_align
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// ROI_ALIGN is validated (nnhal/ops/roi_align.hpp) but nnhal has no kernel for it yet.
+/// ROI_ALIGN in the operation table.
 template <>
-struct Kernels<OperationType::ROI_ALIGN> : NoKernelsYet {};
+struct Row<OperationType::ROI_ALIGN> {
+  static constexpr OperationInfo info = make_row(OperationType::ROI_ALIGN, {
+      .inputs = ops::roi_align::kInputs,
+      .outputs = ops::roi_align::kOutputs,
+      .signatures = ops::roi_align::kSignatures,
+      .flags = kOpAllowsZeroSized,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/roi_align.hpp ----
+
+namespace nnhal::kernels::roi_align {
+
+inline constexpr const char* kName = "ROI_ALIGN";
+
+/// The scalars of a ROI_ALIGN node.
+struct Params {
+  std::int32_t out_h = 0, out_w = 0;
+  float h_ratio = 0, w_ratio = 0;
+  std::int32_t h_samples = 0, w_samples = 0;
+  bool nchw = false;
+};
+
+template <OperandType T>
+inline Expected<Params> read_params(const NodeIO& io) {
+  Params p;
+  p.out_h = io.scalar<OperandType::INT32>(3);
+  p.out_w = io.scalar<OperandType::INT32>(4);
+  p.h_ratio = roi::float_scalar<T>(io, 5);
+  p.w_ratio = roi::float_scalar<T>(io, 6);
+  p.h_samples = io.scalar<OperandType::INT32>(7);
+  p.w_samples = io.scalar<OperandType::INT32>(8);
+  p.nchw = layout_nchw(io, 9);
+  if (p.out_h <= 0 || p.out_w <= 0)
+    return NNHAL_INVALID("%s output size %d x %d is not positive", kName, p.out_h, p.out_w);
+  if (!(p.h_ratio > 0) || !(p.w_ratio > 0) || !std::isfinite(p.h_ratio) || !std::isfinite(p.w_ratio))
+    return NNHAL_INVALID("%s ratios %g, %g must be positive and finite", kName, static_cast<double>(p.h_ratio),
+                         static_cast<double>(p.w_ratio));
+  if (p.h_samples < 0 || p.w_samples < 0)
+    return NNHAL_INVALID("%s sampling ratios %d, %d are negative", kName, p.h_samples, p.w_samples);
+  return p;
+}
+
+/// Output shape [num_rois, out_h, out_w, depth] in the input's layout.
+template <OperandType T>
+inline Status infer(const NodeIO& io) {
+  auto p = read_params<T>(io);
+  if (!p) return std::move(p.error());
+  const Dims& d = io.input(0).dims;
+  const RtOperand& rois = io.input(1);
+  const RtOperand& batch = io.input(2);
+  if (d.rank() != 4) return NNHAL_INVALID("%s input has rank %zu, expected 4", kName, d.rank());
+  if (rois.dims.rank() != 2 || rois.dims[1] != 4)
+    return NNHAL_INVALID("%s rois must have shape [num_rois, 4]", kName);
+  if (batch.dims.rank() != 1 || batch.dims[0] != rois.dims[0])
+    return NNHAL_INVALID("%s batch_index must have shape [num_rois]", kName);
+  NNHAL_TRY(roi::check_box_quant(rois, kName, "rois"));
+  const window::Image im = window::Image::of(d, p->nchw);
+  if (im.n == 0 || im.h == 0 || im.w == 0 || im.c == 0)
+    return NNHAL_INVALID("%s input has an empty dimension (%u x %u x %u x %u)", kName, im.n, im.h, im.w, im.c);
+  return set_output(io, 0,
+                    window::Image::dims(p->nchw, rois.dims[0], static_cast<std::uint32_t>(p->out_h),
+                                        static_cast<std::uint32_t>(p->out_w), im.c));
+}
+
+/// The geometry of one ROI, computed as the reference does.
+struct RoiGeometry {
+  float w_start = 0, h_start = 0, w_step = 0, h_step = 0, w_bin = 0, h_bin = 0;
+  std::uint32_t w_samples = 0, h_samples = 0;
+  std::int32_t count = 0;
+};
+
+/// One bilinear sample: the four element offsets (relative to the batch image, channel 0) and
+/// their weights, in the reference's order (y1x1, y1x2, y2x1, y2x2).
+struct Sample {
+  std::size_t off[4];
+  float w[4];
+};
+
+inline Sample sample_at(float y, float x, const window::Image& im) noexcept {
+  auto x1 = static_cast<std::uint32_t>(std::floor(x));
+  auto y1 = static_cast<std::uint32_t>(std::floor(y));
+  std::uint32_t x2 = x1 + 1, y2 = y1 + 1;
+  float dx1 = x - static_cast<float>(x1);
+  float dy1 = y - static_cast<float>(y1);
+  if (x1 >= im.w - 1) {
+    x1 = x2 = im.w - 1;
+    dx1 = 0;
+  }
+  if (y1 >= im.h - 1) {
+    y1 = y2 = im.h - 1;
+    dy1 = 0;
+  }
+  const float dx2 = 1.0f - dx1, dy2 = 1.0f - dy1;
+  Sample s;
+  s.w[0] = dx2 * dy2, s.w[1] = dx1 * dy2, s.w[2] = dx2 * dy1, s.w[3] = dx1 * dy1;
+  s.off[0] = im.at(0, y1, x1, 0), s.off[1] = im.at(0, y1, x2, 0);
+  s.off[2] = im.at(0, y2, x1, 0), s.off[3] = im.at(0, y2, x2, 0);
+  return s;
+}
+
+/// Reads and checks ROI r and computes its geometry.
+template <OperandType T>
+inline Expected<RoiGeometry> geometry(const NodeIO& io, std::size_t r, const window::Image& im, const Params& p,
+                                      std::uint32_t out_h, std::uint32_t out_w) {
+  constexpr OperandType B = roi::kBoxType<T>;
+  const element_t<B>* box = io.in_data<B>(1) + r * 4;
+  const float h_scale = 1.0f / p.h_ratio, w_scale = 1.0f / p.w_ratio;
+  float ws = 0, hs = 0, we = 0, he = 0;
+  if constexpr (roi::kQuantized<T>) {
+    ws = static_cast<float>(box[0]) * w_scale * 0.125f;
+    hs = static_cast<float>(box[1]) * h_scale * 0.125f;
+    we = static_cast<float>(box[2]) * w_scale * 0.125f;
+    he = static_cast<float>(box[3]) * h_scale * 0.125f;
+  } else {
+    const float b0 = roi::to_float(box[0], 1, 0), b1 = roi::to_float(box[1], 1, 0);
+    const float b2 = roi::to_float(box[2], 1, 0), b3 = roi::to_float(box[3], 1, 0);
+    if (!(b0 >= 0) || !(b1 >= 0) || !(b2 >= 0) || !(b3 >= 0))
+      return NNHAL_INVALID("%s roi %zu has a negative or NaN coordinate", kName, r);
+    ws = b0 * w_scale, hs = b1 * h_scale, we = b2 * w_scale, he = b3 * h_scale;
+  }
+  const auto W = static_cast<float>(im.w), H = static_cast<float>(im.h);
+  if (!(ws <= W) || !(hs <= H) || !(we <= W) || !(he <= H))
+    return NNHAL_INVALID("%s roi %zu lies outside the %u x %u input", kName, r, im.h, im.w);
+  if (!(ws <= we) || !(hs <= he)) return NNHAL_INVALID("%s roi %zu is inverted", kName, r);
+  RoiGeometry g;
+  g.w_start = ws, g.h_start = hs;
+  const float roi_w = std::max(we - ws, 1.0f), roi_h = std::max(he - hs, 1.0f);
+  g.w_step = roi_w / static_cast<float>(out_w);
+  g.h_step = roi_h / static_cast<float>(out_h);
+  g.w_samples = p.w_samples > 0 ? static_cast<std::uint32_t>(p.w_samples)
+                                : static_cast<std::uint32_t>(std::ceil(g.w_step));
+  g.h_samples = p.h_samples > 0 ? static_cast<std::uint32_t>(p.h_samples)
+                                : static_cast<std::uint32_t>(std::ceil(g.h_step));
+  const std::uint64_t count = std::uint64_t{g.w_samples} * g.h_samples;
+  if (count == 0 || count > static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()))
+    return NNHAL_INVALID("%s roi %zu: %u x %u samples per bin is out of range", kName, r, g.h_samples, g.w_samples);
+  g.count = static_cast<std::int32_t>(count);
+  g.w_bin = g.w_step / static_cast<float>(g.w_samples);
+  g.h_bin = g.h_step / static_cast<float>(g.h_samples);
+  return g;
+}
+
+/// Channels summed together per sample (their sums live on the stack).
+inline constexpr std::uint32_t kBlock = 64;
+
+template <OperandType T>
+Status kernel(const NodeIO& io) {
+  using E = element_t<T>;
+  using Acc = std::conditional_t<roi::kQuantized<T>, std::int64_t, float>;
+  const RtOperand& in = io.input(0);
+  const RtOperand& out = io.output(0);
+  if (out.dims.element_count() == 0) return {};  // no ROIs: nothing to compute
+  auto pe = read_params<T>(io);
+  if (!pe) return std::move(pe.error());
+  const Params& p = *pe;
+  const window::Image si = window::Image::of(in.dims, p.nchw);
+  const window::Image so = window::Image::of(out.dims, p.nchw);
+  const std::size_t num_rois = io.input(1).dims[0];
+  if (so.n != num_rois || so.c != si.c || so.h != static_cast<std::uint32_t>(p.out_h) ||
+      so.w != static_cast<std::uint32_t>(p.out_w))
+    return NNHAL_FAILURE("%s output shape does not match its inputs", kName);
+  const E* data = io.in_data<T>(0);
+  E* dst = io.out_data<T>(0);
+  const std::int32_t* batch = io.in_data<OperandType::TENSOR_INT32>(2);
+  for (std::size_t r = 0; r < num_rois; ++r) {
+    if (batch[r] < 0 || static_cast<std::uint32_t>(batch[r]) >= si.n)
+      return NNHAL_INVALID("%s roi %zu has batch index %d, outside [0, %u)", kName, r, batch[r], si.n);
+    auto ge = geometry<T>(io, r, si, p, so.h, so.w);
+    if (!ge) return std::move(ge.error());
+    const RoiGeometry& g = *ge;
+    const E* base = data + si.at(static_cast<std::size_t>(batch[r]), 0, 0, 0);
+    quant::Multiplier m;
+    if constexpr (roi::kQuantized<T>) {
+      constexpr float kWeightScale = 1.0f / 255.0f;
+      const float real = in.scale * kWeightScale / out.scale / static_cast<float>(g.count);
+      if (!(real >= 0.0f) || real >= 1.0f)
+        return NNHAL_INVALID("%s requantization multiplier %g is not in [0, 1)", kName, static_cast<double>(real));
+      m = quant::quantize_multiplier(real);
+    }
+    for (std::uint32_t i = 0; i < so.h; ++i) {
+      for (std::uint32_t j = 0; j < so.w; ++j) {
+        const float w_start = g.w_step * static_cast<float>(j) + g.w_start;
+        const float h_start = g.h_step * static_cast<float>(i) + g.h_start;
+        E* o = dst + so.at(r, i, j, 0);
+        // Channels in blocks of kBlock with their sums on the stack: each sample's position and
+        // weights are computed once per block, and every channel still sums its samples in the
+        // reference's order.
+        for (std::uint32_t k0 = 0; k0 < si.c; k0 += kBlock) {
+          const std::uint32_t kn = std::min<std::uint32_t>(kBlock, si.c - k0);
+          Acc acc[kBlock];
+          for (std::uint32_t k = 0; k < kn; ++k) acc[k] = 0;
+          for (std::uint32_t yi = 0; yi < g.h_samples; ++yi) {
+            for (std::uint32_t xi = 0; xi < g.w_samples; ++xi) {
+              const float y = h_start + g.h_bin / 2 + g.h_bin * static_cast<float>(yi);
+              const float x = w_start + g.w_bin / 2 + g.w_bin * static_cast<float>(xi);
+              const Sample s = sample_at(y, x, si);
+              if constexpr (roi::kQuantized<T>) {
+                std::int32_t wq[4];
+                for (int c = 0; c < 4; ++c) wq[c] = static_cast<std::int32_t>(std::round(s.w[c] / (1.0f / 255.0f)));
+                for (std::uint32_t k = 0; k < kn; ++k) {
+                  const std::size_t kc = (k0 + k) * si.sc;
+                  std::int32_t interp = 0;
+                  for (int c = 0; c < 4; ++c)
+                    interp += wq[c] * (static_cast<std::int32_t>(base[s.off[c] + kc]) - in.zero_point);
+                  acc[k] += interp;
+                }
+              } else {
+                for (std::uint32_t k = 0; k < kn; ++k) {
+                  const std::size_t kc = (k0 + k) * si.sc;
+                  float interp = 0;
+                  for (int c = 0; c < 4; ++c) interp += s.w[c] * roi::to_float(base[s.off[c] + kc], 1, 0);
+                  acc[k] += interp;
+                }
+              }
+            }
+          }
+          for (std::uint32_t k = 0; k < kn; ++k) {
+            E& dst_k = o[(k0 + k) * so.sc];
+            if constexpr (roi::kQuantized<T>) {
+              constexpr std::int64_t lo = std::numeric_limits<std::int32_t>::min();
+              constexpr std::int64_t hi = std::numeric_limits<std::int32_t>::max();
+              const std::int64_t a = acc[k] < lo ? lo : (acc[k] > hi ? hi : acc[k]);
+              std::int32_t v =
+                  quant::multiply_by_quantized_multiplier(static_cast<std::int32_t>(a), m.value, m.shift) + out.zero_point;
+              constexpr std::int32_t qlo = std::numeric_limits<E>::lowest(), qhi = std::numeric_limits<E>::max();
+              v = v < qlo ? qlo : (v > qhi ? qhi : v);
+              dst_k = static_cast<E>(v);
+            } else {
+              dst_k = roi::from_float<E>(acc[k] / static_cast<float>(g.count), 1, 0);
+            }
+          }
+        }
+      }
+    }
+  }
+  return {};
+}
+
+/// ROI_ALIGN's kernels, keyed by the feature map's type.
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
+                                    OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_ASYMM_SIGNED};
+
+  static Status infer(const NodeIO& io) {
+    switch (io.input(0).type) {
+      case OperandType::TENSOR_FLOAT16: return roi_align::infer<OperandType::TENSOR_FLOAT16>(io);
+      default: return roi_align::infer<OperandType::TENSOR_FLOAT32>(io);
+    }
+  }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO&, KernelPrepare&) {
+    return &kernel<T>;
+  }
+};
+
+}  // namespace nnhal::kernels::roi_align
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::ROI_ALIGN> : kernels::roi_align::Family {};
+static_assert(kernels_cover_row<OperationType::ROI_ALIGN>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/roi_align.hpp ----
 // ---- begin nnhal/kernels/roi_pooling.hpp ----
 /// \file
-/// ROI_POOLING kernels: none yet.
+/// ROI_POOLING kernels (the row: nnhal/ops/roi_pooling.hpp): max pooling of each region of
+/// interest of a 4-D feature map, scaled by 1 / ratio, over an output_height x output_width grid.
+///
+/// Numerics as the reference (NNAPI RoiPooling.cpp): 16-bit boxes are first converted to float
+/// (q * 0.125); start / end = int(round(box * (1 / ratio))); size = max(end - start + 1, 1) as
+/// float; step = size / out; bin (i, j) covers rows [floor(step * i + hStart), ceil(step * (i +
+/// 1) + hStart)) and the columns likewise, each bound clamped to the image; the result is the
+/// largest element of the bin, or for an empty bin the input's zero point (0 for float). FLOAT16
+/// is computed in float (the reference computes the bin bounds in half precision).
+///
+/// The reference's runtime checks: rank 4, boxes [num_rois, 4], batch index [num_rois], output
+/// size > 0, ratios > 0; per ROI the batch index in range, coordinates >= 0, scaled coordinates
+/// within the image, x1 <= x2 and y1 <= y2 (a NaN fails these). nnhal also refuses non-finite
+/// ratios and empty images.
 
+
+// ---- begin nnhal/ops/roi_pooling.hpp ----
+/// \file
+/// ROI_POOLING (82): max pooling of each ROI of a 4-D feature map to a fixed size; out q = in.
+
+
+namespace nnhal::ops {
+
+namespace roi_pooling {
+inline constexpr std::array<Slot, 8> kInputs{{
+    {"input", Role::Data},               // 4-D feature map
+    {"rois", Role::Data},                // [num_rois, 4]
+    {"batch_index", Role::Data},         // TENSOR_INT32 [num_rois]
+    {"output_height", Role::Parameter},  // INT32
+    {"output_width", Role::Parameter},   // INT32
+    {"height_ratio", Role::Parameter},   // fT
+    {"width_ratio", Role::Parameter},    // fT
+    {"layout", Role::Layout},
+}};
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+
+/// ROIs and ratio scalars as ROI_ALIGN. F16, F32, QA8 (1.2); QAS8 (1.3).
+inline constexpr auto kSignatures = for_each_type(lists::kFloatQuant, [](OperandType t,
+                                                                         HalVersion v) {
+  const OperandType f = float_scalar_for(t);
+  constexpr OperandType i32 = OperandType::INT32;
+  return sig(
+      v, {t, lists::box_type_for(t), OperandType::TENSOR_INT32, i32, i32, f, f, OperandType::BOOL},
+      {t});
+});
+}  // namespace roi_pooling
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// ROI_POOLING is validated (nnhal/ops/roi_pooling.hpp) but nnhal has no kernel for it yet.
+/// ROI_POOLING in the operation table.
 template <>
-struct Kernels<OperationType::ROI_POOLING> : NoKernelsYet {};
+struct Row<OperationType::ROI_POOLING> {
+  static constexpr OperationInfo info = make_row(OperationType::ROI_POOLING, {
+      .inputs = ops::roi_pooling::kInputs,
+      .outputs = ops::roi_pooling::kOutputs,
+      .signatures = ops::roi_pooling::kSignatures,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/roi_pooling.hpp ----
+
+namespace nnhal::kernels::roi_pooling {
+
+inline constexpr const char* kName = "ROI_POOLING";
+
+/// The scalars of a ROI_POOLING node.
+struct Params {
+  std::int32_t out_h = 0, out_w = 0;
+  float h_ratio = 0, w_ratio = 0;
+  bool nchw = false;
+};
+
+template <OperandType T>
+inline Expected<Params> read_params(const NodeIO& io) {
+  Params p;
+  p.out_h = io.scalar<OperandType::INT32>(3);
+  p.out_w = io.scalar<OperandType::INT32>(4);
+  p.h_ratio = roi::float_scalar<T>(io, 5);
+  p.w_ratio = roi::float_scalar<T>(io, 6);
+  p.nchw = layout_nchw(io, 7);
+  if (p.out_h <= 0 || p.out_w <= 0)
+    return NNHAL_INVALID("%s output size %d x %d is not positive", kName, p.out_h, p.out_w);
+  if (!(p.h_ratio > 0) || !(p.w_ratio > 0) || !std::isfinite(p.h_ratio) || !std::isfinite(p.w_ratio))
+    return NNHAL_INVALID("%s ratios %g, %g must be positive and finite", kName, static_cast<double>(p.h_ratio),
+                         static_cast<double>(p.w_ratio));
+  return p;
+}
+
+/// Output shape [num_rois, out_h, out_w, depth] in the input's layout.
+template <OperandType T>
+inline Status infer(const NodeIO& io) {
+  auto p = read_params<T>(io);
+  if (!p) return std::move(p.error());
+  const Dims& d = io.input(0).dims;
+  const RtOperand& rois = io.input(1);
+  const RtOperand& batch = io.input(2);
+  if (d.rank() != 4) return NNHAL_INVALID("%s input has rank %zu, expected 4", kName, d.rank());
+  if (rois.dims.rank() != 2 || rois.dims[1] != 4)
+    return NNHAL_INVALID("%s rois must have shape [num_rois, 4]", kName);
+  if (batch.dims.rank() != 1 || batch.dims[0] != rois.dims[0])
+    return NNHAL_INVALID("%s batch_index must have shape [num_rois]", kName);
+  NNHAL_TRY(roi::check_box_quant(rois, kName, "rois"));
+  const window::Image im = window::Image::of(d, p->nchw);
+  if (im.n == 0 || im.h == 0 || im.w == 0 || im.c == 0)
+    return NNHAL_INVALID("%s input has an empty dimension (%u x %u x %u x %u)", kName, im.n, im.h, im.w, im.c);
+  return set_output(io, 0,
+                    window::Image::dims(p->nchw, rois.dims[0], static_cast<std::uint32_t>(p->out_h),
+                                        static_cast<std::uint32_t>(p->out_w), im.c));
+}
+
+/// A bin bound: floor / ceil of v as uint32 (v >= 0 here), clamped to `limit`.
+inline std::uint32_t clamp_bound(float v, std::uint32_t limit) noexcept {
+  if (!(v >= 0)) return 0;
+  if (v >= static_cast<float>(limit)) return limit;
+  return static_cast<std::uint32_t>(v);
+}
+
+template <OperandType T>
+Status kernel(const NodeIO& io) {
+  using E = element_t<T>;
+  constexpr OperandType B = roi::kBoxType<T>;
+  const RtOperand& in = io.input(0);
+  const RtOperand& out = io.output(0);
+  if (out.dims.element_count() == 0) return {};
+  auto pe = read_params<T>(io);
+  if (!pe) return std::move(pe.error());
+  const Params& p = *pe;
+  const window::Image si = window::Image::of(in.dims, p.nchw);
+  const window::Image so = window::Image::of(out.dims, p.nchw);
+  const std::size_t num_rois = io.input(1).dims[0];
+  if (so.n != num_rois || so.c != si.c || so.h != static_cast<std::uint32_t>(p.out_h) ||
+      so.w != static_cast<std::uint32_t>(p.out_w))
+    return NNHAL_FAILURE("%s output shape does not match its inputs", kName);
+  const E* data = io.in_data<T>(0);
+  E* dst = io.out_data<T>(0);
+  const element_t<B>* boxes = io.in_data<B>(1);
+  const RtOperand& bx = io.input(1);
+  const std::int32_t* batch = io.in_data<OperandType::TENSOR_INT32>(2);
+  const float h_scale = 1.0f / p.h_ratio, w_scale = 1.0f / p.w_ratio;
+  const auto W = static_cast<float>(si.w), H = static_cast<float>(si.h);
+  E empty{};
+  if constexpr (roi::kQuantized<T>) empty = static_cast<E>(in.zero_point);
+  for (std::size_t r = 0; r < num_rois; ++r) {
+    if (batch[r] < 0 || static_cast<std::uint32_t>(batch[r]) >= si.n)
+      return NNHAL_INVALID("%s roi %zu has batch index %d, outside [0, %u)", kName, r, batch[r], si.n);
+    float b[4];
+    for (int k = 0; k < 4; ++k) b[k] = roi::to_float(boxes[r * 4 + k], bx.scale, bx.zero_point);
+    if (!(b[0] >= 0) || !(b[1] >= 0) || !(b[2] >= 0) || !(b[3] >= 0))
+      return NNHAL_INVALID("%s roi %zu has a negative or NaN coordinate", kName, r);
+    if (!(b[0] * w_scale <= W) || !(b[1] * h_scale <= H) || !(b[2] * w_scale <= W) || !(b[3] * h_scale <= H))
+      return NNHAL_INVALID("%s roi %zu lies outside the %u x %u input", kName, r, si.h, si.w);
+    if (!(b[0] <= b[2]) || !(b[1] <= b[3])) return NNHAL_INVALID("%s roi %zu is inverted", kName, r);
+    // Scaled coordinates are within [0, image size], so these conversions are defined.
+    const auto ws = static_cast<std::int32_t>(std::round(b[0] * w_scale));
+    const auto hs = static_cast<std::int32_t>(std::round(b[1] * h_scale));
+    const auto we = static_cast<std::int32_t>(std::round(b[2] * w_scale));
+    const auto he = static_cast<std::int32_t>(std::round(b[3] * h_scale));
+    const auto roi_w = static_cast<float>(std::max(we - ws + 1, 1));
+    const auto roi_h = static_cast<float>(std::max(he - hs + 1, 1));
+    const float w_step = roi_w / static_cast<float>(so.w), h_step = roi_h / static_cast<float>(so.h);
+    const E* base = data + si.at(static_cast<std::size_t>(batch[r]), 0, 0, 0);
+    for (std::uint32_t i = 0; i < so.h; ++i) {
+      const std::uint32_t h0 = clamp_bound(std::floor(h_step * static_cast<float>(i) + static_cast<float>(hs)), si.h);
+      const std::uint32_t h1 = clamp_bound(std::ceil(h_step * static_cast<float>(i + 1) + static_cast<float>(hs)), si.h);
+      for (std::uint32_t j = 0; j < so.w; ++j) {
+        const std::uint32_t w0 = clamp_bound(std::floor(w_step * static_cast<float>(j) + static_cast<float>(ws)), si.w);
+        const std::uint32_t w1 =
+            clamp_bound(std::ceil(w_step * static_cast<float>(j + 1) + static_cast<float>(ws)), si.w);
+        E* o = dst + so.at(r, i, j, 0);
+        for (std::uint32_t k = 0; k < si.c; ++k) {
+          E best = empty;
+          bool first = true;
+          for (std::uint32_t y = h0; y < h1; ++y) {
+            for (std::uint32_t x = w0; x < w1; ++x) {
+              const E v = base[si.at(0, y, x, k)];
+              if (first || roi::to_float(v, 1, 0) > roi::to_float(best, 1, 0)) {
+                best = v;
+                first = false;
+              }
+            }
+          }
+          o[k * so.sc] = best;
+        }
+      }
+    }
+  }
+  return {};
+}
+
+/// ROI_POOLING's kernels, keyed by the feature map's type.
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
+                                    OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_ASYMM_SIGNED};
+
+  static Status infer(const NodeIO& io) {
+    switch (io.input(0).type) {
+      case OperandType::TENSOR_FLOAT16: return roi_pooling::infer<OperandType::TENSOR_FLOAT16>(io);
+      default: return roi_pooling::infer<OperandType::TENSOR_FLOAT32>(io);
+    }
+  }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO&, KernelPrepare&) {
+    return &kernel<T>;
+  }
+};
+
+}  // namespace nnhal::kernels::roi_pooling
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::ROI_POOLING> : kernels::roi_pooling::Family {};
+static_assert(kernels_cover_row<OperationType::ROI_POOLING>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/roi_pooling.hpp ----
@@ -12340,14 +16135,316 @@ static_assert(kernels_cover_row<OperationType::TOPK_V2>());
 // ---- end nnhal/kernels/topk_v2.hpp ----
 // ---- begin nnhal/kernels/transpose_conv_2d.hpp ----
 /// \file
-/// TRANSPOSE_CONV_2D kernels: none yet.
+/// TRANSPOSE_CONV_2D kernels (the row: nnhal/ops/transpose_conv_2d.hpp): shape inference and one
+/// kernel per type, any layout.
+///
+/// The reference (TransposeConv2D.cpp) scatters: for each input pixel (h, w) in order, each
+/// output channel k and filter tap (i, j), it adds in[h, w, d] * filter[k, i, j, d] for d in
+/// order to out[h * stride_h - pad_top + i, w * stride_w - pad_left + j, k] (taps falling outside
+/// the output are dropped), then adds the bias and clamps. These kernels gather instead: each
+/// output element runs over the input pixels that reach it, in the same (h, w, d) order, so the
+/// float sums are formed in exactly the reference's order, no scratch buffer is needed and each
+/// output is written once; for NHWC both the input pixel and the filter row are contiguous along
+/// d. FLOAT16 is computed in float and rounded once. The 8-bit kernels accumulate
+/// (x - x_zp) * (w - w_zp) in int32 (w_zp = 0 for a per-channel filter), add the bias and rescale
+/// with TFLite's MultiplyByQuantizedMultiplier, per tensor or per output channel.
+///
+/// Reference quirks followed here:
+///  - the implicit form takes the output size from the output-shape tensor (input 3) only to
+///    derive the padding (window::implicit_padding(..., transpose = true), whose tail may be
+///    negative); the output shape is then in * stride + filter - stride - head - tail, which may
+///    differ from the tensor's values, and the tensor's batch and depth entries are not used;
+///  - only pad_left and pad_top must be >= 0 (a negative right / bottom padding enlarges the
+///    output; the extra elements receive the bias only).
 
+
+// ---- begin nnhal/ops/transpose_conv_2d.hpp ----
+/// \file
+/// TRANSPOSE_CONV_2D (91): transposed ("deconvolution") 2-D convolution. Zero batches allowed.
+
+
+namespace nnhal::ops {
+
+namespace transpose_conv_2d {
+/// Explicit-padding form (11 inputs). The implicit form (9 inputs) has {input, filter, bias,
+/// output_shape (TENSOR_INT32 [4]), padding_scheme, stride_w, stride_h, activation, layout};
+/// slot names follow the explicit form.
+inline constexpr std::array<Slot, 11> kInputs{{
+    {"input", Role::Data},
+    {"filter", Role::Weights},  // [depth_out, fh, fw, depth_in]
+    {"bias", Role::Bias},       // [depth_out]
+    {"pad_left", Role::Parameter},
+    {"pad_right", Role::Parameter},
+    {"pad_top", Role::Parameter},
+    {"pad_bottom", Role::Parameter},
+    {"stride_w", Role::Parameter},
+    {"stride_h", Role::Parameter},
+    {"activation", Role::Activation},
+    {"layout", Role::Layout},  // mandatory in both forms
+}};
+inline constexpr std::array<Slot, 1> kOutputs{{{"output", Role::Data}}};
+
+/// Implicit padding (output shape tensor, scheme, strides, activation, layout) and explicit
+/// padding (four paddings, strides, activation, layout), for every filter configuration.
+inline constexpr auto kSignatures = [] {
+  using enum OperandType;
+  return join(conv_v12::signatures({TENSOR_INT32, INT32, INT32, INT32, INT32, BOOL}),
+              conv_v12::signatures({INT32, INT32, INT32, INT32, INT32, INT32, INT32, BOOL}));
+}();
+
+/// A per-channel filter must be quantized along dimension 0 (TransposeConv2D.cpp validate).
+inline Status validate(const OperationView& op, HalVersion&) {
+  return conv_v12::check_per_channel_filter(op, 1, 0);
+}
+}  // namespace transpose_conv_2d
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// TRANSPOSE_CONV_2D is validated (nnhal/ops/transpose_conv_2d.hpp) but nnhal has no kernel for it yet.
+/// TRANSPOSE_CONV_2D in the operation table.
 template <>
-struct Kernels<OperationType::TRANSPOSE_CONV_2D> : NoKernelsYet {};
+struct Row<OperationType::TRANSPOSE_CONV_2D> {
+  static constexpr OperationInfo info = make_row(OperationType::TRANSPOSE_CONV_2D, {
+      .inputs = ops::transpose_conv_2d::kInputs,
+      .outputs = ops::transpose_conv_2d::kOutputs,
+      .signatures = ops::transpose_conv_2d::kSignatures,
+      .validate = &ops::transpose_conv_2d::validate,
+      .flags = kOpAllowsZeroSized,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/transpose_conv_2d.hpp ----
+
+namespace nnhal::kernels::transpose_conv_2d {
+
+using filter_requant::QuantParams;
+
+inline constexpr const char* kName = "TRANSPOSE_CONV_2D";
+
+/// The resolved problem.
+struct Conv {
+  window::Image in, out;
+  std::uint32_t filter_h = 0, filter_w = 0;
+  std::int32_t stride_h = 1, stride_w = 1;
+  window::Pad pad_h, pad_w;
+  std::int32_t activation = 0;
+  bool nchw = false;  ///< layout flag
+};
+
+/// Reads the scalars and checks the shapes as the reference's prepare does.
+inline Expected<Conv> resolve(const NodeIO& io) {
+  const Dims &in = io.input(0).dims, &f = io.input(1).dims, &bias = io.input(2).dims;
+  if (in.rank() != 4) return NNHAL_FAILURE("%s input has rank %zu, expected 4", kName, in.rank());
+  if (f.rank() != 4) return NNHAL_FAILURE("%s filter has rank %zu, expected 4", kName, f.rank());
+  if (bias.rank() != 1) return NNHAL_FAILURE("%s bias has rank %zu, expected 1", kName, bias.rank());
+  const auto i32 = [&](std::size_t k) { return io.scalar<OperandType::INT32>(k); };
+  Conv cv;
+  const bool explicit_form = io.input_count() == 11;
+  if (!explicit_form && io.input_count() != 9)
+    return NNHAL_FAILURE("%s has %zu inputs, expected 9 or 11", kName, io.input_count());
+  const bool nchw = io.scalar<OperandType::BOOL>(explicit_form ? 10 : 8) != 0;
+  cv.nchw = nchw;
+  cv.in = window::Image::of(in, nchw);
+  const std::uint32_t depth_out = f[0];
+  cv.filter_h = f[1], cv.filter_w = f[2];
+  if (f[3] != cv.in.c)
+    return NNHAL_FAILURE("%s filter depth %u differs from the input depth %u", kName, f[3], cv.in.c);
+  if (bias[0] != depth_out)
+    return NNHAL_FAILURE("%s bias length %u differs from the filter's output depth %u", kName, bias[0], depth_out);
+  if (cv.in.h == 0 || cv.in.w == 0 || cv.in.c == 0 || depth_out == 0 || cv.filter_h == 0 || cv.filter_w == 0)
+    return NNHAL_FAILURE("%s: only the batch may be empty", kName);
+  if (cv.filter_h > INT32_MAX || cv.filter_w > INT32_MAX) return NNHAL_FAILURE("%s filter is too large", kName);
+  if (explicit_form) {
+    cv.pad_w = {i32(3), i32(4)};
+    cv.pad_h = {i32(5), i32(6)};
+    cv.stride_w = i32(7), cv.stride_h = i32(8);
+    cv.activation = i32(9);
+  } else {
+    const RtOperand& shape = io.input(3);
+    if (shape.dims.rank() != 1 || shape.dims[0] != 4)
+      return NNHAL_FAILURE("%s output shape (input 3) must be a 1-D tensor of 4 values", kName);
+    if (shape.data == nullptr) return NNHAL_FAILURE("%s output shape (input 3) has no value", kName);
+    const std::int32_t* s = io.in_data<OperandType::TENSOR_INT32>(3);
+    const std::int32_t scheme = i32(4);
+    cv.stride_w = i32(5), cv.stride_h = i32(6);
+    cv.activation = i32(7);
+    if (scheme < 0 || scheme > window::kPaddingValid)
+      return NNHAL_FAILURE("%s has an invalid padding scheme %d", kName, scheme);
+    const std::int32_t out_h = nchw ? s[2] : s[1], out_w = nchw ? s[3] : s[2];
+    cv.pad_w = window::implicit_padding(out_w, cv.stride_w, 1, cv.filter_w, scheme, true);
+    cv.pad_h = window::implicit_padding(out_h, cv.stride_h, 1, cv.filter_h, scheme, true);
+  }
+  if (cv.stride_w < 1 || cv.stride_h < 1)
+    return NNHAL_FAILURE("%s has a non-positive stride (%d, %d)", kName, cv.stride_w, cv.stride_h);
+  if (cv.pad_w.head < 0 || cv.pad_h.head < 0)
+    return NNHAL_FAILURE("%s has a negative left or top padding (%d, %d)", kName, cv.pad_w.head, cv.pad_h.head);
+  if (!is_valid_activation(cv.activation))
+    return NNHAL_FAILURE("%s has an invalid fused activation %d", kName, cv.activation);
+  const std::int64_t oh = window::transpose_output_size(cv.in.h, cv.filter_h, cv.stride_h, cv.pad_h);
+  const std::int64_t ow = window::transpose_output_size(cv.in.w, cv.filter_w, cv.stride_w, cv.pad_w);
+  if (oh <= 0 || ow <= 0)
+    return NNHAL_FAILURE("%s output size %lld x %lld is not positive", kName, static_cast<long long>(oh),
+                         static_cast<long long>(ow));
+  if (oh > INT32_MAX || ow > INT32_MAX) return NNHAL_FAILURE("%s output is too large", kName);
+  cv.out = window::Image::of(window::Image::dims(nchw, cv.in.n, static_cast<std::uint32_t>(oh),
+                                                 static_cast<std::uint32_t>(ow), depth_out), nchw);
+  return cv;
+}
+
+/// Output shape [batch, out_h, out_w, depth_out] (NCHW: [batch, depth_out, out_h, out_w]).
+inline Status infer(const NodeIO& io) {
+  auto cv = resolve(io);
+  if (!cv) return std::move(cv.error());
+  RtOperand& out = io.output(0);
+  out.dims = window::Image::dims(cv->nchw, cv->out.n, cv->out.h, cv->out.w, cv->out.c);
+  out.rank_known = true;
+  return {};
+}
+
+/// floor(a / b) for b > 0.
+constexpr std::int64_t floor_div(std::int64_t a, std::int64_t b) noexcept {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+/// Input positions p in [lo, hi] of one axis that reach output position o: 0 <= p < size and
+/// 0 <= o + pad - p * stride < filter.
+struct Reach {
+  std::int64_t lo, hi;  ///< inclusive; empty when lo > hi
+};
+constexpr Reach reach(std::int64_t o, std::int64_t pad, std::int64_t stride, std::int64_t filter, std::int64_t size) noexcept {
+  const std::int64_t t = o + pad;
+  std::int64_t lo = floor_div(t - filter, stride) + 1, hi = floor_div(t, stride);
+  if (lo < 0) lo = 0;
+  if (hi > size - 1) hi = size - 1;
+  return {lo, hi};
+}
+
+/// The shared gather loop: for every output
+/// element, acc = fold over the (h, w, d) that reach it of step(acc, x, w) in reference order,
+/// then out = finish(acc, k).
+template <class X, class W, class Acc, class Step, class Finish>
+void gather(const X* in, const W* filter, const Conv& cv, Acc zero, Step step, Finish finish) noexcept {
+  constexpr std::size_t kBlock = 4;
+  const std::size_t D = cv.in.c, K = cv.out.c, FH = cv.filter_h, FW = cv.filter_w;
+  for (std::size_t b = 0; b < cv.out.n; ++b)
+    for (std::size_t oy = 0; oy < cv.out.h; ++oy) {
+      const Reach ry = reach(static_cast<std::int64_t>(oy), cv.pad_h.head, cv.stride_h, FH, cv.in.h);
+      for (std::size_t ox = 0; ox < cv.out.w; ++ox) {
+        const Reach rx = reach(static_cast<std::int64_t>(ox), cv.pad_w.head, cv.stride_w, FW, cv.in.w);
+        // Output channels in blocks of kBlock: one input value feeds kBlock independent sums
+        // (each still formed in the reference's order), instead of one long dependency chain.
+        for (std::size_t k0 = 0; k0 < K; k0 += kBlock) {
+          const std::size_t kn = K - k0 < kBlock ? K - k0 : kBlock;
+          Acc acc[kBlock];
+          for (std::size_t kk = 0; kk < kBlock; ++kk) acc[kk] = zero;
+          for (std::int64_t h = ry.lo; h <= ry.hi; ++h) {
+            const auto i = static_cast<std::size_t>(static_cast<std::int64_t>(oy) + cv.pad_h.head - h * cv.stride_h);
+            for (std::int64_t w = rx.lo; w <= rx.hi; ++w) {
+              const auto j = static_cast<std::size_t>(static_cast<std::int64_t>(ox) + cv.pad_w.head - w * cv.stride_w);
+              const X* xp = in + cv.in.at(b, static_cast<std::size_t>(h), static_cast<std::size_t>(w), 0);
+              const W* fp = filter + ((k0 * FH + i) * FW + j) * D;
+              const std::size_t fstride = FH * FW * D;  // next output channel's filter
+              if (kn == kBlock) {
+                for (std::size_t d = 0; d < D; ++d) {
+                  const X x = xp[d * cv.in.sc];
+                  for (std::size_t kk = 0; kk < kBlock; ++kk) acc[kk] = step(acc[kk], x, fp[kk * fstride + d]);
+                }
+              } else {
+                for (std::size_t d = 0; d < D; ++d) {
+                  const X x = xp[d * cv.in.sc];
+                  for (std::size_t kk = 0; kk < kn; ++kk) acc[kk] = step(acc[kk], x, fp[kk * fstride + d]);
+                }
+              }
+            }
+          }
+          for (std::size_t kk = 0; kk < kn; ++kk) finish(acc[kk], k0 + kk, cv.out.at(b, oy, ox, k0 + kk));
+        }
+      }
+    }
+}
+
+/// Float / half kernel (float accumulation, rounded once).
+template <class E>
+void run_float(const E* in, const E* filter, const E* bias, E* out, const Conv& cv) noexcept {
+  using filter_requant::from_float;
+  using filter_requant::to_float;
+  const FloatRange r = float_activation_range(cv.activation);
+  gather(in, filter, cv, 0.0f,
+         [](float acc, E x, E w) { return acc + to_float(x) * to_float(w); },
+         [&](float acc, std::size_t k, std::size_t at) { out[at] = from_float<E>(r.apply(acc + to_float(bias[k]))); });
+}
+
+/// 8-bit kernel; the int32 sums wrap instead of overflowing into undefined behaviour.
+template <class E, class F>
+void run_quant(const E* in, const F* filter, const std::int32_t* bias, E* out, const Conv& cv, const QuantParams& p,
+               const quant::Multiplier* table, quant::QuantRange range) noexcept {
+  const std::int32_t xo = p.input_offset, wo = p.filter_offset;
+  gather(in, filter, cv, std::uint32_t{0},
+         [xo, wo](std::uint32_t acc, E x, F w) { return acc + static_cast<std::uint32_t>((x + xo) * (w + wo)); },
+         [&](std::uint32_t acc, std::size_t k, std::size_t at) {
+           out[at] = filter_requant::requantize_acc<E>(acc + static_cast<std::uint32_t>(bias[k]),
+                                                       filter_requant::multiplier_of(p, table, k), p.output_offset, range);
+         });
+}
+
+template <OperandType T>
+Status kernel_float(const NodeIO& io) {
+  auto cv = resolve(io);
+  if (!cv) return std::move(cv.error());
+  if (io.output(0).dims.element_count() == 0) return {};  // zero-sized batch
+  run_float(io.in_data<T>(0), io.in_data<T>(1), io.in_data<T>(2), io.out_data<T>(0), *cv);
+  return {};
+}
+
+template <OperandType T, OperandType FT>
+Status kernel_quant(const NodeIO& io) {
+  using E = element_t<T>;
+  auto cv = resolve(io);
+  if (!cv) return std::move(cv.error());
+  const QuantParams& p = io.params<QuantParams>();
+  if (p.per_channel && p.channels != cv->out.c)
+    return NNHAL_FAILURE("%s filter has %u channel scales for %u output channels", kName, p.channels, cv->out.c);
+  if (io.output(0).dims.element_count() == 0) return {};
+  const RtOperand& o = io.output(0);
+  const auto storage = quant::storage_range<E>();
+  const auto range = quant::activation_range(static_cast<FusedActivationFunc>(cv->activation), o.scale, o.zero_point,
+                                             storage.min, storage.max);
+  run_quant(io.in_data<T>(0), io.in_data<FT>(1), io.in_data<OperandType::TENSOR_INT32>(2), io.out_data<T>(0), *cv, p,
+            reinterpret_cast<const quant::Multiplier*>(io.packed()), range);
+  return {};
+}
+
+/// TRANSPOSE_CONV_2D's kernels, keyed by the input type (the filter type is chosen at prepare).
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
+                                    OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_ASYMM_SIGNED};
+  static Status infer(const NodeIO& io) { return transpose_conv_2d::infer(io); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
+    if constexpr (T == OperandType::TENSOR_FLOAT32 || T == OperandType::TENSOR_FLOAT16) {
+      return &kernel_float<T>;
+    } else {
+      QuantParams p;
+      if (auto s = filter_requant::prepare_quant(io, prepare, p, kName, 0); !s) return std::move(s.error());
+      prepare.store(p);
+      if (io.input(1).type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL)
+        return &kernel_quant<T, OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL>;
+      if (io.input(1).type != T) return NNHAL_FAILURE("%s filter type differs from the input type", kName);
+      return &kernel_quant<T, T>;
+    }
+  }
+};
+
+}  // namespace nnhal::kernels::transpose_conv_2d
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::TRANSPOSE_CONV_2D> : kernels::transpose_conv_2d::Family {};
+static_assert(kernels_cover_row<OperationType::TRANSPOSE_CONV_2D>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/transpose_conv_2d.hpp ----
@@ -12379,14 +16476,74 @@ struct Kernels<OperationType::UNIDIRECTIONAL_SEQUENCE_RNN> : NoKernelsYet {};
 // ---- end nnhal/kernels/unidirectional_sequence_rnn.hpp ----
 // ---- begin nnhal/kernels/resize_nearest_neighbor.hpp ----
 /// \file
-/// RESIZE_NEAREST_NEIGHBOR kernels: none yet.
+/// RESIZE_NEAREST_NEIGHBOR kernels (the row: nnhal/ops/resize_nearest_neighbor.hpp): the resize
+/// core of nnhal/kernels/common/resize.hpp, nearest-neighbour method (NNAPI's own rounding of
+/// the source index, described there).
 
+// ---- begin nnhal/ops/resize_nearest_neighbor.hpp ----
+/// \file
+/// RESIZE_NEAREST_NEIGHBOR (94): nearest-neighbour resize of a 4-D tensor, by output size or by
+/// scale; out q = in. Zero-sized inputs allowed.
+
+
+namespace nnhal::ops {
+
+namespace resize_nearest_neighbor {
+inline constexpr std::array<Slot, 6> kInputs{{
+    {"input", Role::Data},
+    {"width", Role::Parameter},                         // INT32 output width, or fT width scale
+    {"height", Role::Parameter},                        // same scalar type as the width
+    {"layout", Role::Layout},                           // required (unlike RESIZE_BILINEAR)
+    {"align_corners", Role::Parameter, kSlotTrailing},  // BOOL, 1.3
+    {"half_pixel_centers", Role::Parameter, kSlotTrailing},  // BOOL, 1.3
+}};
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+
+/// For each input type (F16, F32, QA8 1.2; QAS8 1.3) and each size kind (INT32 sizes, or fT
+/// scales: FLOAT16 for F16, FLOAT32 otherwise): 4 inputs (1.2), + align_corners (5 inputs,
+/// 1.3), + half_pixel_centers (6 inputs, 1.3).
+inline constexpr auto kSignatures = [] {
+  using enum OperandType;
+  std::array<Signature, lists::kFloatQuant.size() * 2 * 3> out{};
+  std::size_t k = 0;
+  for (const TypeVersion& tv : lists::kFloatQuant) {
+    for (const OperandType s : {INT32, float_scalar_for(tv.type)}) {
+      const HalVersion v13 = HalVersion::V1_3;
+      out[k++] = sig(tv.version, {tv.type, s, s, BOOL}, {tv.type});
+      out[k++] = sig(v13, {tv.type, s, s, BOOL, BOOL}, {tv.type});
+      out[k++] = sig(v13, {tv.type, s, s, BOOL, BOOL, BOOL}, {tv.type});
+    }
+  }
+  return out;
+}();
+}  // namespace resize_nearest_neighbor
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// RESIZE_NEAREST_NEIGHBOR is validated (nnhal/ops/resize_nearest_neighbor.hpp) but nnhal has no kernel for it yet.
+/// RESIZE_NEAREST_NEIGHBOR in the operation table.
 template <>
-struct Kernels<OperationType::RESIZE_NEAREST_NEIGHBOR> : NoKernelsYet {};
+struct Row<OperationType::RESIZE_NEAREST_NEIGHBOR> {
+  static constexpr OperationInfo info = make_row(OperationType::RESIZE_NEAREST_NEIGHBOR, {
+      .inputs = ops::resize_nearest_neighbor::kInputs,
+      .outputs = ops::resize_nearest_neighbor::kOutputs,
+      .signatures = ops::resize_nearest_neighbor::kSignatures,
+      .flags = kOpAllowsZeroSized,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/resize_nearest_neighbor.hpp ----
+
+namespace nnhal {
+
+/// RESIZE_NEAREST_NEIGHBOR's kernels, keyed by the input type (float32 also serves relaxed
+/// models).
+template <>
+struct Kernels<OperationType::RESIZE_NEAREST_NEIGHBOR>
+    : kernels::resize::Family<kernels::resize::Method::kNearest> {};
+static_assert(kernels_cover_row<OperationType::RESIZE_NEAREST_NEIGHBOR>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/resize_nearest_neighbor.hpp ----
@@ -12976,348 +17133,6 @@ const KernelTable& KernelResolver<Set>::table() noexcept {
 /// (those are in nnhal/kernels/, chosen by a kernel set), so including it is cheap.
 
 
-// ---- begin nnhal/ops/average_pool_2d.hpp ----
-/// \file
-/// AVERAGE_POOL_2D (1): average over each filter window of a 4-D tensor, counting only the
-/// valid (unpadded) elements, with explicit or implicit padding and a fused activation.
-
-// ---- begin nnhal/ops/common/pool_signatures.hpp ----
-/// \file
-/// Operand slots and signatures shared by AVERAGE_POOL_2D, L2_POOL_2D and MAX_POOL_2D: an
-/// explicit-padding form (10 inputs) and an implicit-padding form (7 inputs), each with an
-/// optional trailing layout flag (HAL 1.2).
-
-
-
-namespace nnhal::ops::pool {
-
-/// Inputs of the explicit-padding form (the longest); `kImplicitInputs` lists the other form.
-inline constexpr std::array<Slot, 11> kInputs{{
-    {"input", Role::Data},
-    {"pad_left", Role::Parameter},
-    {"pad_right", Role::Parameter},
-    {"pad_top", Role::Parameter},
-    {"pad_bottom", Role::Parameter},
-    {"stride_w", Role::Parameter},
-    {"stride_h", Role::Parameter},
-    {"filter_w", Role::Parameter},
-    {"filter_h", Role::Parameter},
-    {"activation", Role::Activation},
-    {"layout", Role::Layout, kSlotTrailing},
-}};
-
-/// Inputs of the implicit-padding form.
-inline constexpr std::array<Slot, 8> kImplicitInputs{{
-    {"input", Role::Data},
-    {"padding_scheme", Role::Parameter},
-    {"stride_w", Role::Parameter},
-    {"stride_h", Role::Parameter},
-    {"filter_w", Role::Parameter},
-    {"filter_h", Role::Parameter},
-    {"activation", Role::Activation},
-    {"layout", Role::Layout, kSlotTrailing},
-}};
-
-inline constexpr std::array<Slot, 1> kOutputs = v1_0::kSingleOutput;
-
-/// For each tensor type T: {T, 6 x INT32} (implicit) and {T, 9 x INT32} (explicit) -> {T}, then
-/// both with a trailing BOOL layout flag, which needs 1.2.
-template <std::size_t N>
-constexpr auto signatures(const std::array<TypeVersion, N>& types) {
-  using enum OperandType;
-  std::array<Signature, 2 * N> base{};
-  for (std::size_t i = 0; i < N; ++i) {
-    const OperandType t = types[i].type;
-    const HalVersion v = types[i].version;
-    base[2 * i] = sig(v, {t, INT32, INT32, INT32, INT32, INT32, INT32}, {t});
-    base[2 * i + 1] = sig(v, {t, INT32, INT32, INT32, INT32, INT32, INT32, INT32, INT32, INT32}, {t});
-  }
-  return v1_0::with_trailing(base, {BOOL}, HalVersion::V1_2);
-}
-
-}  // namespace nnhal::ops::pool
-// ---- end nnhal/ops/common/pool_signatures.hpp ----
-
-namespace nnhal::ops {
-
-namespace average_pool_2d {
-inline constexpr auto& kInputs = pool::kInputs;
-inline constexpr auto& kOutputs = pool::kOutputs;
-/// F32, QA8 1.0; F16 1.2; QAS8 1.3. Rank 4, strides, filter and paddings are runtime checks.
-inline constexpr auto kSignatures = pool::signatures(v1_0::float_quant_types(HalVersion::V1_0));
-}  // namespace average_pool_2d
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// AVERAGE_POOL_2D in the operation table.
-template <>
-struct Row<OperationType::AVERAGE_POOL_2D> {
-  static constexpr OperationInfo info = make_row(OperationType::AVERAGE_POOL_2D, {
-      .inputs = ops::average_pool_2d::kInputs,
-      .outputs = ops::average_pool_2d::kOutputs,
-      .signatures = ops::average_pool_2d::kSignatures,
-      .flags = kOpAllowsZeroSized,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/average_pool_2d.hpp ----
-// ---- begin nnhal/ops/conv_2d.hpp ----
-/// \file
-/// CONV_2D (3): 2-D convolution of a 4-D tensor with a `[depth_out, fh, fw, depth_in]` filter and
-/// a bias, explicit or implicit padding, optional layout flag and dilation, fused activation.
-
-
-// ---- begin nnhal/ops/common/conv_signatures.hpp ----
-/// \file
-/// Signatures and validation shared by CONV_2D and DEPTHWISE_CONV_2D: six operand-type
-/// configurations (float, quant8 with same-type or per-channel filter) times six input-count
-/// forms (implicit or explicit padding, each alone, with a layout flag, or with a layout flag and
-/// two dilation factors).
-
-
-
-namespace nnhal::ops::conv {
-
-/// One accepted combination of input, filter and bias types, and the version it needs.
-struct TypeConfig {
-  OperandType input, filter, bias;
-  HalVersion version;
-};
-
-/// The type configurations of CONV_2D and DEPTHWISE_CONV_2D (the output has the input's type).
-inline constexpr std::array<TypeConfig, 6> kTypeConfigs{{
-    {OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT32, HalVersion::V1_0},
-    {OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_INT32, HalVersion::V1_0},
-    {OperandType::TENSOR_FLOAT16, OperandType::TENSOR_FLOAT16, OperandType::TENSOR_FLOAT16, HalVersion::V1_2},
-    {OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL, OperandType::TENSOR_INT32, HalVersion::V1_2},
-    {OperandType::TENSOR_QUANT8_ASYMM_SIGNED, OperandType::TENSOR_QUANT8_ASYMM_SIGNED, OperandType::TENSOR_INT32, HalVersion::V1_3},
-    {OperandType::TENSOR_QUANT8_ASYMM_SIGNED, OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL, OperandType::TENSOR_INT32, HalVersion::V1_3},
-}};
-
-/// Number of signatures `signatures()` yields.
-inline constexpr std::size_t kSignatureCount = kTypeConfigs.size() * 6;
-
-/// {input, filter, bias, `implicit_scalars` x INT32} (implicit padding) and the same with three
-/// more INT32 (explicit padding: four paddings instead of one scheme), each alone, + BOOL layout,
-/// + BOOL layout + 2 x INT32 dilation; the layout and dilation forms need 1.2. The two 10-input
-/// CONV_2D forms (and the two 11-input DEPTHWISE_CONV_2D forms) differ in the type of the input
-/// after the implicit scalars: INT32 = explicit padding, BOOL = implicit padding with layout.
-/// A single dilation factor matches no signature, as in the reference.
-constexpr std::array<Signature, kSignatureCount> signatures(std::size_t implicit_scalars) {
-  using enum OperandType;
-  std::array<Signature, kSignatureCount> out{};
-  std::size_t k = 0;
-  for (const TypeConfig& c : kTypeConfigs) {
-    const HalVersion later = max_version(c.version, HalVersion::V1_2);
-    for (std::size_t scalars : {implicit_scalars, implicit_scalars + 3}) {
-      TypeSeq in{c.input, c.filter, c.bias};
-      for (std::size_t i = 0; i < scalars; ++i) in = v1_0::append(in, {INT32});
-      out[k++] = sig(c.version, in, {c.input});
-      in = v1_0::append(in, {BOOL});
-      out[k++] = sig(later, in, {c.input});
-      out[k++] = sig(later, v1_0::append(in, {INT32, INT32}), {c.input});
-    }
-  }
-  return out;
-}
-
-/// Checks beyond the signature: input and filter rank 4 when known; a per-channel filter
-/// quantized along `channel_dim` (0 for CONV_2D, 3 for DEPTHWISE_CONV_2D); and the rule that makes
-/// a QA8 operation need 1.2 unless `output_scale > input_scale * filter_scale`.
-///
-/// Reference quirk (HAL13.md i.7): the reference validator reads the "output" scale from input 0
-/// (an output index constant used with the input accessor), so it really tests
-/// `input_scale > input_scale * filter_scale`, i.e. filter_scale < 1. This mirrors it, so the
-/// version nnhal derives is the one the reference derives.
-inline Status validate(const OperationView& op, HalVersion& version, std::uint32_t channel_dim) {
-  NNHAL_TRY(v1_0::check_rank(op, 0, 4));
-  NNHAL_TRY(v1_0::check_rank(op, 1, 4));
-  const Operand& input = op.input(0);
-  const Operand& filter = op.input(1);
-  if (filter.type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
-    if (!filter.channelQuant)
-      return NNHAL_INVALID("input 1 (filter) is per-channel quantized but has no channel parameters");
-    if (filter.channelQuant->channelDim != channel_dim)
-      return NNHAL_INVALID("input 1 (filter) is quantized per channel along dimension %u, it must be %u",
-                           filter.channelQuant->channelDim, channel_dim);
-  }
-  if (input.type == OperandType::TENSOR_QUANT8_ASYMM) {
-    const float output_scale = input.scale;  // sic: see the quirk above
-    if (!(output_scale > input.scale * filter.scale)) v1_0::raise(version, HalVersion::V1_2);
-  }
-  return {};
-}
-
-}  // namespace nnhal::ops::conv
-// ---- end nnhal/ops/common/conv_signatures.hpp ----
-
-namespace nnhal::ops {
-
-namespace conv_2d {
-/// Inputs of the explicit-padding form (10, 11 or 13 inputs: 10 = layout, 11-12 = dilation).
-inline constexpr std::array<Slot, 13> kInputs{{
-    {"input", Role::Data},
-    {"filter", Role::Weights},
-    {"bias", Role::Bias},
-    {"pad_left", Role::Parameter},
-    {"pad_right", Role::Parameter},
-    {"pad_top", Role::Parameter},
-    {"pad_bottom", Role::Parameter},
-    {"stride_w", Role::Parameter},
-    {"stride_h", Role::Parameter},
-    {"activation", Role::Activation},
-    {"layout", Role::Layout, kSlotTrailing},
-    {"dilation_w", Role::Parameter, kSlotTrailing},
-    {"dilation_h", Role::Parameter, kSlotTrailing},
-}};
-/// Inputs of the implicit-padding form (7, 8 or 10 inputs).
-inline constexpr std::array<Slot, 10> kImplicitInputs{{
-    {"input", Role::Data},
-    {"filter", Role::Weights},
-    {"bias", Role::Bias},
-    {"padding_scheme", Role::Parameter},
-    {"stride_w", Role::Parameter},
-    {"stride_h", Role::Parameter},
-    {"activation", Role::Activation},
-    {"layout", Role::Layout, kSlotTrailing},
-    {"dilation_w", Role::Parameter, kSlotTrailing},
-    {"dilation_h", Role::Parameter, kSlotTrailing},
-}};
-inline constexpr auto& kOutputs = v1_0::kSingleOutput;
-
-/// Implicit form: padding scheme, stride_w, stride_h, activation.
-inline constexpr auto kSignatures = conv::signatures(4);
-
-/// Per-channel filters are quantized along dimension 0 (depth_out).
-inline Status validate(const OperationView& op, HalVersion& version) {
-  return conv::validate(op, version, 0);
-}
-}  // namespace conv_2d
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// CONV_2D in the operation table.
-template <>
-struct Row<OperationType::CONV_2D> {
-  static constexpr OperationInfo info = make_row(OperationType::CONV_2D, {
-      .inputs = ops::conv_2d::kInputs,
-      .outputs = ops::conv_2d::kOutputs,
-      .signatures = ops::conv_2d::kSignatures,
-      .validate = &ops::conv_2d::validate,
-      .flags = kOpAllowsZeroSized,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/conv_2d.hpp ----
-// ---- begin nnhal/ops/depthwise_conv_2d.hpp ----
-/// \file
-/// DEPTHWISE_CONV_2D (4): depthwise 2-D convolution of a 4-D tensor with a `[1, fh, fw,
-/// depth_out]` filter (depth_out = depth_in * multiplier) and a bias, explicit or implicit
-/// padding, optional layout flag and dilation, fused activation.
-
-
-
-namespace nnhal::ops {
-
-namespace depthwise_conv_2d {
-/// Inputs of the explicit-padding form (11, 12 or 14 inputs: 11 = layout, 12-13 = dilation).
-inline constexpr std::array<Slot, 14> kInputs{{
-    {"input", Role::Data},
-    {"filter", Role::Weights},
-    {"bias", Role::Bias},
-    {"pad_left", Role::Parameter},
-    {"pad_right", Role::Parameter},
-    {"pad_top", Role::Parameter},
-    {"pad_bottom", Role::Parameter},
-    {"stride_w", Role::Parameter},
-    {"stride_h", Role::Parameter},
-    {"depth_multiplier", Role::Parameter},
-    {"activation", Role::Activation},
-    {"layout", Role::Layout, kSlotTrailing},
-    {"dilation_w", Role::Parameter, kSlotTrailing},
-    {"dilation_h", Role::Parameter, kSlotTrailing},
-}};
-/// Inputs of the implicit-padding form (8, 9 or 11 inputs).
-inline constexpr std::array<Slot, 11> kImplicitInputs{{
-    {"input", Role::Data},
-    {"filter", Role::Weights},
-    {"bias", Role::Bias},
-    {"padding_scheme", Role::Parameter},
-    {"stride_w", Role::Parameter},
-    {"stride_h", Role::Parameter},
-    {"depth_multiplier", Role::Parameter},
-    {"activation", Role::Activation},
-    {"layout", Role::Layout, kSlotTrailing},
-    {"dilation_w", Role::Parameter, kSlotTrailing},
-    {"dilation_h", Role::Parameter, kSlotTrailing},
-}};
-inline constexpr auto& kOutputs = v1_0::kSingleOutput;
-
-/// Implicit form: padding scheme, stride_w, stride_h, depth_multiplier, activation.
-inline constexpr auto kSignatures = conv::signatures(5);
-
-/// Per-channel filters are quantized along dimension 3 (depth_out).
-inline Status validate(const OperationView& op, HalVersion& version) {
-  return conv::validate(op, version, 3);
-}
-}  // namespace depthwise_conv_2d
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// DEPTHWISE_CONV_2D in the operation table.
-template <>
-struct Row<OperationType::DEPTHWISE_CONV_2D> {
-  static constexpr OperationInfo info = make_row(OperationType::DEPTHWISE_CONV_2D, {
-      .inputs = ops::depthwise_conv_2d::kInputs,
-      .outputs = ops::depthwise_conv_2d::kOutputs,
-      .signatures = ops::depthwise_conv_2d::kSignatures,
-      .validate = &ops::depthwise_conv_2d::validate,
-      .flags = kOpAllowsZeroSized,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/depthwise_conv_2d.hpp ----
-// ---- begin nnhal/ops/l2_pool_2d.hpp ----
-/// \file
-/// L2_POOL_2D (12): square root of the mean of squares over each filter window of a 4-D tensor,
-/// with explicit or implicit padding and a fused activation. Float types only.
-
-
-namespace nnhal::ops {
-
-namespace l2_pool_2d {
-inline constexpr auto& kInputs = pool::kInputs;
-inline constexpr auto& kOutputs = pool::kOutputs;
-/// F32 1.0; F16 1.2 (no quantized types).
-inline constexpr auto kSignatures = pool::signatures(v1_0::kFloatTypes);
-}  // namespace l2_pool_2d
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// L2_POOL_2D in the operation table.
-template <>
-struct Row<OperationType::L2_POOL_2D> {
-  static constexpr OperationInfo info = make_row(OperationType::L2_POOL_2D, {
-      .inputs = ops::l2_pool_2d::kInputs,
-      .outputs = ops::l2_pool_2d::kOutputs,
-      .signatures = ops::l2_pool_2d::kSignatures,
-      .flags = kOpAllowsZeroSized,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/l2_pool_2d.hpp ----
 // ---- begin nnhal/ops/lsh_projection.hpp ----
 /// \file
 /// LSH_PROJECTION (15): locality-sensitive hashing of the input rows by the signs of random
@@ -13566,106 +17381,6 @@ struct Row<OperationType::LSTM> {
 
 }  // namespace nnhal
 // ---- end nnhal/ops/lstm.hpp ----
-// ---- begin nnhal/ops/max_pool_2d.hpp ----
-/// \file
-/// MAX_POOL_2D (17): maximum over each filter window of a 4-D tensor, with explicit or implicit
-/// padding and a fused activation.
-
-
-namespace nnhal::ops {
-
-namespace max_pool_2d {
-inline constexpr auto& kInputs = pool::kInputs;
-inline constexpr auto& kOutputs = pool::kOutputs;
-/// F32, QA8 1.0; F16 1.2; QAS8 1.3. Rank 4, strides, filter and paddings are runtime checks.
-inline constexpr auto kSignatures = pool::signatures(v1_0::float_quant_types(HalVersion::V1_0));
-}  // namespace max_pool_2d
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// MAX_POOL_2D in the operation table.
-template <>
-struct Row<OperationType::MAX_POOL_2D> {
-  static constexpr OperationInfo info = make_row(OperationType::MAX_POOL_2D, {
-      .inputs = ops::max_pool_2d::kInputs,
-      .outputs = ops::max_pool_2d::kOutputs,
-      .signatures = ops::max_pool_2d::kSignatures,
-      .flags = kOpAllowsZeroSized,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/max_pool_2d.hpp ----
-// ---- begin nnhal/ops/resize_bilinear.hpp ----
-/// \file
-/// RESIZE_BILINEAR (23): bilinear resize of the spatial dimensions of a 4-D tensor, to a given
-/// size or by given scales, with optional layout flag, align-corners and half-pixel-centers
-/// flags; the output keeps the input's quantization.
-
-
-
-namespace nnhal::ops {
-
-namespace resize_bilinear {
-inline constexpr std::array<Slot, 6> kInputs{{
-    {"input", Role::Data},
-    {"output_width", Role::Parameter},   // INT32 size, or width scale (fT) since 1.2
-    {"output_height", Role::Parameter},  // same scalar type as input 1
-    {"layout", Role::Layout, kSlotTrailing},
-    {"align_corners", Role::Parameter, kSlotTrailing},
-    {"half_pixel_centers", Role::Parameter, kSlotTrailing},
-}};
-inline constexpr auto& kOutputs = v1_0::kSingleOutput;
-
-/// Tensor types: F32 1.0; F16, QA8 1.2; QAS8 1.3.
-inline constexpr std::array<TypeVersion, 4> kTypes{{
-    {OperandType::TENSOR_FLOAT32, HalVersion::V1_0},
-    {OperandType::TENSOR_FLOAT16, HalVersion::V1_2},
-    {OperandType::TENSOR_QUANT8_ASYMM, HalVersion::V1_2},
-    {OperandType::TENSOR_QUANT8_ASYMM_SIGNED, HalVersion::V1_3},
-}};
-
-/// For each T and each of 3..6 inputs: {T, S, S, BOOL x (count - 3)} -> {T} with S = INT32 (by
-/// size) or fT (by scale, 1.2). 4 inputs (layout) need 1.2; 5 or 6 (align_corners,
-/// half_pixel_centers) need 1.3.
-inline constexpr auto kSignatures = [] {
-  std::array<Signature, kTypes.size() * 2 * 4> out{};
-  std::size_t k = 0;
-  for (const TypeVersion& tv : kTypes) {
-    for (const OperandType s : {OperandType::INT32, float_scalar_for(tv.type)}) {
-      HalVersion v = s == OperandType::INT32 ? tv.version : max_version(tv.version, HalVersion::V1_2);
-      TypeSeq in{tv.type, s, s};
-      out[k++] = sig(v, in, {tv.type});
-      for (HalVersion since : {HalVersion::V1_2, HalVersion::V1_3, HalVersion::V1_3}) {
-        in = v1_0::append(in, {OperandType::BOOL});
-        v = max_version(v, since);
-        out[k++] = sig(v, in, {tv.type});
-      }
-    }
-  }
-  return out;
-}();
-}  // namespace resize_bilinear
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// RESIZE_BILINEAR in the operation table.
-template <>
-struct Row<OperationType::RESIZE_BILINEAR> {
-  static constexpr OperationInfo info = make_row(OperationType::RESIZE_BILINEAR, {
-      .inputs = ops::resize_bilinear::kInputs,
-      .outputs = ops::resize_bilinear::kOutputs,
-      .signatures = ops::resize_bilinear::kSignatures,
-      .flags = kOpAllowsZeroSized,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/resize_bilinear.hpp ----
 // ---- begin nnhal/ops/rnn.hpp ----
 /// \file
 /// RNN (24): one step of a basic recurrent layer, `h = act(W x + R h_prev + b)`; outputs the new
@@ -13756,58 +17471,6 @@ struct Row<OperationType::SVDF> {
 
 }  // namespace nnhal
 // ---- end nnhal/ops/svdf.hpp ----
-// ---- begin nnhal/ops/axis_aligned_bbox_transform.hpp ----
-/// \file
-/// AXIS_ALIGNED_BBOX_TRANSFORM (41): applies per-class box deltas (dx, dy, dw, dh) to ROIs
-/// (x1, y1, x2, y2), clipped to the image. Zero ROIs allowed.
-
-
-namespace nnhal::ops {
-
-namespace axis_aligned_bbox_transform {
-inline constexpr std::array<Slot, 4> kInputs{{
-    {"rois", Role::Data},         // [num_rois, 4]
-    {"deltas", Role::Data},       // [num_rois, num_classes * 4]
-    {"batch_index", Role::Data},  // TENSOR_INT32 [num_rois]
-    {"image_info", Role::Data},   // [batches, 2] (height, width)
-}};
-/// [num_rois, num_classes * 4], type of the ROIs.
-inline constexpr std::array<Slot, 1> kOutputs{{{"boxes", Role::Data}}};
-
-/// Float: every float tensor of the same type (1.2). Quantized: QUANT16_ASYMM ROIs and image info
-/// (ROI scale 0.125, zeroPoint 0, checked at execution) with QA8 deltas (1.2) or QAS8 deltas (1.3;
-/// the reference validator says 1.2, the QAS8 operand makes the model 1.3).
-inline constexpr auto kSignatures = [] {
-  constexpr OperandType I32 = OperandType::TENSOR_INT32, Q16 = OperandType::TENSOR_QUANT16_ASYMM;
-  return join(
-      for_each_type(lists::kFloat,
-                    [](OperandType t, HalVersion v) {
-                      return sig(v, {t, t, OperandType::TENSOR_INT32, t}, {t});
-                    }),
-      std::array<Signature, 2>{{
-          sig(HalVersion::V1_2, {Q16, OperandType::TENSOR_QUANT8_ASYMM, I32, Q16}, {Q16}),
-          sig(HalVersion::V1_3, {Q16, OperandType::TENSOR_QUANT8_ASYMM_SIGNED, I32, Q16}, {Q16}),
-      }});
-}();
-}  // namespace axis_aligned_bbox_transform
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// AXIS_ALIGNED_BBOX_TRANSFORM in the operation table.
-template <>
-struct Row<OperationType::AXIS_ALIGNED_BBOX_TRANSFORM> {
-  static constexpr OperationInfo info = make_row(OperationType::AXIS_ALIGNED_BBOX_TRANSFORM, {
-      .inputs = ops::axis_aligned_bbox_transform::kInputs,
-      .outputs = ops::axis_aligned_bbox_transform::kOutputs,
-      .signatures = ops::axis_aligned_bbox_transform::kSignatures,
-      .flags = kOpAllowsZeroSized,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/axis_aligned_bbox_transform.hpp ----
 // ---- begin nnhal/ops/bidirectional_sequence_lstm.hpp ----
 /// \file
 /// BIDIRECTIONAL_SEQUENCE_LSTM (42): forward and backward LSTM cells over a 3-D input sequence,
@@ -14076,60 +17739,6 @@ struct Row<OperationType::BIDIRECTIONAL_SEQUENCE_RNN> {
 
 }  // namespace nnhal
 // ---- end nnhal/ops/bidirectional_sequence_rnn.hpp ----
-// ---- begin nnhal/ops/box_with_nms_limit.hpp ----
-/// \file
-/// BOX_WITH_NMS_LIMIT (44): per-class score filtering and (hard, linear or gaussian) non-max
-/// suppression, keeping at most a given number of detections per image. Zero ROIs allowed.
-
-
-namespace nnhal::ops {
-
-namespace box_with_nms_limit {
-inline constexpr std::array<Slot, 9> kInputs{{
-    {"scores", Role::Data},                    // [num_rois, num_classes]
-    {"boxes", Role::Data},                     // [num_rois, num_classes * 4]
-    {"batch_index", Role::Data},               // TENSOR_INT32 [num_rois]
-    {"score_threshold", Role::Parameter},      // fT
-    {"max_detections", Role::Parameter},       // INT32, < 0 = unlimited
-    {"nms_kernel", Role::Parameter},           // INT32: 0 hard, 1 linear, 2 gaussian
-    {"iou_threshold", Role::Parameter},        // fT
-    {"sigma", Role::Parameter},                // fT
-    {"nms_score_threshold", Role::Parameter},  // fT
-}};
-inline constexpr std::array<Slot, 4> kOutputs{{
-    {"scores", Role::Data},       // [n], T
-    {"boxes", Role::Data},        // [n, 4], type of input 1
-    {"classes", Role::Data},      // TENSOR_INT32 [n]
-    {"batch_index", Role::Data},  // TENSOR_INT32 [n]
-}};
-
-/// Boxes are T for F16/F32 and QUANT16_ASYMM (scale 0.125) for QA8/QAS8; the float scalars are
-/// FLOAT16 for F16 and FLOAT32 otherwise. F16, F32, QA8 (1.2); QAS8 (1.3).
-inline constexpr auto kSignatures =
-    for_each_type(lists::kFloatQuant, [](OperandType t, HalVersion v) {
-      const OperandType box = lists::box_type_for(t), f = float_scalar_for(t);
-      constexpr OperandType I32 = OperandType::TENSOR_INT32, i32 = OperandType::INT32;
-      return sig(v, {t, box, I32, f, i32, i32, f, f, f}, {t, box, I32, I32});
-  });
-}  // namespace box_with_nms_limit
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// BOX_WITH_NMS_LIMIT in the operation table.
-template <>
-struct Row<OperationType::BOX_WITH_NMS_LIMIT> {
-  static constexpr OperationInfo info = make_row(OperationType::BOX_WITH_NMS_LIMIT, {
-      .inputs = ops::box_with_nms_limit::kInputs,
-      .outputs = ops::box_with_nms_limit::kOutputs,
-      .signatures = ops::box_with_nms_limit::kSignatures,
-      .flags = kOpAllowsZeroSized,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/box_with_nms_limit.hpp ----
 // ---- begin nnhal/ops/detection_postprocessing.hpp ----
 /// \file
 /// DETECTION_POSTPROCESSING (47): SSD-style box decoding of anchors plus (regular or fast)
@@ -14246,128 +17855,6 @@ struct Row<OperationType::GENERATE_PROPOSALS> {
 
 }  // namespace nnhal
 // ---- end nnhal/ops/generate_proposals.hpp ----
-// ---- begin nnhal/ops/grouped_conv_2d.hpp ----
-/// \file
-/// GROUPED_CONV_2D (55): convolution with the input channels split into `num_groups`
-/// independent groups, each with its own slice of the filters.
-
-// ---- begin nnhal/ops/common/conv_v12_signatures.hpp ----
-/// \file
-/// Signatures and validation shared by GROUPED_CONV_2D and TRANSPOSE_CONV_2D (both added in
-/// HAL 1.2): six input/filter/bias type configurations, each combined with the operation's
-/// implicit- and explicit-padding scalar lists, and the per-channel filter rule.
-
-
-
-namespace nnhal::ops::conv_v12 {
-
-/// One accepted combination of input, filter and bias types (the output has the input's type).
-struct FilterConfig {
-  OperandType input, filter, bias;
-  HalVersion version;
-};
-
-/// F32 / F16 with same-type filter and bias (1.2); QA8 with QA8 or per-channel filter and INT32
-/// bias (1.2); QAS8 with QAS8 or per-channel filter and INT32 bias (1.3).
-inline constexpr std::array<FilterConfig, 6> kFilterConfigs{{
-    {OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT32,
-     HalVersion::V1_2},
-    {OperandType::TENSOR_FLOAT16, OperandType::TENSOR_FLOAT16, OperandType::TENSOR_FLOAT16,
-     HalVersion::V1_2},
-    {OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_INT32,
-     HalVersion::V1_2},
-    {OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL,
-     OperandType::TENSOR_INT32, HalVersion::V1_2},
-    {OperandType::TENSOR_QUANT8_ASYMM_SIGNED, OperandType::TENSOR_QUANT8_ASYMM_SIGNED,
-     OperandType::TENSOR_INT32, HalVersion::V1_3},
-    {OperandType::TENSOR_QUANT8_ASYMM_SIGNED, OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL,
-     OperandType::TENSOR_INT32, HalVersion::V1_3},
-}};
-
-/// {input, filter, bias, rest...} -> {input} for every filter configuration.
-constexpr std::array<Signature, kFilterConfigs.size()> signatures(
-    std::initializer_list<OperandType> rest) {
-  std::array<Signature, kFilterConfigs.size()> out{};
-  for (std::size_t k = 0; k < kFilterConfigs.size(); ++k) {
-    const FilterConfig& c = kFilterConfigs[k];
-    TypeSeq in{c.input, c.filter, c.bias};
-    for (OperandType t : rest) in.push_back(t);
-    out[k] = sig(c.version, in, {c.input});
-  }
-  return out;
-}
-
-/// A per-channel quantized filter (input `i`) must be quantized along dimension `channel_dim`.
-inline Status check_per_channel_filter(const OperationView& op, std::size_t i,
-                                       std::uint32_t channel_dim) {
-  const Operand& filter = op.input(i);
-  if (filter.type != OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) return {};
-  if (!filter.channelQuant)
-    return NNHAL_INVALID(
-        "input %zu (filter) is per-channel quantized but has no channel parameters", i);
-  if (filter.channelQuant->channelDim != channel_dim)
-    return NNHAL_INVALID(
-        "input %zu (filter) is quantized per channel along dimension %u, it must be %u", i,
-        filter.channelQuant->channelDim, channel_dim);
-  return {};
-}
-
-}  // namespace nnhal::ops::conv_v12
-// ---- end nnhal/ops/common/conv_v12_signatures.hpp ----
-
-namespace nnhal::ops {
-
-namespace grouped_conv_2d {
-/// Explicit-padding form (12 inputs). The implicit form (9 inputs) has {input, filter, bias,
-/// padding_scheme, stride_w, stride_h, num_groups, activation, layout}; slot names follow the
-/// explicit form.
-inline constexpr std::array<Slot, 12> kInputs{{
-    {"input", Role::Data},
-    {"filter", Role::Weights},  // [depth_out, fh, fw, depth_group]
-    {"bias", Role::Bias},       // [depth_out]
-    {"pad_left", Role::Parameter},
-    {"pad_right", Role::Parameter},
-    {"pad_top", Role::Parameter},
-    {"pad_bottom", Role::Parameter},
-    {"stride_w", Role::Parameter},
-    {"stride_h", Role::Parameter},
-    {"num_groups", Role::Parameter},
-    {"activation", Role::Activation},
-    {"layout", Role::Layout},  // mandatory in both forms
-}};
-inline constexpr std::array<Slot, 1> kOutputs{{{"output", Role::Data}}};
-
-/// Implicit padding (scheme, stride_w, stride_h, num_groups, activation, layout) and explicit
-/// padding (four paddings instead of the scheme), for every filter configuration.
-inline constexpr auto kSignatures = [] {
-  using enum OperandType;
-  return join(conv_v12::signatures({INT32, INT32, INT32, INT32, INT32, BOOL}),
-              conv_v12::signatures({INT32, INT32, INT32, INT32, INT32, INT32, INT32, INT32, BOOL}));
-}();
-
-/// A per-channel filter must be quantized along dimension 0 (GroupedConv2D.cpp validate).
-inline Status validate(const OperationView& op, HalVersion&) {
-  return conv_v12::check_per_channel_filter(op, 1, 0);
-}
-}  // namespace grouped_conv_2d
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// GROUPED_CONV_2D in the operation table.
-template <>
-struct Row<OperationType::GROUPED_CONV_2D> {
-  static constexpr OperationInfo info = make_row(OperationType::GROUPED_CONV_2D, {
-      .inputs = ops::grouped_conv_2d::kInputs,
-      .outputs = ops::grouped_conv_2d::kOutputs,
-      .signatures = ops::grouped_conv_2d::kSignatures,
-      .validate = &ops::grouped_conv_2d::validate,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/grouped_conv_2d.hpp ----
 // ---- begin nnhal/ops/heatmap_max_keypoint.hpp ----
 /// \file
 /// HEATMAP_MAX_KEYPOINT (56): location and score of the maximum of each keypoint heatmap,
@@ -14510,165 +17997,6 @@ struct Row<OperationType::RANDOM_MULTINOMIAL> {
 
 }  // namespace nnhal
 // ---- end nnhal/ops/random_multinomial.hpp ----
-// ---- begin nnhal/ops/roi_align.hpp ----
-/// \file
-/// ROI_ALIGN (81): bilinear-sampled average pooling of each ROI of a 4-D feature map to a fixed
-/// size. The output's quantization may differ from the input's. Zero ROIs allowed.
-
-
-namespace nnhal::ops {
-
-namespace roi_align {
-inline constexpr std::array<Slot, 10> kInputs{{
-    {"input", Role::Data},                // 4-D feature map
-    {"rois", Role::Data},                 // [num_rois, 4]
-    {"batch_index", Role::Data},          // TENSOR_INT32 [num_rois]
-    {"output_height", Role::Parameter},   // INT32
-    {"output_width", Role::Parameter},    // INT32
-    {"height_ratio", Role::Parameter},    // fT
-    {"width_ratio", Role::Parameter},     // fT
-    {"height_samples", Role::Parameter},  // INT32, 0 = adaptive
-    {"width_samples", Role::Parameter},   // INT32, 0 = adaptive
-    {"layout", Role::Layout},
-}};
-inline constexpr auto& kOutputs = lists::kSingleOutput;
-
-/// ROIs are T for F16/F32, QUANT16_ASYMM (scale 0.125, zeroPoint 0) for QA8/QAS8. The ratio
-/// scalars are FLOAT16 for F16 although the documentation says FLOAT32: the validator wins.
-/// F16, F32, QA8 (1.2); QAS8 (1.3).
-inline constexpr auto kSignatures =
-    for_each_type(lists::kFloatQuant, [](OperandType t, HalVersion v) {
-      const OperandType f = float_scalar_for(t);
-      constexpr OperandType i32 = OperandType::INT32;
-      return sig(v,
-                 {t, lists::box_type_for(t), OperandType::TENSOR_INT32, i32, i32, f, f, i32, i32,
-                  OperandType::BOOL},
-                 {t});
-  });
-}  // namespace roi_align
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// ROI_ALIGN in the operation table.
-template <>
-struct Row<OperationType::ROI_ALIGN> {
-  static constexpr OperationInfo info = make_row(OperationType::ROI_ALIGN, {
-      .inputs = ops::roi_align::kInputs,
-      .outputs = ops::roi_align::kOutputs,
-      .signatures = ops::roi_align::kSignatures,
-      .flags = kOpAllowsZeroSized,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/roi_align.hpp ----
-// ---- begin nnhal/ops/roi_pooling.hpp ----
-/// \file
-/// ROI_POOLING (82): max pooling of each ROI of a 4-D feature map to a fixed size; out q = in.
-
-
-namespace nnhal::ops {
-
-namespace roi_pooling {
-inline constexpr std::array<Slot, 8> kInputs{{
-    {"input", Role::Data},               // 4-D feature map
-    {"rois", Role::Data},                // [num_rois, 4]
-    {"batch_index", Role::Data},         // TENSOR_INT32 [num_rois]
-    {"output_height", Role::Parameter},  // INT32
-    {"output_width", Role::Parameter},   // INT32
-    {"height_ratio", Role::Parameter},   // fT
-    {"width_ratio", Role::Parameter},    // fT
-    {"layout", Role::Layout},
-}};
-inline constexpr auto& kOutputs = lists::kSingleOutput;
-
-/// ROIs and ratio scalars as ROI_ALIGN. F16, F32, QA8 (1.2); QAS8 (1.3).
-inline constexpr auto kSignatures = for_each_type(lists::kFloatQuant, [](OperandType t,
-                                                                         HalVersion v) {
-  const OperandType f = float_scalar_for(t);
-  constexpr OperandType i32 = OperandType::INT32;
-  return sig(
-      v, {t, lists::box_type_for(t), OperandType::TENSOR_INT32, i32, i32, f, f, OperandType::BOOL},
-      {t});
-});
-}  // namespace roi_pooling
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// ROI_POOLING in the operation table.
-template <>
-struct Row<OperationType::ROI_POOLING> {
-  static constexpr OperationInfo info = make_row(OperationType::ROI_POOLING, {
-      .inputs = ops::roi_pooling::kInputs,
-      .outputs = ops::roi_pooling::kOutputs,
-      .signatures = ops::roi_pooling::kSignatures,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/roi_pooling.hpp ----
-// ---- begin nnhal/ops/transpose_conv_2d.hpp ----
-/// \file
-/// TRANSPOSE_CONV_2D (91): transposed ("deconvolution") 2-D convolution. Zero batches allowed.
-
-
-namespace nnhal::ops {
-
-namespace transpose_conv_2d {
-/// Explicit-padding form (11 inputs). The implicit form (9 inputs) has {input, filter, bias,
-/// output_shape (TENSOR_INT32 [4]), padding_scheme, stride_w, stride_h, activation, layout};
-/// slot names follow the explicit form.
-inline constexpr std::array<Slot, 11> kInputs{{
-    {"input", Role::Data},
-    {"filter", Role::Weights},  // [depth_out, fh, fw, depth_in]
-    {"bias", Role::Bias},       // [depth_out]
-    {"pad_left", Role::Parameter},
-    {"pad_right", Role::Parameter},
-    {"pad_top", Role::Parameter},
-    {"pad_bottom", Role::Parameter},
-    {"stride_w", Role::Parameter},
-    {"stride_h", Role::Parameter},
-    {"activation", Role::Activation},
-    {"layout", Role::Layout},  // mandatory in both forms
-}};
-inline constexpr std::array<Slot, 1> kOutputs{{{"output", Role::Data}}};
-
-/// Implicit padding (output shape tensor, scheme, strides, activation, layout) and explicit
-/// padding (four paddings, strides, activation, layout), for every filter configuration.
-inline constexpr auto kSignatures = [] {
-  using enum OperandType;
-  return join(conv_v12::signatures({TENSOR_INT32, INT32, INT32, INT32, INT32, BOOL}),
-              conv_v12::signatures({INT32, INT32, INT32, INT32, INT32, INT32, INT32, BOOL}));
-}();
-
-/// A per-channel filter must be quantized along dimension 0 (TransposeConv2D.cpp validate).
-inline Status validate(const OperationView& op, HalVersion&) {
-  return conv_v12::check_per_channel_filter(op, 1, 0);
-}
-}  // namespace transpose_conv_2d
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// TRANSPOSE_CONV_2D in the operation table.
-template <>
-struct Row<OperationType::TRANSPOSE_CONV_2D> {
-  static constexpr OperationInfo info = make_row(OperationType::TRANSPOSE_CONV_2D, {
-      .inputs = ops::transpose_conv_2d::kInputs,
-      .outputs = ops::transpose_conv_2d::kOutputs,
-      .signatures = ops::transpose_conv_2d::kSignatures,
-      .validate = &ops::transpose_conv_2d::validate,
-      .flags = kOpAllowsZeroSized,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/transpose_conv_2d.hpp ----
 // ---- begin nnhal/ops/unidirectional_sequence_lstm.hpp ----
 /// \file
 /// UNIDIRECTIONAL_SEQUENCE_LSTM (92): an LSTM cell (optional CIFG, peephole, projection and
@@ -14795,61 +18123,6 @@ struct Row<OperationType::UNIDIRECTIONAL_SEQUENCE_RNN> {
 
 }  // namespace nnhal
 // ---- end nnhal/ops/unidirectional_sequence_rnn.hpp ----
-// ---- begin nnhal/ops/resize_nearest_neighbor.hpp ----
-/// \file
-/// RESIZE_NEAREST_NEIGHBOR (94): nearest-neighbour resize of a 4-D tensor, by output size or by
-/// scale; out q = in. Zero-sized inputs allowed.
-
-
-namespace nnhal::ops {
-
-namespace resize_nearest_neighbor {
-inline constexpr std::array<Slot, 6> kInputs{{
-    {"input", Role::Data},
-    {"width", Role::Parameter},                         // INT32 output width, or fT width scale
-    {"height", Role::Parameter},                        // same scalar type as the width
-    {"layout", Role::Layout},                           // required (unlike RESIZE_BILINEAR)
-    {"align_corners", Role::Parameter, kSlotTrailing},  // BOOL, 1.3
-    {"half_pixel_centers", Role::Parameter, kSlotTrailing},  // BOOL, 1.3
-}};
-inline constexpr auto& kOutputs = lists::kSingleOutput;
-
-/// For each input type (F16, F32, QA8 1.2; QAS8 1.3) and each size kind (INT32 sizes, or fT
-/// scales: FLOAT16 for F16, FLOAT32 otherwise): 4 inputs (1.2), + align_corners (5 inputs,
-/// 1.3), + half_pixel_centers (6 inputs, 1.3).
-inline constexpr auto kSignatures = [] {
-  using enum OperandType;
-  std::array<Signature, lists::kFloatQuant.size() * 2 * 3> out{};
-  std::size_t k = 0;
-  for (const TypeVersion& tv : lists::kFloatQuant) {
-    for (const OperandType s : {INT32, float_scalar_for(tv.type)}) {
-      const HalVersion v13 = HalVersion::V1_3;
-      out[k++] = sig(tv.version, {tv.type, s, s, BOOL}, {tv.type});
-      out[k++] = sig(v13, {tv.type, s, s, BOOL, BOOL}, {tv.type});
-      out[k++] = sig(v13, {tv.type, s, s, BOOL, BOOL, BOOL}, {tv.type});
-    }
-  }
-  return out;
-}();
-}  // namespace resize_nearest_neighbor
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// RESIZE_NEAREST_NEIGHBOR in the operation table.
-template <>
-struct Row<OperationType::RESIZE_NEAREST_NEIGHBOR> {
-  static constexpr OperationInfo info = make_row(OperationType::RESIZE_NEAREST_NEIGHBOR, {
-      .inputs = ops::resize_nearest_neighbor::kInputs,
-      .outputs = ops::resize_nearest_neighbor::kOutputs,
-      .signatures = ops::resize_nearest_neighbor::kSignatures,
-      .flags = kOpAllowsZeroSized,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/resize_nearest_neighbor.hpp ----
 // ---- begin nnhal/ops/quantized_lstm.hpp ----
 /// \file
 /// QUANTIZED_LSTM (95): one step of a fully quantized LSTM cell (QAS8 activations, QS8 weights,

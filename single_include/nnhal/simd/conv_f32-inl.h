@@ -1,0 +1,242 @@
+// Per-target body of nnhal's FLOAT32 NHWC convolution on packed weights: compiled once per
+// Highway target by nnhal/simd/conv_f32.hpp (through nnhal/simd/foreach_target-inl.h), which
+// declares simd::ConvF32 and simd::ConvF32Args first. Not a header to include on its own; it
+// has no include guard on purpose.
+//
+// An indirect GEMM (as XNNPACK's IGEMM): the output is a [pixels, out_c] matrix, the packed
+// filter a [K, out_c] matrix in panels of NR channels, and the input row of each (pixel, tap)
+// is found through a pointer computed per tile (to the input pixel, or to a row of zeros for a
+// tap in the padding) instead of an im2col copy; a 1x1 convolution reads the input in place.
+// A register tile is MR output pixels x NV vectors of channels (NR = NV * lanes): per input
+// channel it loads NV weight vectors and does MR * NV fused multiply-adds with the broadcast
+// input values. Accumulators start from the bias; the clamp (the reference's comparisons, so
+// NaN propagates) follows the last tap. Tile shapes follow the register file: 6 x 4 vectors
+// with 32 registers (24 accumulators), 6 x 2 with 16; fewer output channels take narrower panels with more rows (panel_width(out_c)). The last
+// partial group of pixels recomputes the last pixel in the spare rows and stores only the real
+// ones; a partial panel stores its valid channels through a stack copy. Scalable targets
+// (SVE, RVV), whose vectors cannot live in arrays, use a 1-pixel x 1-vector tile.
+//
+// Results differ from the plain reference (nnhal::kernels::conv::plain_float) only in the order
+// of the additions (the bias first, per-lane fused multiply-adds over taps and channels): with
+// u = 2^-24 and S = sum |in * w| + |bias| over one output, both lie within (K + 1) * u * S of
+// the exact value to first order (tests/simd/conv_f32.cpp checks it).
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace nnhal::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+namespace conv_detail {
+
+#if (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3) || HWY_ARCH_ARM_A64 || HWY_ARCH_RVV
+inline constexpr std::size_t kRegisters = 32;
+#else
+inline constexpr std::size_t kRegisters = 16;
+#endif
+
+/// Index of a tap's input row: the pixel (iy, ix) of `image`, or the zero row when outside.
+HWY_INLINE const float* tap_row(const simd::ConvF32Args& a, const float* image, const float* zeros, std::int64_t iy,
+                                std::int64_t ix) {
+  if (iy < 0 || ix < 0 || iy >= static_cast<std::int64_t>(a.in_h) || ix >= static_cast<std::int64_t>(a.in_w))
+    return zeros;
+  return image + (static_cast<std::size_t>(iy) * a.in_w + static_cast<std::size_t>(ix)) * a.in_c;
+}
+
+#if !HWY_HAVE_SCALABLE
+
+inline constexpr std::size_t kLanes = HWY_LANES(float);
+inline constexpr std::size_t kMaxVectors = kRegisters >= 32 ? 4 : 2;
+
+/// Vectors of channels per panel for out_c channels.
+constexpr std::size_t vectors_for(std::size_t out_c) {
+  return out_c > 2 * kLanes ? kMaxVectors : (out_c > kLanes ? 2 : 1);
+}
+
+/// Pixels per tile for NV vectors of channels (MR * NV accumulators + NV weights + 1).
+constexpr std::size_t rows_for(std::size_t nv) {
+  if constexpr (kRegisters >= 32) return nv >= 4 ? 6 : 12;
+  return nv >= 2 ? 6 : 12;
+}
+
+/// Pins a vector to a register so that g++ does not fold its load into every FMA that uses it
+/// (see keep_in_register in fully_connected_f32-inl.h).
+template <class V>
+HWY_INLINE void pin(V& v) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_SSSE3 && (HWY_COMPILER_GCC || HWY_COMPILER_CLANG)
+  asm("" : "+v"(v.raw));
+#else
+  (void)v;
+#endif
+}
+
+/// Hides a vector's value from the optimizer so that it is not hoisted out of its loop.
+template <class V>
+HWY_INLINE void opaque(V& v) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_SSSE3 && (HWY_COMPILER_GCC || HWY_COMPILER_CLANG)
+  asm volatile("" : "+v"(v.raw));
+#else
+  (void)v;
+#endif
+}
+
+/// The reference clamp `r < lo ? lo : (r > hi ? hi : r)`: a NaN stays NaN (Highway's Min and
+/// Max leave NaN handling to the target).
+template <class V>
+HWY_INLINE V clamp(V r, V lo, V hi) {
+  return hn::IfThenElse(r < lo, lo, hn::IfThenElse(r > hi, hi, r));
+}
+
+/// Output pixels [p0, p0 + rows) of one image (rows <= MR), every panel.
+template <std::size_t MR, std::size_t NV>
+HWY_NOINLINE void tile(const simd::ConvF32Args& a, const float* image, float* out_image, std::size_t p0,
+                       std::size_t rows) {
+  using D = hn::ScalableTag<float>;
+  using V = hn::Vec<D>;
+  const D d;
+  constexpr std::size_t N = kLanes, NR = NV * N;
+  const std::size_t K = a.filter_h * a.filter_w * a.in_c;
+  const std::size_t panels = (a.out_c + NR - 1) / NR;
+  const float* zeros = a.packed + panels * (K + 1) * NR;
+  std::int64_t iy0[MR], ix0[MR];
+  for (std::size_t m = 0; m < MR; ++m) {
+    const std::size_t p = p0 + (m < rows ? m : rows - 1);
+    iy0[m] = static_cast<std::int64_t>(p / a.out_w) * a.stride_h - a.pad_top;
+    ix0[m] = static_cast<std::int64_t>(p % a.out_w) * a.stride_w - a.pad_left;
+  }
+  for (std::size_t j = 0; j < panels; ++j) {
+    const float* panel = a.packed + j * (K + 1) * NR;
+    V acc[MR * NV];
+#pragma GCC unroll 16
+    for (std::size_t v = 0; v < NV; ++v) {
+      const V bv = hn::LoadU(d, panel + v * N);
+#pragma GCC unroll 16
+      for (std::size_t m = 0; m < MR; ++m) acc[m * NV + v] = bv;
+    }
+    const float* wp = panel + NR;
+    for (std::size_t fy = 0; fy < a.filter_h; ++fy) {
+      for (std::size_t fx = 0; fx < a.filter_w; ++fx) {
+        const float* src[MR];
+#pragma GCC unroll 16
+        for (std::size_t m = 0; m < MR; ++m)
+          src[m] = tap_row(a, image, zeros, iy0[m] + static_cast<std::int64_t>(fy) * a.dilation_h,
+                           ix0[m] + static_cast<std::int64_t>(fx) * a.dilation_w);
+        for (std::size_t c = 0; c < a.in_c; ++c) {
+          V wv[NV];
+#pragma GCC unroll 16
+          for (std::size_t v = 0; v < NV; ++v) {
+            wv[v] = hn::LoadU(d, wp + v * N);
+            pin(wv[v]);
+          }
+#pragma GCC unroll 16
+          for (std::size_t m = 0; m < MR; ++m) {
+            const V xb = hn::Set(d, src[m][c]);
+#pragma GCC unroll 16
+            for (std::size_t v = 0; v < NV; ++v) acc[m * NV + v] = hn::MulAdd(xb, wv[v], acc[m * NV + v]);
+          }
+          wp += NR;
+        }
+      }
+    }
+    // The clamp bounds are made here (opaque to the compiler) rather than before the loops:
+    // hoisted, they would hold two of the registers the tile needs and make g++ spill weights.
+    V lo = hn::Set(d, a.act_min), hi = hn::Set(d, a.act_max);
+    opaque(lo);
+    opaque(hi);
+    const std::size_t oc0 = j * NR;
+    const std::size_t valid = a.out_c - oc0 < NR ? a.out_c - oc0 : NR;
+    for (std::size_t m = 0; m < rows; ++m) {
+      float* o = out_image + (p0 + m) * a.out_c + oc0;
+      if (valid == NR) {
+#pragma GCC unroll 16
+        for (std::size_t v = 0; v < NV; ++v) hn::StoreU(clamp(acc[m * NV + v], lo, hi), d, o + v * N);
+      } else {
+        HWY_ALIGN float tmp[NR];
+#pragma GCC unroll 16
+        for (std::size_t v = 0; v < NV; ++v) hn::Store(clamp(acc[m * NV + v], lo, hi), d, tmp + v * N);
+        std::memcpy(o, tmp, valid * sizeof(float));
+      }
+    }
+  }
+}
+
+/// Every image and pixel with tiles of NV vectors of channels.
+template <std::size_t NV>
+HWY_INLINE void run_vectors(const simd::ConvF32Args& a) {
+  constexpr std::size_t MR = rows_for(NV);
+  const std::size_t pixels = a.out_h * a.out_w;
+  for (std::size_t b = 0; b < a.batch; ++b) {
+    const float* image = a.in + b * a.in_h * a.in_w * a.in_c;
+    float* out_image = a.out + b * pixels * a.out_c;
+    for (std::size_t p0 = 0; p0 < pixels; p0 += MR)
+      tile<MR, NV>(a, image, out_image, p0, pixels - p0 < MR ? pixels - p0 : MR);
+  }
+}
+
+#endif  // !HWY_HAVE_SCALABLE
+
+}  // namespace conv_detail
+
+/// Target-specific ConvF32::panel_width.
+inline std::size_t ConvF32PanelWidth(std::size_t out_c) {
+#if !HWY_HAVE_SCALABLE
+  return conv_detail::vectors_for(out_c) * conv_detail::kLanes;
+#else
+  (void)out_c;
+  return hn::Lanes(hn::ScalableTag<float>());
+#endif
+}
+
+/// Target-specific ConvF32::run.
+inline void ConvF32Run(const simd::ConvF32Args& a) {
+  namespace cd = conv_detail;
+  if (a.batch == 0 || a.out_h == 0 || a.out_w == 0 || a.out_c == 0) return;
+#if !HWY_HAVE_SCALABLE
+  const std::size_t nv = a.panel / cd::kLanes;
+  if (nv == 1)
+    cd::run_vectors<1>(a);
+  else if (nv == 2)
+    cd::run_vectors<2>(a);
+  else if (nv == 4 && cd::kMaxVectors >= 4)
+    cd::run_vectors<cd::kMaxVectors>(a);
+#else
+  const hn::ScalableTag<float> d;
+  const std::size_t N = hn::Lanes(d), NR = a.panel;
+  if (NR != N) return;
+  const std::size_t K = a.filter_h * a.filter_w * a.in_c;
+  const std::size_t panels = (a.out_c + NR - 1) / NR, pixels = a.out_h * a.out_w;
+  const float* zeros = a.packed + panels * (K + 1) * NR;
+  const auto lo = hn::Set(d, a.act_min), hi = hn::Set(d, a.act_max);
+  for (std::size_t b = 0; b < a.batch; ++b) {
+    const float* image = a.in + b * a.in_h * a.in_w * a.in_c;
+    for (std::size_t p = 0; p < pixels; ++p) {
+      const std::int64_t iy0 = static_cast<std::int64_t>(p / a.out_w) * a.stride_h - a.pad_top;
+      const std::int64_t ix0 = static_cast<std::int64_t>(p % a.out_w) * a.stride_w - a.pad_left;
+      for (std::size_t j = 0; j < panels; ++j) {
+        const float* wp = a.packed + j * (K + 1) * NR;
+        auto acc = hn::LoadU(d, wp);
+        wp += NR;
+        for (std::size_t fy = 0; fy < a.filter_h; ++fy)
+          for (std::size_t fx = 0; fx < a.filter_w; ++fx) {
+            const float* src = cd::tap_row(a, image, zeros, iy0 + static_cast<std::int64_t>(fy) * a.dilation_h,
+                                           ix0 + static_cast<std::int64_t>(fx) * a.dilation_w);
+            for (std::size_t c = 0; c < a.in_c; ++c, wp += NR) acc = hn::MulAdd(hn::Set(d, src[c]), hn::LoadU(d, wp), acc);
+          }
+        const std::size_t oc0 = j * NR, valid = a.out_c - oc0 < NR ? a.out_c - oc0 : NR;
+        hn::BlendedStore(hn::IfThenElse(acc < lo, lo, hn::IfThenElse(acc > hi, hi, acc)), hn::FirstN(d, valid), d,
+                         a.out + (b * pixels + p) * a.out_c + oc0);
+      }
+    }
+  }
+#endif
+}
+
+/// This target's table of the family.
+inline constexpr simd::ConvF32 kConvF32{&ConvF32PanelWidth, &ConvF32Run};
+
+}  // namespace nnhal::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();

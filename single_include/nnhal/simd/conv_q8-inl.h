@@ -1,0 +1,303 @@
+// Per-target body of nnhal's 8-bit NHWC convolution on widened operands: compiled once per
+// Highway target by nnhal/simd/conv_q8.hpp (through nnhal/simd/foreach_target-inl.h), which
+// declares simd::ConvQ8 and simd::ConvQ8Args first. Not a header to include on its own; it has
+// no include guard on purpose.
+//
+// The indirect GEMM of conv_f32-inl.h with int16 pairs: per input channel pair it loads NV
+// vectors of weight pairs and, per output pixel, broadcasts the pixel's pair (one 32-bit load)
+// and multiplies-adds pairwise into int32 lanes (x86 pmaddwd, or the fused AVX-512 VNNI
+// vpdpwssd where the compiler flags enable it). Both factors lie in [-255, 255], so every
+// pairwise product sum is exact; the int32 accumulation wraps as the reference's would
+// overflow. Results are bit-exact with the plain kernel: each int32 sum is rescaled as
+// quant::multiply_by_quantized_multiplier does (left shift, rounding doubling high multiply
+// through 64-bit products with the division truncated toward zero, rounding right shift with
+// ties away from zero), per lane with the channel's multiplier and shifts from the panel, then
+// offset, clamped and narrowed. The kernel exists on x86 targets from SSE4 up
+// (pmaddwd's pair semantics); elsewhere panel_width is 0 and the plain kernel runs.
+//
+// The quad form (see nnhal/simd/conv_q8.hpp) reads bytes instead of int16 pairs: per group of
+// four input channels one 32-bit broadcast of four unsigned input bytes, and vpdpbusd against
+// four signed weight bytes per lane (twice the multiply-adds of vpdpwssd per instruction). It
+// is compiled only where the compiler flags enable AVX-512 VNNI (Highway's AVX3_DL attributes
+// name the 256-bit AVX-VNNI only).
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace nnhal::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_SSE4
+#define NNHAL_CONV_Q8_KERNEL 1
+#else
+#define NNHAL_CONV_Q8_KERNEL 0
+#endif
+// The quad form needs AVX-512 VNNI (vpdpbusd), which Highway's AVX3_DL attributes do not name:
+// only where the compiler flags enable it.
+#if HWY_TARGET == HWY_AVX3_DL && defined(__AVX512VNNI__)
+#define NNHAL_CONV_Q8_QUAD 1
+#else
+#define NNHAL_CONV_Q8_QUAD 0
+#endif
+
+namespace conv_q8_detail {
+
+#if NNHAL_CONV_Q8_KERNEL
+
+inline constexpr std::size_t kLanes = HWY_LANES(std::int32_t);
+inline constexpr std::size_t kRegisters = HWY_TARGET <= HWY_AVX3 ? 32 : 16;
+inline constexpr std::size_t kMaxVectors = kRegisters >= 32 ? 4 : 2;
+
+constexpr std::size_t vectors_for(std::size_t out_c) {
+  return out_c > 2 * kLanes ? kMaxVectors : (out_c > kLanes ? 2 : 1);
+}
+constexpr std::size_t rows_for(std::size_t nv) {
+  if constexpr (kRegisters >= 32) return nv >= 4 ? 6 : 12;
+  return nv >= 2 ? 6 : 12;
+}
+
+template <class V>
+HWY_INLINE void pin(V& v) {
+  asm("" : "+v"(v.raw));
+}
+
+using D32 = hn::ScalableTag<std::int32_t>;
+using V32 = hn::Vec<D32>;
+using D16 = hn::Repartition<std::int16_t, D32>;
+using V16 = hn::Vec<D16>;
+
+/// acc + the pairwise products of x and w.
+HWY_INLINE V32 pair_madd(V32 acc, V16 x, V16 w) {
+#if HWY_TARGET == HWY_AVX3_DL && defined(__AVX512VNNI__)
+  return V32{_mm512_dpwssd_epi32(acc.raw, x.raw, w.raw)};
+#else
+  V32 unused = hn::Zero(D32());
+  return hn::ReorderWidenMulAccumulate(D32(), x, w, acc, unused);
+#endif
+}
+
+/// One panel vector's rescaling: Q31 multipliers, shifts, and the rounding mask of the right
+/// shift (2^right - 1) with its half.
+struct Rescale {
+  V32 mult, left, right, mask, half;
+};
+
+HWY_INLINE Rescale load_rescale(const std::int32_t* panel, std::size_t nr, std::size_t offset) {
+  const D32 d;
+  Rescale r;
+  r.mult = hn::LoadU(d, panel + nr + offset);
+  r.left = hn::LoadU(d, panel + 2 * nr + offset);
+  r.right = hn::LoadU(d, panel + 3 * nr + offset);
+  const V32 one = hn::Set(d, 1);
+  r.mask = (one << r.right) - one;
+  r.half = hn::ShiftRight<1>(r.mask);
+  return r;
+}
+
+/// quant::multiply_by_quantized_multiplier(x, mult, left - right) per lane (mult >= 0):
+///  - the rounding doubling high multiply (p + nudge) / 2^31 truncated toward zero, with nudge
+///    2^30 for p >= 0 and 1 - 2^30 below, equals floor((p + 2^30) / 2^31) for every p (for
+///    p < 0 the truncation is a ceiling: ceil((p + 1 - 2^30) / 2^31) = floor((p + 2^30) /
+///    2^31)), one add and one arithmetic shift on 64-bit products of even and odd lanes;
+///  - the rounding right shift adds 1 to the floor quotient when the remainder exceeds
+///    half = (2^right - 1) >> 1, or half + 1 for a negative value (ties away from zero), as
+///    gemmlowp's RoundingDivideByPOT: threshold = half - (y >> 31).
+HWY_INLINE V32 rescale(V32 x, const Rescale& r) {
+  const D32 d;
+  const hn::Repartition<std::int64_t, D32> d64;
+  using V64 = hn::Vec<decltype(d64)>;
+  x = x << r.left;
+  const V64 nudge = hn::Set(d64, std::int64_t{1} << 30);
+  const V64 even = hn::ShiftRight<31>(hn::MulEven(x, r.mult) + nudge);
+  const V32 x_odd = hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(d64, x)));
+  const V32 m_odd = hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(d64, r.mult)));
+  const V64 odd = hn::ShiftRight<31>(hn::MulEven(x_odd, m_odd) + nudge);
+  const V32 y = hn::OddEven(hn::BitCast(d, hn::ShiftLeft<32>(odd)), hn::BitCast(d, even));
+  const V32 threshold = r.half - hn::ShiftRight<31>(y);
+  return (y >> r.right) - hn::VecFromMask(d, (y & r.mask) > threshold);
+}
+
+/// acc + the products of four unsigned bytes of x and four signed bytes of w per lane.
+template <bool kQuad>
+HWY_INLINE V32 group_madd(V32 acc, V32 x, V32 w) {
+#if NNHAL_CONV_Q8_QUAD
+  if constexpr (kQuad) return V32{_mm512_dpbusd_epi32(acc.raw, x.raw, w.raw)};
+#endif
+  const D16 d16;
+  return pair_madd(acc, hn::BitCast(d16, x), hn::BitCast(d16, w));
+}
+
+/// The bytes of a tap's input row: pixel (iy, ix) of `image`, or the zero row when outside.
+HWY_INLINE const std::uint8_t* tap_row(const simd::ConvQ8Args& a, const std::uint8_t* image, const std::uint8_t* zeros,
+                                       std::size_t row_bytes, std::int64_t iy, std::int64_t ix) {
+  if (iy < 0 || ix < 0 || iy >= static_cast<std::int64_t>(a.in_h) || ix >= static_cast<std::int64_t>(a.in_w))
+    return zeros;
+  return image + (static_cast<std::size_t>(iy) * a.in_w + static_cast<std::size_t>(ix)) * row_bytes;
+}
+
+/// Output pixels [p0, p0 + rows) of one image (rows <= MR), every panel.
+/// Pixel rows are `row_bytes` bytes: in_c2 int16 (pair form) or in_c4 bytes (quad form), read
+/// 32 bits at a time.
+template <std::size_t MR, std::size_t NV, bool kQuad>
+HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, const std::uint8_t* zeros,
+                       std::size_t row_bytes, std::uint8_t* out_image, std::size_t p0, std::size_t rows) {
+  const D32 d;
+  constexpr std::size_t N = kLanes, NR = NV * N;
+  const std::size_t pairs = row_bytes / 4, K2 = a.filter_h * a.filter_w * pairs;
+  const std::size_t panels = (a.out_c + NR - 1) / NR;
+  std::int64_t iy0[MR], ix0[MR];
+  for (std::size_t m = 0; m < MR; ++m) {
+    const std::size_t p = p0 + (m < rows ? m : rows - 1);
+    iy0[m] = static_cast<std::int64_t>(p / a.out_w) * a.stride_h - a.pad_top;
+    ix0[m] = static_cast<std::int64_t>(p % a.out_w) * a.stride_w - a.pad_left;
+  }
+  for (std::size_t j = 0; j < panels; ++j) {
+    const std::int32_t* panel = a.packed + j * (K2 + simd::kConvQ8PanelHeader) * NR;
+    V32 acc[MR * NV];
+#pragma GCC unroll 16
+    for (std::size_t v = 0; v < NV; ++v) {
+      const V32 bv = hn::LoadU(d, panel + v * N);
+#pragma GCC unroll 16
+      for (std::size_t m = 0; m < MR; ++m) acc[m * NV + v] = bv;
+    }
+    const std::int32_t* wp = panel + simd::kConvQ8PanelHeader * NR;
+    for (std::size_t fy = 0; fy < a.filter_h; ++fy) {
+      for (std::size_t fx = 0; fx < a.filter_w; ++fx) {
+        const std::uint8_t* src[MR];
+#pragma GCC unroll 16
+        for (std::size_t m = 0; m < MR; ++m)
+          src[m] = tap_row(a, image, zeros, row_bytes, iy0[m] + static_cast<std::int64_t>(fy) * a.dilation_h,
+                           ix0[m] + static_cast<std::int64_t>(fx) * a.dilation_w);
+        for (std::size_t i = 0; i < pairs; ++i) {
+          V32 wv[NV];
+#pragma GCC unroll 16
+          for (std::size_t v = 0; v < NV; ++v) {
+            wv[v] = hn::LoadU(d, wp + v * N);
+            pin(wv[v]);
+          }
+#pragma GCC unroll 16
+          for (std::size_t m = 0; m < MR; ++m) {
+            std::int32_t pair;
+            std::memcpy(&pair, src[m] + 4 * i, sizeof pair);
+            const V32 xb = hn::Set(d, pair);
+#pragma GCC unroll 16
+            for (std::size_t v = 0; v < NV; ++v) acc[m * NV + v] = group_madd<kQuad>(acc[m * NV + v], xb, wv[v]);
+          }
+          wp += NR;
+        }
+      }
+    }
+    // Rescale, offset, clamp, narrow, store.
+    const std::size_t oc0 = j * NR;
+    const std::size_t valid = a.out_c - oc0 < NR ? a.out_c - oc0 : NR;
+    const V32 offset = hn::Set(d, a.output_offset), lo = hn::Set(d, a.act_min), hi = hn::Set(d, a.act_max);
+    const hn::Rebind<std::uint8_t, D32> du8;
+    const hn::Rebind<std::int8_t, D32> di8;
+    Rescale rs[NV];
+#pragma GCC unroll 16
+    for (std::size_t v = 0; v < NV; ++v) rs[v] = load_rescale(panel, NR, v * N);
+    for (std::size_t m = 0; m < rows; ++m) {
+      // A full panel is stored in place, a partial one through a stack copy.
+      HWY_ALIGN std::uint8_t bytes[NR];
+      std::uint8_t* o = out_image + (p0 + m) * a.out_c + oc0;
+      std::uint8_t* dst = valid == NR ? o : bytes;
+#pragma GCC unroll 16
+      for (std::size_t v = 0; v < NV; ++v) {
+        const V32 r = hn::Min(hn::Max(rescale(acc[m * NV + v], rs[v]) + offset, lo), hi);
+        if (a.signed_output)
+          hn::StoreU(hn::BitCast(du8, hn::DemoteTo(di8, r)), du8, dst + v * N);
+        else
+          hn::StoreU(hn::DemoteTo(du8, r), du8, dst + v * N);
+      }
+      if (valid != NR) std::memcpy(o, bytes, valid);
+    }
+  }
+}
+
+template <std::size_t NV, bool kQuad>
+HWY_INLINE void run_form(const simd::ConvQ8Args& a) {
+  constexpr std::size_t MR = rows_for(NV);
+  const std::size_t pixels = a.out_h * a.out_w;
+  const std::size_t row_bytes = kQuad ? a.in_c4 : a.in_c2 * sizeof(std::int16_t);
+  const auto* base = kQuad ? a.in_u8 : reinterpret_cast<const std::uint8_t*>(a.in);
+  const std::uint8_t* zeros = base + a.batch * a.in_h * a.in_w * row_bytes;
+  for (std::size_t b = 0; b < a.batch; ++b) {
+    const std::uint8_t* image = base + b * a.in_h * a.in_w * row_bytes;
+    std::uint8_t* out_image = a.out + b * pixels * a.out_c;
+    for (std::size_t p0 = 0; p0 < pixels; p0 += MR)
+      tile<MR, NV, kQuad>(a, image, zeros, row_bytes, out_image, p0, pixels - p0 < MR ? pixels - p0 : MR);
+  }
+}
+
+template <std::size_t NV>
+HWY_INLINE void run_vectors(const simd::ConvQ8Args& a) {
+#if NNHAL_CONV_Q8_QUAD
+  if (a.quad) return run_form<NV, true>(a);
+#endif
+  run_form<NV, false>(a);
+}
+
+#endif  // NNHAL_CONV_Q8_KERNEL
+
+}  // namespace conv_q8_detail
+
+/// Target-specific ConvQ8::panel_width (0: no kernel on this target).
+inline std::size_t ConvQ8PanelWidth(std::size_t out_c) {
+#if NNHAL_CONV_Q8_KERNEL
+  return conv_q8_detail::vectors_for(out_c) * conv_q8_detail::kLanes;
+#else
+  (void)out_c;
+  return 0;
+#endif
+}
+
+/// Target-specific ConvQ8::run.
+inline void ConvQ8Run(const simd::ConvQ8Args& a) {
+#if NNHAL_CONV_Q8_KERNEL
+  namespace cd = conv_q8_detail;
+  if (a.batch == 0 || a.out_h == 0 || a.out_w == 0 || a.out_c == 0) return;
+  const std::size_t nv = a.panel / cd::kLanes;
+  if (nv == 1)
+    cd::run_vectors<1>(a);
+  else if (nv == 2)
+    cd::run_vectors<2>(a);
+  else if (nv == 4 && cd::kMaxVectors >= 4)
+    cd::run_vectors<cd::kMaxVectors>(a);
+#else
+  (void)a;
+#endif
+}
+
+/// Target-specific ConvQ8::has_quad.
+inline bool ConvQ8HasQuad() { return NNHAL_CONV_Q8_QUAD != 0; }
+
+#undef NNHAL_CONV_Q8_KERNEL
+#undef NNHAL_CONV_Q8_QUAD
+
+/// Target-specific ConvQ8::widen_u8 / widen_i8.
+template <class X>
+HWY_NOINLINE void ConvQ8Widen(const X* in, std::int32_t zero, std::size_t n, std::int16_t* out) {
+  const hn::ScalableTag<std::int16_t> d16;
+  const hn::Rebind<X, decltype(d16)> d8;
+  const std::size_t N = hn::Lanes(d16);
+  const auto z = hn::Set(d16, static_cast<std::int16_t>(zero));
+  std::size_t i = 0;
+  for (; i + N <= n; i += N) hn::StoreU(hn::Sub(hn::PromoteTo(d16, hn::LoadU(d8, in + i)), z), d16, out + i);
+  for (; i < n; ++i) out[i] = static_cast<std::int16_t>(std::int32_t{in[i]} - zero);
+}
+inline void ConvQ8WidenU8(const std::uint8_t* in, std::int32_t zero, std::size_t n, std::int16_t* out) {
+  ConvQ8Widen(in, zero, n, out);
+}
+inline void ConvQ8WidenI8(const std::int8_t* in, std::int32_t zero, std::size_t n, std::int16_t* out) {
+  ConvQ8Widen(in, zero, n, out);
+}
+
+/// This target's table of the family.
+inline constexpr simd::ConvQ8 kConvQ8{&ConvQ8PanelWidth, &ConvQ8Run, &ConvQ8WidenU8, &ConvQ8WidenI8, &ConvQ8HasQuad};
+
+}  // namespace nnhal::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();

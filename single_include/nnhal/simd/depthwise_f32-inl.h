@@ -1,0 +1,343 @@
+// Per-target body of nnhal's FLOAT32 DEPTHWISE_CONV_2D kernel (NHWC, depth multiplier 1):
+// compiled once per Highway target by nnhal/simd/depthwise_f32.hpp (through
+// nnhal/simd/foreach_target-inl.h), which declares simd::DepthwiseF32 first. Not a header to
+// include on its own; it has no include guard on purpose.
+//
+// In NHWC the channels of a pixel are contiguous in the input, the filter ([fh, fw, C]) and the
+// output, and channel c of the output only reads channel c: one vector of N channels is one
+// independent lane-wise computation, acc = bias; acc = fma(x, w, acc) per tap; clamp.
+//
+//  - Generic path (any filter, stride, dilation, and the border pixels): per output pixel, the
+//    taps that fall inside the input are found once (no per-tap bounds test), then pairs of
+//    channel vectors run over them with two partial sums each (four independent chains).
+//  - 3x3, dilation 1, stride 1 or 2 (depthwise layers of MobileNet-like networks): the output
+//    pixels whose whole window is inside the input take a row routine that holds the 9 filter
+//    vectors and the bias of one channel vector in registers and computes U neighbouring output
+//    pixels at once with the 3 input rows unrolled, so U independent fused multiply-add chains
+//    hide the FMA latency (U = 8 with 32 vector registers, 4 with 16); each input column the U
+//    windows share is loaded once (stride 1: 10 loads per row for 8 outputs instead of 24).
+//  - Channels past the last full vector are computed by a scalar loop with the same order.
+//
+// Accuracy: the scalar reference (nnhal::kernels::depthwise_conv_2d) sums the products in tap
+// order from 0, then adds the bias; this kernel starts from the bias and fuses each multiply
+// with its add. Both are a sum of (taps + 1) float terms in some order, so both lie within
+// (taps + 1) * 2^-24 * (sum |x * w| + |bias|) of the exact value, to first order
+// (tests/simd/depthwise_f32.cpp checks that bound on every compiled target).
+
+#include <cstddef>
+#include <cstdint>
+
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace nnhal::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+namespace dw_detail {
+
+#if (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3) || HWY_ARCH_ARM_A64 || HWY_ARCH_RVV
+inline constexpr std::size_t kPixelsPerStep = 8;  // 9 filter + 8 accumulators + 1 input of 32 registers
+#else
+inline constexpr std::size_t kPixelsPerStep = 4;  // 9 + 4 + 1 of 16
+#endif
+
+/// Pins a vector to a register: g++'s tuning for some CPUs (-mtune=znver*) folds a load into
+/// every fused multiply-add that uses it, which would undo the column reuse of row3x3 (3 loads
+/// per column instead of 1). An empty asm taking the vector in a register stops the folding.
+template <class V>
+HWY_INLINE void keep_in_register(V& v) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_SSSE3 && (HWY_COMPILER_GCC || HWY_COMPILER_CLANG)
+  asm("" : "+v"(v.raw));
+#else
+  (void)v;
+#endif
+}
+
+/// Taps k in [lo, hi) of one axis with 0 <= origin + k * dilation < size.
+HWY_INLINE void tap_range(std::int64_t origin, std::int64_t dilation, std::size_t filter, std::size_t size,
+                          std::size_t& lo, std::size_t& hi) {
+  const auto n = static_cast<std::int64_t>(size), f = static_cast<std::int64_t>(filter);
+  std::int64_t a = origin < 0 ? (-origin + dilation - 1) / dilation : 0;
+  std::int64_t b = n - 1 - origin < 0 ? 0 : (n - 1 - origin) / dilation + 1;
+  if (b > f) b = f;
+  if (a > b) a = b;
+  lo = static_cast<std::size_t>(a), hi = static_cast<std::size_t>(b);
+}
+
+HWY_INLINE float clamp_scalar(float r, float lo, float hi) { return r < lo ? lo : (r > hi ? hi : r); }
+
+/// One output pixel (b, oy, ox), every channel, taps inside the input only.
+HWY_INLINE void pixel(const simd::DepthwiseF32Args& a, const float* in_b, std::size_t oy, std::size_t ox,
+                      float* o) {
+  const hn::ScalableTag<float> d;
+  const std::size_t N = hn::Lanes(d), C = a.channels;
+  const std::int64_t iy0 = static_cast<std::int64_t>(oy) * a.stride_h - a.pad_top;
+  const std::int64_t ix0 = static_cast<std::int64_t>(ox) * a.stride_w - a.pad_left;
+  std::size_t ky0, ky1, kx0, kx1;
+  tap_range(iy0, a.dilation_h, a.filter_h, a.in_h, ky0, ky1);
+  tap_range(ix0, a.dilation_w, a.filter_w, a.in_w, kx0, kx1);
+  const auto lo = hn::Set(d, a.act_min), hi = hn::Set(d, a.act_max);
+  // Two channel vectors at a time, each with two partial sums (taps alternate between them):
+  // four independent fused multiply-add chains instead of one long one.
+  std::size_t c = 0;
+  for (; c + 2 * N <= C; c += 2 * N) {
+    auto a0 = hn::LoadU(d, a.bias + c), b0 = hn::LoadU(d, a.bias + c + N);
+    auto a1 = hn::Zero(d), b1 = hn::Zero(d);
+    bool odd = false;
+    for (std::size_t ky = ky0; ky < ky1; ++ky) {
+      const auto iy = static_cast<std::size_t>(iy0 + static_cast<std::int64_t>(ky) * a.dilation_h);
+      const float* row = in_b + iy * a.in_w * C + c;
+      const float* frow = a.filter + ky * a.filter_w * C + c;
+      for (std::size_t kx = kx0; kx < kx1; ++kx, odd = !odd) {
+        const auto ix = static_cast<std::size_t>(ix0 + static_cast<std::int64_t>(kx) * a.dilation_w);
+        const auto xa = hn::LoadU(d, row + ix * C), xb = hn::LoadU(d, row + ix * C + N);
+        const auto fa = hn::LoadU(d, frow + kx * C), fb = hn::LoadU(d, frow + kx * C + N);
+        if (odd) {
+          a1 = hn::MulAdd(xa, fa, a1), b1 = hn::MulAdd(xb, fb, b1);
+        } else {
+          a0 = hn::MulAdd(xa, fa, a0), b0 = hn::MulAdd(xb, fb, b0);
+        }
+      }
+    }
+    hn::StoreU(hn::Min(hn::Max(hn::Add(a0, a1), lo), hi), d, o + c);
+    hn::StoreU(hn::Min(hn::Max(hn::Add(b0, b1), lo), hi), d, o + c + N);
+  }
+  for (; c + N <= C; c += N) {
+    auto acc = hn::LoadU(d, a.bias + c);
+    for (std::size_t ky = ky0; ky < ky1; ++ky) {
+      const auto iy = static_cast<std::size_t>(iy0 + static_cast<std::int64_t>(ky) * a.dilation_h);
+      const float* row = in_b + iy * a.in_w * C + c;
+      const float* frow = a.filter + ky * a.filter_w * C + c;
+      for (std::size_t kx = kx0; kx < kx1; ++kx) {
+        const auto ix = static_cast<std::size_t>(ix0 + static_cast<std::int64_t>(kx) * a.dilation_w);
+        acc = hn::MulAdd(hn::LoadU(d, row + ix * C), hn::LoadU(d, frow + kx * C), acc);
+      }
+    }
+    hn::StoreU(hn::Min(hn::Max(acc, lo), hi), d, o + c);
+  }
+  for (; c < C; ++c) {
+    float acc = a.bias[c];
+    for (std::size_t ky = ky0; ky < ky1; ++ky) {
+      const auto iy = static_cast<std::size_t>(iy0 + static_cast<std::int64_t>(ky) * a.dilation_h);
+      for (std::size_t kx = kx0; kx < kx1; ++kx) {
+        const auto ix = static_cast<std::size_t>(ix0 + static_cast<std::int64_t>(kx) * a.dilation_w);
+        acc += in_b[(iy * a.in_w + ix) * C + c] * a.filter[(ky * a.filter_w + kx) * C + c];
+      }
+    }
+    o[c] = clamp_scalar(acc, a.act_min, a.act_max);
+  }
+}
+
+#if !HWY_HAVE_SCALABLE
+/// Output pixels [x_begin, x_end) of one row whose 3x3 window (dilation 1, stride S) lies
+/// inside the input; r0 points at the first of the three input rows.
+template <std::size_t S>
+HWY_NOINLINE void row3x3(const simd::DepthwiseF32Args& a, const float* r0, float* orow, std::size_t x_begin,
+                         std::size_t x_end) {
+  using D = hn::ScalableTag<float>;
+  using V = hn::Vec<D>;
+  constexpr std::size_t U = kPixelsPerStep;
+  const D d;
+  const std::size_t N = hn::Lanes(d), C = a.channels;
+  const std::size_t row_stride = a.in_w * C;
+  const V lo = hn::Set(d, a.act_min), hi = hn::Set(d, a.act_max);
+  const std::size_t full = C - C % N;
+  // Groups of U outputs outermost, channel vectors inside: the input columns a group reads
+  // are used for all channels while they are in L1 (three 112 x 32 float rows do not fit in
+  // it). The filter vectors are reloaded per group (9 loads for 9 * U fused multiply-adds).
+  std::size_t x = x_begin;
+  for (; x + U <= x_end; x += U) {
+    // Input column of output x: x * S - pad_left (>= 0 here).
+    const float* group = r0 + (x * S - static_cast<std::size_t>(a.pad_left)) * C;
+    for (std::size_t c = 0; c < full; c += N) {
+      V f[9];
+#pragma GCC unroll 9
+      for (std::size_t k = 0; k < 9; ++k) {
+        f[k] = hn::LoadU(d, a.filter + k * C + c);
+        keep_in_register(f[k]);
+      }
+      const V bv = hn::LoadU(d, a.bias + c);
+      const float* base = group + c;
+      V acc[U];
+#pragma GCC unroll 8
+      for (std::size_t u = 0; u < U; ++u) acc[u] = bv;
+      // Each input column of the U windows is loaded once and used by every output whose
+      // window holds it (output u reads columns u * S + kx): (U - 1) * S + 3 loads per row
+      // instead of 3 * U.
+#pragma GCC unroll 3
+      for (std::size_t ky = 0; ky < 3; ++ky) {
+        const float* row = base + ky * row_stride;
+#pragma GCC unroll 24
+        for (std::size_t j = 0; j < (U - 1) * S + 3; ++j) {
+          V v = hn::LoadU(d, row + j * C);
+          keep_in_register(v);
+#pragma GCC unroll 3
+          for (std::size_t kx = 0; kx < 3; ++kx) {
+            if (j >= kx && (j - kx) % S == 0 && (j - kx) / S < U)
+              acc[(j - kx) / S] = hn::MulAdd(v, f[ky * 3 + kx], acc[(j - kx) / S]);
+          }
+        }
+      }
+#pragma GCC unroll 8
+      for (std::size_t u = 0; u < U; ++u) hn::StoreU(hn::Min(hn::Max(acc[u], lo), hi), d, orow + (x + u) * C + c);
+    }
+  }
+  for (; x < x_end; ++x) {
+    for (std::size_t c = 0; c < full; c += N) {
+      const float* base = r0 + (x * S - static_cast<std::size_t>(a.pad_left)) * C + c;
+      V acc = hn::LoadU(d, a.bias + c);
+#pragma GCC unroll 3
+      for (std::size_t ky = 0; ky < 3; ++ky)
+#pragma GCC unroll 3
+        for (std::size_t kx = 0; kx < 3; ++kx)
+          acc = hn::MulAdd(hn::LoadU(d, base + ky * row_stride + kx * C), hn::LoadU(d, a.filter + (ky * 3 + kx) * C + c), acc);
+      hn::StoreU(hn::Min(hn::Max(acc, lo), hi), d, orow + x * C + c);
+    }
+  }
+  for (std::size_t x = x_begin; x < x_end; ++x) {
+    const float* base = r0 + (x * S - static_cast<std::size_t>(a.pad_left)) * C;
+    for (std::size_t c = full; c < C; ++c) {
+      float acc = a.bias[c];
+      for (std::size_t ky = 0; ky < 3; ++ky)
+        for (std::size_t kx = 0; kx < 3; ++kx)
+          acc += base[ky * row_stride + kx * C + c] * a.filter[(ky * 3 + kx) * C + c];
+      orow[x * C + c] = clamp_scalar(acc, a.act_min, a.act_max);
+    }
+  }
+}
+
+/// Output pixels [x0, x0 + count) (count <= U) of row y for a 3x3 filter (dilation 1, stride S
+/// both ways) whose windows may leave the input (the borders): the same U-output column reuse
+/// as row3x3, with the taps outside the input skipped (as the reference skips them).
+template <std::size_t S>
+HWY_NOINLINE void border3x3(const simd::DepthwiseF32Args& a, const float* in_b, std::size_t y, std::size_t x0,
+                            std::size_t count, float* orow) {
+  using D = hn::ScalableTag<float>;
+  using V = hn::Vec<D>;
+  constexpr std::size_t U = kPixelsPerStep;
+  const D d;
+  const std::size_t N = hn::Lanes(d), C = a.channels;
+  const auto H = static_cast<std::int64_t>(a.in_h), W = static_cast<std::int64_t>(a.in_w);
+  const std::int64_t iy0 = static_cast<std::int64_t>(y * S) - a.pad_top;
+  const std::int64_t ix0 = static_cast<std::int64_t>(x0 * S) - a.pad_left;
+  const float* rows[3];
+  for (std::size_t ky = 0; ky < 3; ++ky) {
+    const std::int64_t iy = iy0 + static_cast<std::int64_t>(ky);
+    rows[ky] = iy >= 0 && iy < H ? in_b + static_cast<std::size_t>(iy) * a.in_w * C : nullptr;
+  }
+  const V lo = hn::Set(d, a.act_min), hi = hn::Set(d, a.act_max);
+  const std::size_t full = C - C % N;
+  for (std::size_t c = 0; c < full; c += N) {
+    V f[9];
+#pragma GCC unroll 9
+    for (std::size_t k = 0; k < 9; ++k) f[k] = hn::LoadU(d, a.filter + k * C + c);
+    V acc[U];
+    const V bv = hn::LoadU(d, a.bias + c);
+#pragma GCC unroll 8
+    for (std::size_t u = 0; u < U; ++u) acc[u] = bv;
+#pragma GCC unroll 3
+    for (std::size_t ky = 0; ky < 3; ++ky) {
+      if (rows[ky] == nullptr) continue;
+#pragma GCC unroll 24
+      for (std::size_t j = 0; j < (U - 1) * S + 3; ++j) {
+        const std::int64_t col = ix0 + static_cast<std::int64_t>(j);
+        if (col < 0 || col >= W) continue;
+        const V v = hn::LoadU(d, rows[ky] + static_cast<std::size_t>(col) * C + c);
+#pragma GCC unroll 3
+        for (std::size_t kx = 0; kx < 3; ++kx) {
+          if (j >= kx && (j - kx) % S == 0 && (j - kx) / S < U)
+            acc[(j - kx) / S] = hn::MulAdd(v, f[ky * 3 + kx], acc[(j - kx) / S]);
+        }
+      }
+    }
+#pragma GCC unroll 8
+    for (std::size_t u = 0; u < U; ++u)
+      if (u < count) hn::StoreU(hn::Min(hn::Max(acc[u], lo), hi), d, orow + (x0 + u) * C + c);
+  }
+  for (std::size_t u = 0; u < count; ++u) {
+    for (std::size_t c = full; c < C; ++c) {
+      float acc = a.bias[c];
+      for (std::size_t ky = 0; ky < 3; ++ky) {
+        if (rows[ky] == nullptr) continue;
+        for (std::size_t kx = 0; kx < 3; ++kx) {
+          const std::int64_t col = ix0 + static_cast<std::int64_t>(u * S + kx);
+          if (col < 0 || col >= W) continue;
+          acc += rows[ky][static_cast<std::size_t>(col) * C + c] * a.filter[(ky * 3 + kx) * C + c];
+        }
+      }
+      orow[(x0 + u) * C + c] = clamp_scalar(acc, a.act_min, a.act_max);
+    }
+  }
+}
+
+/// border3x3 over [x_begin, x_end) in groups of U.
+template <std::size_t S>
+HWY_INLINE void border_span(const simd::DepthwiseF32Args& a, const float* in_b, std::size_t y, std::size_t x_begin,
+                            std::size_t x_end, float* orow) {
+  for (std::size_t x = x_begin; x < x_end; x += kPixelsPerStep)
+    border3x3<S>(a, in_b, y, x, x_end - x < kPixelsPerStep ? x_end - x : kPixelsPerStep, orow);
+}
+#endif
+
+}  // namespace dw_detail
+
+/// Target-specific body of simd::depthwise_f32.
+inline void DepthwiseF32(const simd::DepthwiseF32Args& a) {
+  namespace dd = dw_detail;
+  const std::size_t C = a.channels;
+  if (a.batch == 0 || a.out_h == 0 || a.out_w == 0 || C == 0) return;
+#if !HWY_HAVE_SCALABLE
+  const bool fast = a.filter_h == 3 && a.filter_w == 3 && a.dilation_h == 1 && a.dilation_w == 1 &&
+                    a.stride_h == a.stride_w && (a.stride_w == 1 || a.stride_w == 2) && a.in_w >= 3 && a.in_h >= 3;
+  // Interior columns: x * S - pad_left >= 0 and x * S - pad_left + 2 <= in_w - 1.
+  std::size_t x_lo = 0, x_hi = 0;
+  if (fast) {
+    const std::int64_t S = a.stride_w;
+    std::int64_t lo = (a.pad_left + S - 1) / S;
+    std::int64_t hi = (static_cast<std::int64_t>(a.in_w) - 3 + a.pad_left) / S + 1;
+    if (hi > static_cast<std::int64_t>(a.out_w)) hi = static_cast<std::int64_t>(a.out_w);
+    if (lo > hi) lo = hi;
+    x_lo = static_cast<std::size_t>(lo), x_hi = static_cast<std::size_t>(hi);
+  }
+#endif
+  for (std::size_t b = 0; b < a.batch; ++b) {
+    const float* in_b = a.in + b * a.in_h * a.in_w * C;
+    float* out_b = a.out + b * a.out_h * a.out_w * C;
+    for (std::size_t y = 0; y < a.out_h; ++y) {
+      float* orow = out_b + y * a.out_w * C;
+#if !HWY_HAVE_SCALABLE
+      const std::int64_t iy0 = static_cast<std::int64_t>(y) * a.stride_h - a.pad_top;
+      if (fast) {
+        // Interior rows: row3x3, and pixel() for the few border columns; rows whose window
+        // leaves the input (top, bottom) through border3x3, U outputs at a time.
+        const bool interior = iy0 >= 0 && iy0 + 2 < static_cast<std::int64_t>(a.in_h) && x_lo < x_hi;
+        if (a.stride_w == 1) {
+          if (!interior) {
+            dd::border_span<1>(a, in_b, y, 0, a.out_w, orow);
+            continue;
+          }
+          for (std::size_t x = 0; x < x_lo; ++x) dd::pixel(a, in_b, y, x, orow + x * C);
+          dd::row3x3<1>(a, in_b + static_cast<std::size_t>(iy0) * a.in_w * C, orow, x_lo, x_hi);
+          for (std::size_t x = x_hi; x < a.out_w; ++x) dd::pixel(a, in_b, y, x, orow + x * C);
+        } else {
+          if (!interior) {
+            dd::border_span<2>(a, in_b, y, 0, a.out_w, orow);
+            continue;
+          }
+          for (std::size_t x = 0; x < x_lo; ++x) dd::pixel(a, in_b, y, x, orow + x * C);
+          dd::row3x3<2>(a, in_b + static_cast<std::size_t>(iy0) * a.in_w * C, orow, x_lo, x_hi);
+          for (std::size_t x = x_hi; x < a.out_w; ++x) dd::pixel(a, in_b, y, x, orow + x * C);
+        }
+        continue;
+      }
+#endif
+      for (std::size_t x = 0; x < a.out_w; ++x) dd::pixel(a, in_b, y, x, orow + x * C);
+    }
+  }
+}
+
+/// This target's table of the family.
+inline constexpr simd::DepthwiseF32 kDepthwiseF32{&DepthwiseF32};
+
+}  // namespace nnhal::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();

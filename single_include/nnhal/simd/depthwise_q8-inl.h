@@ -1,0 +1,342 @@
+// Per-target body of nnhal's 8-bit DEPTHWISE_CONV_2D kernel (NHWC, depth multiplier 1):
+// compiled once per Highway target by nnhal/simd/depthwise_q8.hpp (through
+// nnhal/simd/foreach_target-inl.h), which declares simd::DepthwiseQ8 first. Not a header to
+// include on its own; it has no include guard on purpose.
+//
+// Channels are contiguous in NHWC, so N channels (N = int32 lanes) are N independent lanes:
+// the 8-bit inputs and filter values are widened to int32, the sums formed with 32-bit
+// multiplies and adds (wrapping, as the reference's int32 sums do on real hardware), and the
+// rescaling done per lane with the reference's integer steps:
+//  - SaturatingRoundingDoublingHighMul(a, m) = floor((a * m + 2^30) / 2^31) for both signs
+//    (the reference's nudge 2^30 / 1 - 2^30 and truncating division give the same value; the
+//    saturating case a = m = INT32_MIN cannot occur, m != INT32_MIN). The 64-bit products come
+//    from MulEven on the even lanes and on the odd lanes shifted down; bits 31..62 are kept.
+//  - RoundingDivideByPOT(x, e) = (x >> e) + ((x & mask) > (mask >> 1) + (x < 0)), per-lane e.
+//  - the left shift wraps like the reference's shift of a uint32.
+// So results are the reference's bit for bit (tests/simd/depthwise_q8.cpp compares them).
+//
+// Paths: a generic one per output pixel over the taps inside the input (any filter, stride,
+// dilation, and the border pixels); and, for 3x3 filters with dilation 1 and stride 1 or 2,
+// a row routine for the pixels whose whole window is inside the input. It keeps the 9 widened
+// filter vectors of a channel block in registers and folds the input offset into the bias
+// (sum (x + xo) * w' = sum x * w' + xo * sum w', exact modulo 2^32 like the sum itself), so a
+// tap costs one multiply and one add, and each input column the windows of U neighbouring
+// outputs share is loaded and widened once (U = 8 with 32 vector registers, 4 with 16; the U
+// sums are independent dependency chains). Channels past the last full vector are
+// done by a scalar loop with the same integer steps.
+
+#include <cstddef>
+#include <cstdint>
+
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace nnhal::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+namespace dwq_detail {
+
+using D32 = hn::ScalableTag<std::int32_t>;
+
+#if (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3) || HWY_ARCH_ARM_A64 || HWY_ARCH_RVV
+inline constexpr std::size_t kPixelsPerStep = 8;  // with 32 vector registers
+#else
+inline constexpr std::size_t kPixelsPerStep = 4;
+#endif
+
+// ---- scalar steps (the channel tail) ------------------------------------------------------
+
+HWY_INLINE std::int32_t srdhm(std::int32_t a, std::int32_t m) {
+  const std::int64_t ab = static_cast<std::int64_t>(a) * m;
+  const std::int64_t nudge = ab >= 0 ? (std::int64_t{1} << 30) : (1 - (std::int64_t{1} << 30));
+  return static_cast<std::int32_t>((ab + nudge) / (std::int64_t{1} << 31));
+}
+
+HWY_INLINE std::int32_t rdbp(std::int32_t x, std::int32_t e) {
+  const auto mask = static_cast<std::int32_t>((std::int64_t{1} << e) - 1);
+  const std::int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+  return (x >> e) + ((x & mask) > threshold ? 1 : 0);
+}
+
+HWY_INLINE std::int32_t finish_scalar(std::uint32_t acc, const simd::DepthwiseQ8Args& a, std::size_t c) {
+  const auto shifted = static_cast<std::int32_t>(acc << a.left_shift[c]);
+  std::int32_t r = rdbp(srdhm(shifted, a.multiplier[c]), a.right_shift[c]) + a.output_offset;
+  return r < a.act_min ? a.act_min : (r > a.act_max ? a.act_max : r);
+}
+
+// ---- vector steps --------------------------------------------------------------------------
+
+/// srdhm per int32 lane with a per-lane multiplier.
+/// m_odd: m with its odd lanes moved down into the even ones (a per-block constant).
+template <class V>
+HWY_INLINE V Srdhm(V x, V m, V m_odd) {
+  const D32 d;
+#if HWY_TARGET == HWY_SCALAR
+  // One lane, no 64-bit lanes to widen into: the scalar step.
+  (void)m_odd;
+  return hn::Set(d, srdhm(hn::GetLane(x), hn::GetLane(m)));
+#else
+  const hn::Repartition<std::int64_t, D32> d64;
+  const hn::Repartition<std::uint64_t, D32> du64;
+  const auto nudge = hn::Set(d64, std::int64_t{1} << 30);
+  const auto even = hn::Add(hn::MulEven(x, m), nudge);
+  const V x_odd = hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(du64, x)));
+  const auto odd = hn::Add(hn::MulEven(x_odd, m_odd), nudge);
+  const auto lo = hn::ShiftRight<31>(hn::BitCast(du64, even));
+  const auto hi = hn::ShiftLeft<1>(hn::BitCast(du64, odd));
+  return hn::OddEven(hn::BitCast(d, hi), hn::BitCast(d, lo));
+#endif
+}
+
+/// The rescaling constants of one channel block.
+struct Requant {
+  hn::Vec<D32> m, m_odd, left, right, mask, half, offset, lo, hi;
+};
+
+HWY_INLINE Requant requant_at(const simd::DepthwiseQ8Args& a, std::size_t c) {
+  const D32 d;
+  const auto one = hn::Set(d, 1);
+  Requant q;
+  q.m = hn::LoadU(d, a.multiplier + c);
+#if HWY_TARGET == HWY_SCALAR
+  q.m_odd = q.m;
+#else
+  const hn::Repartition<std::uint64_t, D32> du64;
+  q.m_odd = hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(du64, q.m)));
+#endif
+  q.left = hn::LoadU(d, a.left_shift + c);
+  q.right = hn::LoadU(d, a.right_shift + c);
+  q.mask = hn::Sub(one << q.right, one);
+  q.half = hn::ShiftRight<1>(q.mask);
+  q.offset = hn::Set(d, a.output_offset);
+  q.lo = hn::Set(d, a.act_min);
+  q.hi = hn::Set(d, a.act_max);
+  return q;
+}
+
+/// rescale (left shift, srdhm, rounding right shift), + output offset, clamp.
+HWY_INLINE hn::Vec<D32> finish(hn::Vec<D32> acc, const Requant& q) {
+  const D32 d;
+  const auto r = Srdhm(acc << q.left, q.m, q.m_odd);
+  const auto threshold = hn::Sub(q.half, hn::ShiftRight<31>(r));  // + 1 where r < 0
+  const auto up = hn::VecFromMask(d, hn::Gt(hn::And(r, q.mask), threshold));  // -1 where rounding up
+  const auto v = hn::Add(hn::Sub(r >> q.right, up), q.offset);
+  return hn::Min(hn::Max(v, q.lo), q.hi);
+}
+
+/// N 8-bit values widened to int32.
+template <class T>
+HWY_INLINE hn::Vec<D32> load_wide(const T* p) {
+  const D32 d;
+  const hn::Rebind<T, D32> d8;
+  return hn::PromoteTo(d, hn::LoadU(d8, p));
+}
+
+/// Stores N int32 lanes already clamped to E's range as E (so truncation is exact).
+template <class E>
+HWY_INLINE void store_narrow(hn::Vec<D32> v, E* p) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  // One vpmovdb; Highway 1.0's DemoteTo / TruncateTo for 512-bit vectors take 3-4 shuffles.
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm512_cvtepi32_epi8(v.raw));
+#else
+  const hn::Rebind<E, D32> d8;
+  hn::StoreU(hn::DemoteTo(d8, v), d8, p);
+#endif
+}
+
+/// Taps k in [lo, hi) of one axis with 0 <= origin + k * dilation < size.
+HWY_INLINE void tap_range(std::int64_t origin, std::int64_t dilation, std::size_t filter, std::size_t size,
+                          std::size_t& lo, std::size_t& hi) {
+  const auto n = static_cast<std::int64_t>(size), f = static_cast<std::int64_t>(filter);
+  std::int64_t l = origin < 0 ? (-origin + dilation - 1) / dilation : 0;
+  std::int64_t h = n - 1 - origin < 0 ? 0 : (n - 1 - origin) / dilation + 1;
+  if (h > f) h = f;
+  if (l > h) l = h;
+  lo = static_cast<std::size_t>(l), hi = static_cast<std::size_t>(h);
+}
+
+/// One output pixel, every channel, taps inside the input only.
+template <class E, class F>
+HWY_INLINE void pixel(const simd::DepthwiseQ8Args& a, const E* in_b, std::size_t oy, std::size_t ox, E* o) {
+  const D32 d;
+  const std::size_t N = hn::Lanes(d), C = a.channels;
+  const E* in = in_b;
+  const auto* filter = static_cast<const F*>(a.filter);
+  const std::int64_t iy0 = static_cast<std::int64_t>(oy) * a.stride_h - a.pad_top;
+  const std::int64_t ix0 = static_cast<std::int64_t>(ox) * a.stride_w - a.pad_left;
+  std::size_t ky0, ky1, kx0, kx1;
+  tap_range(iy0, a.dilation_h, a.filter_h, a.in_h, ky0, ky1);
+  tap_range(ix0, a.dilation_w, a.filter_w, a.in_w, kx0, kx1);
+  const auto xo = hn::Set(d, a.input_offset), wo = hn::Set(d, a.filter_offset);
+  std::size_t c = 0;
+  // Two channel vectors at a time: two independent multiply-add chains.
+  for (; c + 2 * N <= C; c += 2 * N) {
+    auto acc0 = hn::LoadU(d, a.bias + c), acc1 = hn::LoadU(d, a.bias + c + N);
+    for (std::size_t ky = ky0; ky < ky1; ++ky) {
+      const auto iy = static_cast<std::size_t>(iy0 + static_cast<std::int64_t>(ky) * a.dilation_h);
+      for (std::size_t kx = kx0; kx < kx1; ++kx) {
+        const auto ix = static_cast<std::size_t>(ix0 + static_cast<std::int64_t>(kx) * a.dilation_w);
+        const E* xp = in + (iy * a.in_w + ix) * C + c;
+        const F* wp = filter + (ky * a.filter_w + kx) * C + c;
+        acc0 = hn::Add(acc0, hn::Mul(hn::Add(load_wide(xp), xo), hn::Add(load_wide(wp), wo)));
+        acc1 = hn::Add(acc1, hn::Mul(hn::Add(load_wide(xp + N), xo), hn::Add(load_wide(wp + N), wo)));
+      }
+    }
+    store_narrow(finish(acc0, requant_at(a, c)), o + c);
+    store_narrow(finish(acc1, requant_at(a, c + N)), o + c + N);
+  }
+  for (; c + N <= C; c += N) {
+    auto acc = hn::LoadU(d, a.bias + c);
+    for (std::size_t ky = ky0; ky < ky1; ++ky) {
+      const auto iy = static_cast<std::size_t>(iy0 + static_cast<std::int64_t>(ky) * a.dilation_h);
+      for (std::size_t kx = kx0; kx < kx1; ++kx) {
+        const auto ix = static_cast<std::size_t>(ix0 + static_cast<std::int64_t>(kx) * a.dilation_w);
+        const auto x = hn::Add(load_wide(in + (iy * a.in_w + ix) * C + c), xo);
+        const auto w = hn::Add(load_wide(filter + (ky * a.filter_w + kx) * C + c), wo);
+        acc = hn::Add(acc, hn::Mul(x, w));
+      }
+    }
+    store_narrow(finish(acc, requant_at(a, c)), o + c);
+  }
+  for (; c < C; ++c) {
+    std::uint32_t acc = static_cast<std::uint32_t>(a.bias[c]);
+    for (std::size_t ky = ky0; ky < ky1; ++ky) {
+      const auto iy = static_cast<std::size_t>(iy0 + static_cast<std::int64_t>(ky) * a.dilation_h);
+      for (std::size_t kx = kx0; kx < kx1; ++kx) {
+        const auto ix = static_cast<std::size_t>(ix0 + static_cast<std::int64_t>(kx) * a.dilation_w);
+        const std::int32_t x = in[(iy * a.in_w + ix) * C + c] + a.input_offset;
+        const std::int32_t w = filter[(ky * a.filter_w + kx) * C + c] + a.filter_offset;
+        acc += static_cast<std::uint32_t>(x * w);
+      }
+    }
+    o[c] = static_cast<E>(finish_scalar(acc, a, c));
+  }
+}
+
+#if !HWY_HAVE_SCALABLE
+/// Output pixels [x_begin, x_end) of one row whose 3x3 window (dilation 1, stride S) lies
+/// inside the input; r0 points at the first of the three input rows.
+template <std::size_t S, class E, class F>
+HWY_NOINLINE void row3x3(const simd::DepthwiseQ8Args& a, const E* r0, E* orow, std::size_t x_begin, std::size_t x_end) {
+  using V = hn::Vec<D32>;
+  constexpr std::size_t U = kPixelsPerStep;
+  const D32 d;
+  const std::size_t N = hn::Lanes(d), C = a.channels;
+  const std::size_t row_stride = a.in_w * C;
+  const auto* filter = static_cast<const F*>(a.filter);
+  const std::size_t full = C - C % N;
+  const V xo = hn::Set(d, a.input_offset), wo = hn::Set(d, a.filter_offset);
+  for (std::size_t c = 0; c < full; c += N) {
+    V w[9];
+    V wsum = hn::Zero(d);
+#pragma GCC unroll 9
+    for (std::size_t k = 0; k < 9; ++k) {
+      w[k] = hn::Add(load_wide(filter + k * C + c), wo);
+      wsum = hn::Add(wsum, w[k]);
+    }
+    const V b = hn::Add(hn::LoadU(d, a.bias + c), hn::Mul(xo, wsum));
+    const Requant q = requant_at(a, c);
+    std::size_t x = x_begin;
+    for (; x + U <= x_end; x += U) {
+      const E* base = r0 + (x * S - static_cast<std::size_t>(a.pad_left)) * C + c;
+      V acc[U];
+#pragma GCC unroll 8
+      for (std::size_t u = 0; u < U; ++u) acc[u] = b;
+      // Each input column of the U windows is widened once and used by every output whose
+      // window holds it (output u reads columns u * S + kx).
+#pragma GCC unroll 3
+      for (std::size_t ky = 0; ky < 3; ++ky) {
+        const E* row = base + ky * row_stride;
+#pragma GCC unroll 24
+        for (std::size_t j = 0; j < (U - 1) * S + 3; ++j) {
+          const V v = load_wide(row + j * C);
+#pragma GCC unroll 3
+          for (std::size_t kx = 0; kx < 3; ++kx) {
+            if (j >= kx && (j - kx) % S == 0 && (j - kx) / S < U)
+              acc[(j - kx) / S] = hn::Add(acc[(j - kx) / S], hn::Mul(v, w[ky * 3 + kx]));
+          }
+        }
+      }
+#pragma GCC unroll 8
+      for (std::size_t u = 0; u < U; ++u) store_narrow(finish(acc[u], q), orow + (x + u) * C + c);
+    }
+    for (; x < x_end; ++x) {
+      const E* base = r0 + (x * S - static_cast<std::size_t>(a.pad_left)) * C + c;
+      V acc = b;
+#pragma GCC unroll 3
+      for (std::size_t ky = 0; ky < 3; ++ky)
+#pragma GCC unroll 3
+        for (std::size_t kx = 0; kx < 3; ++kx)
+          acc = hn::Add(acc, hn::Mul(load_wide(base + ky * row_stride + kx * C), w[ky * 3 + kx]));
+      store_narrow(finish(acc, q), orow + x * C + c);
+    }
+  }
+  for (std::size_t x = x_begin; x < x_end; ++x) {
+    const E* base = r0 + (x * S - static_cast<std::size_t>(a.pad_left)) * C;
+    for (std::size_t c = full; c < C; ++c) {
+      std::uint32_t acc = static_cast<std::uint32_t>(a.bias[c]);
+      for (std::size_t ky = 0; ky < 3; ++ky)
+        for (std::size_t kx = 0; kx < 3; ++kx) {
+          const std::int32_t xv = base[ky * row_stride + kx * C + c] + a.input_offset;
+          const std::int32_t wv = filter[(ky * 3 + kx) * C + c] + a.filter_offset;
+          acc += static_cast<std::uint32_t>(xv * wv);
+        }
+      orow[x * C + c] = static_cast<E>(finish_scalar(acc, a, c));
+    }
+  }
+}
+#endif
+
+template <class E, class F>
+HWY_NOINLINE void run(const simd::DepthwiseQ8Args& a) {
+  const std::size_t C = a.channels;
+  if (a.batch == 0 || a.out_h == 0 || a.out_w == 0 || C == 0) return;
+  const auto* in = static_cast<const E*>(a.in);
+  auto* out = static_cast<E*>(a.out);
+#if !HWY_HAVE_SCALABLE
+  const bool fast = a.filter_h == 3 && a.filter_w == 3 && a.dilation_h == 1 && a.dilation_w == 1 &&
+                    a.stride_h == a.stride_w && (a.stride_w == 1 || a.stride_w == 2) && a.in_w >= 3 && a.in_h >= 3;
+  std::size_t x_lo = 0, x_hi = 0;
+  if (fast) {
+    const std::int64_t S = a.stride_w;
+    std::int64_t lo = (a.pad_left + S - 1) / S;
+    std::int64_t hi = (static_cast<std::int64_t>(a.in_w) - 3 + a.pad_left) / S + 1;
+    if (hi > static_cast<std::int64_t>(a.out_w)) hi = static_cast<std::int64_t>(a.out_w);
+    if (lo > hi) lo = hi;
+    x_lo = static_cast<std::size_t>(lo), x_hi = static_cast<std::size_t>(hi);
+  }
+#endif
+  for (std::size_t b = 0; b < a.batch; ++b) {
+    const E* in_b = in + b * a.in_h * a.in_w * C;
+    E* out_b = out + b * a.out_h * a.out_w * C;
+    for (std::size_t y = 0; y < a.out_h; ++y) {
+      E* orow = out_b + y * a.out_w * C;
+#if !HWY_HAVE_SCALABLE
+      const std::int64_t iy0 = static_cast<std::int64_t>(y) * a.stride_h - a.pad_top;
+      if (fast && iy0 >= 0 && iy0 + 2 < static_cast<std::int64_t>(a.in_h) && x_lo < x_hi) {
+        for (std::size_t x = 0; x < x_lo; ++x) pixel<E, F>(a, in_b, y, x, orow + x * C);
+        const E* r0 = in_b + static_cast<std::size_t>(iy0) * a.in_w * C;
+        if (a.stride_w == 1)
+          row3x3<1, E, F>(a, r0, orow, x_lo, x_hi);
+        else
+          row3x3<2, E, F>(a, r0, orow, x_lo, x_hi);
+        for (std::size_t x = x_hi; x < a.out_w; ++x) pixel<E, F>(a, in_b, y, x, orow + x * C);
+        continue;
+      }
+#endif
+      for (std::size_t x = 0; x < a.out_w; ++x) pixel<E, F>(a, in_b, y, x, orow + x * C);
+    }
+  }
+}
+
+}  // namespace dwq_detail
+
+inline void DepthwiseQ8U8(const simd::DepthwiseQ8Args& a) { dwq_detail::run<std::uint8_t, std::uint8_t>(a); }
+inline void DepthwiseQ8U8S8(const simd::DepthwiseQ8Args& a) { dwq_detail::run<std::uint8_t, std::int8_t>(a); }
+inline void DepthwiseQ8S8(const simd::DepthwiseQ8Args& a) { dwq_detail::run<std::int8_t, std::int8_t>(a); }
+
+/// This target's table of the family.
+inline constexpr simd::DepthwiseQ8 kDepthwiseQ8{&DepthwiseQ8U8, &DepthwiseQ8U8S8, &DepthwiseQ8S8};
+
+}  // namespace nnhal::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
