@@ -14,6 +14,8 @@
 
 #include "nnhal/core/half.hpp"
 #include "nnhal/interface/node_io.hpp"
+#include "nnhal/kernels/common/axes.hpp"
+#include "nnhal/kernels/common/window.hpp"
 
 namespace nnhal::kernels::roi {
 
@@ -78,6 +80,52 @@ inline Status check_box_quant(const RtOperand& box, const char* op, const char* 
     return NNHAL_INVALID("%s %s must have scale 0.125 and zero point 0 (has %g, %d)", op, what,
                          static_cast<double>(box.scale), box.zero_point);
   return {};
+}
+
+/// The scalars ROI_ALIGN and ROI_POOLING share: the output height and width (inputs 3 and 4),
+/// the height and width ratios of the boxes to the input (5 and 6) and the layout flag.
+struct PooledParams {
+  std::int32_t out_h = 0, out_w = 0;
+  float h_ratio = 0, w_ratio = 0;
+  bool nchw = false;
+};
+
+/// Reads and checks PooledParams (the layout flag is input `layout_input`). `op` names the
+/// operation.
+template <OperandType T>
+inline Expected<PooledParams> read_pooled_params(const NodeIO& io, std::size_t layout_input, const char* op) {
+  PooledParams p;
+  p.out_h = io.scalar<OperandType::INT32>(3);
+  p.out_w = io.scalar<OperandType::INT32>(4);
+  p.h_ratio = float_scalar<T>(io, 5);
+  p.w_ratio = float_scalar<T>(io, 6);
+  p.nchw = layout_nchw(io, layout_input);
+  if (p.out_h <= 0 || p.out_w <= 0)
+    return NNHAL_INVALID("%s output size %d x %d is not positive", op, p.out_h, p.out_w);
+  if (!(p.h_ratio > 0) || !(p.w_ratio > 0) || !std::isfinite(p.h_ratio) || !std::isfinite(p.w_ratio))
+    return NNHAL_INVALID("%s ratios %g, %g must be positive and finite", op, static_cast<double>(p.h_ratio),
+                         static_cast<double>(p.w_ratio));
+  return p;
+}
+
+/// Shape inference of ROI_ALIGN and ROI_POOLING: checks the input (rank 4, no empty dimension),
+/// rois ([num_rois, 4], box quantization) and batch_index ([num_rois]) and sets the output to
+/// [num_rois, out_h, out_w, depth] in the input's layout.
+inline Status infer_pooled(const NodeIO& io, const PooledParams& p, const char* op) {
+  const Dims& d = io.input(0).dims;
+  const RtOperand& rois = io.input(1);
+  const RtOperand& batch = io.input(2);
+  if (d.rank() != 4) return NNHAL_INVALID("%s input has rank %zu, expected 4", op, d.rank());
+  if (rois.dims.rank() != 2 || rois.dims[1] != 4) return NNHAL_INVALID("%s rois must have shape [num_rois, 4]", op);
+  if (batch.dims.rank() != 1 || batch.dims[0] != rois.dims[0])
+    return NNHAL_INVALID("%s batch_index must have shape [num_rois]", op);
+  NNHAL_TRY(check_box_quant(rois, op, "rois"));
+  const window::Image im = window::Image::of(d, p.nchw);
+  if (im.n == 0 || im.h == 0 || im.w == 0 || im.c == 0)
+    return NNHAL_INVALID("%s input has an empty dimension (%u x %u x %u x %u)", op, im.n, im.h, im.w, im.c);
+  return set_output(io, 0,
+                    window::Image::dims(p.nchw, rois.dims[0], static_cast<std::uint32_t>(p.out_h),
+                                        static_cast<std::uint32_t>(p.out_w), im.c));
 }
 
 }  // namespace nnhal::kernels::roi
