@@ -287,6 +287,177 @@ HWY_NOINLINE void row3x3(const simd::DepthwiseQ8Args& a, const E* r0, E* orow, s
 }
 #endif
 
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+// ---- AVX-512: 16-bit tap pairs and a one-rounding rescale ---------------------------------
+//
+// Tap pairs: an int32 lane holding two int16 values (lo, hi) times a lane of two int16 filter
+// values gives lo * w_lo + hi * w_hi in one vpmaddwd (one vpdpwssd, accumulate included, with
+// AVX512-VNNI). Raw 8-bit inputs and filter values minus the filter zero point (in [-255, 255])
+// fit int16, and a pair's sum fits int32, so each lane is exactly the two products' sum; the
+// accumulation wraps modulo 2^32 like the reference's sums. The input offset is folded into the
+// bias as in row3x3. The 9 taps of a 3x3 window make 5 pairs per output: (row 0, row 1) of each
+// of the 3 columns, (row 2 column u, row 2 column u + 1) and (row 2 column u + 1, column u + 2)
+// with the weights (0, w[2][2]), so every pair vector is built once per input column and used
+// by every output whose window holds it.
+//
+// Rescale: with P = (acc << left) * m + 2^30 (64-bit, |P| < 2^62 + 2^30), the reference's
+// SaturatingRoundingDoublingHighMul is s = floor(P / 2^31) (see the file comment), and its
+// RoundingDivideByPOT(s, e) for e >= 1 is floor((s + 2^(e-1) - [s < 0]) / 2^e) (half away from
+// zero; e = 0 leaves s). Since floor(floor(y) / n + k / n) = floor((y + k) / n) for integers
+// n > 0, k, both steps are one floor: floor((P + 2^(30+e) - 2^31 [P < 0]) / 2^(31+e)), with
+// [s < 0] = [P < 0]. The sum stays below 2^63 for e <= 31 (quantize_multiplier's range; a
+// block with a larger shift takes finish()). So the result is the reference's bit for bit with
+// one 64-bit arithmetic shift per half instead of the two rounding steps.
+
+/// Per-block constants of the one-rounding rescale (64-bit lanes: even / odd channels).
+struct Requant64 {
+  __m512i m, m_odd, add_even, add_odd, neg_even, neg_odd, sh_even, sh_odd, left, offset, lo, hi;
+  bool any_left = false;
+  bool ok = true;  ///< every right shift <= 31
+};
+
+HWY_INLINE Requant64 requant64_at(const simd::DepthwiseQ8Args& a, std::size_t c) {
+  Requant64 q;
+  alignas(64) std::int64_t add[16], neg[16], sh[16];
+  std::int32_t any = 0;
+  for (std::size_t i = 0; i < 16; ++i) {
+    const std::int32_t e = a.right_shift[c + i];
+    any |= a.left_shift[c + i];
+    if (e < 0 || e > 31) q.ok = false;
+    const std::int32_t ec = e < 0 ? 0 : (e > 31 ? 31 : e);
+    // even channels go to lanes 0..7 of the first half, odd ones to the second
+    const std::size_t k = (i % 2) * 8 + i / 2;
+    add[k] = (std::int64_t{1} << 30) + (ec > 0 ? (std::int64_t{1} << (30 + ec)) : 0);
+    neg[k] = ec > 0 ? (std::int64_t{1} << 31) : 0;
+    sh[k] = 31 + ec;
+  }
+  q.any_left = any != 0;
+  q.m = _mm512_loadu_si512(a.multiplier + c);
+  q.m_odd = _mm512_srli_epi64(q.m, 32);
+  q.add_even = _mm512_load_si512(add), q.add_odd = _mm512_load_si512(add + 8);
+  q.neg_even = _mm512_load_si512(neg), q.neg_odd = _mm512_load_si512(neg + 8);
+  q.sh_even = _mm512_load_si512(sh), q.sh_odd = _mm512_load_si512(sh + 8);
+  q.left = _mm512_loadu_si512(a.left_shift + c);
+  q.offset = _mm512_set1_epi32(a.output_offset);
+  q.lo = _mm512_set1_epi32(a.act_min);
+  q.hi = _mm512_set1_epi32(a.act_max);
+  return q;
+}
+
+/// finish() with the one-rounding rescale.
+HWY_INLINE __m512i finish64(__m512i acc, const Requant64& q) {
+  const __m512i x = q.any_left ? _mm512_sllv_epi32(acc, q.left) : acc;
+  const __m512i limit = _mm512_set1_epi64(-(std::int64_t{1} << 30));
+  const __m512i pe = _mm512_mul_epi32(x, q.m);
+  const __m512i po = _mm512_mul_epi32(_mm512_srli_epi64(x, 32), q.m_odd);
+  __m512i te = _mm512_add_epi64(pe, q.add_even);
+  __m512i to = _mm512_add_epi64(po, q.add_odd);
+  te = _mm512_mask_sub_epi64(te, _mm512_cmplt_epi64_mask(pe, limit), te, q.neg_even);
+  to = _mm512_mask_sub_epi64(to, _mm512_cmplt_epi64_mask(po, limit), to, q.neg_odd);
+  te = _mm512_srav_epi64(te, q.sh_even);
+  to = _mm512_srav_epi64(to, q.sh_odd);
+  const __m512i idx = _mm512_set_epi32(30, 14, 28, 12, 26, 10, 24, 8, 22, 6, 20, 4, 18, 2, 16, 0);
+  const __m512i r = _mm512_add_epi32(_mm512_permutex2var_epi32(te, idx, to), q.offset);
+  return _mm512_min_epi32(_mm512_max_epi32(r, q.lo), q.hi);
+}
+
+/// acc + the two int16 products of each int32 lane.
+HWY_INLINE __m512i dot_pairs(__m512i acc, __m512i x, __m512i w) {
+#if defined(__AVX512VNNI__)
+  return _mm512_dpwssd_epi32(acc, x, w);
+#else
+  return _mm512_add_epi32(acc, _mm512_madd_epi16(x, w));
+#endif
+}
+
+/// int32 lanes of (lo's low 16 bits, hi's low 16 bits).
+HWY_INLINE __m512i pair16(__m512i lo, __m512i hi) {
+  return _mm512_mask_blend_epi16(0xAAAAAAAAu, lo, _mm512_slli_epi32(hi, 16));
+}
+
+/// row3x3 for the groups of U outputs and full 16-channel blocks, with tap pairs; returns the
+/// first output column it did not compute (the caller finishes [that, x_end) with row3x3).
+/// Channels past the last full block are computed here for [x_begin, returned column).
+template <std::size_t S, class E, class F>
+HWY_NOINLINE std::size_t row3x3_pairs(const simd::DepthwiseQ8Args& a, const E* r0, E* orow, std::size_t x_begin,
+                                      std::size_t x_end) {
+  constexpr std::size_t U = 8, N = 16;
+  const std::size_t C = a.channels;
+  const std::size_t row_stride = a.in_w * C;
+  const auto* filter = static_cast<const F*>(a.filter);
+  const std::size_t full = C - C % N;
+  const std::size_t groups_end = x_begin + (x_end - x_begin) / U * U;
+  if (groups_end == x_begin) return x_begin;
+  const D32 d;
+  const __m512i xo = _mm512_set1_epi32(a.input_offset), wo = _mm512_set1_epi32(a.filter_offset);
+  for (std::size_t c = 0; c < full; c += N) {
+    __m512i w[9];
+    __m512i wsum = _mm512_setzero_si512();
+    for (std::size_t k = 0; k < 9; ++k) {
+      w[k] = _mm512_add_epi32(load_wide(filter + k * C + c).raw, wo);
+      wsum = _mm512_add_epi32(wsum, w[k]);
+    }
+    const __m512i wq0 = pair16(w[0], w[3]), wq1 = pair16(w[1], w[4]), wq2 = pair16(w[2], w[5]);
+    const __m512i wr0 = pair16(w[6], w[7]), wr1 = pair16(_mm512_setzero_si512(), w[8]);
+    const __m512i b = _mm512_add_epi32(_mm512_loadu_si512(a.bias + c), _mm512_mullo_epi32(xo, wsum));
+    const Requant64 q64 = requant64_at(a, c);
+    const Requant q = requant_at(a, c);
+    for (std::size_t x = x_begin; x < groups_end; x += U) {
+      const E* base = r0 + (x * S - static_cast<std::size_t>(a.pad_left)) * C + c;
+      __m512i acc[U];
+#pragma GCC unroll 8
+      for (std::size_t u = 0; u < U; ++u) acc[u] = b;
+      __m512i prev2 = _mm512_setzero_si512();
+#pragma GCC unroll 24
+      for (std::size_t j = 0; j < (U - 1) * S + 3; ++j) {
+        const E* col = base + j * C;
+        const __m512i qv = pair16(load_wide(col).raw, load_wide(col + row_stride).raw);
+        const __m512i x2 = load_wide(col + 2 * row_stride).raw;
+#pragma GCC unroll 3
+        for (std::size_t kx = 0; kx < 3; ++kx) {
+          if (j >= kx && (j - kx) % S == 0 && (j - kx) / S < U) {
+            const __m512i wk = kx == 0 ? wq0 : (kx == 1 ? wq1 : wq2);
+            acc[(j - kx) / S] = dot_pairs(acc[(j - kx) / S], qv, wk);
+          }
+        }
+        if (j >= 1) {
+          // R_i = (row 2 column i, column i + 1), i = j - 1: output u with i = u S takes it
+          // with (w20, w21), output u with i = u S + 1 with (0, w22).
+          const std::size_t i = j - 1;
+          const __m512i rv = pair16(prev2, x2);
+          if (i % S == 0 && i / S < U) acc[i / S] = dot_pairs(acc[i / S], rv, wr0);
+          if (i >= 1 && (i - 1) % S == 0 && (i - 1) / S < U) acc[(i - 1) / S] = dot_pairs(acc[(i - 1) / S], rv, wr1);
+        }
+        prev2 = x2;
+      }
+      if (q64.ok) {
+#pragma GCC unroll 8
+        for (std::size_t u = 0; u < U; ++u) store_narrow(hn::Vec<D32>{finish64(acc[u], q64)}, orow + (x + u) * C + c);
+      } else {
+#pragma GCC unroll 8
+        for (std::size_t u = 0; u < U; ++u)
+          store_narrow(finish(hn::Vec<D32>{acc[u]}, q), orow + (x + u) * C + c);
+      }
+    }
+  }
+  (void)d;
+  for (std::size_t x = x_begin; x < groups_end; ++x) {
+    const E* base = r0 + (x * S - static_cast<std::size_t>(a.pad_left)) * C;
+    for (std::size_t c = full; c < C; ++c) {
+      std::uint32_t acc = static_cast<std::uint32_t>(a.bias[c]);
+      for (std::size_t ky = 0; ky < 3; ++ky)
+        for (std::size_t kx = 0; kx < 3; ++kx) {
+          const std::int32_t xv = base[ky * row_stride + kx * C + c] + a.input_offset;
+          const std::int32_t wv = filter[(ky * 3 + kx) * C + c] + a.filter_offset;
+          acc += static_cast<std::uint32_t>(xv * wv);
+        }
+      orow[x * C + c] = static_cast<E>(finish_scalar(acc, a, c));
+    }
+  }
+  return groups_end;
+}
+#endif
+
 template <class E, class F>
 HWY_NOINLINE void run(const simd::DepthwiseQ8Args& a) {
   const std::size_t C = a.channels;
@@ -316,10 +487,17 @@ HWY_NOINLINE void run(const simd::DepthwiseQ8Args& a) {
       if (fast && iy0 >= 0 && iy0 + 2 < static_cast<std::int64_t>(a.in_h) && x_lo < x_hi) {
         for (std::size_t x = 0; x < x_lo; ++x) pixel<E, F>(a, in_b, y, x, orow + x * C);
         const E* r0 = in_b + static_cast<std::size_t>(iy0) * a.in_w * C;
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+        if (a.stride_w == 1)
+          row3x3<1, E, F>(a, r0, orow, row3x3_pairs<1, E, F>(a, r0, orow, x_lo, x_hi), x_hi);
+        else
+          row3x3<2, E, F>(a, r0, orow, row3x3_pairs<2, E, F>(a, r0, orow, x_lo, x_hi), x_hi);
+#else
         if (a.stride_w == 1)
           row3x3<1, E, F>(a, r0, orow, x_lo, x_hi);
         else
           row3x3<2, E, F>(a, r0, orow, x_lo, x_hi);
+#endif
         for (std::size_t x = x_hi; x < a.out_w; ++x) pixel<E, F>(a, in_b, y, x, orow + x * C);
         continue;
       }
