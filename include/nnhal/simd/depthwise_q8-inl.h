@@ -27,6 +27,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
 #include <hwy/highway.h>
 
@@ -271,6 +273,9 @@ HWY_NOINLINE void row3x3(const simd::DepthwiseQ8Args& a, const E* r0, E* orow, s
       store_narrow(finish(acc, q), orow + x * C + c);
     }
   }
+  // Channels past the last full vector (none when C is a multiple of N: skip the loop over
+  // the pixels, whose bookkeeping alone is not free).
+  if (full < C)
   for (std::size_t x = x_begin; x < x_end; ++x) {
     const E* base = r0 + (x * S - static_cast<std::size_t>(a.pad_left)) * C;
     for (std::size_t c = full; c < C; ++c) {
@@ -313,24 +318,37 @@ HWY_NOINLINE void row3x3(const simd::DepthwiseQ8Args& a, const E* r0, E* orow, s
 struct Requant64 {
   __m512i m, m_odd, add_even, add_odd, neg_even, neg_odd, sh_even, sh_odd, left, offset, lo, hi;
   bool any_left = false;
-  bool ok = true;  ///< every right shift <= 31
+  bool ok = true;       ///< every right shift <= 31
+  bool folded = false;  ///< the output offset is in add_even / add_odd (every right shift <= 22)
+  bool clamp_lo = true, clamp_hi = true;  ///< whether act_min / act_max are inside E's range
 };
 
+template <class E>
 HWY_INLINE Requant64 requant64_at(const simd::DepthwiseQ8Args& a, std::size_t c) {
   Requant64 q;
   alignas(64) std::int64_t add[16], neg[16], sh[16];
-  std::int32_t any = 0;
+  std::int32_t any = 0, max_e = 0;
   for (std::size_t i = 0; i < 16; ++i) {
     const std::int32_t e = a.right_shift[c + i];
     any |= a.left_shift[c + i];
     if (e < 0 || e > 31) q.ok = false;
+    max_e = e > max_e ? e : max_e;
+  }
+  // The output offset (|offset| < 2^8 for the 8-bit types) times 2^(31 + e) added to P moves
+  // the floor by exactly the offset; with e <= 22 the sum stays below 2^62 + 2^61 + 2^61.
+  q.folded = q.ok && max_e <= 22 && a.output_offset > -256 && a.output_offset < 256;
+  for (std::size_t i = 0; i < 16; ++i) {
+    const std::int32_t e = a.right_shift[c + i];
     const std::int32_t ec = e < 0 ? 0 : (e > 31 ? 31 : e);
     // even channels go to lanes 0..7 of the first half, odd ones to the second
     const std::size_t k = (i % 2) * 8 + i / 2;
     add[k] = (std::int64_t{1} << 30) + (ec > 0 ? (std::int64_t{1} << (30 + ec)) : 0);
+    if (q.folded) add[k] += static_cast<std::int64_t>(a.output_offset) * (std::int64_t{1} << (31 + ec));
     neg[k] = ec > 0 ? (std::int64_t{1} << 31) : 0;
     sh[k] = 31 + ec;
   }
+  q.clamp_lo = a.act_min > static_cast<std::int32_t>(std::numeric_limits<E>::min());
+  q.clamp_hi = a.act_max < static_cast<std::int32_t>(std::numeric_limits<E>::max());
   q.any_left = any != 0;
   q.m = _mm512_loadu_si512(a.multiplier + c);
   q.m_odd = _mm512_srli_epi64(q.m, 32);
@@ -344,8 +362,10 @@ HWY_INLINE Requant64 requant64_at(const simd::DepthwiseQ8Args& a, std::size_t c)
   return q;
 }
 
-/// finish() with the one-rounding rescale.
-HWY_INLINE __m512i finish64(__m512i acc, const Requant64& q) {
+/// finish() with the one-rounding rescale, narrowed to E and stored: the clamps to the
+/// activation range are done where it is inside E's range, the rest by saturating narrowing.
+template <class E>
+HWY_INLINE void finish64_store(__m512i acc, const Requant64& q, E* p) {
   const __m512i x = q.any_left ? _mm512_sllv_epi32(acc, q.left) : acc;
   const __m512i limit = _mm512_set1_epi64(-(std::int64_t{1} << 30));
   const __m512i pe = _mm512_mul_epi32(x, q.m);
@@ -357,8 +377,17 @@ HWY_INLINE __m512i finish64(__m512i acc, const Requant64& q) {
   te = _mm512_srav_epi64(te, q.sh_even);
   to = _mm512_srav_epi64(to, q.sh_odd);
   const __m512i idx = _mm512_set_epi32(30, 14, 28, 12, 26, 10, 24, 8, 22, 6, 20, 4, 18, 2, 16, 0);
-  const __m512i r = _mm512_add_epi32(_mm512_permutex2var_epi32(te, idx, to), q.offset);
-  return _mm512_min_epi32(_mm512_max_epi32(r, q.lo), q.hi);
+  __m512i r = _mm512_permutex2var_epi32(te, idx, to);
+  if (!q.folded) r = _mm512_add_epi32(r, q.offset);
+  if constexpr (std::is_signed_v<E>) {
+    if (q.clamp_lo) r = _mm512_max_epi32(r, q.lo);
+    if (q.clamp_hi) r = _mm512_min_epi32(r, q.hi);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm512_cvtsepi32_epi8(r));
+  } else {
+    r = _mm512_max_epi32(r, q.lo);  // act_min >= 0: what remains is unsigned saturation
+    if (q.clamp_hi) r = _mm512_min_epi32(r, q.hi);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm512_cvtusepi32_epi8(r));
+  }
 }
 
 /// acc + the two int16 products of each int32 lane.
@@ -375,6 +404,32 @@ HWY_INLINE __m512i pair16(__m512i lo, __m512i hi) {
   return _mm512_mask_blend_epi16(0xAAAAAAAAu, lo, _mm512_slli_epi32(hi, 16));
 }
 
+#if HWY_TARGET == HWY_AVX3_DL
+// With AVX512-VBMI a pair vector is one byte permutation of two 16-byte loads: byte 4c of the
+// result is lo[c], byte 4c + 2 is hi[c], the other bytes are zeroed, so each int32 lane holds
+// the two values zero-extended to int16. Signed inputs are flipped to unsigned (x ^ 0x80 =
+// x + 128), and the caller subtracts 128 * sum(w') from the bias.
+HWY_INLINE __m512i pair_index() {
+  alignas(64) std::uint8_t idx[64];
+  for (std::size_t c = 0; c < 16; ++c) {
+    idx[4 * c] = static_cast<std::uint8_t>(c);
+    idx[4 * c + 1] = 0;
+    idx[4 * c + 2] = static_cast<std::uint8_t>(64 + c);
+    idx[4 * c + 3] = 0;
+  }
+  return _mm512_load_si512(idx);
+}
+
+template <class E>
+HWY_INLINE __m512i pair_bytes(const E* lo, const E* hi, __m512i idx) {
+  const __m512i a = _mm512_castsi128_si512(_mm_loadu_si128(reinterpret_cast<const __m128i*>(lo)));
+  const __m512i b = _mm512_castsi128_si512(_mm_loadu_si128(reinterpret_cast<const __m128i*>(hi)));
+  const __m512i p = _mm512_maskz_permutex2var_epi8(0x5555555555555555ull, a, idx, b);
+  if constexpr (std::is_signed_v<E>) return _mm512_xor_si512(p, _mm512_set1_epi16(0x80));
+  return p;
+}
+#endif
+
 /// row3x3 for the groups of U outputs and full 16-channel blocks, with tap pairs; returns the
 /// first output column it did not compute (the caller finishes [that, x_end) with row3x3).
 /// Channels past the last full block are computed here for [x_begin, returned column).
@@ -386,8 +441,10 @@ HWY_NOINLINE std::size_t row3x3_pairs(const simd::DepthwiseQ8Args& a, const E* r
   const std::size_t row_stride = a.in_w * C;
   const auto* filter = static_cast<const F*>(a.filter);
   const std::size_t full = C - C % N;
-  const std::size_t groups_end = x_begin + (x_end - x_begin) / U * U;
-  if (groups_end == x_begin) return x_begin;
+  if (x_end - x_begin < U) return x_begin;
+  // The last group is moved back to end at x_end (recomputing a few outputs with the same
+  // values) instead of leaving a tail of single outputs.
+  const std::size_t groups_end = x_end;
   const D32 d;
   const __m512i xo = _mm512_set1_epi32(a.input_offset), wo = _mm512_set1_epi32(a.filter_offset);
   for (std::size_t c = 0; c < full; c += N) {
@@ -399,20 +456,34 @@ HWY_NOINLINE std::size_t row3x3_pairs(const simd::DepthwiseQ8Args& a, const E* r
     }
     const __m512i wq0 = pair16(w[0], w[3]), wq1 = pair16(w[1], w[4]), wq2 = pair16(w[2], w[5]);
     const __m512i wr0 = pair16(w[6], w[7]), wr1 = pair16(_mm512_setzero_si512(), w[8]);
-    const __m512i b = _mm512_add_epi32(_mm512_loadu_si512(a.bias + c), _mm512_mullo_epi32(xo, wsum));
-    const Requant64 q64 = requant64_at(a, c);
+#if HWY_TARGET == HWY_AVX3_DL
+    // inputs are read as x + 128 when signed (pair_bytes)
+    const __m512i xo_eff = std::is_signed_v<E> ? _mm512_sub_epi32(xo, _mm512_set1_epi32(128)) : xo;
+    const __m512i idx = pair_index();
+#else
+    const __m512i xo_eff = xo;
+#endif
+    const __m512i b = _mm512_add_epi32(_mm512_loadu_si512(a.bias + c), _mm512_mullo_epi32(xo_eff, wsum));
+    const Requant64 q64 = requant64_at<E>(a, c);
     const Requant q = requant_at(a, c);
-    for (std::size_t x = x_begin; x < groups_end; x += U) {
+    for (std::size_t x0 = x_begin; x0 < x_end; x0 += U) {
+      const std::size_t x = x0 + U <= x_end ? x0 : x_end - U;
       const E* base = r0 + (x * S - static_cast<std::size_t>(a.pad_left)) * C + c;
       __m512i acc[U];
 #pragma GCC unroll 8
       for (std::size_t u = 0; u < U; ++u) acc[u] = b;
+#if HWY_TARGET != HWY_AVX3_DL
       __m512i prev2 = _mm512_setzero_si512();
+#endif
+      const E* col = base;
 #pragma GCC unroll 24
-      for (std::size_t j = 0; j < (U - 1) * S + 3; ++j) {
-        const E* col = base + j * C;
+      for (std::size_t j = 0; j < (U - 1) * S + 3; ++j, col += C) {
+#if HWY_TARGET == HWY_AVX3_DL
+        const __m512i qv = pair_bytes(col, col + row_stride, idx);
+#else
         const __m512i qv = pair16(load_wide(col).raw, load_wide(col + row_stride).raw);
         const __m512i x2 = load_wide(col + 2 * row_stride).raw;
+#endif
 #pragma GCC unroll 3
         for (std::size_t kx = 0; kx < 3; ++kx) {
           if (j >= kx && (j - kx) % S == 0 && (j - kx) / S < U) {
@@ -424,15 +495,21 @@ HWY_NOINLINE std::size_t row3x3_pairs(const simd::DepthwiseQ8Args& a, const E* r
           // R_i = (row 2 column i, column i + 1), i = j - 1: output u with i = u S takes it
           // with (w20, w21), output u with i = u S + 1 with (0, w22).
           const std::size_t i = j - 1;
+#if HWY_TARGET == HWY_AVX3_DL
+          const __m512i rv = pair_bytes(col - C + 2 * row_stride, col + 2 * row_stride, idx);
+#else
           const __m512i rv = pair16(prev2, x2);
+#endif
           if (i % S == 0 && i / S < U) acc[i / S] = dot_pairs(acc[i / S], rv, wr0);
           if (i >= 1 && (i - 1) % S == 0 && (i - 1) / S < U) acc[(i - 1) / S] = dot_pairs(acc[(i - 1) / S], rv, wr1);
         }
+#if HWY_TARGET != HWY_AVX3_DL
         prev2 = x2;
+#endif
       }
       if (q64.ok) {
 #pragma GCC unroll 8
-        for (std::size_t u = 0; u < U; ++u) store_narrow(hn::Vec<D32>{finish64(acc[u], q64)}, orow + (x + u) * C + c);
+        for (std::size_t u = 0; u < U; ++u) finish64_store(acc[u], q64, orow + (x + u) * C + c);
       } else {
 #pragma GCC unroll 8
         for (std::size_t u = 0; u < U; ++u)
@@ -441,6 +518,9 @@ HWY_NOINLINE std::size_t row3x3_pairs(const simd::DepthwiseQ8Args& a, const E* r
     }
   }
   (void)d;
+  // Channels past the last full block (none when C is a multiple of 16: skip the loop over the
+  // pixels, whose bookkeeping alone cost a fifth of the time of a 32-channel row).
+  if (full < C)
   for (std::size_t x = x_begin; x < groups_end; ++x) {
     const E* base = r0 + (x * S - static_cast<std::size_t>(a.pad_left)) * C;
     for (std::size_t c = full; c < C; ++c) {
