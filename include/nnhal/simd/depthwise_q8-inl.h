@@ -27,6 +27,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -434,11 +435,10 @@ HWY_INLINE __m512i pair_bytes(const E* lo, const E* hi, __m512i idx) {
 /// first output column it did not compute (the caller finishes [that, x_end) with row3x3).
 /// Channels past the last full block are computed here for [x_begin, returned column).
 template <std::size_t S, class E, class F>
-HWY_NOINLINE std::size_t row3x3_pairs(const simd::DepthwiseQ8Args& a, const E* r0, E* orow, std::size_t x_begin,
-                                      std::size_t x_end) {
+HWY_NOINLINE std::size_t row3x3_pairs(const simd::DepthwiseQ8Args& a, const E* const* rows, E* orow,
+                                      std::size_t x_begin, std::size_t x_end) {
   constexpr std::size_t U = 8, N = 16;
   const std::size_t C = a.channels;
-  const std::size_t row_stride = a.in_w * C;
   const auto* filter = static_cast<const F*>(a.filter);
   const std::size_t full = C - C % N;
   if (x_end - x_begin < U) return x_begin;
@@ -468,21 +468,21 @@ HWY_NOINLINE std::size_t row3x3_pairs(const simd::DepthwiseQ8Args& a, const E* r
     const Requant q = requant_at(a, c);
     for (std::size_t x0 = x_begin; x0 < x_end; x0 += U) {
       const std::size_t x = x0 + U <= x_end ? x0 : x_end - U;
-      const E* base = r0 + (x * S - static_cast<std::size_t>(a.pad_left)) * C + c;
+      const std::size_t off = (x * S - static_cast<std::size_t>(a.pad_left)) * C + c;
       __m512i acc[U];
 #pragma GCC unroll 8
       for (std::size_t u = 0; u < U; ++u) acc[u] = b;
 #if HWY_TARGET != HWY_AVX3_DL
       __m512i prev2 = _mm512_setzero_si512();
 #endif
-      const E* col = base;
+      const E *col0 = rows[0] + off, *col1 = rows[1] + off, *col2 = rows[2] + off;
 #pragma GCC unroll 24
-      for (std::size_t j = 0; j < (U - 1) * S + 3; ++j, col += C) {
+      for (std::size_t j = 0; j < (U - 1) * S + 3; ++j, col0 += C, col1 += C, col2 += C) {
 #if HWY_TARGET == HWY_AVX3_DL
-        const __m512i qv = pair_bytes(col, col + row_stride, idx);
+        const __m512i qv = pair_bytes(col0, col1, idx);
 #else
-        const __m512i qv = pair16(load_wide(col).raw, load_wide(col + row_stride).raw);
-        const __m512i x2 = load_wide(col + 2 * row_stride).raw;
+        const __m512i qv = pair16(load_wide(col0).raw, load_wide(col1).raw);
+        const __m512i x2 = load_wide(col2).raw;
 #endif
 #pragma GCC unroll 3
         for (std::size_t kx = 0; kx < 3; ++kx) {
@@ -496,7 +496,7 @@ HWY_NOINLINE std::size_t row3x3_pairs(const simd::DepthwiseQ8Args& a, const E* r
           // with (w20, w21), output u with i = u S + 1 with (0, w22).
           const std::size_t i = j - 1;
 #if HWY_TARGET == HWY_AVX3_DL
-          const __m512i rv = pair_bytes(col - C + 2 * row_stride, col + 2 * row_stride, idx);
+          const __m512i rv = pair_bytes(col2 - C, col2, idx);
 #else
           const __m512i rv = pair16(prev2, x2);
 #endif
@@ -522,12 +522,12 @@ HWY_NOINLINE std::size_t row3x3_pairs(const simd::DepthwiseQ8Args& a, const E* r
   // pixels, whose bookkeeping alone cost a fifth of the time of a 32-channel row).
   if (full < C)
   for (std::size_t x = x_begin; x < groups_end; ++x) {
-    const E* base = r0 + (x * S - static_cast<std::size_t>(a.pad_left)) * C;
+    const std::size_t base = (x * S - static_cast<std::size_t>(a.pad_left)) * C;
     for (std::size_t c = full; c < C; ++c) {
       std::uint32_t acc = static_cast<std::uint32_t>(a.bias[c]);
       for (std::size_t ky = 0; ky < 3; ++ky)
         for (std::size_t kx = 0; kx < 3; ++kx) {
-          const std::int32_t xv = base[ky * row_stride + kx * C + c] + a.input_offset;
+          const std::int32_t xv = rows[ky][base + kx * C + c] + a.input_offset;
           const std::int32_t wv = filter[(ky * 3 + kx) * C + c] + a.filter_offset;
           acc += static_cast<std::uint32_t>(xv * wv);
         }
@@ -556,6 +556,15 @@ HWY_NOINLINE void run(const simd::DepthwiseQ8Args& a) {
     if (lo > hi) lo = hi;
     x_lo = static_cast<std::size_t>(lo), x_hi = static_cast<std::size_t>(hi);
   }
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  // A row of the input zero point for the top and bottom rows (when it fits on the stack).
+  constexpr std::size_t kZeroRowBytes = 16384;
+  alignas(64) E zero_row[kZeroRowBytes];
+  const std::int32_t zp = -a.input_offset;
+  const bool use_zero_row = fast && a.in_w * C <= kZeroRowBytes && zp >= std::numeric_limits<E>::min() &&
+                            zp <= std::numeric_limits<E>::max();
+  if (use_zero_row) std::memset(zero_row, static_cast<unsigned char>(static_cast<E>(zp)), a.in_w * C);
+#endif
 #endif
   for (std::size_t b = 0; b < a.batch; ++b) {
     const E* in_b = in + b * a.in_h * a.in_w * C;
@@ -568,10 +577,11 @@ HWY_NOINLINE void run(const simd::DepthwiseQ8Args& a) {
         for (std::size_t x = 0; x < x_lo; ++x) pixel<E, F>(a, in_b, y, x, orow + x * C);
         const E* r0 = in_b + static_cast<std::size_t>(iy0) * a.in_w * C;
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+        const E* rows[3] = {r0, r0 + a.in_w * C, r0 + 2 * a.in_w * C};
         if (a.stride_w == 1)
-          row3x3<1, E, F>(a, r0, orow, row3x3_pairs<1, E, F>(a, r0, orow, x_lo, x_hi), x_hi);
+          row3x3<1, E, F>(a, r0, orow, row3x3_pairs<1, E, F>(a, rows, orow, x_lo, x_hi), x_hi);
         else
-          row3x3<2, E, F>(a, r0, orow, row3x3_pairs<2, E, F>(a, r0, orow, x_lo, x_hi), x_hi);
+          row3x3<2, E, F>(a, r0, orow, row3x3_pairs<2, E, F>(a, rows, orow, x_lo, x_hi), x_hi);
 #else
         if (a.stride_w == 1)
           row3x3<1, E, F>(a, r0, orow, x_lo, x_hi);
@@ -581,6 +591,25 @@ HWY_NOINLINE void run(const simd::DepthwiseQ8Args& a) {
         for (std::size_t x = x_hi; x < a.out_w; ++x) pixel<E, F>(a, in_b, y, x, orow + x * C);
         continue;
       }
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+      // Top and bottom rows: the rows outside the input read as a row of the input zero point,
+      // whose taps add (zp - zp) * w' = 0, as the reference's skipped taps do.
+      if (fast && use_zero_row && x_hi - x_lo >= 8) {
+        const E* rows[3];
+        for (std::size_t ky = 0; ky < 3; ++ky) {
+          const std::int64_t iy = iy0 + static_cast<std::int64_t>(ky);
+          rows[ky] = iy >= 0 && iy < static_cast<std::int64_t>(a.in_h) ? in_b + static_cast<std::size_t>(iy) * a.in_w * C
+                                                                       : zero_row;
+        }
+        for (std::size_t x = 0; x < x_lo; ++x) pixel<E, F>(a, in_b, y, x, orow + x * C);
+        if (a.stride_w == 1)
+          row3x3_pairs<1, E, F>(a, rows, orow, x_lo, x_hi);
+        else
+          row3x3_pairs<2, E, F>(a, rows, orow, x_lo, x_hi);
+        for (std::size_t x = x_hi; x < a.out_w; ++x) pixel<E, F>(a, in_b, y, x, orow + x * C);
+        continue;
+      }
+#endif
 #endif
       for (std::size_t x = 0; x < a.out_w; ++x) pixel<E, F>(a, in_b, y, x, orow + x * C);
     }
