@@ -24,6 +24,12 @@
 // outputs share is loaded and widened once (U = 8 with 32 vector registers, 4 with 16; the U
 // sums are independent dependency chains). Channels past the last full vector are
 // done by a scalar loop with the same integer steps.
+//
+// On AVX-512 targets the 3x3 rows take row3x3_pairs instead (tap pairs with vpmaddwd, or
+// vpdpwssd where the compiler targets AVX512-VNNI; pair vectors by one byte permutation on
+// AVX3_DL; the rescale as one 64-bit rounding: see the comment above Requant64), for groups of
+// 8 outputs with the last group moved back to end at the row's end, and also for the top and
+// bottom rows, whose rows outside the input are read from a row of the input zero point.
 
 #include <cstddef>
 #include <cstdint>
