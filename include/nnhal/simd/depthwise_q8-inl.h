@@ -584,10 +584,13 @@ HWY_NOINLINE void run(const simd::DepthwiseQ8Args& a) {
         const E* r0 = in_b + static_cast<std::size_t>(iy0) * a.in_w * C;
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
         const E* rows[3] = {r0, r0 + a.in_w * C, r0 + 2 * a.in_w * C};
-        if (a.stride_w == 1)
-          row3x3<1, E, F>(a, r0, orow, row3x3_pairs<1, E, F>(a, rows, orow, x_lo, x_hi), x_hi);
-        else
-          row3x3<2, E, F>(a, r0, orow, row3x3_pairs<2, E, F>(a, rows, orow, x_lo, x_hi), x_hi);
+        if (a.stride_w == 1) {
+          const std::size_t rest = row3x3_pairs<1, E, F>(a, rows, orow, x_lo, x_hi);
+          if (rest < x_hi) row3x3<1, E, F>(a, r0, orow, rest, x_hi);
+        } else {
+          const std::size_t rest = row3x3_pairs<2, E, F>(a, rows, orow, x_lo, x_hi);
+          if (rest < x_hi) row3x3<2, E, F>(a, r0, orow, rest, x_hi);
+        }
 #else
         if (a.stride_w == 1)
           row3x3<1, E, F>(a, r0, orow, x_lo, x_hi);
