@@ -42,4 +42,27 @@ inline kernels::depthwise_conv_2d::Conv random_conv(std::mt19937& g) {
   }
 }
 
+/// A 3x3, dilation 1, stride 1 or 2 problem with rows wide enough for the groups of 8 outputs
+/// of the row routines (one image, 3..6 rows, 10..40 columns, 16..48 channels: full 16-lane
+/// blocks with and without a tail), any padding below the filter.
+inline kernels::depthwise_conv_2d::Conv random_wide_conv(std::mt19937& g) {
+  auto pick = [&](int lo, int hi) { return static_cast<std::int32_t>(std::uniform_int_distribution<int>(lo, hi)(g)); };
+  kernels::depthwise_conv_2d::Conv cv;
+  const auto h = static_cast<std::uint32_t>(pick(3, 6)), w = static_cast<std::uint32_t>(pick(10, 40)),
+             c = static_cast<std::uint32_t>(pick(16, 48));
+  auto& geo = cv.g;
+  geo.filter_h = 3, geo.filter_w = 3, geo.dilation_h = 1, geo.dilation_w = 1;
+  geo.stride_h = pick(1, 2), geo.stride_w = geo.stride_h;
+  geo.pad_h = {pick(0, 2), pick(0, 2)};
+  geo.pad_w = {pick(0, 2), pick(0, 2)};
+  geo.out_h = static_cast<std::uint32_t>((std::int64_t{h} + geo.pad_h.head + geo.pad_h.tail - 3) / geo.stride_h + 1);
+  geo.out_w = static_cast<std::uint32_t>((std::int64_t{w} + geo.pad_w.head + geo.pad_w.tail - 3) / geo.stride_w + 1);
+  cv.multiplier = 1;
+  cv.activation = pick(0, 3);
+  cv.nchw = false;
+  cv.in = kernels::window::Image::of(Dims{1, h, w, c}, false);
+  cv.out = kernels::window::Image::of(Dims{1, geo.out_h, geo.out_w, c}, false);
+  return cv;
+}
+
 }  // namespace nnhal::test::depthwise

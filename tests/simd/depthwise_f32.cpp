@@ -82,3 +82,15 @@ TEST_CASE("simd::depthwise_f32 is within the summation-order bound of the exact 
     }
   });
 }
+
+TEST_CASE("simd::depthwise_f32 is within the summation-order bound on wide 3x3 rows (groups of outputs, last group moved back)") {
+  st::for_each_target([](const st::Target& t) {
+    std::mt19937 g(29);
+    for (std::uint32_t i = 0; i < 40; ++i) {
+      const dw::Conv cv = nnhal::test::depthwise::random_wide_conv(g);
+      CAPTURE(i);
+      INFO("h=" << cv.in.h << " w=" << cv.in.w << " c=" << cv.in.c << " s=" << cv.g.stride_h);
+      check(t, cv, 500 + i);
+    }
+  });
+}

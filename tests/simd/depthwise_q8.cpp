@@ -23,7 +23,7 @@ namespace st = nnhal::test::simd;
 namespace dw = nnhal::kernels::depthwise_conv_2d;
 
 template <class E, class F>
-void check(const st::Target& t, const dw::Conv& cv, std::mt19937& g) {
+void check(const st::Target& t, const dw::Conv& cv, std::mt19937& g, double log_multiplier = -6.0) {
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(g); };
   const std::size_t C = cv.in.c, in_n = std::size_t{cv.in.n} * cv.in.h * cv.in.w * C;
   const std::size_t out_n = std::size_t{cv.out.n} * cv.out.h * cv.out.w * C;
@@ -36,7 +36,7 @@ void check(const st::Target& t, const dw::Conv& cv, std::mt19937& g) {
   for (auto& x : in) x = static_cast<E>(pick(std::numeric_limits<E>::min(), std::numeric_limits<E>::max()));
   for (auto& x : filter) x = static_cast<F>(pick(std::numeric_limits<F>::min(), std::numeric_limits<F>::max()));
   for (auto& x : bias) x = pick(-40000, 40000);
-  std::lognormal_distribution<double> real(-6.0, 3.0);  // multipliers from ~1e-6 to ~100
+  std::lognormal_distribution<double> real(log_multiplier, 3.0);  // by default multipliers from ~1e-6 to ~100
   for (std::size_t c = 0; c < C; ++c) {
     table[c] = nnhal::quant::quantize_multiplier(real(g));
     mult[c] = table[c].value, left[c] = table[c].shift > 0 ? table[c].shift : 0, right[c] = table[c].shift > 0 ? 0 : -table[c].shift;
@@ -83,6 +83,23 @@ TEST_CASE("simd::depthwise_q8 equals the 8-bit reference bit for bit (random geo
       check<std::uint8_t, std::uint8_t>(t, cv, g);
       check<std::uint8_t, std::int8_t>(t, cv, g);
       check<std::int8_t, std::int8_t>(t, cv, g);
+    }
+  });
+}
+
+TEST_CASE("simd::depthwise_q8 equals the 8-bit reference on wide 3x3 rows (the AVX-512 tap-pair routine)") {
+  st::for_each_target([](const st::Target& t) {
+    std::mt19937 g(23);
+    for (std::uint32_t i = 0; i < 40; ++i) {
+      const dw::Conv cv = nnhal::test::depthwise::random_wide_conv(g);
+      CAPTURE(i);
+      INFO("h=" << cv.in.h << " w=" << cv.in.w << " c=" << cv.in.c << " s=" << cv.g.stride_h);
+      // multipliers around 1e-6 and 2e-9: right shifts up to 31 and zero multipliers too (the
+      // AVX-512 rescale folds the output offset only for shifts <= 22)
+      const double log_multiplier = i % 2 == 0 ? -6.0 : -20.0;
+      check<std::uint8_t, std::uint8_t>(t, cv, g, log_multiplier);
+      check<std::uint8_t, std::int8_t>(t, cv, g, log_multiplier);
+      check<std::int8_t, std::int8_t>(t, cv, g, log_multiplier);
     }
   });
 }
