@@ -11403,6 +11403,52 @@ inline Status check_box_quant(const RtOperand& box, const char* op, const char* 
   return {};
 }
 
+/// The scalars ROI_ALIGN and ROI_POOLING share: the output height and width (inputs 3 and 4),
+/// the height and width ratios of the boxes to the input (5 and 6) and the layout flag.
+struct PooledParams {
+  std::int32_t out_h = 0, out_w = 0;
+  float h_ratio = 0, w_ratio = 0;
+  bool nchw = false;
+};
+
+/// Reads and checks PooledParams (the layout flag is input `layout_input`). `op` names the
+/// operation.
+template <OperandType T>
+inline Expected<PooledParams> read_pooled_params(const NodeIO& io, std::size_t layout_input, const char* op) {
+  PooledParams p;
+  p.out_h = io.scalar<OperandType::INT32>(3);
+  p.out_w = io.scalar<OperandType::INT32>(4);
+  p.h_ratio = float_scalar<T>(io, 5);
+  p.w_ratio = float_scalar<T>(io, 6);
+  p.nchw = layout_nchw(io, layout_input);
+  if (p.out_h <= 0 || p.out_w <= 0)
+    return NNHAL_INVALID("%s output size %d x %d is not positive", op, p.out_h, p.out_w);
+  if (!(p.h_ratio > 0) || !(p.w_ratio > 0) || !std::isfinite(p.h_ratio) || !std::isfinite(p.w_ratio))
+    return NNHAL_INVALID("%s ratios %g, %g must be positive and finite", op, static_cast<double>(p.h_ratio),
+                         static_cast<double>(p.w_ratio));
+  return p;
+}
+
+/// Shape inference of ROI_ALIGN and ROI_POOLING: checks the input (rank 4, no empty dimension),
+/// rois ([num_rois, 4], box quantization) and batch_index ([num_rois]) and sets the output to
+/// [num_rois, out_h, out_w, depth] in the input's layout.
+inline Status infer_pooled(const NodeIO& io, const PooledParams& p, const char* op) {
+  const Dims& d = io.input(0).dims;
+  const RtOperand& rois = io.input(1);
+  const RtOperand& batch = io.input(2);
+  if (d.rank() != 4) return NNHAL_INVALID("%s input has rank %zu, expected 4", op, d.rank());
+  if (rois.dims.rank() != 2 || rois.dims[1] != 4) return NNHAL_INVALID("%s rois must have shape [num_rois, 4]", op);
+  if (batch.dims.rank() != 1 || batch.dims[0] != rois.dims[0])
+    return NNHAL_INVALID("%s batch_index must have shape [num_rois]", op);
+  NNHAL_TRY(check_box_quant(rois, op, "rois"));
+  const window::Image im = window::Image::of(d, p.nchw);
+  if (im.n == 0 || im.h == 0 || im.w == 0 || im.c == 0)
+    return NNHAL_INVALID("%s input has an empty dimension (%u x %u x %u x %u)", op, im.n, im.h, im.w, im.c);
+  return set_output(io, 0,
+                    window::Image::dims(p.nchw, rois.dims[0], static_cast<std::uint32_t>(p.out_h),
+                                        static_cast<std::uint32_t>(p.out_w), im.c));
+}
+
 }  // namespace nnhal::kernels::roi
 // ---- end nnhal/kernels/common/roi.hpp ----
 // ---- begin nnhal/ops/axis_aligned_bbox_transform.hpp ----
@@ -14858,29 +14904,20 @@ namespace nnhal::kernels::roi_align {
 
 inline constexpr const char* kName = "ROI_ALIGN";
 
-/// The scalars of a ROI_ALIGN node.
-struct Params {
-  std::int32_t out_h = 0, out_w = 0;
-  float h_ratio = 0, w_ratio = 0;
+/// The scalars of a ROI_ALIGN node: those it shares with ROI_POOLING, and the sampling ratios
+/// (inputs 7 and 8; 0 = adaptive).
+struct Params : roi::PooledParams {
   std::int32_t h_samples = 0, w_samples = 0;
-  bool nchw = false;
 };
 
 template <OperandType T>
 inline Expected<Params> read_params(const NodeIO& io) {
+  auto shared = roi::read_pooled_params<T>(io, 9, kName);
+  if (!shared) return std::move(shared.error());
   Params p;
-  p.out_h = io.scalar<OperandType::INT32>(3);
-  p.out_w = io.scalar<OperandType::INT32>(4);
-  p.h_ratio = roi::float_scalar<T>(io, 5);
-  p.w_ratio = roi::float_scalar<T>(io, 6);
+  static_cast<roi::PooledParams&>(p) = *shared;
   p.h_samples = io.scalar<OperandType::INT32>(7);
   p.w_samples = io.scalar<OperandType::INT32>(8);
-  p.nchw = layout_nchw(io, 9);
-  if (p.out_h <= 0 || p.out_w <= 0)
-    return NNHAL_INVALID("%s output size %d x %d is not positive", kName, p.out_h, p.out_w);
-  if (!(p.h_ratio > 0) || !(p.w_ratio > 0) || !std::isfinite(p.h_ratio) || !std::isfinite(p.w_ratio))
-    return NNHAL_INVALID("%s ratios %g, %g must be positive and finite", kName, static_cast<double>(p.h_ratio),
-                         static_cast<double>(p.w_ratio));
   if (p.h_samples < 0 || p.w_samples < 0)
     return NNHAL_INVALID("%s sampling ratios %d, %d are negative", kName, p.h_samples, p.w_samples);
   return p;
@@ -14891,21 +14928,7 @@ template <OperandType T>
 inline Status infer(const NodeIO& io) {
   auto p = read_params<T>(io);
   if (!p) return std::move(p.error());
-  const Dims& d = io.input(0).dims;
-  const RtOperand& rois = io.input(1);
-  const RtOperand& batch = io.input(2);
-  if (d.rank() != 4) return NNHAL_INVALID("%s input has rank %zu, expected 4", kName, d.rank());
-  if (rois.dims.rank() != 2 || rois.dims[1] != 4)
-    return NNHAL_INVALID("%s rois must have shape [num_rois, 4]", kName);
-  if (batch.dims.rank() != 1 || batch.dims[0] != rois.dims[0])
-    return NNHAL_INVALID("%s batch_index must have shape [num_rois]", kName);
-  NNHAL_TRY(roi::check_box_quant(rois, kName, "rois"));
-  const window::Image im = window::Image::of(d, p->nchw);
-  if (im.n == 0 || im.h == 0 || im.w == 0 || im.c == 0)
-    return NNHAL_INVALID("%s input has an empty dimension (%u x %u x %u x %u)", kName, im.n, im.h, im.w, im.c);
-  return set_output(io, 0,
-                    window::Image::dims(p->nchw, rois.dims[0], static_cast<std::uint32_t>(p->out_h),
-                                        static_cast<std::uint32_t>(p->out_w), im.c));
+  return roi::infer_pooled(io, *p, kName);
 }
 
 /// The geometry of one ROI, computed as the reference does.
@@ -15180,27 +15203,12 @@ namespace nnhal::kernels::roi_pooling {
 
 inline constexpr const char* kName = "ROI_POOLING";
 
-/// The scalars of a ROI_POOLING node.
-struct Params {
-  std::int32_t out_h = 0, out_w = 0;
-  float h_ratio = 0, w_ratio = 0;
-  bool nchw = false;
-};
+/// The scalars of a ROI_POOLING node (all shared with ROI_ALIGN).
+using Params = roi::PooledParams;
 
 template <OperandType T>
 inline Expected<Params> read_params(const NodeIO& io) {
-  Params p;
-  p.out_h = io.scalar<OperandType::INT32>(3);
-  p.out_w = io.scalar<OperandType::INT32>(4);
-  p.h_ratio = roi::float_scalar<T>(io, 5);
-  p.w_ratio = roi::float_scalar<T>(io, 6);
-  p.nchw = layout_nchw(io, 7);
-  if (p.out_h <= 0 || p.out_w <= 0)
-    return NNHAL_INVALID("%s output size %d x %d is not positive", kName, p.out_h, p.out_w);
-  if (!(p.h_ratio > 0) || !(p.w_ratio > 0) || !std::isfinite(p.h_ratio) || !std::isfinite(p.w_ratio))
-    return NNHAL_INVALID("%s ratios %g, %g must be positive and finite", kName, static_cast<double>(p.h_ratio),
-                         static_cast<double>(p.w_ratio));
-  return p;
+  return roi::read_pooled_params<T>(io, 7, kName);
 }
 
 /// Output shape [num_rois, out_h, out_w, depth] in the input's layout.
@@ -15208,21 +15216,7 @@ template <OperandType T>
 inline Status infer(const NodeIO& io) {
   auto p = read_params<T>(io);
   if (!p) return std::move(p.error());
-  const Dims& d = io.input(0).dims;
-  const RtOperand& rois = io.input(1);
-  const RtOperand& batch = io.input(2);
-  if (d.rank() != 4) return NNHAL_INVALID("%s input has rank %zu, expected 4", kName, d.rank());
-  if (rois.dims.rank() != 2 || rois.dims[1] != 4)
-    return NNHAL_INVALID("%s rois must have shape [num_rois, 4]", kName);
-  if (batch.dims.rank() != 1 || batch.dims[0] != rois.dims[0])
-    return NNHAL_INVALID("%s batch_index must have shape [num_rois]", kName);
-  NNHAL_TRY(roi::check_box_quant(rois, kName, "rois"));
-  const window::Image im = window::Image::of(d, p->nchw);
-  if (im.n == 0 || im.h == 0 || im.w == 0 || im.c == 0)
-    return NNHAL_INVALID("%s input has an empty dimension (%u x %u x %u x %u)", kName, im.n, im.h, im.w, im.c);
-  return set_output(io, 0,
-                    window::Image::dims(p->nchw, rois.dims[0], static_cast<std::uint32_t>(p->out_h),
-                                        static_cast<std::uint32_t>(p->out_w), im.c));
+  return roi::infer_pooled(io, *p, kName);
 }
 
 /// A bin bound: floor / ceil of v as uint32 (v >= 0 here), clamped to `limit`.

@@ -38,6 +38,29 @@ inline constexpr bool kExactVectorDiv = false;
 inline constexpr bool kExactVectorDiv = true;
 #endif
 
+/// Vector registers of this target (32 with AVX-512, on Arm A64 and RVV; 16 otherwise): what
+/// the register tiles of the GEMM-shaped families are sized by.
+#if (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3) || HWY_ARCH_ARM_A64 || HWY_ARCH_RVV
+inline constexpr std::size_t kVectorRegisters = 32;
+#else
+inline constexpr std::size_t kVectorRegisters = 16;
+#endif
+
+/// Pins a vector to a register. g++ tuning for some CPUs (-mtune=znver3, which -march=native
+/// selects on AMD Zen 3 and later) folds a weight load into each of the R fused multiply-adds
+/// that use it: R*C loads per step instead of C, and a tile that is bound by loads (about 70%
+/// slower on a Zen 5 with the 4 x 6 AVX-512 tile of FULLY_CONNECTED, so the -march=native build
+/// ran slower than a baseline build whose extra targets are compiled with generic tuning). An
+/// empty asm that takes the vector in a register stops the folding and emits no instruction.
+template <class V>
+HWY_INLINE void KeepInRegister(V& v) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_SSSE3 && (HWY_COMPILER_GCC || HWY_COMPILER_CLANG)
+  asm("" : "+v"(v.raw));
+#else
+  (void)v;
+#endif
+}
+
 /// Float lanes of one vector of this target (1 for SCALAR; a run-time value on SVE and RVV).
 inline std::size_t LanesF32() {
   return hwy::HWY_NAMESPACE::Lanes(hwy::HWY_NAMESPACE::ScalableTag<float>());

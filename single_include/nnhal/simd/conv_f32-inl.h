@@ -33,11 +33,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 namespace conv_detail {
 
-#if (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3) || HWY_ARCH_ARM_A64 || HWY_ARCH_RVV
-inline constexpr std::size_t kRegisters = 32;
-#else
-inline constexpr std::size_t kRegisters = 16;
-#endif
+inline constexpr std::size_t kRegisters = kVectorRegisters;  // (simd/base-inl.h)
 
 /// Index of a tap's input row: the pixel (iy, ix) of `image`, or the zero row when outside.
 HWY_INLINE const float* tap_row(const simd::ConvF32Args& a, const float* image, const float* zeros, std::int64_t iy,
@@ -61,17 +57,6 @@ constexpr std::size_t vectors_for(std::size_t out_c) {
 constexpr std::size_t rows_for(std::size_t nv) {
   if constexpr (kRegisters >= 32) return nv >= 4 ? 6 : 12;
   return nv >= 2 ? 6 : 12;
-}
-
-/// Pins a vector to a register so that g++ does not fold its load into every FMA that uses it
-/// (see keep_in_register in fully_connected_f32-inl.h).
-template <class V>
-HWY_INLINE void pin(V& v) {
-#if HWY_ARCH_X86 && HWY_TARGET <= HWY_SSSE3 && (HWY_COMPILER_GCC || HWY_COMPILER_CLANG)
-  asm("" : "+v"(v.raw));
-#else
-  (void)v;
-#endif
 }
 
 /// Hides a vector's value from the optimizer so that it is not hoisted out of its loop.
@@ -130,7 +115,7 @@ HWY_NOINLINE void tile(const simd::ConvF32Args& a, const float* image, float* ou
 #pragma GCC unroll 16
           for (std::size_t v = 0; v < NV; ++v) {
             wv[v] = hn::LoadU(d, wp + v * N);
-            pin(wv[v]);
+            KeepInRegister(wv[v]);
           }
 #pragma GCC unroll 16
           for (std::size_t m = 0; m < MR; ++m) {

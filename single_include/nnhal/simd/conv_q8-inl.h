@@ -49,7 +49,7 @@ namespace conv_q8_detail {
 #if NNHAL_CONV_Q8_KERNEL
 
 inline constexpr std::size_t kLanes = HWY_LANES(std::int32_t);
-inline constexpr std::size_t kRegisters = HWY_TARGET <= HWY_AVX3 ? 32 : 16;
+inline constexpr std::size_t kRegisters = kVectorRegisters;  // (simd/base-inl.h)
 inline constexpr std::size_t kMaxVectors = kRegisters >= 32 ? 4 : 2;
 
 constexpr std::size_t vectors_for(std::size_t out_c) {
@@ -60,10 +60,6 @@ constexpr std::size_t rows_for(std::size_t nv) {
   return nv >= 2 ? 6 : 12;
 }
 
-template <class V>
-HWY_INLINE void pin(V& v) {
-  asm("" : "+v"(v.raw));
-}
 
 using D32 = hn::ScalableTag<std::int32_t>;
 using V32 = hn::Vec<D32>;
@@ -177,7 +173,7 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, con
 #pragma GCC unroll 16
           for (std::size_t v = 0; v < NV; ++v) {
             wv[v] = hn::LoadU(d, wp + v * N);
-            pin(wv[v]);
+            KeepInRegister(wv[v]);
           }
 #pragma GCC unroll 16
           for (std::size_t m = 0; m < MR; ++m) {

@@ -145,8 +145,11 @@ HWY_NOINLINE void row3x3(const simd::DepthwiseF32Args& a, const float* r0, float
   // Groups of U outputs outermost, channel vectors inside: the input columns a group reads
   // are used for all channels while they are in L1 (three 112 x 32 float rows do not fit in
   // it). The filter vectors are reloaded per group (9 loads for 9 * U fused multiply-adds).
-  std::size_t x = x_begin;
-  for (; x + U <= x_end; x += U) {
+  // With at least U outputs, the last group is moved back to end at x_end (recomputing a few
+  // outputs with the same values) instead of leaving a tail of single outputs.
+  const std::size_t groups = x_end - x_begin >= U ? (x_end - x_begin + U - 1) / U : 0;
+  for (std::size_t gi = 0; gi < groups; ++gi) {
+    const std::size_t x = x_begin + gi * U + U <= x_end ? x_begin + gi * U : x_end - U;
     // Input column of output x: x * S - pad_left (>= 0 here).
     const float* group = r0 + (x * S - static_cast<std::size_t>(a.pad_left)) * C;
     for (std::size_t c = 0; c < full; c += N) {
@@ -182,7 +185,7 @@ HWY_NOINLINE void row3x3(const simd::DepthwiseF32Args& a, const float* r0, float
       for (std::size_t u = 0; u < U; ++u) hn::StoreU(hn::Min(hn::Max(acc[u], lo), hi), d, orow + (x + u) * C + c);
     }
   }
-  for (; x < x_end; ++x) {
+  for (std::size_t x = groups > 0 ? x_end : x_begin; x < x_end; ++x) {
     for (std::size_t c = 0; c < full; c += N) {
       const float* base = r0 + (x * S - static_cast<std::size_t>(a.pad_left)) * C + c;
       V acc = hn::LoadU(d, a.bias + c);
@@ -194,6 +197,9 @@ HWY_NOINLINE void row3x3(const simd::DepthwiseF32Args& a, const float* r0, float
       hn::StoreU(hn::Min(hn::Max(acc, lo), hi), d, orow + x * C + c);
     }
   }
+  // Channels past the last full vector (none when C is a multiple of N: skip the loop over
+  // the pixels, whose bookkeeping alone is not free).
+  if (full < C)
   for (std::size_t x = x_begin; x < x_end; ++x) {
     const float* base = r0 + (x * S - static_cast<std::size_t>(a.pad_left)) * C;
     for (std::size_t c = full; c < C; ++c) {
@@ -254,6 +260,9 @@ HWY_NOINLINE void border3x3(const simd::DepthwiseF32Args& a, const float* in_b, 
     for (std::size_t u = 0; u < U; ++u)
       if (u < count) hn::StoreU(hn::Min(hn::Max(acc[u], lo), hi), d, orow + (x0 + u) * C + c);
   }
+  // Channels past the last full vector (none when C is a multiple of N: skip the loop over
+  // the pixels, whose bookkeeping alone is not free).
+  if (full < C)
   for (std::size_t u = 0; u < count; ++u) {
     for (std::size_t c = full; c < C; ++c) {
       float acc = a.bias[c];

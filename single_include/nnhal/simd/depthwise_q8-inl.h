@@ -24,9 +24,18 @@
 // outputs share is loaded and widened once (U = 8 with 32 vector registers, 4 with 16; the U
 // sums are independent dependency chains). Channels past the last full vector are
 // done by a scalar loop with the same integer steps.
+//
+// On AVX-512 targets the 3x3 rows take row3x3_pairs instead (tap pairs with vpmaddwd, or
+// vpdpwssd where the compiler targets AVX512-VNNI; pair vectors by one byte permutation on
+// AVX3_DL; the rescale as one 64-bit rounding: see the comment above Requant64), for groups of
+// 8 outputs with the last group moved back to end at the row's end, and also for the top and
+// bottom rows, whose rows outside the input are read from a row of the input zero point.
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
 
 #include <hwy/highway.h>
 
@@ -271,6 +280,9 @@ HWY_NOINLINE void row3x3(const simd::DepthwiseQ8Args& a, const E* r0, E* orow, s
       store_narrow(finish(acc, q), orow + x * C + c);
     }
   }
+  // Channels past the last full vector (none when C is a multiple of N: skip the loop over
+  // the pixels, whose bookkeeping alone is not free).
+  if (full < C)
   for (std::size_t x = x_begin; x < x_end; ++x) {
     const E* base = r0 + (x * S - static_cast<std::size_t>(a.pad_left)) * C;
     for (std::size_t c = full; c < C; ++c) {
@@ -284,6 +296,251 @@ HWY_NOINLINE void row3x3(const simd::DepthwiseQ8Args& a, const E* r0, E* orow, s
       orow[x * C + c] = static_cast<E>(finish_scalar(acc, a, c));
     }
   }
+}
+#endif
+
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+// ---- AVX-512: 16-bit tap pairs and a one-rounding rescale ---------------------------------
+//
+// Tap pairs: an int32 lane holding two int16 values (lo, hi) times a lane of two int16 filter
+// values gives lo * w_lo + hi * w_hi in one vpmaddwd (one vpdpwssd, accumulate included, with
+// AVX512-VNNI). Raw 8-bit inputs and filter values minus the filter zero point (in [-255, 255])
+// fit int16, and a pair's sum fits int32, so each lane is exactly the two products' sum; the
+// accumulation wraps modulo 2^32 like the reference's sums. The input offset is folded into the
+// bias as in row3x3. The 9 taps of a 3x3 window make 5 pairs per output: (row 0, row 1) of each
+// of the 3 columns, (row 2 column u, row 2 column u + 1) and (row 2 column u + 1, column u + 2)
+// with the weights (0, w[2][2]), so every pair vector is built once per input column and used
+// by every output whose window holds it.
+//
+// Rescale: with P = (acc << left) * m + 2^30 (64-bit, |P| < 2^62 + 2^30), the reference's
+// SaturatingRoundingDoublingHighMul is s = floor(P / 2^31) (see the file comment), and its
+// RoundingDivideByPOT(s, e) for e >= 1 is floor((s + 2^(e-1) - [s < 0]) / 2^e) (half away from
+// zero; e = 0 leaves s). Since floor(floor(y) / n + k / n) = floor((y + k) / n) for integers
+// n > 0, k, both steps are one floor: floor((P + 2^(30+e) - 2^31 [P < 0]) / 2^(31+e)), with
+// [s < 0] = [P < 0]. The sum stays below 2^63 for e <= 31 (quantize_multiplier's range; a
+// block with a larger shift takes finish()). So the result is the reference's bit for bit with
+// one 64-bit arithmetic shift per half instead of the two rounding steps.
+
+/// Per-block constants of the one-rounding rescale (64-bit lanes: even / odd channels).
+struct Requant64 {
+  __m512i m, m_odd, add_even, add_odd, neg_even, neg_odd, sh_even, sh_odd, left, offset, lo, hi;
+  bool any_left = false;
+  bool ok = true;       ///< every right shift <= 31
+  bool folded = false;  ///< the output offset is in add_even / add_odd (every right shift <= 22)
+  bool clamp_lo = true, clamp_hi = true;  ///< whether act_min / act_max are inside E's range
+};
+
+template <class E>
+HWY_INLINE Requant64 requant64_at(const simd::DepthwiseQ8Args& a, std::size_t c) {
+  Requant64 q;
+  alignas(64) std::int64_t add[16], neg[16], sh[16];
+  std::int32_t any = 0, max_e = 0;
+  for (std::size_t i = 0; i < 16; ++i) {
+    const std::int32_t e = a.right_shift[c + i];
+    any |= a.left_shift[c + i];
+    if (e < 0 || e > 31) q.ok = false;
+    max_e = e > max_e ? e : max_e;
+  }
+  // The output offset (|offset| < 2^8 for the 8-bit types) times 2^(31 + e) added to P moves
+  // the floor by exactly the offset; with e <= 22 the sum stays below 2^62 + 2^61 + 2^61.
+  q.folded = q.ok && max_e <= 22 && a.output_offset > -256 && a.output_offset < 256;
+  for (std::size_t i = 0; i < 16; ++i) {
+    const std::int32_t e = a.right_shift[c + i];
+    const std::int32_t ec = e < 0 ? 0 : (e > 31 ? 31 : e);
+    // even channels go to lanes 0..7 of the first half, odd ones to the second
+    const std::size_t k = (i % 2) * 8 + i / 2;
+    add[k] = (std::int64_t{1} << 30) + (ec > 0 ? (std::int64_t{1} << (30 + ec)) : 0);
+    if (q.folded) add[k] += static_cast<std::int64_t>(a.output_offset) * (std::int64_t{1} << (31 + ec));
+    neg[k] = ec > 0 ? (std::int64_t{1} << 31) : 0;
+    sh[k] = 31 + ec;
+  }
+  q.clamp_lo = a.act_min > static_cast<std::int32_t>(std::numeric_limits<E>::min());
+  q.clamp_hi = a.act_max < static_cast<std::int32_t>(std::numeric_limits<E>::max());
+  q.any_left = any != 0;
+  q.m = _mm512_loadu_si512(a.multiplier + c);
+  q.m_odd = _mm512_srli_epi64(q.m, 32);
+  q.add_even = _mm512_load_si512(add), q.add_odd = _mm512_load_si512(add + 8);
+  q.neg_even = _mm512_load_si512(neg), q.neg_odd = _mm512_load_si512(neg + 8);
+  q.sh_even = _mm512_load_si512(sh), q.sh_odd = _mm512_load_si512(sh + 8);
+  q.left = _mm512_loadu_si512(a.left_shift + c);
+  q.offset = _mm512_set1_epi32(a.output_offset);
+  q.lo = _mm512_set1_epi32(a.act_min);
+  q.hi = _mm512_set1_epi32(a.act_max);
+  return q;
+}
+
+/// finish() with the one-rounding rescale, narrowed to E and stored: the clamps to the
+/// activation range are done where it is inside E's range, the rest by saturating narrowing.
+template <class E>
+HWY_INLINE void finish64_store(__m512i acc, const Requant64& q, E* p) {
+  const __m512i x = q.any_left ? _mm512_sllv_epi32(acc, q.left) : acc;
+  const __m512i limit = _mm512_set1_epi64(-(std::int64_t{1} << 30));
+  const __m512i pe = _mm512_mul_epi32(x, q.m);
+  const __m512i po = _mm512_mul_epi32(_mm512_srli_epi64(x, 32), q.m_odd);
+  __m512i te = _mm512_add_epi64(pe, q.add_even);
+  __m512i to = _mm512_add_epi64(po, q.add_odd);
+  te = _mm512_mask_sub_epi64(te, _mm512_cmplt_epi64_mask(pe, limit), te, q.neg_even);
+  to = _mm512_mask_sub_epi64(to, _mm512_cmplt_epi64_mask(po, limit), to, q.neg_odd);
+  te = _mm512_srav_epi64(te, q.sh_even);
+  to = _mm512_srav_epi64(to, q.sh_odd);
+  const __m512i idx = _mm512_set_epi32(30, 14, 28, 12, 26, 10, 24, 8, 22, 6, 20, 4, 18, 2, 16, 0);
+  __m512i r = _mm512_permutex2var_epi32(te, idx, to);
+  if (!q.folded) r = _mm512_add_epi32(r, q.offset);
+  if constexpr (std::is_signed_v<E>) {
+    if (q.clamp_lo) r = _mm512_max_epi32(r, q.lo);
+    if (q.clamp_hi) r = _mm512_min_epi32(r, q.hi);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm512_cvtsepi32_epi8(r));
+  } else {
+    r = _mm512_max_epi32(r, q.lo);  // act_min >= 0: what remains is unsigned saturation
+    if (q.clamp_hi) r = _mm512_min_epi32(r, q.hi);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm512_cvtusepi32_epi8(r));
+  }
+}
+
+/// acc + the two int16 products of each int32 lane.
+HWY_INLINE __m512i dot_pairs(__m512i acc, __m512i x, __m512i w) {
+#if defined(__AVX512VNNI__)
+  return _mm512_dpwssd_epi32(acc, x, w);
+#else
+  return _mm512_add_epi32(acc, _mm512_madd_epi16(x, w));
+#endif
+}
+
+/// int32 lanes of (lo's low 16 bits, hi's low 16 bits).
+HWY_INLINE __m512i pair16(__m512i lo, __m512i hi) {
+  return _mm512_mask_blend_epi16(0xAAAAAAAAu, lo, _mm512_slli_epi32(hi, 16));
+}
+
+#if HWY_TARGET == HWY_AVX3_DL
+// With AVX512-VBMI a pair vector is one byte permutation of two 16-byte loads: byte 4c of the
+// result is lo[c], byte 4c + 2 is hi[c], the other bytes are zeroed, so each int32 lane holds
+// the two values zero-extended to int16. Signed inputs are flipped to unsigned (x ^ 0x80 =
+// x + 128), and the caller subtracts 128 * sum(w') from the bias.
+HWY_INLINE __m512i pair_index() {
+  alignas(64) std::uint8_t idx[64];
+  for (std::size_t c = 0; c < 16; ++c) {
+    idx[4 * c] = static_cast<std::uint8_t>(c);
+    idx[4 * c + 1] = 0;
+    idx[4 * c + 2] = static_cast<std::uint8_t>(64 + c);
+    idx[4 * c + 3] = 0;
+  }
+  return _mm512_load_si512(idx);
+}
+
+template <class E>
+HWY_INLINE __m512i pair_bytes(const E* lo, const E* hi, __m512i idx) {
+  const __m512i a = _mm512_castsi128_si512(_mm_loadu_si128(reinterpret_cast<const __m128i*>(lo)));
+  const __m512i b = _mm512_castsi128_si512(_mm_loadu_si128(reinterpret_cast<const __m128i*>(hi)));
+  const __m512i p = _mm512_maskz_permutex2var_epi8(0x5555555555555555ull, a, idx, b);
+  if constexpr (std::is_signed_v<E>) return _mm512_xor_si512(p, _mm512_set1_epi16(0x80));
+  return p;
+}
+#endif
+
+/// row3x3 for the groups of U outputs and full 16-channel blocks, with tap pairs; returns the
+/// first output column it did not compute (the caller finishes [that, x_end) with row3x3).
+/// Channels past the last full block are computed here for [x_begin, returned column).
+template <std::size_t S, class E, class F>
+HWY_NOINLINE std::size_t row3x3_pairs(const simd::DepthwiseQ8Args& a, const E* const* rows, E* orow,
+                                      std::size_t x_begin, std::size_t x_end) {
+  constexpr std::size_t U = 8, N = 16;
+  const std::size_t C = a.channels;
+  const auto* filter = static_cast<const F*>(a.filter);
+  const std::size_t full = C - C % N;
+  if (x_end - x_begin < U) return x_begin;
+  // The last group is moved back to end at x_end (recomputing a few outputs with the same
+  // values) instead of leaving a tail of single outputs.
+  const std::size_t groups_end = x_end;
+  const D32 d;
+  const __m512i xo = _mm512_set1_epi32(a.input_offset), wo = _mm512_set1_epi32(a.filter_offset);
+  for (std::size_t c = 0; c < full; c += N) {
+    __m512i w[9];
+    __m512i wsum = _mm512_setzero_si512();
+    for (std::size_t k = 0; k < 9; ++k) {
+      w[k] = _mm512_add_epi32(load_wide(filter + k * C + c).raw, wo);
+      wsum = _mm512_add_epi32(wsum, w[k]);
+    }
+    const __m512i wq0 = pair16(w[0], w[3]), wq1 = pair16(w[1], w[4]), wq2 = pair16(w[2], w[5]);
+    const __m512i wr0 = pair16(w[6], w[7]), wr1 = pair16(_mm512_setzero_si512(), w[8]);
+#if HWY_TARGET == HWY_AVX3_DL
+    // inputs are read as x + 128 when signed (pair_bytes)
+    const __m512i xo_eff = std::is_signed_v<E> ? _mm512_sub_epi32(xo, _mm512_set1_epi32(128)) : xo;
+    const __m512i idx = pair_index();
+#else
+    const __m512i xo_eff = xo;
+#endif
+    const __m512i b = _mm512_add_epi32(_mm512_loadu_si512(a.bias + c), _mm512_mullo_epi32(xo_eff, wsum));
+    const Requant64 q64 = requant64_at<E>(a, c);
+    const Requant q = requant_at(a, c);
+    for (std::size_t x0 = x_begin; x0 < x_end; x0 += U) {
+      const std::size_t x = x0 + U <= x_end ? x0 : x_end - U;
+      const std::size_t off = (x * S - static_cast<std::size_t>(a.pad_left)) * C + c;
+      __m512i acc[U];
+#pragma GCC unroll 8
+      for (std::size_t u = 0; u < U; ++u) acc[u] = b;
+#if HWY_TARGET != HWY_AVX3_DL
+      __m512i prev2 = _mm512_setzero_si512();
+#endif
+      const E *col0 = rows[0] + off, *col1 = rows[1] + off, *col2 = rows[2] + off;
+#pragma GCC unroll 24
+      for (std::size_t j = 0; j < (U - 1) * S + 3; ++j, col0 += C, col1 += C, col2 += C) {
+#if HWY_TARGET == HWY_AVX3_DL
+        const __m512i qv = pair_bytes(col0, col1, idx);
+#else
+        const __m512i qv = pair16(load_wide(col0).raw, load_wide(col1).raw);
+        const __m512i x2 = load_wide(col2).raw;
+#endif
+#pragma GCC unroll 3
+        for (std::size_t kx = 0; kx < 3; ++kx) {
+          if (j >= kx && (j - kx) % S == 0 && (j - kx) / S < U) {
+            const __m512i wk = kx == 0 ? wq0 : (kx == 1 ? wq1 : wq2);
+            acc[(j - kx) / S] = dot_pairs(acc[(j - kx) / S], qv, wk);
+          }
+        }
+        if (j >= 1) {
+          // R_i = (row 2 column i, column i + 1), i = j - 1: output u with i = u S takes it
+          // with (w20, w21), output u with i = u S + 1 with (0, w22).
+          const std::size_t i = j - 1;
+#if HWY_TARGET == HWY_AVX3_DL
+          const __m512i rv = pair_bytes(col2 - C, col2, idx);
+#else
+          const __m512i rv = pair16(prev2, x2);
+#endif
+          if (i % S == 0 && i / S < U) acc[i / S] = dot_pairs(acc[i / S], rv, wr0);
+          if (i >= 1 && (i - 1) % S == 0 && (i - 1) / S < U) acc[(i - 1) / S] = dot_pairs(acc[(i - 1) / S], rv, wr1);
+        }
+#if HWY_TARGET != HWY_AVX3_DL
+        prev2 = x2;
+#endif
+      }
+      if (q64.ok) {
+#pragma GCC unroll 8
+        for (std::size_t u = 0; u < U; ++u) finish64_store(acc[u], q64, orow + (x + u) * C + c);
+      } else {
+#pragma GCC unroll 8
+        for (std::size_t u = 0; u < U; ++u)
+          store_narrow(finish(hn::Vec<D32>{acc[u]}, q), orow + (x + u) * C + c);
+      }
+    }
+  }
+  (void)d;
+  // Channels past the last full block (none when C is a multiple of 16: skip the loop over the
+  // pixels, whose bookkeeping alone cost a fifth of the time of a 32-channel row).
+  if (full < C)
+  for (std::size_t x = x_begin; x < groups_end; ++x) {
+    const std::size_t base = (x * S - static_cast<std::size_t>(a.pad_left)) * C;
+    for (std::size_t c = full; c < C; ++c) {
+      std::uint32_t acc = static_cast<std::uint32_t>(a.bias[c]);
+      for (std::size_t ky = 0; ky < 3; ++ky)
+        for (std::size_t kx = 0; kx < 3; ++kx) {
+          const std::int32_t xv = rows[ky][base + kx * C + c] + a.input_offset;
+          const std::int32_t wv = filter[(ky * 3 + kx) * C + c] + a.filter_offset;
+          acc += static_cast<std::uint32_t>(xv * wv);
+        }
+      orow[x * C + c] = static_cast<E>(finish_scalar(acc, a, c));
+    }
+  }
+  return groups_end;
 }
 #endif
 
@@ -305,6 +562,15 @@ HWY_NOINLINE void run(const simd::DepthwiseQ8Args& a) {
     if (lo > hi) lo = hi;
     x_lo = static_cast<std::size_t>(lo), x_hi = static_cast<std::size_t>(hi);
   }
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  // A row of the input zero point for the top and bottom rows (when it fits on the stack).
+  constexpr std::size_t kZeroRowBytes = 16384;
+  alignas(64) E zero_row[kZeroRowBytes];
+  const std::int32_t zp = -a.input_offset;
+  const bool use_zero_row = fast && a.in_w * C <= kZeroRowBytes && zp >= std::numeric_limits<E>::min() &&
+                            zp <= std::numeric_limits<E>::max();
+  if (use_zero_row) std::memset(zero_row, static_cast<unsigned char>(static_cast<E>(zp)), a.in_w * C);
+#endif
 #endif
   for (std::size_t b = 0; b < a.batch; ++b) {
     const E* in_b = in + b * a.in_h * a.in_w * C;
@@ -316,13 +582,43 @@ HWY_NOINLINE void run(const simd::DepthwiseQ8Args& a) {
       if (fast && iy0 >= 0 && iy0 + 2 < static_cast<std::int64_t>(a.in_h) && x_lo < x_hi) {
         for (std::size_t x = 0; x < x_lo; ++x) pixel<E, F>(a, in_b, y, x, orow + x * C);
         const E* r0 = in_b + static_cast<std::size_t>(iy0) * a.in_w * C;
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+        const E* rows[3] = {r0, r0 + a.in_w * C, r0 + 2 * a.in_w * C};
+        if (a.stride_w == 1) {
+          const std::size_t rest = row3x3_pairs<1, E, F>(a, rows, orow, x_lo, x_hi);
+          if (rest < x_hi) row3x3<1, E, F>(a, r0, orow, rest, x_hi);
+        } else {
+          const std::size_t rest = row3x3_pairs<2, E, F>(a, rows, orow, x_lo, x_hi);
+          if (rest < x_hi) row3x3<2, E, F>(a, r0, orow, rest, x_hi);
+        }
+#else
         if (a.stride_w == 1)
           row3x3<1, E, F>(a, r0, orow, x_lo, x_hi);
         else
           row3x3<2, E, F>(a, r0, orow, x_lo, x_hi);
+#endif
         for (std::size_t x = x_hi; x < a.out_w; ++x) pixel<E, F>(a, in_b, y, x, orow + x * C);
         continue;
       }
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+      // Top and bottom rows: the rows outside the input read as a row of the input zero point,
+      // whose taps add (zp - zp) * w' = 0, as the reference's skipped taps do.
+      if (fast && use_zero_row && x_hi - x_lo >= 8) {
+        const E* rows[3];
+        for (std::size_t ky = 0; ky < 3; ++ky) {
+          const std::int64_t iy = iy0 + static_cast<std::int64_t>(ky);
+          rows[ky] = iy >= 0 && iy < static_cast<std::int64_t>(a.in_h) ? in_b + static_cast<std::size_t>(iy) * a.in_w * C
+                                                                       : zero_row;
+        }
+        for (std::size_t x = 0; x < x_lo; ++x) pixel<E, F>(a, in_b, y, x, orow + x * C);
+        if (a.stride_w == 1)
+          row3x3_pairs<1, E, F>(a, rows, orow, x_lo, x_hi);
+        else
+          row3x3_pairs<2, E, F>(a, rows, orow, x_lo, x_hi);
+        for (std::size_t x = x_hi; x < a.out_w; ++x) pixel<E, F>(a, in_b, y, x, orow + x * C);
+        continue;
+      }
+#endif
 #endif
       for (std::size_t x = 0; x < a.out_w; ++x) pixel<E, F>(a, in_b, y, x, orow + x * C);
     }

@@ -54,21 +54,6 @@ constexpr std::size_t units_for_rows(std::size_t rows) {
 }
 #endif
 
-/// Pins a vector to a register. g++ tuning for some CPUs (-mtune=znver3, which -march=native
-/// selects on AMD Zen 3 and later) folds a weight load into each of the R fused multiply-adds
-/// that use it: R*C loads per step instead of C, and a tile that is bound by loads (about 70%
-/// slower on a Zen 5 with the 4 x 6 AVX-512 tile, so the -march=native build ran slower than a
-/// baseline build whose extra targets are compiled with generic tuning). An empty asm that
-/// takes the vector in a register stops the folding and emits no instruction.
-template <class V>
-HWY_INLINE void keep_in_register(V& v) {
-#if HWY_ARCH_X86 && HWY_TARGET <= HWY_SSSE3 && (HWY_COMPILER_GCC || HWY_COMPILER_CLANG)
-  asm("" : "+v"(v.raw));
-#else
-  (void)v;
-#endif
-}
-
 /// Sum of all lanes. Vectors wider than 128 bits are stored and summed in a fixed order:
 /// g++ 12's AVX-512 intrinsics behind Highway's 512-bit SumOfLanes and LowerHalf pass an
 /// undefined merge operand that its -Wmaybe-uninitialized reports once inlined (GCC bug
@@ -133,7 +118,7 @@ HWY_NOINLINE void tile(const float* in, const float* weights, const float* bias,
 #pragma GCC unroll 16
     for (std::size_t c = 0; c < C; ++c) {
       wv[c] = hn::LoadU(d, w[c] + k);
-      keep_in_register(wv[c]);
+      KeepInRegister(wv[c]);  // (simd/base-inl.h)
     }
 #pragma GCC unroll 16
     for (std::size_t r = 0; r < R; ++r) {
