@@ -278,9 +278,19 @@ void check_align(std::uint32_t seed) {
       for (std::size_t i = 0; i < in.size(); ++i) fin[i] = static_cast<float>(in[i]);
       const std::vector<float> ref = align_float(k, fin);
       for (std::size_t i = 0; i < ref.size(); ++i) {
-        if constexpr (std::is_same_v<E, Half>)
-          REQUIRE(static_cast<float>(got[i]) == static_cast<float>(Half(ref[i])));
-        else
+        if constexpr (std::is_same_v<E, Half>) {
+          // The kernel computes in float and rounds to half once. Its float result may differ
+          // from the reference's by the rounding of a contracted multiply-add (the float32 check
+          // below allows 1e-6 relative); where that difference straddles a half rounding
+          // boundary the half results differ by one half ulp, so the half result must be the
+          // rounding of a float within that same 1e-6 of the reference.
+          const float g = static_cast<float>(got[i]), r = ref[i], slack = std::abs(r) * 1e-6f;
+          const bool ok = g == static_cast<float>(Half(r)) || g == static_cast<float>(Half(r - slack)) ||
+                          g == static_cast<float>(Half(r + slack));
+          CAPTURE(r);
+          CAPTURE(g);
+          REQUIRE(ok);
+        } else
           REQUIRE(got[i] == doctest::Approx(ref[i]).epsilon(1e-6));
       }
     }
