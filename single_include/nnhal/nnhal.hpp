@@ -4411,10 +4411,11 @@ inline std::size_t conv_q8_packed_slots(std::size_t out_c, std::size_t taps, std
 }
 
 /// Packs filter [out_c, taps, in_c] of element W (minus `zero`), bias [out_c] and the
-/// multipliers (multipliers[oc * step]: step 0 for one multiplier) into `dst`
+/// multipliers (M: quant::Multiplier or any type with its `value` and `shift`;
+/// multipliers[oc * step]: step 0 for one multiplier) into `dst`
 /// (conv_q8_packed_slots slots).
-template <class W>
-void conv_q8_pack(const W* filter, std::int32_t zero, const std::int32_t* bias, const quant::Multiplier* multipliers,
+template <class W, class M>
+void conv_q8_pack(const W* filter, std::int32_t zero, const std::int32_t* bias, const M* multipliers,
                   std::size_t step, std::size_t out_c, std::size_t taps, std::size_t in_c, std::size_t nr,
                   std::int32_t* dst) noexcept {
   const std::size_t pairs = (in_c + 1) / 2, k2 = taps * pairs, panels = (out_c + nr - 1) / nr;
@@ -4422,7 +4423,7 @@ void conv_q8_pack(const W* filter, std::int32_t zero, const std::int32_t* bias, 
     std::int32_t* p = dst + j * (k2 + kConvQ8PanelHeader) * nr;
     for (std::size_t c = 0; c < nr; ++c) {
       const std::size_t oc = j * nr + c;
-      const quant::Multiplier m = oc < out_c ? multipliers[oc * step] : quant::Multiplier{};
+      const M m = oc < out_c ? multipliers[oc * step] : M{};
       p[c] = oc < out_c ? bias[oc] : 0;
       p[nr + c] = m.value;
       p[2 * nr + c] = m.shift > 0 ? m.shift : 0;
@@ -4460,16 +4461,16 @@ bool conv_q8_quad_fits(const W* filter, std::int32_t zero, std::size_t n) noexce
 /// Packs the quad form: filter [out_c, taps, in_c] of element W (minus `zero`, which must fit
 /// int8), the bias with x_zero * sum of weights taken off (x_zero: the input zero point as
 /// unsigned byte), and the multipliers, into `dst` (conv_q8_quad_slots slots).
-template <class W>
+template <class W, class M>
 void conv_q8_pack_quad(const W* filter, std::int32_t zero, std::int32_t x_zero, const std::int32_t* bias,
-                       const quant::Multiplier* multipliers, std::size_t step, std::size_t out_c, std::size_t taps,
+                       const M* multipliers, std::size_t step, std::size_t out_c, std::size_t taps,
                        std::size_t in_c, std::size_t nr, std::int32_t* dst) noexcept {
   const std::size_t groups = (in_c + 3) / 4, k4 = taps * groups, panels = (out_c + nr - 1) / nr;
   for (std::size_t j = 0; j < panels; ++j) {
     std::int32_t* p = dst + j * (k4 + kConvQ8PanelHeader) * nr;
     for (std::size_t c = 0; c < nr; ++c) {
       const std::size_t oc = j * nr + c;
-      const quant::Multiplier m = oc < out_c ? multipliers[oc * step] : quant::Multiplier{};
+      const M m = oc < out_c ? multipliers[oc * step] : M{};
       std::uint32_t sum = 0;
       for (std::size_t i = 0; oc < out_c && i < taps * in_c; ++i)
         sum += static_cast<std::uint32_t>(std::int32_t{filter[oc * taps * in_c + i]} - zero);
