@@ -86,15 +86,9 @@ Problem random_problem(std::mt19937& g, bool force_3x3 = false) {
   }
 }
 
-/// Element offset of (b, y, x, ch) in a [n, h, w, c] image stored NHWC or NCHW.
-std::size_t at(bool nchw, std::uint32_t h, std::uint32_t w, std::uint32_t c, std::size_t b, std::size_t y,
-               std::size_t x, std::size_t ch) {
-  return nchw ? ((b * c + ch) * h + y) * w + x : ((b * h + y) * w + x) * c + ch;
-}
-
-Dims image_dims(bool nchw, std::uint32_t n, std::uint32_t h, std::uint32_t w, std::uint32_t c) {
-  return nchw ? Dims{n, c, h, w} : Dims{n, h, w, c};
-}
+/// Element offset in an image of either layout (ops/kernel_test_util.hpp).
+constexpr auto at = &nnhal::test::image_offset;
+using nnhal::test::image_dims;
 
 /// Calls f(b, y, x, oc, list of (input offset, filter offset)) per output in the reference's tap
 /// order, offsets into the stored input and the [1, fh, fw, depth] filter.

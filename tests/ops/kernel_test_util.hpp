@@ -122,4 +122,16 @@ class KernelNode {
   std::vector<std::byte> packed_;  ///< the node's packed data (KernelPrepare::pack)
 };
 
+/// Element offset of (b, y, x, ch) in an [n, h, w, c] image stored NHWC, or NCHW when `nchw`:
+/// the test references' own indexing, independent of the library's window::Image.
+inline std::size_t image_offset(bool nchw, std::size_t h, std::size_t w, std::size_t c, std::size_t b, std::size_t y,
+                                std::size_t x, std::size_t ch) {
+  return nchw ? ((b * c + ch) * h + y) * w + x : ((b * h + y) * w + x) * c + ch;
+}
+
+/// Dims of an [n, h, w, c] image in the layout `nchw` selects.
+inline Dims image_dims(bool nchw, std::uint32_t n, std::uint32_t h, std::uint32_t w, std::uint32_t c) {
+  return nchw ? Dims{n, c, h, w} : Dims{n, h, w, c};
+}
+
 }  // namespace nnhal::test

@@ -47,11 +47,8 @@ constexpr bool kQuant = T == OperandType::TENSOR_QUANT8_ASYMM || T == OperandTyp
 template <OperandType T>
 constexpr OperandType kBox = kQuant<T> ? OperandType::TENSOR_QUANT16_ASYMM : T;
 
-/// Index of (b, y, x, ch) in an image of the case's layout.
-std::size_t at(bool nchw, std::size_t H, std::size_t W, std::size_t C, std::size_t b, std::size_t y, std::size_t x,
-               std::size_t ch) {
-  return nchw ? ((b * C + ch) * H + y) * W + x : ((b * H + y) * W + x) * C + ch;
-}
+/// Element offset in an image of either layout (ops/kernel_test_util.hpp).
+constexpr auto at = &nnhal::test::image_offset;
 
 Case random_case(std::mt19937& rng) {
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };

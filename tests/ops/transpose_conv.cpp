@@ -80,13 +80,9 @@ Problem random_problem(std::mt19937& g) {
   }
 }
 
-std::size_t at(bool nchw, std::uint32_t h, std::uint32_t w, std::uint32_t c, std::size_t b, std::size_t y,
-               std::size_t x, std::size_t ch) {
-  return nchw ? ((b * c + ch) * h + y) * w + x : ((b * h + y) * w + x) * c + ch;
-}
-Dims image_dims(bool nchw, std::uint32_t n, std::uint32_t h, std::uint32_t w, std::uint32_t c) {
-  return nchw ? Dims{n, c, h, w} : Dims{n, h, w, c};
-}
+/// Element offset in an image of either layout (ops/kernel_test_util.hpp).
+constexpr auto at = &nnhal::test::image_offset;
+using nnhal::test::image_dims;
 
 /// Scatter, as the reference: f(output offset, input offset, filter offset) for every product
 /// that lands inside the output.
