@@ -56,7 +56,6 @@ struct Conv {
   window::Geometry g;
   std::uint32_t multiplier = 1;
   std::int32_t activation = 0;
-  bool nchw = false;  ///< layout flag
 };
 
 /// Reads the scalars and checks the shapes as the reference's prepare does: ranks 4, 4, 1;
@@ -73,7 +72,6 @@ inline Expected<Conv> resolve(const NodeIO& io) {
   if (s->extra[0] < 1) return NNHAL_FAILURE("%s has a non-positive depth multiplier %d", kName, s->extra[0]);
   cv.multiplier = static_cast<std::uint32_t>(s->extra[0]);
   cv.activation = s->activation;
-  cv.nchw = s->nchw;
   cv.in = window::Image::of(in, s->nchw);
   const std::uint32_t depth_out = f[3];
   if (f[0] != 1) return NNHAL_FAILURE("%s filter dimension 0 is %u, expected 1", kName, f[0]);
@@ -102,7 +100,7 @@ inline Status infer(const NodeIO& io) {
   auto cv = resolve(io);
   if (!cv) return std::move(cv.error());
   RtOperand& out = io.output(0);
-  out.dims = window::Image::dims(cv->nchw, cv->out.n, cv->out.h, cv->out.w, cv->out.c);
+  out.dims = window::Image::dims(cv->in.nchw, cv->out.n, cv->out.h, cv->out.w, cv->out.c);
   out.rank_known = true;
   return {};
 }
@@ -203,7 +201,7 @@ inline Status kernel_f32(const NodeIO& io) {
   const float* filter = io.in_data<OperandType::TENSOR_FLOAT32>(1);
   const float* bias = io.in_data<OperandType::TENSOR_FLOAT32>(2);
   float* out = io.out_data<OperandType::TENSOR_FLOAT32>(0);
-  if (!cv->nchw && cv->multiplier == 1) {
+  if (!cv->in.nchw && cv->multiplier == 1) {
     const FloatRange r = float_activation_range(cv->activation);
     const window::Geometry& g = cv->g;
     const simd::DepthwiseF32Args args{in, filter, bias, out,
@@ -248,7 +246,7 @@ Status kernel_quant(const NodeIO& io) {
   const F* filter = io.in_data<FT>(1);
   const std::int32_t* bias = io.in_data<OperandType::TENSOR_INT32>(2);
   E* out = io.out_data<T>(0);
-  if (!cv->nchw && cv->multiplier == 1 && p.channels == cv->out.c && tables.multiplier != nullptr) {
+  if (!cv->in.nchw && cv->multiplier == 1 && p.channels == cv->out.c && tables.multiplier != nullptr) {
     const window::Geometry& g = cv->g;
     const simd::DepthwiseQ8Args args{in, filter, bias, out,
                                      cv->out.n, cv->in.h, cv->in.w, cv->in.c, cv->out.h, cv->out.w,

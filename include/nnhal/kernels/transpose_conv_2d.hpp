@@ -47,7 +47,6 @@ struct Conv {
   std::int32_t stride_h = 1, stride_w = 1;
   window::Pad pad_h, pad_w;
   std::int32_t activation = 0;
-  bool nchw = false;  ///< layout flag
 };
 
 /// Reads the scalars and checks the shapes as the reference's prepare does.
@@ -62,7 +61,6 @@ inline Expected<Conv> resolve(const NodeIO& io) {
   if (!explicit_form && io.input_count() != 9)
     return NNHAL_FAILURE("%s has %zu inputs, expected 9 or 11", kName, io.input_count());
   const bool nchw = io.scalar<OperandType::BOOL>(explicit_form ? 10 : 8) != 0;
-  cv.nchw = nchw;
   cv.in = window::Image::of(in, nchw);
   const std::uint32_t depth_out = f[0];
   cv.filter_h = f[1], cv.filter_w = f[2];
@@ -115,7 +113,7 @@ inline Status infer(const NodeIO& io) {
   auto cv = resolve(io);
   if (!cv) return std::move(cv.error());
   RtOperand& out = io.output(0);
-  out.dims = window::Image::dims(cv->nchw, cv->out.n, cv->out.h, cv->out.w, cv->out.c);
+  out.dims = window::Image::dims(cv->in.nchw, cv->out.n, cv->out.h, cv->out.w, cv->out.c);
   out.rank_known = true;
   return {};
 }
