@@ -35,7 +35,6 @@ inline kernels::depthwise_conv_2d::Conv random_conv(std::mt19937& g) {
     geo.out_h = static_cast<std::uint32_t>(sh / geo.stride_h + 1), geo.out_w = static_cast<std::uint32_t>(sw / geo.stride_w + 1);
     cv.multiplier = 1;
     cv.activation = pick(0, 3);
-    cv.nchw = false;
     cv.in = kernels::window::Image::of(Dims{n, h, w, c}, false);
     cv.out = kernels::window::Image::of(Dims{n, geo.out_h, geo.out_w, c}, false);
     return cv;
@@ -59,7 +58,6 @@ inline kernels::depthwise_conv_2d::Conv random_wide_conv(std::mt19937& g) {
   geo.out_w = static_cast<std::uint32_t>((std::int64_t{w} + geo.pad_w.head + geo.pad_w.tail - 3) / geo.stride_w + 1);
   cv.multiplier = 1;
   cv.activation = pick(0, 3);
-  cv.nchw = false;
   cv.in = kernels::window::Image::of(Dims{1, h, w, c}, false);
   cv.out = kernels::window::Image::of(Dims{1, geo.out_h, geo.out_w, c}, false);
   return cv;
