@@ -44,11 +44,13 @@ inline kernels::depthwise_conv_2d::Conv random_conv(std::mt19937& g) {
 /// A 3x3, dilation 1, stride 1 or 2 problem with rows wide enough for the groups of 8 outputs
 /// of the row routines (one image, 3..6 rows, 10..40 columns, 16..48 channels: full 16-lane
 /// blocks with and without a tail), any padding below the filter.
-inline kernels::depthwise_conv_2d::Conv random_wide_conv(std::mt19937& g) {
+/// Other widths and channel counts: [min_w, max_w] columns, [min_c, max_c] channels.
+inline kernels::depthwise_conv_2d::Conv random_wide_conv(std::mt19937& g, int min_w = 10, int max_w = 40, int min_c = 16,
+                                                         int max_c = 48) {
   auto pick = [&](int lo, int hi) { return static_cast<std::int32_t>(std::uniform_int_distribution<int>(lo, hi)(g)); };
   kernels::depthwise_conv_2d::Conv cv;
-  const auto h = static_cast<std::uint32_t>(pick(3, 6)), w = static_cast<std::uint32_t>(pick(10, 40)),
-             c = static_cast<std::uint32_t>(pick(16, 48));
+  const auto h = static_cast<std::uint32_t>(pick(3, 6)), w = static_cast<std::uint32_t>(pick(min_w, max_w)),
+             c = static_cast<std::uint32_t>(pick(min_c, max_c));
   auto& geo = cv.g;
   geo.filter_h = 3, geo.filter_w = 3, geo.dilation_h = 1, geo.dilation_w = 1;
   geo.stride_h = pick(1, 2), geo.stride_w = geo.stride_h;

@@ -103,3 +103,22 @@ TEST_CASE("simd::depthwise_q8 equals the 8-bit reference on wide 3x3 rows (the A
     }
   });
 }
+
+TEST_CASE("simd::depthwise_q8 equals the 8-bit reference on 3x3 rows too wide for the padded copies or with many channel blocks") {
+  // The AVX-512 routine runs whole rows on padded copies of the input rows when three of them
+  // fit in 32 KiB, with the per-block constants computed once for up to 16 blocks of 16
+  // channels: these take the other paths (interior in place with per-pixel borders; constants
+  // computed per row).
+  st::for_each_target([](const st::Target& t) {
+    std::mt19937 g(31);
+    for (std::uint32_t i = 0; i < 6; ++i) {
+      const dw::Conv cv = i % 2 == 0 ? nnhal::test::depthwise::random_wide_conv(g, 180, 240, 64, 80)
+                                     : nnhal::test::depthwise::random_wide_conv(g, 10, 16, 257, 290);
+      CAPTURE(i);
+      INFO("h=" << cv.in.h << " w=" << cv.in.w << " c=" << cv.in.c << " s=" << cv.g.stride_h);
+      check<std::uint8_t, std::uint8_t>(t, cv, g);
+      check<std::uint8_t, std::int8_t>(t, cv, g);
+      check<std::int8_t, std::int8_t>(t, cv, g);
+    }
+  });
+}
