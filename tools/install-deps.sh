@@ -12,6 +12,7 @@ packages=(
   libclang-rt-14-dev  # sanitizer runtimes for clang
   cmake
   make
+  ninja-build      # tools/test.sh builds with Ninja when it is installed
   python3          # tools/amalgamate.py
   libboost-dev     # Boost.Hana
   librange-v3-dev

@@ -29,6 +29,23 @@ ctest_stage() {
   if [[ $rc -ne 0 ]]; then failed+=("$name: ctest"); fi
 }
 
+# Ninja when it is installed (tools/install-deps.sh installs it), unless the build folder was
+# already configured with another generator.
+generator_args() {
+  local dir=$1
+  if [[ ! -f "$dir/CMakeCache.txt" ]] && command -v ninja >/dev/null 2>&1; then
+    echo "-G Ninja"
+  fi
+}
+
+# slowest_steps BUILD_DIR: the ten build steps that took longest (Ninja builds only).
+slowest_steps() {
+  local log=$1/.ninja_log
+  [[ -f "$log" ]] || return 0
+  echo "slowest build steps (seconds, wall):"
+  awk 'NR > 1 { printf "%8.1f  %s\n", ($2 - $1) / 1000, $4 }' "$log" | sort -rn | head -10
+}
+
 # build_stage NAME BUILD_DIR CONFIGURE_ARGS...: configures and builds; a failure is recorded.
 build_stage() {
   local name=$1 dir=$2
@@ -36,7 +53,8 @@ build_stage() {
   local start
   start=$(seconds)
   banner "$name: configure ($dir)"
-  if ! cmake -S . -B "$dir" "$@"; then
+  # shellcheck disable=SC2046  # word splitting of the generator arguments is intended
+  if ! cmake -S . -B "$dir" $(generator_args "$dir") "$@"; then
     failed+=("$name: configure")
     return 1
   fi
@@ -46,6 +64,7 @@ build_stage() {
     return 1
   fi
   echo "$name: configured and built in $(( $(seconds) - start )) s"
+  slowest_steps "$dir"
 }
 
 total_start=$(seconds)
@@ -70,7 +89,8 @@ fi
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1}
 tsan_start=$(seconds)
 banner "thread sanitizer: configure and build (build-tsan, nnhal_stress only)"
-if cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNNHAL_SANITIZE=thread \
+# shellcheck disable=SC2046
+if cmake -S . -B build-tsan $(generator_args build-tsan) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNNHAL_SANITIZE=thread \
       -DNNHAL_BUILD_CHECKS=OFF -DNNHAL_BUILD_BENCH=OFF -DNNHAL_BUILD_EXAMPLES=OFF \
       -DNNHAL_DOCTEST_PER_CASE=OFF &&
     cmake --build build-tsan -j"$jobs" --target nnhal_stress; then
