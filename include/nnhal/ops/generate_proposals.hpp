@@ -10,10 +10,11 @@ namespace nnhal::ops {
 
 namespace generate_proposals {
 inline constexpr std::array<Slot, 11> kInputs{{
-    {"scores", Role::Data},              // [b, h, w, anchors] (NHWC)
-    {"bbox_deltas", Role::Data},         // [b, h, w, anchors * 4]
-    {"anchors", Role::Data},             // [anchors, 4]
-    {"image_info", Role::Data},          // [b, 2]
+    // The output size depends on the values of the first four inputs: shape inference reads them.
+    {"scores", Role::Data, kSlotValueRead},       // [b, h, w, anchors] (NHWC)
+    {"bbox_deltas", Role::Data, kSlotValueRead},  // [b, h, w, anchors * 4]
+    {"anchors", Role::Data, kSlotValueRead},      // [anchors, 4]
+    {"image_info", Role::Data, kSlotValueRead},   // [b, 2]
     {"height_stride", Role::Parameter},  // fT
     {"width_stride", Role::Parameter},   // fT
     {"pre_nms_max", Role::Parameter},    // INT32
