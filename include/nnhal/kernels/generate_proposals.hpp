@@ -221,27 +221,10 @@ Expected<std::size_t> run(const NodeIO& io, std::byte* ws, bool write) {
       const float cx = r[0] + w / 2.0f, cy = r[1] + h / 2.0f;
       if (w > p.min_size && h > p.min_size && cx < img_w && cy < img_h) select[kept++] = select[j];
     }
-    // Hard NMS over select[0, kept).
-    std::uint32_t* start = select;
-    std::uint32_t* end = select + kept;
     const std::size_t limit = p.post_nms < 0 ? kept : static_cast<std::size_t>(p.post_nms);
-    std::size_t found = 0;
-    while (start < end && found < limit) {
-      std::uint32_t* best = start;
-      for (std::uint32_t* q = start + 1; q < end; ++q)
-        if (score[*best] < score[*q]) best = q;
-      std::swap(*best, *start);
-      const float* kb = boxes + std::size_t{*start} * 4;
-      for (std::uint32_t* q = start + 1; q < end; ++q) {
-        if (box_with_nms_limit::iou(boxes + std::size_t{*q} * 4, kb) >= p.iou_threshold) {
-          std::swap(*q, *(end - 1));
-          --end;
-          --q;
-        }
-      }
-      ++start;
-      ++found;
-    }
+    const auto box = [boxes](std::uint32_t i) noexcept { return boxes + std::size_t{i} * 4; };
+    const std::size_t found = static_cast<std::size_t>(
+        roi::hard_nms(select, select + kept, score, p.iou_threshold, limit, box, box_with_nms_limit::iou) - select);
     if (write) {
       if (emitted + found > capacity) return NNHAL_FAILURE("%s output shape does not match its inputs", kName);
       for (std::size_t k = 0; k < found; ++k) {
