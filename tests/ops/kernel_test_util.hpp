@@ -10,6 +10,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "nnhal/interface/kernel_set.hpp"
@@ -93,6 +94,21 @@ class KernelNode {
     return (*k)(io());
   }
 
+  /// As the executor runs a node whose output shapes depend on its data: select (which plans
+  /// the scratch the kernel asks for), then infer and the kernel with that scratch.
+  Status run_planned(const OpKernel& impl) {
+    KernelPrepare setup{std::span<std::byte, kNodeParamBytes>(params_)};
+    setup.packed = &packed_;
+    auto k = impl.select(io(), setup);
+    if (!k) return std::move(k.error());
+    workspace_.assign(setup.workspace_bytes / sizeof(std::uint64_t) + 1, 0);
+    const NodeIO node(table_.data(), inputs_, outputs_, params_.data(),
+                      reinterpret_cast<std::byte*>(workspace_.data()), packed_.data());
+    if (auto s = impl.infer(node); !s) return s;
+    for (std::uint32_t o : outputs_) bind(table_[o], static_cast<std::size_t>(table_[o].required_bytes()));
+    return (*k)(node);
+  }
+
   /// The values of output i (as many elements as its shape holds).
   template <OperandType T>
   std::vector<element_t<T>> values(std::size_t i) {
@@ -120,6 +136,7 @@ class KernelNode {
   std::vector<std::unique_ptr<std::byte[]>> buffers_;
   alignas(16) std::array<std::byte, kNodeParamBytes> params_{};
   std::vector<std::byte> packed_;  ///< the node's packed data (KernelPrepare::pack)
+  std::vector<std::uint64_t> workspace_;  ///< run_planned's scratch (64-bit aligned)
 };
 
 /// Element offset of (b, y, x, ch) in an [n, h, w, c] image stored NHWC, or NCHW when `nchw`:

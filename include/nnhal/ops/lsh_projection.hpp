@@ -8,6 +8,7 @@
 
 #include "nnhal/ops/common/v1_0_signatures.hpp"
 #include "nnhal/interface/operation_info.hpp"
+#include "nnhal/ops/common/value_rules.hpp"
 
 namespace nnhal::ops {
 
@@ -38,6 +39,17 @@ inline constexpr auto kSignatures = [] {
       out[k++] = sig(max_version(h.version, i.version), {h.type, i.type, h.type, INT32}, {TENSOR_INT32});
   return out;
 }();
+
+/// What the declared shapes and constants already show (the reference's runtime checks): hash
+/// [num_hash, num_bits] with 1 <= num_bits <= 32, a constant type 1, 2 or 3, a given weight 1-D.
+inline Status validate(const OperationView& op, HalVersion&) {
+  NNHAL_TRY(rules::check_shape(op, 0, "hash", {0, 0}));
+  if (auto bits = rules::known_dim(op, 0, 1); bits && *bits > 32)
+    return NNHAL_INVALID("input 0 (hash) has %u bits per function, at most 32 are supported", *bits);
+  NNHAL_TRY(rules::check_scalar_range(op, 3, "type", 1, 3));
+  if (op.input(2).lifetime != OperandLifeTime::NO_VALUE) NNHAL_TRY(rules::check_1d(op, 2, "weight"));
+  return {};
+}
 }  // namespace lsh_projection
 
 }  // namespace nnhal::ops
@@ -51,6 +63,7 @@ struct Row<OperationType::LSH_PROJECTION> {
       .inputs = ops::lsh_projection::kInputs,
       .outputs = ops::lsh_projection::kOutputs,
       .signatures = ops::lsh_projection::kSignatures,
+      .validate = &ops::lsh_projection::validate,
       .flags = kOpAllowsOmitted,
   });
 };

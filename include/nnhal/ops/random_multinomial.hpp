@@ -4,6 +4,7 @@
 
 #include "nnhal/ops/common/signature_lists.hpp"
 #include "nnhal/interface/operation_info.hpp"
+#include "nnhal/ops/common/value_rules.hpp"
 
 namespace nnhal::ops {
 
@@ -19,6 +20,14 @@ inline constexpr auto& kOutputs = lists::kSingleOutput;
 inline constexpr auto kSignatures = for_each_type(lists::kFloat, [](OperandType t, HalVersion v) {
   return sig(v, {t, OperandType::INT32, OperandType::TENSOR_INT32}, {OperandType::TENSOR_INT32});
 });
+
+/// What the declared shapes and constants already show: logits of rank 2, a constant
+/// num_samples > 0, seeds [2].
+inline Status validate(const OperationView& op, HalVersion&) {
+  if (auto r = op.input_rank(0); r && *r != 2) return NNHAL_INVALID("input 0 (logits) has rank %zu, it must be 2", *r);
+  NNHAL_TRY(rules::check_scalar_range(op, 1, "num_samples", 1, INT32_MAX));
+  return rules::check_shape(op, 2, "seeds", {2});
+}
 }  // namespace random_multinomial
 
 }  // namespace nnhal::ops
@@ -32,6 +41,7 @@ struct Row<OperationType::RANDOM_MULTINOMIAL> {
       .inputs = ops::random_multinomial::kInputs,
       .outputs = ops::random_multinomial::kOutputs,
       .signatures = ops::random_multinomial::kSignatures,
+      .validate = &ops::random_multinomial::validate,
   });
 };
 

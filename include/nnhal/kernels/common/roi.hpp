@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
 #include "nnhal/core/half.hpp"
 #include "nnhal/interface/node_io.hpp"
@@ -126,6 +127,34 @@ inline Status infer_pooled(const NodeIO& io, const PooledParams& p, const char* 
   return set_output(io, 0,
                     window::Image::dims(p.nchw, rois.dims[0], static_cast<std::uint32_t>(p.out_h),
                                         static_cast<std::uint32_t>(p.out_w), im.c));
+}
+
+/// Hard non-max suppression in place over the indices [start, end), as the reference's
+/// hardNmsSingleClass: repeatedly the first index of highest `score` is swapped to the front and
+/// kept, and every later one whose box has `iou(box(i), box(kept))` >= `iou_threshold` is swapped
+/// with the last and dropped (the swapped-in index is examined next); at most `limit` are kept.
+/// Returns the end of the kept range (GENERATE_PROPOSALS, DETECTION_POSTPROCESSING).
+template <class Box, class Iou>
+std::uint32_t* hard_nms(std::uint32_t* start, std::uint32_t* end, const float* score, float iou_threshold,
+                        std::size_t limit, Box box, Iou iou) noexcept {
+  std::size_t kept = 0;
+  while (start < end && kept < limit) {
+    std::uint32_t* best = start;
+    for (std::uint32_t* q = start + 1; q < end; ++q)
+      if (score[*best] < score[*q]) best = q;
+    std::swap(*best, *start);
+    const float* kb = box(*start);
+    for (std::uint32_t* q = start + 1; q < end; ++q) {
+      if (iou(box(*q), kb) >= iou_threshold) {
+        std::swap(*q, *(end - 1));
+        --end;
+        --q;
+      }
+    }
+    ++start;
+    ++kept;
+  }
+  return start;
 }
 
 }  // namespace nnhal::kernels::roi

@@ -109,4 +109,23 @@ inline Status check_axes(const OperationView& op, std::size_t i, const char* nam
   return check_values_range(op, i, name, -r, r - 1);
 }
 
+/// Value of a constant FLOAT32 or FLOAT16 scalar input i as float, or nullopt when it is not a
+/// constant (the detection rows' thresholds and scales).
+inline std::optional<float> const_float(const OperationView& op, std::size_t i) {
+  if (auto v = op.constant_scalar<OperandType::FLOAT32>(i)) return *v;
+  if (auto v = op.constant_scalar<OperandType::FLOAT16>(i)) return static_cast<float>(*v);
+  return std::nullopt;
+}
+
+/// A 16-bit input i (named `name`) has the fixed quantization of box coordinates: scale 0.125,
+/// zero point 0 (the detection and region operations). Other types pass.
+inline Status check_box_quant(const OperationView& op, std::size_t i, const char* name) {
+  const Operand& o = op.input(i);
+  if (o.type != OperandType::TENSOR_QUANT16_ASYMM && o.type != OperandType::TENSOR_QUANT16_SYMM) return {};
+  if (o.scale != 0.125f || o.zeroPoint != 0)
+    return NNHAL_INVALID("input %zu (%s) must have scale 0.125 and zero point 0 (has %g, %d)", i, name,
+                         static_cast<double>(o.scale), o.zeroPoint);
+  return {};
+}
+
 }  // namespace nnhal::ops::rules
