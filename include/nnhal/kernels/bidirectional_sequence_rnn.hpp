@@ -14,8 +14,8 @@
 ///  - the auxiliary input has the input's first two dimensions.
 /// The reference walks the auxiliary rows with the input's row length (it reads the wrong
 /// elements when the auxiliary size differs); nnhal uses the auxiliary size. The FLOAT32
-/// kernel's SIMD products need max(fw_units, bw_units) floats of workspace, planned when the
-/// weights' shapes are known at prepare; otherwise it runs the plain loop.
+/// kernel's SIMD products need batch * max(fw_units, bw_units) floats of workspace, planned when
+/// the hidden states' shapes are known at prepare; otherwise it runs the plain loop.
 
 #include <algorithm>
 #include <array>
@@ -111,6 +111,8 @@ inline Expected<Shape> check(const NodeIO& io) {
   if (!bw) return std::move(bw.error());
   s.fw_units = *fw;
   s.bw_units = *bw;
+  if (std::uint64_t{s.fw_units} + s.bw_units > UINT32_MAX)
+    return NNHAL_INVALID("%s: fw_units + bw_units overflows", kName);
   if (s.linking == Linking::Cross) {
     for (std::size_t i : {kFwAuxWeights, kBwAuxWeights}) {
       NNHAL_TRY(rnn_common::check_rank(io, i, 2, kName));
@@ -145,7 +147,7 @@ Status kernel(const NodeIO& io) {
   const simd::FullyConnectedF32* simd = nullptr;
   if constexpr (T == OperandType::TENSOR_FLOAT32) {
     simd = io.params<rnn_common::SeqParams>().simd;
-    scratch = rnn_common::scratch(io, std::max(s.fw_units, s.bw_units));
+    scratch = rnn_common::scratch(io, std::size_t{s.batch} * std::max(s.fw_units, s.bw_units));
   }
   const E* aux = s.linking != Linking::None ? io.in_data<T>(kAux) : nullptr;
   for (int dir = 0; dir < 2; ++dir) {
@@ -186,12 +188,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
-      rnn_common::SeqParams p;
-      p.simd = &simd::fully_connected_f32_table();
-      const std::uint32_t fw = rnn_common::known_dim(io, 1, 0), bw = rnn_common::known_dim(io, 5, 0);
-      p.scratch_floats = fw != 0 && bw != 0 ? std::max(fw, bw) : 0;
-      prepare.workspace_bytes = p.scratch_floats * sizeof(float);
-      prepare.store(p);
+      rnn_common::plan_scratch(io, prepare, {4, 8});
     }
     return &kernel<T>;
   }

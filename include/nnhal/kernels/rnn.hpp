@@ -75,16 +75,8 @@ Status kernel(const NodeIO& io) {
   if (d.batch == 0) return {};
   E* state = io.out_data<T>(0);
   if constexpr (T == OperandType::TENSOR_FLOAT32) {
-    // hidden_state_out is the scratch of row b's products until the final copy overwrites it.
-    const auto* simd = io.params<SimdParams<simd::FullyConnectedF32>>().simd;
-    for (std::size_t b = 0; b < d.batch; ++b) {
-      rnn_common::Direction<E> row = d;
-      row.batch = 1;
-      row.input += b * d.input_size;
-      row.hidden_in += b * d.units;
-      row.output += b * d.units;
-      rnn_common::run(row, simd, state + b * d.units);
-    }
+    // hidden_state_out ([batch, units]) is the scratch of the SIMD products until the final copy.
+    rnn_common::run(d, io.params<SimdParams<simd::FullyConnectedF32>>().simd, state);
   } else {
     rnn_common::run(d);
   }

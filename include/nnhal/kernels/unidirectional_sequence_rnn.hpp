@@ -8,8 +8,8 @@
 /// The reference (NNAPI UnidirectionalSequenceRNN.cpp) transposes batch-major data into
 /// temporary vectors; nnhal indexes the rows in place. Runtime checks as the reference's
 /// prepare: time_major is 0 or 1, ranks, input_size, num_units and the hidden state's shape.
-/// The FLOAT32 kernel's SIMD products need num_units floats of workspace, planned when the
-/// weights' shape is known at prepare; otherwise it runs the plain loop.
+/// The FLOAT32 kernel's SIMD products need batch * num_units floats of workspace, planned when
+/// the hidden state's shape is known at prepare; otherwise it runs the plain loop.
 
 #include <array>
 #include <cstddef>
@@ -92,7 +92,8 @@ Status kernel(const NodeIO& io) {
   d.hidden_out = io.output_count() > 1 ? io.out_data<T>(1) : nullptr;
   d.act = *rnn_common::activation(io, 5, kName);
   if constexpr (T == OperandType::TENSOR_FLOAT32)
-    rnn_common::run(d, io.params<rnn_common::SeqParams>().simd, rnn_common::scratch(io, s.units));
+    rnn_common::run(d, io.params<rnn_common::SeqParams>().simd,
+                    rnn_common::scratch(io, std::size_t{s.batch} * s.units));
   else
     rnn_common::run(d);
   return {};
@@ -106,11 +107,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
-      rnn_common::SeqParams p;
-      p.simd = &simd::fully_connected_f32_table();
-      p.scratch_floats = rnn_common::known_dim(io, 1, 0);
-      prepare.workspace_bytes = p.scratch_floats * sizeof(float);
-      prepare.store(p);
+      rnn_common::plan_scratch(io, prepare, {4});
     }
     return &kernel<T>;
   }

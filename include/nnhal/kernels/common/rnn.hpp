@@ -8,8 +8,9 @@
 /// o += W_aux x_aux; o += R h_prev; o = act(o)`, each sum over the inner index in order. The
 /// reference computes FLOAT16 in half arithmetic; nnhal computes in float and rounds once per
 /// output (the hidden state fed to the next step is that rounded output, as in the reference).
-/// The FLOAT32 path with scratch computes the three products with the FULLY_CONNECTED SIMD
-/// matrix-vector kernel (which may reorder the additions, nnhal/simd/fully_connected_f32-inl.h);
+/// The FLOAT32 path with scratch (batch * units floats) computes the three products with the
+/// FULLY_CONNECTED SIMD kernel (which may reorder the additions,
+/// nnhal/simd/fully_connected_f32-inl.h), as matrix products over the rows that are contiguous;
 /// without scratch (shapes unknown at prepare) it runs the plain loop.
 
 #include <cstddef>
@@ -89,32 +90,69 @@ struct Direction {
   }
 };
 
-/// Runs `d`. With `simd` and `scratch` (`units` floats, FLOAT32 only) the products go through
-/// the FULLY_CONNECTED SIMD kernel; otherwise the plain loop.
+/// Where the hidden state read by step `step` (at time t) of batch row b is.
+template <class E>
+const E* previous_state(const Direction<E>& d, std::size_t step, std::size_t t, std::size_t b) noexcept {
+  return step == 0 ? d.hidden_in + b * d.units
+                   : d.output + d.row(d.backward ? t + 1 : t - 1, b) * d.out_stride + d.out_offset;
+}
+
+/// The FLOAT32 SIMD path of run(): `scratch` holds batch * units floats. The input products of
+/// all steps are one matrix product when the output rows are dense (they then follow the
+/// input's row order); the products of one step are one call when that step's rows are
+/// contiguous (time-major data), else one matrix-vector call per row.
+inline void run_simd(const Direction<float>& d, const simd::FullyConnectedF32& simd, float* scratch) noexcept {
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  const std::size_t n = d.units, batch = d.batch;
+  const bool dense = d.out_stride == n && d.out_offset == 0;
+  if (dense) simd.run(d.input, d.weights, d.bias, d.output, d.max_time * batch, d.input_size, n, -kInf, kInf);
+  // scratch[b * n + u] = sum_k rows(b)[k] * w[u * size + k] for the rows of one step.
+  const auto product = [&](auto rows, bool contiguous, const float* w, std::size_t size) {
+    if (contiguous) {
+      simd.run(rows(0), w, nullptr, scratch, batch, size, n, -kInf, kInf);
+    } else {
+      for (std::size_t b = 0; b < batch; ++b) simd.run(rows(b), w, nullptr, scratch + b * n, 1, size, n, -kInf, kInf);
+    }
+  };
+  for (std::size_t step = 0; step < d.max_time; ++step) {
+    const std::size_t t = d.backward ? d.max_time - 1 - step : step;
+    const auto out = [&](std::size_t b) { return d.output + d.row(t, b) * d.out_stride + d.out_offset; };
+    if (!dense)
+      for (std::size_t b = 0; b < batch; ++b)
+        simd.run(d.input + d.row(t, b) * d.input_size, d.weights, d.bias, out(b), 1, d.input_size, n, -kInf, kInf);
+    if (d.aux != nullptr) {
+      product([&](std::size_t b) { return d.aux + d.row(t, b) * d.aux_size; }, d.time_major, d.aux_weights, d.aux_size);
+      for (std::size_t b = 0; b < batch; ++b)
+        for (std::size_t u = 0; u < n; ++u) out(b)[u] += scratch[b * n + u];
+    }
+    product([&](std::size_t b) { return previous_state(d, step, t, b); }, step == 0 || (d.time_major && dense),
+            d.recurrent, n);
+    for (std::size_t b = 0; b < batch; ++b) {
+      float* o = out(b);
+      for (std::size_t u = 0; u < n; ++u) o[u] = d.act.apply(o[u] + scratch[b * n + u]);
+    }
+  }
+}
+
+/// Runs `d`. With `simd` and `scratch` (batch * units floats, FLOAT32 only) the products go
+/// through the FULLY_CONNECTED SIMD kernel (run_simd); otherwise the plain loop.
 template <class E>
 void run(const Direction<E>& d, const simd::FullyConnectedF32* simd = nullptr, float* scratch = nullptr) noexcept {
-  constexpr float kInf = std::numeric_limits<float>::infinity();
   const std::size_t n = d.units;
-  for (std::size_t step = 0; step < d.max_time; ++step) {
+  bool done = false;
+  if constexpr (std::is_same_v<E, float>) {
+    if (simd != nullptr && scratch != nullptr) {
+      run_simd(d, *simd, scratch);
+      done = true;
+    }
+  }
+  for (std::size_t step = 0; !done && step < d.max_time; ++step) {
     const std::size_t t = d.backward ? d.max_time - 1 - step : step;
     for (std::size_t b = 0; b < d.batch; ++b) {
       const E* x = d.input + d.row(t, b) * d.input_size;
       const E* xa = d.aux != nullptr ? d.aux + d.row(t, b) * d.aux_size : nullptr;
-      const E* h = step == 0 ? d.hidden_in + b * n
-                             : d.output + d.row(d.backward ? t + 1 : t - 1, b) * d.out_stride + d.out_offset;
+      const E* h = previous_state(d, step, t, b);
       E* o = d.output + d.row(t, b) * d.out_stride + d.out_offset;
-      if constexpr (std::is_same_v<E, float>) {
-        if (simd != nullptr && scratch != nullptr) {
-          simd->run(x, d.weights, d.bias, o, 1, d.input_size, n, -kInf, kInf);
-          if (xa != nullptr) {
-            simd->run(xa, d.aux_weights, nullptr, scratch, 1, d.aux_size, n, -kInf, kInf);
-            for (std::size_t u = 0; u < n; ++u) o[u] += scratch[u];
-          }
-          simd->run(h, d.recurrent, nullptr, scratch, 1, n, n, -kInf, kInf);
-          for (std::size_t u = 0; u < n; ++u) o[u] = d.act.apply(o[u] + scratch[u]);
-          continue;
-        }
-      }
       for (std::size_t u = 0; u < n; ++u) {
         float acc = static_cast<float>(d.bias[u]);
         const E* w = d.weights + u * d.input_size;
@@ -156,6 +194,23 @@ inline float* scratch(const NodeIO& io, std::size_t floats) noexcept {
 inline std::uint32_t known_dim(const NodeIO& io, std::size_t i, std::size_t d) noexcept {
   const RtOperand& op = io.input(i);
   return op.has_value() && op.shape_known() && op.dims.rank() > d ? op.dims[d] : 0;
+}
+
+/// Plans the scratch of a FLOAT32 sequence kernel: batch * units floats, from the [batch,
+/// units] hidden-state inputs listed when their shapes are known at prepare (the largest).
+inline SeqParams plan_scratch(const NodeIO& io, KernelPrepare& prepare, std::initializer_list<std::size_t> states) {
+  SeqParams p;
+  p.simd = &simd::fully_connected_f32_table();
+  for (std::size_t i : states) {
+    std::size_t floats = 0;
+    if (__builtin_mul_overflow(std::size_t{known_dim(io, i, 0)}, std::size_t{known_dim(io, i, 1)}, &floats) ||
+        floats > (std::size_t{1} << 28))
+      floats = 0;  // too large to plan: the plain loop runs
+    if (floats > p.scratch_floats) p.scratch_floats = floats;
+  }
+  prepare.workspace_bytes = p.scratch_floats * sizeof(float);
+  prepare.store(p);
+  return p;
 }
 
 }  // namespace nnhal::kernels::rnn_common
