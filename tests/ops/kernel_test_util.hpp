@@ -10,6 +10,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <memory>
+#include <new>
 #include <span>
 #include <vector>
 
@@ -67,7 +68,11 @@ class KernelNode {
     return push(op, outputs_);
   }
 
-  NodeIO io() { return NodeIO(table_.data(), inputs_, outputs_, params_.data(), nullptr, packed_.data()); }
+  NodeIO io() { return NodeIO(table_.data(), inputs_, outputs_, params_.data(), workspace_.get(), packed_.data()); }
+  /// From now on select() gives the node the workspace its kernel asks for
+  /// (KernelPrepare::workspace_bytes), as the executor does; off by default, so kernels that
+  /// have a plain path without scratch (shapes unknown at prepare) are tested on it.
+  void use_workspace() { give_workspace_ = true; }
   RtOperand& in(std::size_t i) { return table_[inputs_[i]]; }
   RtOperand& out(std::size_t i) { return table_[outputs_[i]]; }
 
@@ -79,6 +84,7 @@ class KernelNode {
     setup.packed = &packed_;
     auto k = impl.select(io(), setup);
     if (!k) return k;
+    if (give_workspace_) assign_workspace(setup.workspace_bytes);
     for (std::uint32_t o : outputs_) {
       RtOperand& op = table_[o];
       bind(op, static_cast<std::size_t>(op.required_bytes()));
@@ -101,9 +107,8 @@ class KernelNode {
     setup.packed = &packed_;
     auto k = impl.select(io(), setup);
     if (!k) return std::move(k.error());
-    workspace_.assign(setup.workspace_bytes / sizeof(std::uint64_t) + 1, 0);
-    const NodeIO node(table_.data(), inputs_, outputs_, params_.data(),
-                      reinterpret_cast<std::byte*>(workspace_.data()), packed_.data());
+    assign_workspace(setup.workspace_bytes);
+    const NodeIO node = io();
     if (auto s = impl.infer(node); !s) return s;
     for (std::uint32_t o : outputs_) bind(table_[o], static_cast<std::size_t>(table_[o].required_bytes()));
     return (*k)(node);
@@ -119,6 +124,14 @@ class KernelNode {
   }
 
  private:
+  /// A 64-byte aligned workspace of `bytes` (none for 0), filled with a pattern rather than
+  /// zeros, as an arena's reused memory would be.
+  void assign_workspace(std::size_t bytes) {
+    workspace_.reset();
+    if (bytes == 0) return;
+    workspace_.reset(new (std::align_val_t{64}) std::byte[bytes]);
+    std::memset(workspace_.get(), 0xCD, bytes);
+  }
   void bind(RtOperand& op, std::size_t bytes) {
     auto buf = std::make_unique<std::byte[]>(bytes == 0 ? 1 : bytes);  // aligned for any scalar
     op.data = buf.get();
@@ -136,7 +149,11 @@ class KernelNode {
   std::vector<std::unique_ptr<std::byte[]>> buffers_;
   alignas(16) std::array<std::byte, kNodeParamBytes> params_{};
   std::vector<std::byte> packed_;  ///< the node's packed data (KernelPrepare::pack)
-  std::vector<std::uint64_t> workspace_;  ///< run_planned's scratch (64-bit aligned)
+  struct AlignedDelete {
+    void operator()(std::byte* p) const noexcept { ::operator delete[](p, std::align_val_t{64}); }
+  };
+  std::unique_ptr<std::byte[], AlignedDelete> workspace_;  ///< see use_workspace() and run_planned()
+  bool give_workspace_ = false;
 };
 
 /// Element offset of (b, y, x, ch) in an [n, h, w, c] image stored NHWC, or NCHW when `nchw`:

@@ -18,7 +18,8 @@
 namespace nnhal::test::malformed {
 
 /// Builds a model of one operation: tensor() adds a request input, scalar() / ints() / f32() /
-/// flag() a constant input, output() an output of unknown shape, in the operation's order.
+/// flag() a constant input, omitted() an omitted optional input, output() an output of unknown
+/// shape, in the operation's order.
 class OneOp {
  public:
   explicit OneOp(OperationType type) : type_(type) {}
@@ -44,6 +45,11 @@ class OneOp {
     return *this;
   }
   OneOp& f32(float v) { return scalar<OperandType::FLOAT32>(v); }
+  /// An omitted optional input (NO_VALUE) of type t.
+  OneOp& omitted(OperandType t) {
+    inputs_.push_back(add(make_operand(t, {}, OperandLifeTime::NO_VALUE)));
+    return *this;
+  }
   OneOp& flag(bool v) { return scalar<OperandType::BOOL>(v ? 1 : 0); }
   OneOp& output(OperandType t, float scale = 0.0f, std::int32_t zp = 0) {
     Operand op = make_operand(t, {}, kOutput);
