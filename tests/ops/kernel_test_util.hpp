@@ -66,7 +66,13 @@ class KernelNode {
     return push(op, outputs_);
   }
 
-  NodeIO io() { return NodeIO(table_.data(), inputs_, outputs_, params_.data(), nullptr, packed_.data()); }
+  NodeIO io() {
+    return NodeIO(table_.data(), inputs_, outputs_, params_.data(), workspace_.empty() ? nullptr : workspace_.data(),
+                  packed_.data());
+  }
+  /// From now on select() gives the node the workspace its kernel asks for, as the executor does
+  /// (off by default: kernels that have a plain path without scratch are tested on it).
+  void use_workspace() { give_workspace_ = true; }
   RtOperand& in(std::size_t i) { return table_[inputs_[i]]; }
   RtOperand& out(std::size_t i) { return table_[outputs_[i]]; }
 
@@ -78,6 +84,7 @@ class KernelNode {
     setup.packed = &packed_;
     auto k = impl.select(io(), setup);
     if (!k) return k;
+    if (give_workspace_) workspace_.assign(setup.workspace_bytes, std::byte{0});
     for (std::uint32_t o : outputs_) {
       RtOperand& op = table_[o];
       bind(op, static_cast<std::size_t>(op.required_bytes()));
@@ -120,6 +127,8 @@ class KernelNode {
   std::vector<std::unique_ptr<std::byte[]>> buffers_;
   alignas(16) std::array<std::byte, kNodeParamBytes> params_{};
   std::vector<std::byte> packed_;  ///< the node's packed data (KernelPrepare::pack)
+  std::vector<std::byte> workspace_;  ///< the node's scratch, with use_workspace()
+  bool give_workspace_ = false;
 };
 
 /// Element offset of (b, y, x, ch) in an [n, h, w, c] image stored NHWC, or NCHW when `nchw`:

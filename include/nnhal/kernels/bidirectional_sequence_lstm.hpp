@@ -113,6 +113,7 @@ inline Expected<Geometry> upper_bound(const NodeIO& io) {
 inline Status infer(const NodeIO& io) {
   auto g = geometry(io, true);
   if (!g) return std::move(g.error());
+  NNHAL_TRY(lstm_cell::check_scalars(io, 48, kName));
   const Dims& in = io.input(0).dims;
   const std::uint32_t fw = g->cells[0].output, bw = g->cells[1].output;
   lstm_cell::set_shape(io, 0, {in[0], in[1], g->merge ? fw + bw : fw});

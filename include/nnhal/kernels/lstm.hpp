@@ -45,6 +45,7 @@ inline Status infer(const NodeIO& io) {
   std::uint32_t batch = 0;
   auto c = shape(io, batch);
   if (!c) return std::move(c.error());
+  NNHAL_TRY(lstm_cell::check_scalars(io, 20, kName));
   lstm_cell::set_shape(io, 0, {batch, c->gates() * c->cell});
   lstm_cell::set_shape(io, 1, {batch, c->output});
   lstm_cell::set_shape(io, 2, {batch, c->cell});

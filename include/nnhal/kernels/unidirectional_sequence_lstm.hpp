@@ -52,6 +52,7 @@ inline Status infer(const NodeIO& io) {
   Extent e;
   auto c = shape(io, e, true);
   if (!c) return std::move(c.error());
+  NNHAL_TRY(lstm_cell::check_scalars(io, 20, kName));
   const Dims& in = io.input(0).dims;
   lstm_cell::set_shape(io, 0, {in[0], in[1], c->output});
   if (io.output_count() == 3) {

@@ -356,6 +356,19 @@ inline Expected<Scalars> read_scalars(const NodeIO& io, std::size_t first, const
   return s;
 }
 
+/// read_scalars for the clips' type (FLOAT16 with half tensors): shape inference checks them
+/// too, so constant scalars that are wrong are refused at prepare.
+inline Status check_scalars(const NodeIO& io, std::size_t first, const char* name) {
+  if (io.input(first + 1).type == OperandType::FLOAT16) {
+    auto s = read_scalars<Half>(io, first, name);
+    if (!s) return std::move(s.error());
+    return {};
+  }
+  auto s = read_scalars<float>(io, first, name);
+  if (!s) return std::move(s.error());
+  return {};
+}
+
 /// Where a sequence's rows are: row (t, b) of a [time, batch, n] (time-major) or [batch, time,
 /// n] tensor starts at ((t * batch + b) or (b * time + t)) * stride + offset.
 struct Rows {
