@@ -44,6 +44,11 @@ class OneOp {
     return *this;
   }
   OneOp& f32(float v) { return scalar<OperandType::FLOAT32>(v); }
+  /// An omitted optional input (NO_VALUE).
+  OneOp& omitted(OperandType t) {
+    inputs_.push_back(add(make_operand(t, {}, OperandLifeTime::NO_VALUE)));
+    return *this;
+  }
   OneOp& flag(bool v) { return scalar<OperandType::BOOL>(v ? 1 : 0); }
   OneOp& output(OperandType t, float scale = 0.0f, std::int32_t zp = 0) {
     Operand op = make_operand(t, {}, kOutput);
