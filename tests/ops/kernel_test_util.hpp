@@ -10,6 +10,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <memory>
+#include <new>
 #include <vector>
 
 #include "nnhal/interface/kernel_set.hpp"
@@ -55,6 +56,15 @@ class KernelNode {
     return push(op, inputs_);
   }
 
+  /// Adds an omitted optional input (lifetime NO_VALUE, no data), as a request's hasNoValue.
+  std::uint32_t omitted(OperandType type, const Dims& dims = {}) {
+    RtOperand op;
+    op.type = type;
+    op.dims = dims;
+    op.lifetime = OperandLifeTime::NO_VALUE;
+    return push(op, inputs_);
+  }
+
   /// Adds an output of type `type` (shape left to infer).
   std::uint32_t output(OperandType type, float scale = 0.0f, std::int32_t zero_point = 0) {
     RtOperand op;
@@ -66,7 +76,7 @@ class KernelNode {
     return push(op, outputs_);
   }
 
-  NodeIO io() { return NodeIO(table_.data(), inputs_, outputs_, params_.data(), nullptr, packed_.data()); }
+  NodeIO io() { return NodeIO(table_.data(), inputs_, outputs_, params_.data(), workspace_.get(), packed_.data()); }
   RtOperand& in(std::size_t i) { return table_[inputs_[i]]; }
   RtOperand& out(std::size_t i) { return table_[outputs_[i]]; }
 
@@ -78,6 +88,10 @@ class KernelNode {
     setup.packed = &packed_;
     auto k = impl.select(io(), setup);
     if (!k) return k;
+    // The scratch the kernel asked for (KernelPrepare::workspace_bytes), 64-byte aligned.
+    workspace_.reset();
+    if (setup.workspace_bytes != 0)
+      workspace_.reset(new (std::align_val_t{64}) std::byte[setup.workspace_bytes]);
     for (std::uint32_t o : outputs_) {
       RtOperand& op = table_[o];
       bind(op, static_cast<std::size_t>(op.required_bytes()));
@@ -120,6 +134,10 @@ class KernelNode {
   std::vector<std::unique_ptr<std::byte[]>> buffers_;
   alignas(16) std::array<std::byte, kNodeParamBytes> params_{};
   std::vector<std::byte> packed_;  ///< the node's packed data (KernelPrepare::pack)
+  struct AlignedDelete {
+    void operator()(std::byte* p) const noexcept { ::operator delete[](p, std::align_val_t{64}); }
+  };
+  std::unique_ptr<std::byte[], AlignedDelete> workspace_;  ///< KernelPrepare::workspace_bytes
 };
 
 /// Element offset of (b, y, x, ch) in an [n, h, w, c] image stored NHWC, or NCHW when `nchw`:
