@@ -31,6 +31,13 @@ class OneOp {
     model_.main.inputIndexes.push_back(i);
     return *this;
   }
+  /// An omitted optional input (lifetime NO_VALUE).
+  OneOp& omitted(OperandType t, std::vector<std::uint32_t> dims = {}, float scale = 0.0f) {
+    Operand op = make_operand(t, std::move(dims), OperandLifeTime::NO_VALUE);
+    op.scale = scale;
+    inputs_.push_back(add(op));
+    return *this;
+  }
   template <OperandType T>
   OneOp& scalar(element_t<T> v) {
     auto& bytes = model_.operandValues;  // keep each constant aligned to its size
