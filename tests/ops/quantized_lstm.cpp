@@ -729,8 +729,8 @@ TEST_CASE("QUANTIZED_16BIT_LSTM refuses other quantizations and shapes") {
 
 TEST_CASE("the quantized LSTM kernels allocate nothing while running") {
   std::mt19937 rng(31);
-  {
-    const QCase k = random_qcase(rng, 15);
+  for (unsigned combo : {15u, 1u, 6u}) {  // every optional input given; CIFG; peephole + layer norm
+    const QCase k = random_qcase(rng, combo);
     KernelNode n;
     build(n, k);
     REQUIRE(n.infer(qlstm()).has_value());
