@@ -57,6 +57,15 @@ class KernelNode {
     return push(op, inputs_);
   }
 
+  /// Adds an omitted optional input (lifetime NO_VALUE, no data), as a request's hasNoValue.
+  std::uint32_t omitted(OperandType type, const Dims& dims = {}) {
+    RtOperand op;
+    op.type = type;
+    op.dims = dims;
+    op.lifetime = OperandLifeTime::NO_VALUE;
+    return push(op, inputs_);
+  }
+
   /// Adds an output of type `type` (shape left to infer).
   std::uint32_t output(OperandType type, float scale = 0.0f, std::int32_t zero_point = 0) {
     RtOperand op;

@@ -32,6 +32,13 @@ class OneOp {
     model_.main.inputIndexes.push_back(i);
     return *this;
   }
+  /// An omitted optional input (lifetime NO_VALUE) of type t.
+  OneOp& omitted(OperandType t, std::vector<std::uint32_t> dims = {}, float scale = 0.0f) {
+    Operand op = make_operand(t, std::move(dims), OperandLifeTime::NO_VALUE);
+    op.scale = scale;
+    inputs_.push_back(add(op));
+    return *this;
+  }
   template <OperandType T>
   OneOp& scalar(element_t<T> v) {
     auto& bytes = model_.operandValues;  // keep each constant aligned to its size
@@ -45,11 +52,6 @@ class OneOp {
     return *this;
   }
   OneOp& f32(float v) { return scalar<OperandType::FLOAT32>(v); }
-  /// An omitted optional input (NO_VALUE) of type t.
-  OneOp& omitted(OperandType t) {
-    inputs_.push_back(add(make_operand(t, {}, OperandLifeTime::NO_VALUE)));
-    return *this;
-  }
   OneOp& flag(bool v) { return scalar<OperandType::BOOL>(v ? 1 : 0); }
   OneOp& output(OperandType t, float scale = 0.0f, std::int32_t zp = 0) {
     Operand op = make_operand(t, {}, kOutput);
