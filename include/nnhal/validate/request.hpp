@@ -148,20 +148,21 @@ inline std::uint64_t combined_size(const Operand& operand, const RequestArgument
   return n;
 }
 
-/// For each operand of main: whether every place that reads it accepts an omitted value
-/// (input_omittable). One pass over the operations, done only for requests omitting inputs.
-inline std::vector<std::uint8_t> omittable_operands(const Subgraph& main) {
-  enum : std::uint8_t { kUnread = 0, kOmittable = 1, kRequired = 2 };
-  std::vector<std::uint8_t> state(main.operands.size(), kUnread);
+/// Whether operand `index` of main is read by at least one operation and every place that
+/// reads it accepts an omitted value (input_omittable). A pass over the operations for each
+/// omitted input, without allocating (an execution validates its request on every run).
+inline bool operand_omittable(const Subgraph& main, std::uint32_t index) {
+  bool read = false;
   for (const Operation& op : main.operations) {
-    const OperationInfo* info = find_operation(op.type);
+    const OperationInfo* info = nullptr;
     for (std::size_t j = 0; j < op.inputs.size(); ++j) {
-      std::uint8_t& st = state[op.inputs[j]];
-      const bool ok = info != nullptr && input_omittable(*info, j);
-      st = (st == kRequired || !ok) ? kRequired : kOmittable;
+      if (op.inputs[j] != index) continue;
+      if (info == nullptr) info = find_operation(op.type);
+      if (info == nullptr || !input_omittable(*info, j)) return false;
+      read = true;
     }
   }
-  return state;
+  return read;
 }
 
 }  // namespace detail
@@ -191,7 +192,6 @@ inline Status validate_request(const Request& request, const Model& model,
   regions.clear();
   regions.reserve(request.inputs.size() + request.outputs.size());
 
-  std::vector<std::uint8_t> omittable;  // computed on the first omitted input
   for (int pass = 0; pass < 2; ++pass) {
     const bool is_output = pass == 1;
     const auto& args = is_output ? request.outputs : request.inputs;
@@ -205,8 +205,7 @@ inline Status validate_request(const Request& request, const Model& model,
             !arg.dimensions.empty())
           return NNHAL_INVALID("%s %zu: an omitted argument must have an empty location and no dimensions", what, i);
         if (is_output) return NNHAL_INVALID("output %zu: outputs cannot be omitted", i);
-        if (omittable.empty()) omittable = detail::omittable_operands(main);
-        if (omittable[indexes[i]] != 1)
+        if (!detail::operand_omittable(main, indexes[i]))
           return NNHAL_INVALID("input %zu: omitted, but an operation reading it requires a value", i);
         continue;
       }
