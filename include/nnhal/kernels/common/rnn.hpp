@@ -139,6 +139,7 @@ inline void run_simd(const Direction<float>& d, const simd::FullyConnectedF32& s
 template <class E>
 void run(const Direction<E>& d, const simd::FullyConnectedF32* simd = nullptr, float* scratch = nullptr) noexcept {
   const std::size_t n = d.units;
+  if (d.batch == 0 || n == 0) return;  // zero-sized: nothing to compute or copy
   bool done = false;
   if constexpr (std::is_same_v<E, float>) {
     if (simd != nullptr && scratch != nullptr) {
