@@ -5832,6 +5832,25 @@ inline Status check_axes(const OperationView& op, std::size_t i, const char* nam
   return check_values_range(op, i, name, -r, r - 1);
 }
 
+/// Value of a constant FLOAT32 or FLOAT16 scalar input i as float, or nullopt when it is not a
+/// constant (the detection rows' thresholds and scales).
+inline std::optional<float> const_float(const OperationView& op, std::size_t i) {
+  if (auto v = op.constant_scalar<OperandType::FLOAT32>(i)) return *v;
+  if (auto v = op.constant_scalar<OperandType::FLOAT16>(i)) return static_cast<float>(*v);
+  return std::nullopt;
+}
+
+/// A 16-bit input i (named `name`) has the fixed quantization of box coordinates: scale 0.125,
+/// zero point 0 (the detection and region operations). Other types pass.
+inline Status check_box_quant(const OperationView& op, std::size_t i, const char* name) {
+  const Operand& o = op.input(i);
+  if (o.type != OperandType::TENSOR_QUANT16_ASYMM && o.type != OperandType::TENSOR_QUANT16_SYMM) return {};
+  if (o.scale != 0.125f || o.zeroPoint != 0)
+    return NNHAL_INVALID("input %zu (%s) must have scale 0.125 and zero point 0 (has %g, %d)", i, name,
+                         static_cast<double>(o.scale), o.zeroPoint);
+  return {};
+}
+
 }  // namespace nnhal::ops::rules
 // ---- end nnhal/ops/common/value_rules.hpp ----
 
@@ -7841,27 +7860,1389 @@ static_assert(kernels_cover_row<OperationType::LOGISTIC>());
 // ---- end nnhal/kernels/logistic.hpp ----
 // ---- begin nnhal/kernels/lsh_projection.hpp ----
 /// \file
-/// LSH_PROJECTION kernels: none yet.
+/// LSH_PROJECTION kernels (the row: nnhal/ops/lsh_projection.hpp): each bit is the sign of a
+/// weighted sum of 64-bit fingerprints of (seed, input row).
+///
+/// As the reference (NNAPI LSHProjection.cpp): for hash function i and bit j, seed =
+/// float(hash[i][j]); for each row r of the input (dimension 0; a row is the bytes of all the
+/// other dimensions, whatever the element type), key = the 4 bytes of the float seed followed by
+/// the row's bytes, and value = double(int64(Fingerprint64(key))); the bit is 1 when the sum of
+/// weight[r] * value (weight omitted: 1) is > 0. Dense output: every bit, [num_hash * num_bits];
+/// sparse: one int per hash function, its bits most significant first, plus i << num_bits
+/// (type 3, SPARSE) or not (type 1, SPARSE_DEPRECATED).
+///
+/// Fingerprint64 is FarmHash's (its "na" 64-bit hash, which the reference calls), written here
+/// from the algorithm: keys of 0-16, 17-32 and 33-64 bytes have their own mixes, longer keys
+/// run 64-byte blocks through a 56-byte state. The key is read through a view of the two parts,
+/// so no buffer is needed.
+/// Runtime checks: hash [num_hash, num_bits] with 1 <= num_bits <= 32, input rank >= 1 with
+/// rows, weight (when given) [rows], type 1, 2 or 3.
 
+
+// ---- begin nnhal/kernels/common/roi.hpp ----
+/// \file
+/// Helpers shared by the region operations (ROI_ALIGN, ROI_POOLING, BOX_WITH_NMS_LIMIT,
+/// AXIS_ALIGNED_BBOX_TRANSFORM): element <-> float conversions of their data and box operands,
+/// and the box-type facts of their signatures.
+///
+/// Boxes are [x1, y1, x2, y2]. They are of the data type for FLOAT32 / FLOAT16 and
+/// TENSOR_QUANT16_ASYMM (scale 0.125, zero point 0) for the 8-bit data types.
+
+
+
+namespace nnhal::kernels::roi {
+
+/// The box operand type used with data type T.
+template <OperandType T>
+inline constexpr OperandType kBoxType =
+    (T == OperandType::TENSOR_QUANT8_ASYMM || T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED)
+        ? OperandType::TENSOR_QUANT16_ASYMM
+        : T;
+
+/// True for the 8-bit data types.
+template <OperandType T>
+inline constexpr bool kQuantized = kBoxType<T> == OperandType::TENSOR_QUANT16_ASYMM;
+
+/// The float scalar type of data type T's parameters (FLOAT16 for FLOAT16, else FLOAT32).
+template <OperandType T>
+inline constexpr OperandType kFloatScalar =
+    T == OperandType::TENSOR_FLOAT16 ? OperandType::FLOAT16 : OperandType::FLOAT32;
+
+/// Value of float scalar input i (FLOAT16 widened to float).
+template <OperandType T>
+inline float float_scalar(const NodeIO& io, std::size_t i) noexcept {
+  if constexpr (T == OperandType::TENSOR_FLOAT16)
+    return static_cast<float>(io.scalar<OperandType::FLOAT16>(i));
+  else
+    return io.scalar<OperandType::FLOAT32>(i);
+}
+
+/// An element of a float or quantized operand (scale, zero point) as float.
+template <class E>
+inline float to_float(E v, float scale, std::int32_t zero_point) noexcept {
+  if constexpr (std::is_same_v<E, float>)
+    return v;
+  else if constexpr (std::is_same_v<E, Half>)
+    return static_cast<float>(v);
+  else
+    return static_cast<float>(static_cast<std::int32_t>(v) - zero_point) * scale;
+}
+
+/// A float stored as E: float / Half directly, an integer type as round(v / scale + zero_point)
+/// clamped to its range (the reference's conversion of results to quantized storage).
+template <class E>
+inline E from_float(float v, float scale, std::int32_t zero_point) noexcept {
+  if constexpr (std::is_same_v<E, float>) {
+    return v;
+  } else if constexpr (std::is_same_v<E, Half>) {
+    return Half(v);
+  } else {
+    const float r = std::round(v / scale + static_cast<float>(zero_point));
+    constexpr float lo = std::numeric_limits<E>::lowest(), hi = std::numeric_limits<E>::max();
+    if (!(r >= lo)) return static_cast<E>(lo);  // also NaN
+    if (r > hi) return static_cast<E>(hi);
+    return static_cast<E>(r);
+  }
+}
+
+/// Checks that box input `i` of an 8-bit node has the fixed quantization (scale 0.125, zero
+/// point 0) the reference requires. `op` names the operation.
+inline Status check_box_quant(const RtOperand& box, const char* op, const char* what) {
+  if (box.type != OperandType::TENSOR_QUANT16_ASYMM) return {};
+  if (box.scale != 0.125f || box.zero_point != 0)
+    return NNHAL_INVALID("%s %s must have scale 0.125 and zero point 0 (has %g, %d)", op, what,
+                         static_cast<double>(box.scale), box.zero_point);
+  return {};
+}
+
+/// The scalars ROI_ALIGN and ROI_POOLING share: the output height and width (inputs 3 and 4),
+/// the height and width ratios of the boxes to the input (5 and 6) and the layout flag.
+struct PooledParams {
+  std::int32_t out_h = 0, out_w = 0;
+  float h_ratio = 0, w_ratio = 0;
+  bool nchw = false;
+};
+
+/// Reads and checks PooledParams (the layout flag is input `layout_input`). `op` names the
+/// operation.
+template <OperandType T>
+inline Expected<PooledParams> read_pooled_params(const NodeIO& io, std::size_t layout_input, const char* op) {
+  PooledParams p;
+  p.out_h = io.scalar<OperandType::INT32>(3);
+  p.out_w = io.scalar<OperandType::INT32>(4);
+  p.h_ratio = float_scalar<T>(io, 5);
+  p.w_ratio = float_scalar<T>(io, 6);
+  p.nchw = layout_nchw(io, layout_input);
+  if (p.out_h <= 0 || p.out_w <= 0)
+    return NNHAL_INVALID("%s output size %d x %d is not positive", op, p.out_h, p.out_w);
+  if (!(p.h_ratio > 0) || !(p.w_ratio > 0) || !std::isfinite(p.h_ratio) || !std::isfinite(p.w_ratio))
+    return NNHAL_INVALID("%s ratios %g, %g must be positive and finite", op, static_cast<double>(p.h_ratio),
+                         static_cast<double>(p.w_ratio));
+  return p;
+}
+
+/// Shape inference of ROI_ALIGN and ROI_POOLING: checks the input (rank 4, no empty dimension),
+/// rois ([num_rois, 4], box quantization) and batch_index ([num_rois]) and sets the output to
+/// [num_rois, out_h, out_w, depth] in the input's layout.
+inline Status infer_pooled(const NodeIO& io, const PooledParams& p, const char* op) {
+  const Dims& d = io.input(0).dims;
+  const RtOperand& rois = io.input(1);
+  const RtOperand& batch = io.input(2);
+  if (d.rank() != 4) return NNHAL_INVALID("%s input has rank %zu, expected 4", op, d.rank());
+  if (rois.dims.rank() != 2 || rois.dims[1] != 4) return NNHAL_INVALID("%s rois must have shape [num_rois, 4]", op);
+  if (batch.dims.rank() != 1 || batch.dims[0] != rois.dims[0])
+    return NNHAL_INVALID("%s batch_index must have shape [num_rois]", op);
+  NNHAL_TRY(check_box_quant(rois, op, "rois"));
+  const window::Image im = window::Image::of(d, p.nchw);
+  if (im.n == 0 || im.h == 0 || im.w == 0 || im.c == 0)
+    return NNHAL_INVALID("%s input has an empty dimension (%u x %u x %u x %u)", op, im.n, im.h, im.w, im.c);
+  return set_output(io, 0,
+                    window::Image::dims(p.nchw, rois.dims[0], static_cast<std::uint32_t>(p.out_h),
+                                        static_cast<std::uint32_t>(p.out_w), im.c));
+}
+
+/// Hard non-max suppression in place over the indices [start, end), as the reference's
+/// hardNmsSingleClass: repeatedly the first index of highest `score` is swapped to the front and
+/// kept, and every later one whose box has `iou(box(i), box(kept))` >= `iou_threshold` is swapped
+/// with the last and dropped (the swapped-in index is examined next); at most `limit` are kept.
+/// Returns the end of the kept range (GENERATE_PROPOSALS, DETECTION_POSTPROCESSING).
+template <class Box, class Iou>
+std::uint32_t* hard_nms(std::uint32_t* start, std::uint32_t* end, const float* score, float iou_threshold,
+                        std::size_t limit, Box box, Iou iou) noexcept {
+  std::size_t kept = 0;
+  while (start < end && kept < limit) {
+    std::uint32_t* best = start;
+    for (std::uint32_t* q = start + 1; q < end; ++q)
+      if (score[*best] < score[*q]) best = q;
+    std::swap(*best, *start);
+    const float* kb = box(*start);
+    for (std::uint32_t* q = start + 1; q < end; ++q) {
+      if (iou(box(*q), kb) >= iou_threshold) {
+        std::swap(*q, *(end - 1));
+        --end;
+        --q;
+      }
+    }
+    ++start;
+    ++kept;
+  }
+  return start;
+}
+
+}  // namespace nnhal::kernels::roi
+// ---- end nnhal/kernels/common/roi.hpp ----
+// ---- begin nnhal/ops/lsh_projection.hpp ----
+/// \file
+/// LSH_PROJECTION (15): locality-sensitive hashing of the input rows by the signs of random
+/// projections, sparse (`[num_hash]`) or dense (`[num_hash * num_bits]`) TENSOR_INT32 output.
+
+
+
+namespace nnhal::ops {
+
+namespace lsh_projection {
+inline constexpr std::array<Slot, 4> kInputs{{
+    {"hash", Role::Weights},
+    {"input", Role::Data},
+    {"weight", Role::Weights, kSlotOmittable},  // NO_VALUE: every weight is 1.0
+    {"type", Role::Parameter},
+}};
+inline constexpr auto& kOutputs = v1_0::kSingleOutput;
+
+/// {H, I, H, INT32} -> {TENSOR_INT32} with H (hash and weight) F32 1.0 or F16 1.2, and input I
+/// any of F32, I32, QA8 (1.0) or F16 (1.2, as an operand type). The type value 3 (SPARSE) is
+/// documented as 1.2 but is not version-checked by the reference validation either.
+inline constexpr auto kSignatures = [] {
+  using enum OperandType;
+  constexpr std::array<TypeVersion, 4> inputs{{
+      {TENSOR_FLOAT32, HalVersion::V1_0},
+      {TENSOR_INT32, HalVersion::V1_0},
+      {TENSOR_QUANT8_ASYMM, HalVersion::V1_0},
+      {TENSOR_FLOAT16, HalVersion::V1_2},
+  }};
+  std::array<Signature, v1_0::kFloatTypes.size() * inputs.size()> out{};
+  std::size_t k = 0;
+  for (const TypeVersion& h : v1_0::kFloatTypes)
+    for (const TypeVersion& i : inputs)
+      out[k++] = sig(max_version(h.version, i.version), {h.type, i.type, h.type, INT32}, {TENSOR_INT32});
+  return out;
+}();
+
+/// What the declared shapes and constants already show (the reference's runtime checks): hash
+/// [num_hash, num_bits] with 1 <= num_bits <= 32, a constant type 1, 2 or 3, a given weight 1-D.
+inline Status validate(const OperationView& op, HalVersion&) {
+  NNHAL_TRY(rules::check_shape(op, 0, "hash", {0, 0}));
+  if (auto bits = rules::known_dim(op, 0, 1); bits && *bits > 32)
+    return NNHAL_INVALID("input 0 (hash) has %u bits per function, at most 32 are supported", *bits);
+  NNHAL_TRY(rules::check_scalar_range(op, 3, "type", 1, 3));
+  if (op.input(2).lifetime != OperandLifeTime::NO_VALUE) NNHAL_TRY(rules::check_1d(op, 2, "weight"));
+  return {};
+}
+}  // namespace lsh_projection
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// LSH_PROJECTION is validated (nnhal/ops/lsh_projection.hpp) but nnhal has no kernel for it yet.
+/// LSH_PROJECTION in the operation table.
 template <>
-struct Kernels<OperationType::LSH_PROJECTION> : NoKernelsYet {};
+struct Row<OperationType::LSH_PROJECTION> {
+  static constexpr OperationInfo info = make_row(OperationType::LSH_PROJECTION, {
+      .inputs = ops::lsh_projection::kInputs,
+      .outputs = ops::lsh_projection::kOutputs,
+      .signatures = ops::lsh_projection::kSignatures,
+      .validate = &ops::lsh_projection::validate,
+      .flags = kOpAllowsOmitted,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/lsh_projection.hpp ----
+
+namespace nnhal::kernels::lsh_projection {
+
+inline constexpr const char* kName = "LSH_PROJECTION";
+
+/// The projection types of input 3.
+enum Type : std::int32_t { kSparseDeprecated = 1, kDense = 2, kSparse = 3 };
+
+namespace farm {
+
+inline constexpr std::uint64_t k0 = 0xc3a5c85c97cb3127ULL;
+inline constexpr std::uint64_t k1 = 0xb492b66fbe98f273ULL;
+inline constexpr std::uint64_t k2 = 0x9ae16a3b2f90404fULL;
+
+/// A key made of two byte ranges, read as one: `head` then `tail`.
+struct Key {
+  const unsigned char* head;
+  std::size_t head_len;
+  const unsigned char* tail;
+  std::size_t len;  ///< total length
+
+  unsigned char byte(std::size_t p) const noexcept { return p < head_len ? head[p] : tail[p - head_len]; }
+  /// Little-endian 64-bit word at byte p.
+  std::uint64_t fetch64(std::size_t p) const noexcept {
+    std::uint64_t v = 0;
+    for (int i = 7; i >= 0; --i) v = (v << 8) | byte(p + static_cast<std::size_t>(i));
+    return v;
+  }
+  std::uint32_t fetch32(std::size_t p) const noexcept {
+    std::uint32_t v = 0;
+    for (int i = 3; i >= 0; --i) v = (v << 8) | byte(p + static_cast<std::size_t>(i));
+    return v;
+  }
+};
+
+inline std::uint64_t rotate(std::uint64_t v, int shift) noexcept {
+  return shift == 0 ? v : (v >> shift) | (v << (64 - shift));
+}
+inline std::uint64_t shift_mix(std::uint64_t v) noexcept { return v ^ (v >> 47); }
+inline std::uint64_t hash16(std::uint64_t u, std::uint64_t v, std::uint64_t mul) noexcept {
+  std::uint64_t a = (u ^ v) * mul;
+  a ^= a >> 47;
+  std::uint64_t b = (v ^ a) * mul;
+  b ^= b >> 47;
+  return b * mul;
+}
+
+inline std::uint64_t len0to16(const Key& s) noexcept {
+  const std::uint64_t len = s.len;
+  if (len >= 8) {
+    const std::uint64_t mul = k2 + len * 2;
+    const std::uint64_t a = s.fetch64(0) + k2;
+    const std::uint64_t b = s.fetch64(s.len - 8);
+    const std::uint64_t c = rotate(b, 37) * mul + a;
+    const std::uint64_t d = (rotate(a, 25) + b) * mul;
+    return hash16(c, d, mul);
+  }
+  if (len >= 4) {
+    const std::uint64_t mul = k2 + len * 2;
+    const std::uint64_t a = s.fetch32(0);
+    return hash16(len + (a << 3), s.fetch32(s.len - 4), mul);
+  }
+  if (len > 0) {
+    const std::uint32_t a = s.byte(0), b = s.byte(s.len >> 1), c = s.byte(s.len - 1);
+    const std::uint32_t y = a + (b << 8);
+    const std::uint32_t z = static_cast<std::uint32_t>(len) + (c << 2);
+    return shift_mix(y * k2 ^ z * k0) * k2;
+  }
+  return k2;
+}
+
+inline std::uint64_t len17to32(const Key& s) noexcept {
+  const std::uint64_t mul = k2 + std::uint64_t{s.len} * 2;
+  const std::uint64_t a = s.fetch64(0) * k1;
+  const std::uint64_t b = s.fetch64(8);
+  const std::uint64_t c = s.fetch64(s.len - 8) * mul;
+  const std::uint64_t d = s.fetch64(s.len - 16) * k2;
+  return hash16(rotate(a + b, 43) + rotate(c, 30) + d, a + rotate(b + k2, 18) + c, mul);
+}
+
+inline std::uint64_t len33to64(const Key& s) noexcept {
+  const std::uint64_t mul = k2 + std::uint64_t{s.len} * 2;
+  const std::uint64_t a = s.fetch64(0) * k2;
+  const std::uint64_t b = s.fetch64(8);
+  const std::uint64_t c = s.fetch64(s.len - 8) * mul;
+  const std::uint64_t d = s.fetch64(s.len - 16) * k2;
+  const std::uint64_t y = rotate(a + b, 43) + rotate(c, 30) + d;
+  const std::uint64_t z = hash16(y, a + rotate(b + k2, 18) + c, mul);
+  const std::uint64_t e = s.fetch64(16) * mul;
+  const std::uint64_t f = s.fetch64(24);
+  const std::uint64_t g = (y + s.fetch64(s.len - 32)) * mul;
+  const std::uint64_t h = (z + s.fetch64(s.len - 24)) * mul;
+  return hash16(rotate(e + f, 43) + rotate(g, 30) + h, e + rotate(f + a, 18) + g, mul);
+}
+
+struct Pair {
+  std::uint64_t first = 0, second = 0;
+};
+
+/// The 32 bytes at p mixed with seeds a and b.
+inline Pair weak32(const Key& s, std::size_t p, std::uint64_t a, std::uint64_t b) noexcept {
+  const std::uint64_t w = s.fetch64(p), x = s.fetch64(p + 8), y = s.fetch64(p + 16), z = s.fetch64(p + 24);
+  a += w;
+  b = rotate(b + a + z, 21);
+  const std::uint64_t c = a;
+  a += x;
+  a += y;
+  b += rotate(a, 44);
+  return {a + z, b + c};
+}
+
+/// FarmHash Fingerprint64 of the key.
+inline std::uint64_t fingerprint64(const Key& s) noexcept {
+  if (s.len <= 16) return len0to16(s);
+  if (s.len <= 32) return len17to32(s);
+  if (s.len <= 64) return len33to64(s);
+  constexpr std::uint64_t seed = 81;
+  std::uint64_t x = seed, y = seed * k1 + 113;
+  std::uint64_t z = shift_mix(y * k2 + 113) * k2;
+  Pair v, w;
+  x = x * k2 + s.fetch64(0);
+  const std::size_t blocks_end = ((s.len - 1) / 64) * 64;  // then 1 to 64 bytes remain
+  const std::size_t last64 = s.len - 64;
+  std::size_t p = 0;
+  do {
+    x = rotate(x + y + v.first + s.fetch64(p + 8), 37) * k1;
+    y = rotate(y + v.second + s.fetch64(p + 48), 42) * k1;
+    x ^= w.second;
+    y += v.first + s.fetch64(p + 40);
+    z = rotate(z + w.first, 33) * k1;
+    v = weak32(s, p, v.second * k1, x + w.first);
+    w = weak32(s, p + 32, z + w.second, y + s.fetch64(p + 16));
+    const std::uint64_t t = z;
+    z = x;
+    x = t;
+    p += 64;
+  } while (p != blocks_end);
+  const std::uint64_t mul = k1 + ((z & 0xff) << 1);
+  p = last64;
+  w.first += (s.len - 1) & 63;
+  v.first += w.first;
+  w.first += v.first;
+  x = rotate(x + y + v.first + s.fetch64(p + 8), 37) * mul;
+  y = rotate(y + v.second + s.fetch64(p + 48), 42) * mul;
+  x ^= w.second * 9;
+  y += v.first * 9 + s.fetch64(p + 40);
+  z = rotate(z + w.first, 33) * mul;
+  v = weak32(s, p, v.second * mul, x + w.first);
+  w = weak32(s, p + 32, z + w.second, y + s.fetch64(p + 16));
+  const std::uint64_t t = z;
+  z = x;
+  x = t;
+  return hash16(hash16(v.first, w.first, mul) + shift_mix(y) * k0 + z, hash16(v.second, w.second, mul) + x, mul);
+}
+
+}  // namespace farm
+
+/// The checked geometry of a node.
+struct Geometry {
+  std::uint32_t num_hash = 0, num_bits = 0, rows = 0;
+  std::size_t row_bytes = 0;
+  std::int32_t type = 0;
+};
+
+inline Expected<Geometry> read_geometry(const NodeIO& io) {
+  const RtOperand& hash = io.input(0);
+  const RtOperand& in = io.input(1);
+  Geometry g;
+  g.type = io.scalar<OperandType::INT32>(3);
+  if (g.type != kSparseDeprecated && g.type != kDense && g.type != kSparse)
+    return NNHAL_INVALID("%s type %d is not 1 (sparse, deprecated), 2 (dense) or 3 (sparse)", kName, g.type);
+  if (hash.dims.rank() != 2) return NNHAL_INVALID("%s hash must have rank 2", kName);
+  g.num_hash = hash.dims[0];
+  g.num_bits = hash.dims[1];
+  if (g.num_bits < 1 || g.num_bits > 32) return NNHAL_INVALID("%s has %u bits per hash, 1 to 32 supported", kName, g.num_bits);
+  if (in.dims.rank() < 1) return NNHAL_INVALID("%s input must have rank >= 1", kName);
+  g.rows = in.dims[0];
+  if (g.rows == 0) return NNHAL_INVALID("%s input has no rows", kName);
+  const std::uint64_t bytes = in.required_bytes();
+  if (bytes == UINT64_MAX) return NNHAL_INVALID("%s input size overflows", kName);
+  g.row_bytes = static_cast<std::size_t>(bytes / g.rows);
+  if (io.has_input(2)) {
+    const Dims& w = io.input(2).dims;
+    if (w.rank() != 1 || w[0] != g.rows) return NNHAL_INVALID("%s weight must have shape [%u]", kName, g.rows);
+  }
+  return g;
+}
+
+/// Output shape: [num_hash] (sparse) or [num_hash * num_bits] (dense).
+inline Status infer(const NodeIO& io) {
+  auto g = read_geometry(io);
+  if (!g) return std::move(g.error());
+  const std::uint64_t n = g->type == kDense ? std::uint64_t{g->num_hash} * g->num_bits : g->num_hash;
+  if (n > UINT32_MAX) return NNHAL_INVALID("%s output size overflows", kName);
+  return set_output(io, 0, Dims{static_cast<std::uint32_t>(n)});
+}
+
+/// One bit: the sign of the weighted fingerprint sum for `seed`.
+template <OperandType H>
+int sign_bit(const NodeIO& io, const Geometry& g, float seed) noexcept {
+  const auto* rows = reinterpret_cast<const unsigned char*>(io.input(1).data);
+  const bool weighted = io.has_input(2);
+  const element_t<H>* weight = weighted ? io.in_data<H>(2) : nullptr;
+  unsigned char seed_bytes[sizeof(float)];
+  std::memcpy(seed_bytes, &seed, sizeof seed);
+  double score = 0.0;
+  for (std::size_t r = 0; r < g.rows; ++r) {
+    const farm::Key key{seed_bytes, sizeof seed_bytes, rows + r * g.row_bytes, sizeof seed_bytes + g.row_bytes};
+    const auto value = static_cast<double>(static_cast<std::int64_t>(farm::fingerprint64(key)));
+    score += weighted ? static_cast<double>(roi::to_float(weight[r], 0, 0)) * value : value;
+  }
+  return score > 0 ? 1 : 0;
+}
+
+/// The kernel for hash (and weight) type H.
+template <OperandType H>
+Status kernel(const NodeIO& io) {
+  auto ge = read_geometry(io);
+  if (!ge) return std::move(ge.error());
+  const Geometry& g = *ge;
+  const std::size_t n = g.type == kDense ? std::size_t{g.num_hash} * g.num_bits : g.num_hash;
+  if (io.output(0).dims != Dims{static_cast<std::uint32_t>(n)})
+    return NNHAL_FAILURE("%s output shape does not match the inputs", kName);
+  const element_t<H>* hash = io.in_data<H>(0);
+  std::int32_t* out = io.out_data<OperandType::TENSOR_INT32>(0);
+  for (std::size_t i = 0; i < g.num_hash; ++i) {
+    std::uint32_t signature = 0;
+    for (std::size_t j = 0; j < g.num_bits; ++j) {
+      const float seed = roi::to_float(hash[i * g.num_bits + j], 0, 0);
+      const int bit = sign_bit<H>(io, g, seed);
+      if (g.type == kDense)
+        out[i * g.num_bits + j] = bit;
+      else
+        signature = (signature << 1) | static_cast<std::uint32_t>(bit);
+    }
+    if (g.type == kSparse)
+      out[i] = static_cast<std::int32_t>(signature + static_cast<std::uint32_t>((std::uint64_t{i} << g.num_bits)));
+    else if (g.type == kSparseDeprecated)
+      out[i] = static_cast<std::int32_t>(signature);
+  }
+  return {};
+}
+
+/// LSH_PROJECTION's kernels, keyed by the hash type.
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16};
+
+  static Status infer(const NodeIO& io) { return lsh_projection::infer(io); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO&, KernelPrepare&) {
+    return &kernel<T>;
+  }
+};
+
+}  // namespace nnhal::kernels::lsh_projection
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::LSH_PROJECTION> : kernels::lsh_projection::Family {};
+static_assert(kernels_cover_row<OperationType::LSH_PROJECTION>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/lsh_projection.hpp ----
 // ---- begin nnhal/kernels/lstm.hpp ----
 /// \file
-/// LSTM kernels: none yet.
+/// LSTM kernels (the row: nnhal/ops/lstm.hpp): one step of an LSTM cell, FLOAT32 and FLOAT16
+/// (computed in float), with optional CIFG, peephole, projection (+ bias) and, in the 27-input
+/// form, layer normalization. The step itself is shared with the sequence operations
+/// (nnhal/kernels/common/lstm.hpp, which describes the numerics and the packed weights).
+///
+/// Runtime checks (the reference's LSTMCell::Prepare / CheckInputTensorDimensions): input
+/// [batch, input_size]; every weight, bias and state of the shape its role fixes; the optional
+/// groups consistent on the actual operands (a request may omit a subgraph input); activation
+/// one of NONE, RELU, RELU6, TANH, SIGMOID; clips >= 0. Outputs: scratch [batch, cell * 4] (3
+/// under CIFG; its values are the last gate activations, which no test reads), output state
+/// [batch, output], cell state [batch, cell], output [batch, output].
 
+
+// ---- begin nnhal/kernels/common/lstm.hpp ----
+/// \file
+/// Shared by the float kernels of LSTM, UNIDIRECTIONAL_SEQUENCE_LSTM and
+/// BIDIRECTIONAL_SEQUENCE_LSTM: one cell's shape checks, its weights packed into one float block,
+/// the workspace plan, and the step loop over a sequence.
+///
+/// Numerics follow the reference (NNAPI LSTMCell::LSTMStep, computed in float for FLOAT16 too,
+/// the states kept in float between steps and rounded to half once per output element):
+///   gates = W_x x + W_aux aux + W_h h_prev (+ bias when there is no layer normalization)
+///   i = sigmoid(norm_i(gates_i + p_i * c_prev))        (absent under CIFG)
+///   f = sigmoid(norm_f(gates_f + p_f * c_prev))
+///   g = act(norm_c(gates_c))
+///   c = clip(f * c_prev + g * (CIFG ? 1 - f : i), cell_clip)
+///   o = sigmoid(norm_o(gates_o + p_o * c))
+///   h = clip(P (o * act(c)) + p_bias, proj_clip)  or  o * act(c) without projection
+/// where norm_x(v) = layer_norm(v) * ln_x + bias_x with layer normalization, the identity
+/// otherwise (the bias is then in `gates`); peephole terms only with peephole weights; a clip of
+/// 0 means none. layer_norm(v) = (v - mean) / sqrt(var), var = mean(v^2) - mean^2 and
+/// 1 / sqrt(1e-8) when var == 0 (the reference's MeanStddevNormalization).
+///
+/// The gate products go through the FLOAT32 FULLY_CONNECTED SIMD kernel as one matrix product
+/// per step: the cell's input, auxiliary and recurrent weights of every gate are packed at
+/// prepare into one [gates * cell, input + aux + output] matrix (rows i, f, c, o; i absent under
+/// CIFG) with the gate biases beside it, and [x | aux | h_prev] is gathered per batch row. The
+/// sums are therefore ordered differently from the reference's three accumulated products; the
+/// usual summation-order bound holds. Constant weights are packed once into the prepared node;
+/// weights that are runtime inputs are packed into the workspace at each execution. Every
+/// buffer a step uses lies in the workspace: nothing is allocated while executing.
+
+
+
+namespace nnhal::kernels::lstm_cell {
+
+inline constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
+/// Input positions of one cell's operands within an operation.
+struct CellSlots {
+  std::size_t input_weights;      ///< first of 4: to input, forget, cell, output gates
+  std::size_t recurrent_weights;  ///< first of 4
+  std::size_t peephole;           ///< first of 3: cell to input, forget, output
+  std::size_t bias;               ///< first of 4 gate biases
+  std::size_t projection;         ///< projection weights; the projection bias follows
+  std::size_t layer_norm;         ///< first of 4 layer-norm weights, or kNone
+  std::size_t aux_weights;        ///< first of 4 auxiliary weights, or kNone
+  std::size_t output_state, cell_state;
+};
+
+/// LSTM and UNIDIRECTIONAL_SEQUENCE_LSTM cells (layer norm at 23 or 24 when present).
+constexpr CellSlots lstm_slots(std::size_t layer_norm) noexcept {
+  return {1, 5, 9, 12, 16, layer_norm, kNone, 18, 19};
+}
+
+/// One cell's sizes and optional parts.
+struct CellShape {
+  std::uint32_t input = 0, aux = 0, cell = 0, output = 0;  ///< aux = 0: no auxiliary weights
+  bool cifg = false, peephole = false, layer_norm = false, projection = false, projection_bias = false;
+
+  std::uint32_t gates() const noexcept { return cifg ? 3 : 4; }
+  std::size_t k() const noexcept { return std::size_t{input} + aux + output; }
+  bool operator==(const CellShape&) const = default;
+};
+
+/// Offsets (in floats) of a cell's packed block: the gate matrix, the gate biases, peepholes
+/// (input, forget, output), layer-norm weights (one per gate), the projection and its bias.
+struct PackedLayout {
+  std::size_t matrix = 0, bias = 0, peephole = 0, layer_norm = 0, projection = 0, projection_bias = 0, total = 0;
+
+  static PackedLayout of(const CellShape& s) noexcept {
+    PackedLayout l;
+    const std::size_t rows = std::size_t{s.gates()} * s.cell;
+    l.bias = rows * s.k();
+    l.peephole = l.bias + rows;
+    l.layer_norm = l.peephole + (s.peephole ? 3 * std::size_t{s.cell} : 0);
+    l.projection = l.layer_norm + (s.layer_norm ? rows : 0);
+    l.projection_bias = l.projection + (s.projection ? std::size_t{s.output} * s.cell : 0);
+    l.total = l.projection_bias + (s.projection_bias ? s.output : 0);
+    return l;
+  }
+};
+
+/// Floats of step scratch a cell needs for `batch` rows: [x | aux | h] rows, the gates, the
+/// output and cell states, the hidden vector.
+inline std::size_t scratch_floats(const CellShape& s, std::size_t batch) noexcept {
+  return batch * (s.k() + std::size_t{s.gates()} * s.cell + s.output + 2 * std::size_t{s.cell});
+}
+
+/// Largest packed block or scratch planned (floats): 1 GiB.
+inline constexpr std::size_t kMaxFloats = std::size_t{1} << 28;
+
+inline bool is_constant(const RtOperand& op) noexcept {
+  return op.lifetime == OperandLifeTime::CONSTANT_COPY || op.lifetime == OperandLifeTime::CONSTANT_REFERENCE;
+}
+
+/// Operand i when present (a value, not omitted), else nullptr.
+inline const RtOperand* optional(const NodeIO& io, std::size_t i) noexcept {
+  return i != kNone && io.has_input(i) ? &io.input(i) : nullptr;
+}
+
+inline Status check_dims(const RtOperand& op, std::size_t i, std::uint32_t d0, std::uint32_t d1, const char* name) {
+  const Dims& d = op.dims;
+  if (!op.rank_known || d.rank() != 2 || d[0] != d0 || d[1] != d1)
+    return NNHAL_INVALID("%s input %zu must have shape [%u, %u]", name, i, d0, d1);
+  return {};
+}
+
+inline Status check_dims(const RtOperand& op, std::size_t i, std::uint32_t d0, const char* name) {
+  if (!op.rank_known || op.dims.rank() != 1 || op.dims[0] != d0)
+    return NNHAL_INVALID("%s input %zu must have shape [%u]", name, i, d0);
+  return {};
+}
+
+/// Reads a cell's sizes and optional parts from its operands and checks every shape, as the
+/// reference's LSTMCell::CheckInputTensorDimensions does (plus: without projection the output
+/// size must equal the cell count, which the reference copies without checking). `input` is the
+/// size of the cell's input rows; `aux` that of the auxiliary input rows when the cell has
+/// auxiliary weights (0 otherwise).
+inline Expected<CellShape> cell_shape(const NodeIO& io, const CellSlots& s, std::uint32_t input, bool with_aux,
+                                      std::uint32_t aux, const char* name) {
+  CellShape c;
+  const RtOperand& to_output = io.input(s.input_weights + 3);
+  const RtOperand& rec_output = io.input(s.recurrent_weights + 3);
+  if (!to_output.rank_known || to_output.dims.rank() != 2 || !rec_output.rank_known || rec_output.dims.rank() != 2)
+    return NNHAL_INVALID("%s input %zu and %zu must be 2-D weights", name, s.input_weights + 3,
+                         s.recurrent_weights + 3);
+  c.input = input;
+  c.cell = to_output.dims[0];
+  c.output = rec_output.dims[1];
+  constexpr std::uint32_t kMaxSize = std::uint32_t{1} << 26;  // keeps the size products within 64 bits
+  if (c.cell > kMaxSize || c.output > kMaxSize || input > kMaxSize || aux > kMaxSize)
+    return NNHAL_INVALID("%s: sizes above %u are not supported", name, kMaxSize);
+  if (c.cell == 0 || c.output == 0 || input == 0)
+    return NNHAL_INVALID("%s: input size %u, cell count %u and output size %u must be positive", name, input, c.cell,
+                         c.output);
+  const RtOperand* ii = optional(io, s.input_weights);
+  const RtOperand* ri = optional(io, s.recurrent_weights);
+  const RtOperand* ib = optional(io, s.bias);
+  c.cifg = ii == nullptr;
+  if ((ri == nullptr) != c.cifg || (ib == nullptr) != c.cifg)
+    return NNHAL_INVALID("%s: inputs %zu, %zu and %zu (input gate) must be all present or all omitted", name,
+                         s.input_weights, s.recurrent_weights, s.bias);
+  for (std::uint32_t g = c.cifg ? 1 : 0; g < 4; ++g) {
+    NNHAL_TRY(check_dims(io.input(s.input_weights + g), s.input_weights + g, c.cell, input, name));
+    NNHAL_TRY(check_dims(io.input(s.recurrent_weights + g), s.recurrent_weights + g, c.cell, c.output, name));
+    NNHAL_TRY(check_dims(io.input(s.bias + g), s.bias + g, c.cell, name));
+  }
+  const RtOperand* pi = optional(io, s.peephole);
+  const RtOperand* pf = optional(io, s.peephole + 1);
+  const RtOperand* po = optional(io, s.peephole + 2);
+  c.peephole = po != nullptr;
+  // Under CIFG a cell-to-input peephole is tolerated and ignored, as by the reference.
+  if ((pf != nullptr) != c.peephole || (!c.cifg && (pi != nullptr) != c.peephole))
+    return NNHAL_INVALID("%s: peephole inputs %zu..%zu must be all present or all omitted", name, s.peephole,
+                         s.peephole + 2);
+  if (c.peephole)
+    for (std::uint32_t g = c.cifg ? 1 : 0; g < 3; ++g)
+      NNHAL_TRY(check_dims(io.input(s.peephole + g), s.peephole + g, c.cell, name));
+  const RtOperand* pw = optional(io, s.projection);
+  const RtOperand* pb = optional(io, s.projection + 1);
+  c.projection = pw != nullptr;
+  c.projection_bias = pb != nullptr;
+  if (c.projection_bias && !c.projection)
+    return NNHAL_INVALID("%s input %zu (projection bias) is present without input %zu (projection weights)", name,
+                         s.projection + 1, s.projection);
+  if (c.projection) NNHAL_TRY(check_dims(*pw, s.projection, c.output, c.cell, name));
+  if (c.projection_bias) NNHAL_TRY(check_dims(*pb, s.projection + 1, c.output, name));
+  if (!c.projection && c.output != c.cell)
+    return NNHAL_INVALID("%s: without projection the output size %u must equal the cell count %u", name, c.output,
+                         c.cell);
+  if (s.layer_norm != kNone) {
+    // The reference decides layer normalization by the output gate's weights.
+    c.layer_norm = optional(io, s.layer_norm + 3) != nullptr;
+    for (std::uint32_t g = 0; g < 4; ++g) {
+      const RtOperand* ln = optional(io, s.layer_norm + g);
+      const bool expected = c.layer_norm && !(g == 0 && c.cifg);
+      if ((ln != nullptr) != expected)
+        return NNHAL_INVALID("%s input %zu (layer-norm weights) must be %s", name, s.layer_norm + g,
+                             expected ? "present" : "omitted");
+      if (ln != nullptr) NNHAL_TRY(check_dims(*ln, s.layer_norm + g, c.cell, name));
+    }
+  }
+  if (with_aux) {
+    c.aux = aux;
+    if (aux == 0) return NNHAL_INVALID("%s: the auxiliary input size must be positive", name);
+    for (std::uint32_t g = 0; g < 4; ++g) {
+      const RtOperand* w = optional(io, s.aux_weights + g);
+      const bool expected = !(g == 0 && c.cifg);
+      if ((w != nullptr) != expected)
+        return NNHAL_INVALID("%s input %zu (auxiliary weights) must be %s", name, s.aux_weights + g,
+                             expected ? "present" : "omitted");
+      if (w != nullptr) NNHAL_TRY(check_dims(*w, s.aux_weights + g, c.cell, aux, name));
+    }
+  }
+  return c;
+}
+
+/// The largest cell the operands allow when some optional operand's shape is unknown at
+/// prepare (a subgraph input the request may still omit): every optional part present. Planned
+/// with it, the workspace fits whichever parts the execution brings.
+inline Expected<CellShape> upper_bound_shape(const NodeIO& io, const CellSlots& s, std::uint32_t input, bool with_aux,
+                                             std::uint32_t aux, const char* name) {
+  const RtOperand& to_output = io.input(s.input_weights + 3);
+  const RtOperand& rec_output = io.input(s.recurrent_weights + 3);
+  if (!to_output.shape_known() || to_output.dims.rank() != 2 || !rec_output.shape_known() ||
+      rec_output.dims.rank() != 2)
+    return NNHAL_FAILURE("%s: the weight shapes are unknown at prepare", name);
+  CellShape c;
+  c.input = input, c.aux = with_aux ? aux : 0, c.cell = to_output.dims[0], c.output = rec_output.dims[1];
+  constexpr std::uint32_t kMaxSize = std::uint32_t{1} << 26;
+  if (c.input == 0 || c.cell == 0 || c.output == 0 || c.input > kMaxSize || c.cell > kMaxSize || c.output > kMaxSize ||
+      c.aux > kMaxSize)
+    return NNHAL_FAILURE("%s: sizes unknown or too large at prepare", name);
+  c.peephole = c.projection = c.projection_bias = true;
+  c.layer_norm = s.layer_norm != kNone;
+  return c;
+}
+
+/// Element i of a float or half tensor, as float.
+template <class E>
+inline float load(const E* p, std::size_t i) noexcept {
+  return static_cast<float>(p[i]);
+}
+
+template <class E>
+inline E store_as(float v) noexcept {
+  if constexpr (std::is_same_v<E, float>) {
+    return v;
+  } else {
+    return E(v);
+  }
+}
+
+template <class E>
+inline const E* data_of(const NodeIO& io, std::size_t i) noexcept {
+  return reinterpret_cast<const E*>(io.input(i).data);
+}
+
+/// Packs a cell's weights into `dst` (PackedLayout::of(s).total floats), converted to float.
+template <class E>
+inline void pack(const NodeIO& io, const CellSlots& slots, const CellShape& s, float* dst) noexcept {
+  const PackedLayout l = PackedLayout::of(s);
+  const std::size_t k = s.k();
+  std::uint32_t row = 0;
+  for (std::uint32_t g = s.cifg ? 1 : 0; g < 4; ++g, ++row) {
+    const E* wx = data_of<E>(io, slots.input_weights + g);
+    const E* wh = data_of<E>(io, slots.recurrent_weights + g);
+    const E* wa = s.aux != 0 ? data_of<E>(io, slots.aux_weights + g) : nullptr;
+    const E* b = data_of<E>(io, slots.bias + g);
+    for (std::uint32_t u = 0; u < s.cell; ++u) {
+      float* r = dst + l.matrix + (std::size_t{row} * s.cell + u) * k;
+      for (std::uint32_t j = 0; j < s.input; ++j) r[j] = load(wx, std::size_t{u} * s.input + j);
+      for (std::uint32_t j = 0; j < s.aux; ++j) r[s.input + j] = load(wa, std::size_t{u} * s.aux + j);
+      for (std::uint32_t j = 0; j < s.output; ++j) r[s.input + s.aux + j] = load(wh, std::size_t{u} * s.output + j);
+      dst[l.bias + std::size_t{row} * s.cell + u] = load(b, u);
+      if (s.layer_norm) dst[l.layer_norm + std::size_t{row} * s.cell + u] = load(data_of<E>(io, slots.layer_norm + g), u);
+    }
+  }
+  if (s.peephole)
+    for (std::uint32_t g = s.cifg ? 1 : 0; g < 3; ++g)
+      for (std::uint32_t u = 0; u < s.cell; ++u)
+        dst[l.peephole + std::size_t{g} * s.cell + u] = load(data_of<E>(io, slots.peephole + g), u);
+  if (s.projection)
+    for (std::size_t j = 0; j < std::size_t{s.output} * s.cell; ++j)
+      dst[l.projection + j] = load(data_of<E>(io, slots.projection), j);
+  if (s.projection_bias)
+    for (std::uint32_t j = 0; j < s.output; ++j) dst[l.projection_bias + j] = load(data_of<E>(io, slots.projection + 1), j);
+}
+
+/// True when every tensor of the cell that `pack` reads is a constant with its bytes bound.
+inline bool cell_constant(const NodeIO& io, const CellSlots& s, const CellShape& c) noexcept {
+  auto ok = [&](std::size_t i) {
+    const RtOperand& op = io.input(i);
+    return is_constant(op) && op.data != nullptr && op.length >= op.required_bytes();
+  };
+  for (std::uint32_t g = c.cifg ? 1 : 0; g < 4; ++g) {
+    if (!ok(s.input_weights + g) || !ok(s.recurrent_weights + g) || !ok(s.bias + g)) return false;
+    if (c.aux != 0 && !ok(s.aux_weights + g)) return false;
+    if (c.layer_norm && !ok(s.layer_norm + g)) return false;
+  }
+  if (c.peephole)
+    for (std::uint32_t g = c.cifg ? 1 : 0; g < 3; ++g)
+      if (!ok(s.peephole + g)) return false;
+  if (c.projection && !ok(s.projection)) return false;
+  if (c.projection_bias && !ok(s.projection + 1)) return false;
+  return true;
+}
+
+/// The fused activation of the cell (input 20 of LSTM): NONE, RELU, RELU6, TANH or SIGMOID.
+enum class Act : std::int32_t { None = 0, Relu = 1, Relu6 = 3, Tanh = 4, Sigmoid = 6 };
+
+inline bool valid_activation(std::int32_t a) noexcept { return a == 0 || a == 1 || a == 3 || a == 4 || a == 6; }
+
+inline float sigmoid(float x) noexcept { return 1.0f / (1.0f + std::exp(-x)); }
+
+inline float activate(Act a, float x) noexcept {
+  switch (a) {
+    case Act::Relu: return x < 0.0f ? 0.0f : x;
+    case Act::Relu6: return x < 0.0f ? 0.0f : (x > 6.0f ? 6.0f : x);
+    case Act::Tanh: return std::tanh(x);
+    case Act::Sigmoid: return sigmoid(x);
+    case Act::None: break;
+  }
+  return x;
+}
+
+/// The reference's ClipVector element: into [-limit, limit].
+inline float clip(float v, float limit) noexcept {
+  const float r = limit < v ? limit : v;
+  return -limit > r ? -limit : r;
+}
+
+/// In place: (v - mean) / stddev, then * weights + bias (the reference's layer normalization).
+inline void layer_norm(float* v, std::size_t n, const float* weights, const float* bias) noexcept {
+  float sum = 0.0f, sum_sq = 0.0f;
+  for (std::size_t j = 0; j < n; ++j) sum += v[j], sum_sq += v[j] * v[j];
+  const float mean = sum / static_cast<float>(n);
+  const float variance = sum_sq / static_cast<float>(n) - mean * mean;
+  const float inv = variance == 0.0f ? 1.0f / std::sqrt(1e-8f) : 1.0f / std::sqrt(variance);
+  for (std::size_t j = 0; j < n; ++j) v[j] = (v[j] - mean) * inv * weights[j] + bias[j];
+}
+
+/// The scalar parameters shared by the LSTM operations.
+struct Scalars {
+  Act activation = Act::None;
+  float cell_clip = 0.0f, proj_clip = 0.0f;
+};
+
+/// Reads activation and clips at `first` (activation), first + 1, first + 2; the clips are
+/// FLOAT32 or FLOAT16 scalars as the tensors.
+template <class E>
+inline Expected<Scalars> read_scalars(const NodeIO& io, std::size_t first, const char* name) {
+  Scalars s;
+  const std::int32_t a = io.scalar<OperandType::INT32>(first);
+  if (!valid_activation(a))
+    return NNHAL_INVALID("%s activation %d is not one of NONE, RELU, RELU6, TANH, SIGMOID", name, a);
+  s.activation = static_cast<Act>(a);
+  if constexpr (std::is_same_v<E, float>) {
+    s.cell_clip = io.scalar<OperandType::FLOAT32>(first + 1);
+    s.proj_clip = io.scalar<OperandType::FLOAT32>(first + 2);
+  } else {
+    s.cell_clip = static_cast<float>(io.scalar<OperandType::FLOAT16>(first + 1));
+    s.proj_clip = static_cast<float>(io.scalar<OperandType::FLOAT16>(first + 2));
+  }
+  if (!(s.cell_clip >= 0.0f) || !(s.proj_clip >= 0.0f))
+    return NNHAL_INVALID("%s cell clip %g and projection clip %g must be >= 0", name,
+                         static_cast<double>(s.cell_clip), static_cast<double>(s.proj_clip));
+  return s;
+}
+
+/// read_scalars for the clips' type (FLOAT16 with half tensors): shape inference checks them
+/// too, so constant scalars that are wrong are refused at prepare.
+inline Status check_scalars(const NodeIO& io, std::size_t first, const char* name) {
+  if (io.input(first + 1).type == OperandType::FLOAT16) {
+    auto s = read_scalars<Half>(io, first, name);
+    if (!s) return std::move(s.error());
+    return {};
+  }
+  auto s = read_scalars<float>(io, first, name);
+  if (!s) return std::move(s.error());
+  return {};
+}
+
+/// Where a sequence's rows are: row (t, b) of a [time, batch, n] (time-major) or [batch, time,
+/// n] tensor starts at ((t * batch + b) or (b * time + t)) * stride + offset.
+struct Rows {
+  std::size_t time = 1, batch = 1, stride = 0, offset = 0;
+  bool time_major = true;
+  std::size_t at(std::size_t t, std::size_t b) const noexcept {
+    return (time_major ? t * batch + b : b * time + t) * stride + offset;
+  }
+};
+
+/// One cell run over a sequence.
+template <class E>
+struct Sequence {
+  const E* x = nullptr;
+  Rows x_rows;
+  const E* aux = nullptr;  ///< with auxiliary weights only
+  Rows aux_rows;
+  E* out = nullptr;
+  Rows out_rows;
+  const E* output_state_in = nullptr;
+  const E* cell_state_in = nullptr;
+  E* output_state_out = nullptr;  ///< may be nullptr
+  E* cell_state_out = nullptr;    ///< may be nullptr
+  E* scratch_out = nullptr;       ///< LSTM's scratch-buffer output; may be nullptr
+  bool forward = true;
+};
+
+/// Runs a cell over `seq` with its packed block `packed` and `scratch` (scratch_floats(s,
+/// batch) floats).
+template <class E>
+void run(const simd::FullyConnectedF32& fc, const CellShape& s, const Scalars& p, const float* packed, float* scratch,
+         const Sequence<E>& seq) noexcept {
+  const PackedLayout l = PackedLayout::of(s);
+  const std::size_t batch = seq.x_rows.batch, time = seq.x_rows.time;
+  const std::size_t k = s.k(), cell = s.cell, out_n = s.output, rows = std::size_t{s.gates()} * cell;
+  float* xin = scratch;
+  float* gates = xin + batch * k;
+  float* h = gates + batch * rows;
+  float* c = h + batch * out_n;
+  float* hidden = c + batch * cell;
+  for (std::size_t j = 0; j < batch * out_n; ++j) h[j] = load(seq.output_state_in, j);
+  for (std::size_t j = 0; j < batch * cell; ++j) c[j] = load(seq.cell_state_in, j);
+  const float* peep = packed + l.peephole;  // rows input, forget, output
+  const float* ln = packed + l.layer_norm;
+  const float* bias = packed + l.bias;
+  const std::size_t gi = 0, gf = s.cifg ? 0 : cell, gc = gf + cell, go = gc + cell;  // offsets within a row
+
+  for (std::size_t step = 0; step < time; ++step) {
+    const std::size_t t = seq.forward ? step : time - 1 - step;
+    for (std::size_t b = 0; b < batch; ++b) {
+      float* r = xin + b * k;
+      const E* xr = seq.x + seq.x_rows.at(t, b);
+      for (std::size_t j = 0; j < s.input; ++j) r[j] = load(xr, j);
+      if (s.aux != 0) {
+        const E* ar = seq.aux + seq.aux_rows.at(t, b);
+        for (std::size_t j = 0; j < s.aux; ++j) r[s.input + j] = load(ar, j);
+      }
+      std::memcpy(r + s.input + s.aux, h + b * out_n, out_n * sizeof(float));
+    }
+    fc.run(xin, packed + l.matrix, s.layer_norm ? nullptr : bias, gates, batch, k, rows,
+           -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::infinity());
+
+    for (std::size_t b = 0; b < batch; ++b) {
+      float* gr = gates + b * rows;
+      float* cb = c + b * cell;
+      float* hid = hidden + b * cell;
+      if (!s.cifg) {
+        if (s.peephole)
+          for (std::size_t j = 0; j < cell; ++j) gr[gi + j] += peep[j] * cb[j];
+        if (s.layer_norm) layer_norm(gr + gi, cell, ln + gi, bias + gi);
+        for (std::size_t j = 0; j < cell; ++j) gr[gi + j] = sigmoid(gr[gi + j]);
+      }
+      if (s.peephole)
+        for (std::size_t j = 0; j < cell; ++j) gr[gf + j] += peep[cell + j] * cb[j];
+      if (s.layer_norm) {
+        layer_norm(gr + gf, cell, ln + gf, bias + gf);
+        layer_norm(gr + gc, cell, ln + gc, bias + gc);
+      }
+      for (std::size_t j = 0; j < cell; ++j) {
+        const float f = sigmoid(gr[gf + j]);
+        const float g = activate(p.activation, gr[gc + j]);
+        gr[gf + j] = f, gr[gc + j] = g;
+        float cn = f * cb[j];
+        cn += g * (s.cifg ? 1.0f - f : gr[gi + j]);
+        cb[j] = p.cell_clip > 0.0f ? clip(cn, p.cell_clip) : cn;
+      }
+      if (s.peephole)
+        for (std::size_t j = 0; j < cell; ++j) gr[go + j] += peep[2 * cell + j] * cb[j];
+      if (s.layer_norm) layer_norm(gr + go, cell, ln + go, bias + go);
+      for (std::size_t j = 0; j < cell; ++j) {
+        gr[go + j] = sigmoid(gr[go + j]);
+        hid[j] = gr[go + j] * activate(p.activation, cb[j]);
+      }
+    }
+
+    if (s.projection) {
+      fc.run(hidden, packed + l.projection, s.projection_bias ? packed + l.projection_bias : nullptr, h, batch, cell,
+             out_n, -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::infinity());
+      if (p.proj_clip > 0.0f)
+        for (std::size_t j = 0; j < batch * out_n; ++j) h[j] = clip(h[j], p.proj_clip);
+    } else {
+      std::memcpy(h, hidden, batch * cell * sizeof(float));
+    }
+    for (std::size_t b = 0; b < batch; ++b) {
+      E* o = seq.out + seq.out_rows.at(t, b);
+      for (std::size_t j = 0; j < out_n; ++j) o[j] = store_as<E>(h[b * out_n + j]);
+    }
+  }
+
+  if (seq.output_state_out != nullptr)
+    for (std::size_t j = 0; j < batch * out_n; ++j) seq.output_state_out[j] = store_as<E>(h[j]);
+  if (seq.cell_state_out != nullptr)
+    for (std::size_t j = 0; j < batch * cell; ++j) seq.cell_state_out[j] = store_as<E>(c[j]);
+  if (seq.scratch_out != nullptr) {
+    // The reference leaves its gate buffers there, gate-major ([gate][batch][cell]); the values
+    // are not specified (tests ignore this output): the gate activations of the last step.
+    for (std::size_t g = 0; g < s.gates(); ++g)
+      for (std::size_t b = 0; b < batch; ++b)
+        for (std::size_t j = 0; j < cell; ++j)
+          seq.scratch_out[(g * batch + b) * cell + j] = store_as<E>(gates[b * rows + g * cell + j]);
+  }
+}
+
+/// The plan of one cell, kept in the node's parameters.
+struct CellPlan {
+  CellShape shape;
+  bool exact = false;  ///< `shape` is the cell's (else an upper bound)
+  bool packed_at_prepare = false;
+  std::uint32_t packed_offset = 0;  ///< in floats, within NodeIO::packed() (prepare) or the workspace
+};
+
+/// A node's plan (its parameters): the SIMD table, each cell's shape and where its packed block
+/// lives, and the workspace: the per-run packed blocks, then the step scratch.
+struct NodePlan {
+  const simd::FullyConnectedF32* fc = nullptr;
+  CellPlan cells[2];
+  std::uint64_t workspace_floats = 0, scratch_offset = 0;
+  bool planned = false;
+};
+
+/// Plans the node's cells (shapes known at prepare), packing those whose weights are constants
+/// and sizing the workspace for batches of up to `batch_bound` rows. A node whose shapes are
+/// unknown at prepare stays unplanned and fails at execution rather than allocate.
+template <class E>
+inline NodePlan plan(const NodeIO& io, KernelPrepare& prepare, const CellSlots* slots, const CellShape* shapes,
+                     std::size_t n, std::size_t batch_bound, bool exact) {
+  NodePlan np;
+  np.fc = &simd::fully_connected_f32_table();
+  std::size_t packed_total = 0, ws = 0, scratch = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const PackedLayout l = PackedLayout::of(shapes[i]);
+    const std::size_t sc = scratch_floats(shapes[i], batch_bound);
+    if (l.total > kMaxFloats || sc > kMaxFloats) return np;
+    np.cells[i].shape = shapes[i];
+    np.cells[i].exact = exact;
+    np.cells[i].packed_at_prepare = exact && cell_constant(io, slots[i], shapes[i]);
+    std::size_t& at = np.cells[i].packed_at_prepare ? packed_total : ws;
+    np.cells[i].packed_offset = static_cast<std::uint32_t>(at);
+    at += l.total;
+    scratch = scratch < sc ? sc : scratch;
+  }
+  np.scratch_offset = ws;
+  np.workspace_floats = ws + scratch;
+  if (packed_total != 0) {
+    if (std::byte* dst = prepare.pack(packed_total * sizeof(float)); dst != nullptr)
+      for (std::size_t i = 0; i < n; ++i)
+        if (np.cells[i].packed_at_prepare)
+          pack<E>(io, slots[i], shapes[i], reinterpret_cast<float*>(dst) + np.cells[i].packed_offset);
+  }
+  prepare.workspace_bytes = static_cast<std::size_t>(np.workspace_floats * sizeof(float));
+  np.planned = true;
+  return np;
+}
+
+/// Cell i's packed block at execution: the one packed at prepare, or packed now into the
+/// workspace. Fails when the shapes differ from those planned.
+template <class E>
+inline Expected<const float*> cell_block(const NodeIO& io, const NodePlan& np, std::size_t i, const CellSlots& slots,
+                                         const CellShape& shape, const char* name) {
+  if (!np.planned)
+    return NNHAL_FAILURE("%s: no workspace was planned (shapes unknown or too large at prepare)", name);
+  const CellPlan& cp = np.cells[i];
+  if (cp.packed_at_prepare ? !(shape == cp.shape)
+                           : PackedLayout::of(shape).total > PackedLayout::of(cp.shape).total)
+    return NNHAL_FAILURE("%s: the weight shapes differ from those planned at prepare", name);
+  if (cp.packed_at_prepare) {
+    if (io.packed() == nullptr) return NNHAL_FAILURE("%s: the weights were not packed at prepare", name);
+    return reinterpret_cast<const float*>(io.packed()) + np.cells[i].packed_offset;
+  }
+  if (io.workspace() == nullptr) return NNHAL_FAILURE("%s: no workspace", name);
+  float* dst = reinterpret_cast<float*>(io.workspace()) + np.cells[i].packed_offset;
+  pack<E>(io, slots, shape, dst);
+  return static_cast<const float*>(dst);
+}
+
+/// The step scratch for `batch` rows of the cells `shapes`, checked against the plan.
+inline Expected<float*> step_scratch(const NodeIO& io, const NodePlan& np, const CellShape* shapes, std::size_t n,
+                                     std::size_t batch, const char* name) {
+  std::size_t need = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t sc = scratch_floats(shapes[i], batch);
+    need = need < sc ? sc : need;
+  }
+  if (need == 0) return static_cast<float*>(nullptr);
+  if (io.workspace() == nullptr || need > np.workspace_floats - np.scratch_offset)
+    return NNHAL_FAILURE("%s: a batch of %zu needs more scratch than planned at prepare", name, batch);
+  return reinterpret_cast<float*>(io.workspace()) + np.scratch_offset;
+}
+
+/// Sets output `i`'s shape.
+inline void set_shape(const NodeIO& io, std::size_t i, std::initializer_list<std::uint32_t> dims) {
+  RtOperand& o = io.output(i);
+  o.dims = Dims(dims);
+  o.rank_known = true;
+}
+
+}  // namespace nnhal::kernels::lstm_cell
+// ---- end nnhal/kernels/common/lstm.hpp ----
+// ---- begin nnhal/ops/lstm.hpp ----
+/// \file
+/// LSTM (16): one step of a long short-term memory cell with optional CIFG, peephole,
+/// projection and (27-input form, 1.2) layer normalization; outputs the scratch buffer, the new
+/// output state, the new cell state and the output.
+
+
+// ---- begin nnhal/ops/common/lstm_slots.hpp ----
+/// \file
+/// Shared by the LSTM family: the slots of an LSTM cell's weight, bias and layer-norm inputs (in
+/// the order of LSTM inputs 1..17 and 23..26) and the static check of the optional-group rules:
+/// CIFG (no input gate), peephole, projection and layer-norm weights all present or all omitted.
+
+
+
+namespace nnhal::ops::lstm_cell {
+
+/// LSTM inputs 1..17: gate weights, peepholes, gate biases, projection (optional ones NO_VALUE).
+inline constexpr std::array<Slot, 17> kWeightSlots{{
+    {"input_to_input_weights", Role::Weights, kSlotOmittable},
+    {"input_to_forget_weights", Role::Weights},
+    {"input_to_cell_weights", Role::Weights},
+    {"input_to_output_weights", Role::Weights},
+    {"recurrent_to_input_weights", Role::Weights, kSlotOmittable},
+    {"recurrent_to_forget_weights", Role::Weights},
+    {"recurrent_to_cell_weights", Role::Weights},
+    {"recurrent_to_output_weights", Role::Weights},
+    {"cell_to_input_weights", Role::Weights, kSlotOmittable},
+    {"cell_to_forget_weights", Role::Weights, kSlotOmittable},
+    {"cell_to_output_weights", Role::Weights, kSlotOmittable},
+    {"input_gate_bias", Role::Bias, kSlotOmittable},
+    {"forget_gate_bias", Role::Bias},
+    {"cell_bias", Role::Bias},
+    {"output_gate_bias", Role::Bias},
+    {"projection_weights", Role::Weights, kSlotOmittable},
+    {"projection_bias", Role::Bias, kSlotOmittable},
+}};
+
+/// Layer-normalization weights of the input, forget, cell and output gates (each optional), with
+/// `extra_flags` added (kSlotTrailing where the four may be left out of the list).
+constexpr std::array<Slot, 4> layer_norm_slots(std::uint8_t extra_flags = kSlotRequired) {
+  const auto f = static_cast<std::uint8_t>(kSlotOmittable | extra_flags);
+  return {{
+      {"input_layer_norm_weights", Role::Weights, f},
+      {"forget_layer_norm_weights", Role::Weights, f},
+      {"cell_layer_norm_weights", Role::Weights, f},
+      {"output_layer_norm_weights", Role::Weights, f},
+  }};
+}
+
+/// Concatenates slot arrays.
+template <std::size_t... N>
+constexpr auto join_slots(const std::array<Slot, N>&... parts) {
+  std::array<Slot, (N + ... + 0)> out{};
+  std::size_t at = 0;
+  ((std::copy(parts.begin(), parts.end(), out.begin() + static_cast<std::ptrdiff_t>(at)), at += N), ...);
+  return out;
+}
+
+/// Input positions of a cell's optional tensors within one operation.
+struct OptionalInputs {
+  std::size_t input_to_input, recurrent_to_input;
+  std::size_t cell_to_input, cell_to_forget, cell_to_output;
+  std::size_t input_gate_bias, projection_weights, projection_bias;
+  std::size_t input_layer_norm;  ///< first of the four layer-norm inputs
+};
+
+/// The positions in LSTM (and UNIDIRECTIONAL_SEQUENCE_LSTM up to its layer-norm inputs).
+inline constexpr OptionalInputs kLstmPositions{1, 5, 9, 10, 11, 12, 16, 17, 23};
+
+/// What validation can tell about an optional input: NO_VALUE is surely absent; a subgraph input
+/// may still be omitted by the request (hasNoValue), so it is unknown; anything else is present.
+enum class Presence : std::uint8_t { Absent, Present, Unknown };
+
+inline Presence presence(const OperationView& op, std::size_t i) noexcept {
+  const OperandLifeTime l = op.input(i).lifetime;
+  if (l == OperandLifeTime::NO_VALUE) return Presence::Absent;
+  if (l == OperandLifeTime::SUBGRAPH_INPUT) return Presence::Unknown;
+  return Presence::Present;
+}
+
+/// Fails when one input of `group` is surely present and another surely omitted.
+inline Status all_or_none(const OperationView& op, std::initializer_list<std::size_t> group, const char* what) {
+  const std::size_t none = static_cast<std::size_t>(-1);
+  std::size_t absent = none, present = none;
+  for (std::size_t i : group) {
+    const Presence p = presence(op, i);
+    if (p == Presence::Absent && absent == none) absent = i;
+    if (p == Presence::Present && present == none) present = i;
+  }
+  if (absent != none && present != none)
+    return NNHAL_INVALID("%s: input %zu is present but input %zu is omitted (all or none are required)",
+                         what, present, absent);
+  return {};
+}
+
+/// The documented optional-group rules, checked as far as lifetimes tell (a rule that depends on
+/// an operand the request may still omit is left to execution). The reference CPU executor
+/// checks the same rules when it prepares the cell; tolerated as there: a cell-to-input peephole
+/// given under CIFG (it is ignored).
+inline Status check_optional_groups(const OperationView& op, const OptionalInputs& p, bool has_layer_norm) {
+  NNHAL_TRY(all_or_none(op, {p.input_to_input, p.recurrent_to_input, p.input_gate_bias},
+                        "input gate weights and bias (CIFG when omitted)"));
+  Presence gate = Presence::Unknown;
+  for (std::size_t i : {p.input_to_input, p.recurrent_to_input, p.input_gate_bias})
+    if (const Presence q = presence(op, i); q != Presence::Unknown) gate = q;
+
+  NNHAL_TRY(all_or_none(op, {p.cell_to_forget, p.cell_to_output}, "peephole weights"));
+  if (gate == Presence::Present || presence(op, p.cell_to_input) == Presence::Present)
+    NNHAL_TRY(all_or_none(op, {p.cell_to_input, p.cell_to_forget, p.cell_to_output}, "peephole weights"));
+
+  if (presence(op, p.projection_bias) == Presence::Present &&
+      presence(op, p.projection_weights) == Presence::Absent)
+    return NNHAL_INVALID("input %zu (projection bias) is present without input %zu (projection weights)",
+                         p.projection_bias, p.projection_weights);
+
+  if (has_layer_norm) {
+    const std::size_t ln = p.input_layer_norm;
+    NNHAL_TRY(all_or_none(op, {ln + 1, ln + 2, ln + 3}, "layer-norm weights"));
+    if (gate == Presence::Absent && presence(op, ln) == Presence::Present)
+      return NNHAL_INVALID("input %zu (input layer-norm weights) must be omitted under CIFG (input %zu omitted)",
+                           ln, p.input_to_input);
+    if (gate == Presence::Present)
+      NNHAL_TRY(all_or_none(op, {ln, ln + 1, ln + 2, ln + 3}, "layer-norm weights"));
+  }
+  return {};
+}
+
+}  // namespace nnhal::ops::lstm_cell
+// ---- end nnhal/ops/common/lstm_slots.hpp ----
+
+namespace nnhal::ops {
+
+namespace lstm {
+/// 23 inputs, or 27 with the four layer-norm weights.
+inline constexpr auto kInputs = lstm_cell::join_slots(
+    std::array<Slot, 1>{{{"input", Role::Data}}}, lstm_cell::kWeightSlots,
+    std::array<Slot, 5>{{
+        {"output_state_in", Role::State},
+        {"cell_state_in", Role::State},
+        {"activation", Role::Activation},
+        {"cell_clip", Role::Parameter},
+        {"projection_clip", Role::Parameter},
+    }},
+    lstm_cell::layer_norm_slots(kSlotTrailing));
+inline constexpr std::array<Slot, 4> kOutputs{{
+    {"scratch_buffer", Role::Data},
+    {"output_state_out", Role::State},
+    {"cell_state_out", Role::State},
+    {"output", Role::Data},
+}};
+
+/// {T x 20, INT32, fT, fT} -> {T x 4} (every tensor T): F32 1.0, F16 1.2; the 27-input form
+/// (+ T x 4 layer-norm weights) 1.2.
+inline constexpr auto kSignatures = [] {
+  std::array<Signature, 2 * v1_0::kFloatTypes.size()> out{};
+  std::size_t k = 0;
+  for (const TypeVersion& tv : v1_0::kFloatTypes) {
+    const OperandType t = tv.type;
+    const OperandType f = float_scalar_for(t);
+    TypeSeq in{t};
+    for (int i = 0; i < 19; ++i) in = v1_0::append(in, {t});
+    in = v1_0::append(in, {OperandType::INT32, f, f});
+    out[k++] = sig(tv.version, in, {t, t, t, t});
+    out[k++] = sig(HalVersion::V1_2, v1_0::append(in, {t, t, t, t}), {t, t, t, t});
+  }
+  return out;
+}();
+
+/// Optional-group rules (CIFG, peephole, projection, layer norm).
+inline Status validate(const OperationView& op, HalVersion&) {
+  return lstm_cell::check_optional_groups(op, lstm_cell::kLstmPositions, op.input_count() == 27);
+}
+}  // namespace lstm
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// LSTM is validated (nnhal/ops/lstm.hpp) but nnhal has no kernel for it yet.
+/// LSTM in the operation table.
 template <>
-struct Kernels<OperationType::LSTM> : NoKernelsYet {};
+struct Row<OperationType::LSTM> {
+  static constexpr OperationInfo info = make_row(OperationType::LSTM, {
+      .inputs = ops::lstm::kInputs,
+      .outputs = ops::lstm::kOutputs,
+      .signatures = ops::lstm::kSignatures,
+      .validate = &ops::lstm::validate,
+      .flags = kOpAllowsOmitted,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/lstm.hpp ----
+
+namespace nnhal::kernels::lstm {
+
+inline constexpr const char* kName = "LSTM";
+
+inline lstm_cell::CellSlots slots(const NodeIO& io) noexcept {
+  return lstm_cell::lstm_slots(io.input_count() == 27 ? 23 : lstm_cell::kNone);
+}
+
+/// The cell's shape and the batch, all input shapes checked.
+inline Expected<lstm_cell::CellShape> shape(const NodeIO& io, std::uint32_t& batch) {
+  const RtOperand& in = io.input(0);
+  if (!in.rank_known || in.dims.rank() != 2) return NNHAL_INVALID("%s input 0 must be 2-D [batch, input_size]", kName);
+  batch = in.dims[0];
+  auto c = lstm_cell::cell_shape(io, slots(io), in.dims[1], false, 0, kName);
+  if (!c) return c;
+  NNHAL_TRY(lstm_cell::check_dims(io.input(18), 18, batch, c->output, kName));
+  NNHAL_TRY(lstm_cell::check_dims(io.input(19), 19, batch, c->cell, kName));
+  return c;
+}
+
+inline Status infer(const NodeIO& io) {
+  std::uint32_t batch = 0;
+  auto c = shape(io, batch);
+  if (!c) return std::move(c.error());
+  NNHAL_TRY(lstm_cell::check_scalars(io, 20, kName));
+  lstm_cell::set_shape(io, 0, {batch, c->gates() * c->cell});
+  lstm_cell::set_shape(io, 1, {batch, c->output});
+  lstm_cell::set_shape(io, 2, {batch, c->cell});
+  lstm_cell::set_shape(io, 3, {batch, c->output});
+  return {};
+}
+
+template <OperandType T>
+Status kernel(const NodeIO& io) {
+  using E = element_t<T>;
+  std::uint32_t batch = 0;
+  auto c = shape(io, batch);
+  if (!c) return std::move(c.error());
+  auto p = lstm_cell::read_scalars<E>(io, 20, kName);
+  if (!p) return std::move(p.error());
+  if (batch == 0) return {};  // zero-sized batch: nothing to compute
+  const lstm_cell::NodePlan& np = io.params<lstm_cell::NodePlan>();
+  const lstm_cell::CellSlots s = slots(io);
+  auto block = lstm_cell::cell_block<E>(io, np, 0, s, *c, kName);
+  if (!block) return std::move(block.error());
+  auto scratch = lstm_cell::step_scratch(io, np, &*c, 1, batch, kName);
+  if (!scratch) return std::move(scratch.error());
+  lstm_cell::Sequence<E> seq;
+  seq.x = io.in_data<T>(0);
+  seq.x_rows = {1, batch, c->input, 0, true};
+  seq.out = io.out_data<T>(3);
+  seq.out_rows = {1, batch, c->output, 0, true};
+  seq.output_state_in = io.in_data<T>(18);
+  seq.cell_state_in = io.in_data<T>(19);
+  seq.output_state_out = io.out_data<T>(1);
+  seq.cell_state_out = io.out_data<T>(2);
+  seq.scratch_out = io.out_data<T>(0);
+  lstm_cell::run<E>(*np.fc, *c, *p, *block, *scratch, seq);
+  return {};
+}
+
+/// LSTM's kernels, keyed by the input type.
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16};
+
+  static Status infer(const NodeIO& io) { return lstm::infer(io); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
+    std::uint32_t batch = 0;
+    lstm_cell::NodePlan np;
+    np.fc = &simd::fully_connected_f32_table();
+    const lstm_cell::CellSlots s = slots(io);
+    auto c = shape(io, batch);
+    const bool exact = c.has_value();
+    if (const RtOperand& in = io.input(0); !exact && in.shape_known() && in.dims.rank() == 2) {
+      batch = in.dims[0];
+      c = lstm_cell::upper_bound_shape(io, s, in.dims[1], false, 0, kName);
+    }
+    if (c) np = lstm_cell::plan<element_t<T>>(io, prepare, &s, &*c, 1, batch, exact);
+    prepare.store(np);
+    return &kernel<T>;
+  }
+};
+
+}  // namespace nnhal::kernels::lstm
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::LSTM> : kernels::lstm::Family {};
+static_assert(kernels_cover_row<OperationType::LSTM>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/lstm.hpp ----
@@ -8688,14 +10069,351 @@ static_assert(kernels_cover_row<OperationType::RESIZE_BILINEAR>());
 // ---- end nnhal/kernels/resize_bilinear.hpp ----
 // ---- begin nnhal/kernels/rnn.hpp ----
 /// \file
-/// RNN kernels: none yet.
+/// RNN kernels (the row: nnhal/ops/rnn.hpp): one step of a basic recurrent layer,
+/// `h = act(W x + R h_prev + b)`, written to both outputs (hidden_state_out, output).
+///
+/// The reference (NNAPI RNN::Prepare) checks only input_size and num_units agreement and reads
+/// the hidden state without checking its shape; nnhal also requires the ranks and a hidden
+/// state of [batch, num_units]. The arithmetic is the shared cell (kernels/common/rnn.hpp): the
+/// FLOAT32 kernel uses hidden_state_out as the scratch of the SIMD products, so it needs no
+/// workspace.
 
+
+// ---- begin nnhal/kernels/common/rnn.hpp ----
+/// \file
+/// What the basic recurrent kernels share (RNN, UNIDIRECTIONAL_SEQUENCE_RNN,
+/// BIDIRECTIONAL_SEQUENCE_RNN; SVDF uses the small helpers): the cell of one direction run over
+/// a sequence, shape checks, and the activation scalar.
+///
+/// Numerics as the reference (NNAPI RNN::RNNStep): per batch row, `o = bias; o += W x;
+/// o += W_aux x_aux; o += R h_prev; o = act(o)`, each sum over the inner index in order. The
+/// reference computes FLOAT16 in half arithmetic; nnhal computes in float and rounds once per
+/// output (the hidden state fed to the next step is that rounded output, as in the reference).
+/// The FLOAT32 path with scratch (batch * units floats) computes the three products with the
+/// FULLY_CONNECTED SIMD kernel (which may reorder the additions,
+/// nnhal/simd/fully_connected_f32-inl.h), as matrix products over the rows that are contiguous;
+/// without scratch (shapes unknown at prepare) it runs the plain loop.
+
+
+
+namespace nnhal::kernels::rnn_common {
+
+/// The fused activation at input `i` as a clamp range; INVALID_ARGUMENT for an undefined code.
+inline Expected<FloatRange> activation(const NodeIO& io, std::size_t i, const char* name) {
+  const std::int32_t act = io.scalar<OperandType::INT32>(i);
+  if (!is_valid_activation(act)) return NNHAL_INVALID("%s: invalid fused activation %d", name, act);
+  return float_activation_range(act);
+}
+
+/// INVALID_ARGUMENT unless every input listed is present (a request may omit a model input).
+inline Status require_inputs(const NodeIO& io, std::initializer_list<std::size_t> inputs, const char* name) {
+  for (std::size_t i : inputs)
+    if (!io.has_input(i))
+      return NNHAL_INVALID("%s: required input %zu is omitted", name, i);
+  return {};
+}
+
+/// INVALID_ARGUMENT unless input `i` has rank `rank`.
+inline Status check_rank(const NodeIO& io, std::size_t i, std::size_t rank, const char* name) {
+  const RtOperand& op = io.input(i);
+  if (!op.rank_known || op.dims.rank() != rank)
+    return NNHAL_INVALID("%s: input %zu has rank %zu, expected %zu", name, i, op.rank_known ? op.dims.rank() : 0,
+                         rank);
+  return {};
+}
+
+/// INVALID_ARGUMENT unless dimension `d` of input `i` is `want`.
+inline Status check_dim(const NodeIO& io, std::size_t i, std::size_t d, std::uint32_t want, const char* name) {
+  const std::uint32_t got = io.input(i).dims[d];
+  if (got != want)
+    return NNHAL_INVALID("%s: input %zu dimension %zu is %u, expected %u", name, i, d, got, want);
+  return {};
+}
+
+/// One direction of a basic RNN over a sequence of `max_time` steps of `batch` rows. Row (t, b)
+/// of the input, the auxiliary input and the output is `time_major ? t * batch + b : b *
+/// max_time + t`; output rows are `out_stride` elements apart and this direction writes
+/// `units` of them from `out_offset` (the merged BIDIRECTIONAL output). The hidden state of a
+/// step is the previous step's output row (`hidden_in` before the first step); a backward
+/// direction runs t from max_time - 1 down to 0. `hidden_out` (optional) receives the final
+/// state, [batch, units].
+template <class E>
+struct Direction {
+  std::size_t max_time = 0, batch = 0;
+  bool time_major = true, backward = false;
+  const E* input = nullptr;
+  std::size_t input_size = 0;
+  const E* aux = nullptr;  ///< nullptr: no auxiliary term
+  std::size_t aux_size = 0;
+  const E* weights = nullptr;      ///< [units, input_size]
+  const E* aux_weights = nullptr;  ///< [units, aux_size]
+  const E* recurrent = nullptr;    ///< [units, units]
+  const E* bias = nullptr;         ///< [units]
+  const E* hidden_in = nullptr;    ///< [batch, units]
+  std::size_t units = 0;
+  E* output = nullptr;
+  std::size_t out_stride = 0, out_offset = 0;
+  E* hidden_out = nullptr;
+  FloatRange act;
+
+  std::size_t row(std::size_t t, std::size_t b) const noexcept {
+    return time_major ? t * batch + b : b * max_time + t;
+  }
+};
+
+/// Where the hidden state read by step `step` (at time t) of batch row b is.
+template <class E>
+const E* previous_state(const Direction<E>& d, std::size_t step, std::size_t t, std::size_t b) noexcept {
+  return step == 0 ? d.hidden_in + b * d.units
+                   : d.output + d.row(d.backward ? t + 1 : t - 1, b) * d.out_stride + d.out_offset;
+}
+
+/// The FLOAT32 SIMD path of run(): `scratch` holds batch * units floats. The input products of
+/// all steps are one matrix product when the output rows are dense (they then follow the
+/// input's row order); the products of one step are one call when that step's rows are
+/// contiguous (time-major data), else one matrix-vector call per row.
+inline void run_simd(const Direction<float>& d, const simd::FullyConnectedF32& simd, float* scratch) noexcept {
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  const std::size_t n = d.units, batch = d.batch;
+  const bool dense = d.out_stride == n && d.out_offset == 0;
+  if (dense) simd.run(d.input, d.weights, d.bias, d.output, d.max_time * batch, d.input_size, n, -kInf, kInf);
+  // scratch[b * n + u] = sum_k rows(b)[k] * w[u * size + k] for the rows of one step.
+  const auto product = [&](auto rows, bool contiguous, const float* w, std::size_t size) {
+    if (contiguous) {
+      simd.run(rows(0), w, nullptr, scratch, batch, size, n, -kInf, kInf);
+    } else {
+      for (std::size_t b = 0; b < batch; ++b) simd.run(rows(b), w, nullptr, scratch + b * n, 1, size, n, -kInf, kInf);
+    }
+  };
+  for (std::size_t step = 0; step < d.max_time; ++step) {
+    const std::size_t t = d.backward ? d.max_time - 1 - step : step;
+    const auto out = [&](std::size_t b) { return d.output + d.row(t, b) * d.out_stride + d.out_offset; };
+    if (!dense)
+      for (std::size_t b = 0; b < batch; ++b)
+        simd.run(d.input + d.row(t, b) * d.input_size, d.weights, d.bias, out(b), 1, d.input_size, n, -kInf, kInf);
+    if (d.aux != nullptr) {
+      product([&](std::size_t b) { return d.aux + d.row(t, b) * d.aux_size; }, d.time_major, d.aux_weights, d.aux_size);
+      for (std::size_t b = 0; b < batch; ++b)
+        for (std::size_t u = 0; u < n; ++u) out(b)[u] += scratch[b * n + u];
+    }
+    product([&](std::size_t b) { return previous_state(d, step, t, b); }, step == 0 || (d.time_major && dense),
+            d.recurrent, n);
+    for (std::size_t b = 0; b < batch; ++b) {
+      float* o = out(b);
+      for (std::size_t u = 0; u < n; ++u) o[u] = d.act.apply(o[u] + scratch[b * n + u]);
+    }
+  }
+}
+
+/// Runs `d`. With `simd` and `scratch` (batch * units floats, FLOAT32 only) the products go
+/// through the FULLY_CONNECTED SIMD kernel (run_simd); otherwise the plain loop.
+template <class E>
+void run(const Direction<E>& d, const simd::FullyConnectedF32* simd = nullptr, float* scratch = nullptr) noexcept {
+  const std::size_t n = d.units;
+  if (d.batch == 0 || n == 0) return;  // zero-sized: nothing to compute or copy
+  bool done = false;
+  if constexpr (std::is_same_v<E, float>) {
+    if (simd != nullptr && scratch != nullptr) {
+      run_simd(d, *simd, scratch);
+      done = true;
+    }
+  }
+  for (std::size_t step = 0; !done && step < d.max_time; ++step) {
+    const std::size_t t = d.backward ? d.max_time - 1 - step : step;
+    for (std::size_t b = 0; b < d.batch; ++b) {
+      const E* x = d.input + d.row(t, b) * d.input_size;
+      const E* xa = d.aux != nullptr ? d.aux + d.row(t, b) * d.aux_size : nullptr;
+      const E* h = previous_state(d, step, t, b);
+      E* o = d.output + d.row(t, b) * d.out_stride + d.out_offset;
+      for (std::size_t u = 0; u < n; ++u) {
+        float acc = static_cast<float>(d.bias[u]);
+        const E* w = d.weights + u * d.input_size;
+        for (std::size_t i = 0; i < d.input_size; ++i) acc += static_cast<float>(x[i]) * static_cast<float>(w[i]);
+        if (xa != nullptr) {
+          const E* wa = d.aux_weights + u * d.aux_size;
+          for (std::size_t i = 0; i < d.aux_size; ++i) acc += static_cast<float>(xa[i]) * static_cast<float>(wa[i]);
+        }
+        const E* r = d.recurrent + u * n;
+        for (std::size_t k = 0; k < n; ++k) acc += static_cast<float>(h[k]) * static_cast<float>(r[k]);
+        o[u] = E(d.act.apply(acc));
+      }
+    }
+  }
+  if (d.hidden_out == nullptr) return;
+  for (std::size_t b = 0; b < d.batch; ++b) {
+    const E* last = d.max_time == 0 ? d.hidden_in + b * n
+                                    : d.output + d.row(d.backward ? 0 : d.max_time - 1, b) * d.out_stride + d.out_offset;
+    for (std::size_t u = 0; u < n; ++u) d.hidden_out[b * n + u] = last[u];
+  }
+}
+
+/// Node parameters of the sequence kernels: the SIMD table and the scratch planned at prepare
+/// (floats; 0 when the shapes were unknown then, and the plain loop runs).
+struct SeqParams {
+  const simd::FullyConnectedF32* simd = nullptr;
+  std::size_t scratch_floats = 0;
+};
+
+/// The scratch pointer of a FLOAT32 run needing `floats`, or nullptr when none (or too little)
+/// was planned.
+inline float* scratch(const NodeIO& io, std::size_t floats) noexcept {
+  const auto& p = io.params<SeqParams>();
+  if (p.simd == nullptr || io.workspace() == nullptr || floats > p.scratch_floats) return nullptr;
+  return reinterpret_cast<float*>(io.workspace());
+}
+
+/// Dimension `d` of input `i` when its shape is known at prepare, else 0.
+inline std::uint32_t known_dim(const NodeIO& io, std::size_t i, std::size_t d) noexcept {
+  const RtOperand& op = io.input(i);
+  return op.has_value() && op.shape_known() && op.dims.rank() > d ? op.dims[d] : 0;
+}
+
+/// Plans the scratch of a FLOAT32 sequence kernel: batch * units floats, from the [batch,
+/// units] hidden-state inputs listed when their shapes are known at prepare (the largest).
+inline SeqParams plan_scratch(const NodeIO& io, KernelPrepare& prepare, std::initializer_list<std::size_t> states) {
+  SeqParams p;
+  p.simd = &simd::fully_connected_f32_table();
+  for (std::size_t i : states) {
+    std::size_t floats = 0;
+    if (__builtin_mul_overflow(std::size_t{known_dim(io, i, 0)}, std::size_t{known_dim(io, i, 1)}, &floats) ||
+        floats > (std::size_t{1} << 28))
+      floats = 0;  // too large to plan: the plain loop runs
+    if (floats > p.scratch_floats) p.scratch_floats = floats;
+  }
+  prepare.workspace_bytes = p.scratch_floats * sizeof(float);
+  prepare.store(p);
+  return p;
+}
+
+}  // namespace nnhal::kernels::rnn_common
+// ---- end nnhal/kernels/common/rnn.hpp ----
+// ---- begin nnhal/ops/rnn.hpp ----
+/// \file
+/// RNN (24): one step of a basic recurrent layer, `h = act(W x + R h_prev + b)`; outputs the new
+/// hidden state and the output (both the same values).
+
+
+
+namespace nnhal::ops {
+
+namespace rnn {
+inline constexpr std::array<Slot, 6> kInputs{{
+    {"input", Role::Data},
+    {"weights", Role::Weights},
+    {"recurrent_weights", Role::Weights},
+    {"bias", Role::Bias},
+    {"hidden_state_in", Role::State},
+    {"activation", Role::Activation},
+}};
+inline constexpr std::array<Slot, 2> kOutputs{{
+    {"hidden_state_out", Role::State},
+    {"output", Role::Data},
+}};
+/// {T x 5, INT32} -> {T, T}: F32 1.0; F16 1.2.
+inline constexpr auto kSignatures = for_each_type(v1_0::kFloatTypes, [](OperandType t, HalVersion v) {
+  return sig(v, {t, t, t, t, t, OperandType::INT32}, {t, t});
+});
+}  // namespace rnn
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// RNN is validated (nnhal/ops/rnn.hpp) but nnhal has no kernel for it yet.
+/// RNN in the operation table.
 template <>
-struct Kernels<OperationType::RNN> : NoKernelsYet {};
+struct Row<OperationType::RNN> {
+  static constexpr OperationInfo info = make_row(OperationType::RNN, {
+      .inputs = ops::rnn::kInputs,
+      .outputs = ops::rnn::kOutputs,
+      .signatures = ops::rnn::kSignatures,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/rnn.hpp ----
+
+namespace nnhal::kernels::rnn {
+
+inline constexpr const char* kName = "RNN";
+
+/// The shape checks; returns [batch, num_units], the shape of both outputs.
+inline Expected<Dims> check(const NodeIO& io) {
+  NNHAL_TRY(rnn_common::require_inputs(io, {0, 1, 2, 3, 4, 5}, kName));
+  NNHAL_TRY(rnn_common::activation(io, 5, kName));
+  for (std::size_t i : {0, 1, 2, 4}) NNHAL_TRY(rnn_common::check_rank(io, i, 2, kName));
+  NNHAL_TRY(rnn_common::check_rank(io, 3, 1, kName));
+  const std::uint32_t batch = io.input(0).dims[0], input_size = io.input(0).dims[1];
+  const std::uint32_t units = io.input(1).dims[0];
+  if (units == 0) return NNHAL_INVALID("%s: weights have no units", kName);
+  NNHAL_TRY(rnn_common::check_dim(io, 1, 1, input_size, kName));
+  NNHAL_TRY(rnn_common::check_dim(io, 2, 0, units, kName));
+  NNHAL_TRY(rnn_common::check_dim(io, 2, 1, units, kName));
+  NNHAL_TRY(rnn_common::check_dim(io, 3, 0, units, kName));
+  NNHAL_TRY(rnn_common::check_dim(io, 4, 0, batch, kName));
+  NNHAL_TRY(rnn_common::check_dim(io, 4, 1, units, kName));
+  return Dims{batch, units};
+}
+
+inline Status infer(const NodeIO& io) {
+  auto d = check(io);
+  if (!d) return std::move(d.error());
+  NNHAL_TRY(set_output(io, 0, *d));
+  return set_output(io, 1, *d);
+}
+
+template <OperandType T>
+Status kernel(const NodeIO& io) {
+  using E = element_t<T>;
+  auto shape = check(io);  // cheap; guards a request that omitted an input
+  if (!shape) return std::move(shape.error());
+  if (io.output(0).dims != *shape || io.output(1).dims != *shape)
+    return NNHAL_FAILURE("%s output shapes do not match its inputs", kName);
+  auto act = rnn_common::activation(io, 5, kName);
+  if (!act) return std::move(act.error());
+  rnn_common::Direction<E> d;
+  d.max_time = 1;
+  d.batch = io.input(0).dims[0];
+  d.input = io.in_data<T>(0);
+  d.input_size = io.input(0).dims[1];
+  d.weights = io.in_data<T>(1);
+  d.recurrent = io.in_data<T>(2);
+  d.bias = io.in_data<T>(3);
+  d.hidden_in = io.in_data<T>(4);
+  d.units = io.input(1).dims[0];
+  d.output = io.out_data<T>(1);
+  d.out_stride = d.units;
+  d.act = *act;
+  if (d.batch == 0) return {};
+  E* state = io.out_data<T>(0);
+  if constexpr (T == OperandType::TENSOR_FLOAT32) {
+    // hidden_state_out ([batch, units]) is the scratch of the SIMD products until the final copy.
+    rnn_common::run(d, io.params<SimdParams<simd::FullyConnectedF32>>().simd, state);
+  } else {
+    rnn_common::run(d);
+  }
+  std::memcpy(state, d.output, d.batch * d.units * sizeof(E));
+  return {};
+}
+
+/// RNN's kernels, keyed by the input type.
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16};
+  static Status infer(const NodeIO& io) { return rnn::infer(io); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO&, KernelPrepare& prepare) {
+    if constexpr (T == OperandType::TENSOR_FLOAT32) prepare.store(simd_params(simd::fully_connected_f32_table()));
+    return &kernel<T>;
+  }
+};
+
+}  // namespace nnhal::kernels::rnn
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::RNN> : kernels::rnn::Family {};
+static_assert(kernels_cover_row<OperationType::RNN>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/rnn.hpp ----
@@ -9287,14 +11005,217 @@ static_assert(kernels_cover_row<OperationType::SPACE_TO_DEPTH>());
 // ---- end nnhal/kernels/space_to_depth.hpp ----
 // ---- begin nnhal/kernels/svdf.hpp ----
 /// \file
-/// SVDF kernels: none yet.
+/// SVDF kernels (the row: nnhal/ops/svdf.hpp): one step of a singular-value-decomposition
+/// filter. With num_filters = num_units * rank, weights_feature [num_filters, input_size],
+/// weights_time [num_filters, memory_size] and the state [batch, memory_size * num_filters]
+/// (filter f's memory at [f * memory_size, (f + 1) * memory_size), oldest first):
+///   a[b, f]   = weights_feature[f] . input[b]
+///   s[b, f]   = sum_m weights_time[f, m] * mem[m], mem = state_in[b, f] with its last entry
+///               replaced by a[b, f]
+///   out[b, u] = act(bias[u] + sum_r s[b, u * rank + r])
+///   state_out[b, f] = mem shifted left by one, the last entry 0 (the reference's VectorShiftLeft:
+///                     the newest activation lands at memory_size - 2).
+/// The operation list (spec/operations.md) gives the state as [batch, (memory_size - 1) *
+/// num_units * rank]; the reference implementation (NNAPI SVDF::Prepare) and the conformance
+/// models use memory_size * num_filters, which nnhal follows. The reference does not check the
+/// state's shape (it reads past a short one); nnhal requires it, and rank > 0 dividing
+/// num_filters, memory_size > 0, the ranks and sizes.
+///
+/// Arithmetic in float (FLOAT16 converted, as the reference does, and rounded once per output);
+/// the sums in the reference's order. FLOAT32 computes the feature products a[b, f] with the
+/// FULLY_CONNECTED SIMD kernel into batch * num_filters floats of workspace, planned when the
+/// shapes are known at prepare; otherwise the plain loop.
 
+
+// ---- begin nnhal/ops/svdf.hpp ----
+/// \file
+/// SVDF (27): one step of a singular-value-decomposition filter (a rank-`rank` approximation of
+/// a fully connected layer over a memory of past inputs); outputs the new state and the output.
+
+
+
+namespace nnhal::ops {
+
+namespace svdf {
+inline constexpr std::array<Slot, 7> kInputs{{
+    {"input", Role::Data},
+    {"weights_feature", Role::Weights},
+    {"weights_time", Role::Weights},
+    {"bias", Role::Bias, kSlotOmittable},  // NO_VALUE: no bias
+    {"state_in", Role::State},
+    {"rank", Role::Parameter},
+    {"activation", Role::Activation},
+}};
+inline constexpr std::array<Slot, 2> kOutputs{{
+    {"state_out", Role::State},
+    {"output", Role::Data},
+}};
+/// {T x 5, INT32, INT32} -> {T, T}: F32 1.0; F16 1.2.
+inline constexpr auto kSignatures = for_each_type(v1_0::kFloatTypes, [](OperandType t, HalVersion v) {
+  return sig(v, {t, t, t, t, t, OperandType::INT32, OperandType::INT32}, {t, t});
+});
+}  // namespace svdf
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// SVDF is validated (nnhal/ops/svdf.hpp) but nnhal has no kernel for it yet.
+/// SVDF in the operation table.
 template <>
-struct Kernels<OperationType::SVDF> : NoKernelsYet {};
+struct Row<OperationType::SVDF> {
+  static constexpr OperationInfo info = make_row(OperationType::SVDF, {
+      .inputs = ops::svdf::kInputs,
+      .outputs = ops::svdf::kOutputs,
+      .signatures = ops::svdf::kSignatures,
+      .flags = kOpAllowsOmitted,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/svdf.hpp ----
+
+namespace nnhal::kernels::svdf {
+
+inline constexpr const char* kName = "SVDF";
+
+/// The sizes of a node after its shape checks.
+struct Shape {
+  std::uint32_t batch = 0, input_size = 0, filters = 0, memory = 0, units = 0, rank = 0;
+  bool bias = false;
+  Dims state() const noexcept { return Dims{batch, memory * filters}; }
+};
+
+inline Expected<Shape> check(const NodeIO& io) {
+  NNHAL_TRY(rnn_common::require_inputs(io, {0, 1, 2, 4, 5, 6}, kName));
+  NNHAL_TRY(rnn_common::activation(io, 6, kName));
+  const std::int32_t rank = io.scalar<OperandType::INT32>(5);
+  if (rank <= 0) return NNHAL_INVALID("%s: rank is %d, expected > 0", kName, rank);
+  for (std::size_t i : {0, 1, 2, 4}) NNHAL_TRY(rnn_common::check_rank(io, i, 2, kName));
+  Shape s;
+  s.batch = io.input(0).dims[0];
+  s.input_size = io.input(0).dims[1];
+  s.filters = io.input(1).dims[0];
+  s.memory = io.input(2).dims[1];
+  s.rank = static_cast<std::uint32_t>(rank);
+  if (s.filters == 0 || s.filters % s.rank != 0)
+    return NNHAL_INVALID("%s: num_filters %u (weights_feature dimension 0) is not a positive multiple of rank %d",
+                         kName, s.filters, rank);
+  if (s.memory == 0) return NNHAL_INVALID("%s: memory_size (weights_time dimension 1) is 0", kName);
+  s.units = s.filters / s.rank;
+  NNHAL_TRY(rnn_common::check_dim(io, 1, 1, s.input_size, kName));
+  NNHAL_TRY(rnn_common::check_dim(io, 2, 0, s.filters, kName));
+  s.bias = io.has_input(3);
+  if (s.bias) {
+    NNHAL_TRY(rnn_common::check_rank(io, 3, 1, kName));
+    NNHAL_TRY(rnn_common::check_dim(io, 3, 0, s.units, kName));
+  }
+  NNHAL_TRY(rnn_common::check_dim(io, 4, 0, s.batch, kName));
+  std::uint64_t state = 0;
+  if (__builtin_mul_overflow(std::uint64_t{s.memory}, std::uint64_t{s.filters}, &state) || state > UINT32_MAX)
+    return NNHAL_INVALID("%s: the state size overflows", kName);
+  NNHAL_TRY(rnn_common::check_dim(io, 4, 1, static_cast<std::uint32_t>(state), kName));
+  return s;
+}
+
+inline Status infer(const NodeIO& io) {
+  auto s = check(io);
+  if (!s) return std::move(s.error());
+  NNHAL_TRY(set_output(io, 0, s->state()));
+  return set_output(io, 1, Dims{s->batch, s->units});
+}
+
+/// The step over float-convertible data E. `feature` (optional) holds a[b, f] precomputed.
+template <class E>
+void step(const Shape& s, const E* x, const E* wf, const E* wt, const E* bias, const E* state_in, E* state_out, E* out,
+          const float* feature, FloatRange act) noexcept {
+  const std::size_t mem = s.memory, filters = s.filters;
+  for (std::size_t b = 0; b < s.batch; ++b) {
+    const E* xb = x + b * s.input_size;
+    for (std::size_t u = 0; u < s.units; ++u) {
+      float acc = bias != nullptr ? static_cast<float>(bias[u]) : 0.0f;
+      for (std::size_t r = 0; r < s.rank; ++r) {
+        const std::size_t f = u * s.rank + r;
+        float a = 0.0f;
+        if (feature != nullptr) {
+          a = feature[b * filters + f];
+        } else {
+          const E* w = wf + f * s.input_size;
+          for (std::size_t i = 0; i < s.input_size; ++i) a += static_cast<float>(w[i]) * static_cast<float>(xb[i]);
+        }
+        const E* si = state_in + (b * filters + f) * mem;
+        E* so = state_out + (b * filters + f) * mem;
+        const E* wtf = wt + f * mem;
+        float sum = 0.0f;
+        for (std::size_t m = 0; m + 1 < mem; ++m) sum += static_cast<float>(wtf[m]) * static_cast<float>(si[m]);
+        sum += static_cast<float>(wtf[mem - 1]) * a;
+        acc += sum;
+        for (std::size_t m = 0; m + 2 < mem; ++m) so[m] = si[m + 1];
+        if (mem >= 2) so[mem - 2] = E(a);
+        so[mem - 1] = E(0.0f);
+      }
+      out[b * s.units + u] = E(act.apply(acc));
+    }
+  }
+}
+
+/// Node parameters: the SIMD table and the feature scratch planned at prepare (floats).
+using Params = rnn_common::SeqParams;
+
+template <OperandType T>
+Status kernel(const NodeIO& io) {
+  using E = element_t<T>;
+  auto se = check(io);
+  if (!se) return std::move(se.error());
+  const Shape& s = *se;
+  if (io.output(0).dims != s.state() || io.output(1).dims != Dims{s.batch, s.units})
+    return NNHAL_FAILURE("%s output shapes do not match its inputs", kName);
+  if (s.batch == 0) return {};
+  const FloatRange act = *rnn_common::activation(io, 6, kName);
+  const E* x = io.in_data<T>(0);
+  const E* wf = io.in_data<T>(1);
+  const float* feature = nullptr;
+  if constexpr (T == OperandType::TENSOR_FLOAT32) {
+    if (float* ws = rnn_common::scratch(io, std::size_t{s.batch} * s.filters); ws != nullptr) {
+      constexpr float kInf = std::numeric_limits<float>::infinity();
+      io.params<Params>().simd->run(x, wf, nullptr, ws, s.batch, s.input_size, s.filters, -kInf, kInf);
+      feature = ws;
+    }
+  }
+  step<E>(s, x, wf, io.in_data<T>(2), s.bias ? io.in_data<T>(3) : nullptr, io.in_data<T>(4), io.out_data<T>(0),
+          io.out_data<T>(1), feature, act);
+  return {};
+}
+
+/// SVDF's kernels, keyed by the input type.
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16};
+  static Status infer(const NodeIO& io) { return svdf::infer(io); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
+    if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      Params p;
+      p.simd = &simd::fully_connected_f32_table();
+      std::size_t floats = 0;
+      if (!__builtin_mul_overflow(std::size_t{rnn_common::known_dim(io, 0, 0)}, std::size_t{rnn_common::known_dim(io, 1, 0)},
+                                  &floats) &&
+          floats <= (std::size_t{1} << 28)) {
+        p.scratch_floats = floats;
+        prepare.workspace_bytes = floats * sizeof(float);
+      }
+      prepare.store(p);
+    }
+    return &kernel<T>;
+  }
+};
+
+}  // namespace nnhal::kernels::svdf
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::SVDF> : kernels::svdf::Family {};
+static_assert(kernels_cover_row<OperationType::SVDF>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/svdf.hpp ----
@@ -11326,130 +13247,6 @@ static_assert(kernels_cover_row<OperationType::ARGMIN>());
 /// point 0; per ROI the batch index in range and x1 < x2, y1 < y2 (a NaN fails these).
 
 
-// ---- begin nnhal/kernels/common/roi.hpp ----
-/// \file
-/// Helpers shared by the region operations (ROI_ALIGN, ROI_POOLING, BOX_WITH_NMS_LIMIT,
-/// AXIS_ALIGNED_BBOX_TRANSFORM): element <-> float conversions of their data and box operands,
-/// and the box-type facts of their signatures.
-///
-/// Boxes are [x1, y1, x2, y2]. They are of the data type for FLOAT32 / FLOAT16 and
-/// TENSOR_QUANT16_ASYMM (scale 0.125, zero point 0) for the 8-bit data types.
-
-
-
-namespace nnhal::kernels::roi {
-
-/// The box operand type used with data type T.
-template <OperandType T>
-inline constexpr OperandType kBoxType =
-    (T == OperandType::TENSOR_QUANT8_ASYMM || T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED)
-        ? OperandType::TENSOR_QUANT16_ASYMM
-        : T;
-
-/// True for the 8-bit data types.
-template <OperandType T>
-inline constexpr bool kQuantized = kBoxType<T> == OperandType::TENSOR_QUANT16_ASYMM;
-
-/// The float scalar type of data type T's parameters (FLOAT16 for FLOAT16, else FLOAT32).
-template <OperandType T>
-inline constexpr OperandType kFloatScalar =
-    T == OperandType::TENSOR_FLOAT16 ? OperandType::FLOAT16 : OperandType::FLOAT32;
-
-/// Value of float scalar input i (FLOAT16 widened to float).
-template <OperandType T>
-inline float float_scalar(const NodeIO& io, std::size_t i) noexcept {
-  if constexpr (T == OperandType::TENSOR_FLOAT16)
-    return static_cast<float>(io.scalar<OperandType::FLOAT16>(i));
-  else
-    return io.scalar<OperandType::FLOAT32>(i);
-}
-
-/// An element of a float or quantized operand (scale, zero point) as float.
-template <class E>
-inline float to_float(E v, float scale, std::int32_t zero_point) noexcept {
-  if constexpr (std::is_same_v<E, float>)
-    return v;
-  else if constexpr (std::is_same_v<E, Half>)
-    return static_cast<float>(v);
-  else
-    return static_cast<float>(static_cast<std::int32_t>(v) - zero_point) * scale;
-}
-
-/// A float stored as E: float / Half directly, an integer type as round(v / scale + zero_point)
-/// clamped to its range (the reference's conversion of results to quantized storage).
-template <class E>
-inline E from_float(float v, float scale, std::int32_t zero_point) noexcept {
-  if constexpr (std::is_same_v<E, float>) {
-    return v;
-  } else if constexpr (std::is_same_v<E, Half>) {
-    return Half(v);
-  } else {
-    const float r = std::round(v / scale + static_cast<float>(zero_point));
-    constexpr float lo = std::numeric_limits<E>::lowest(), hi = std::numeric_limits<E>::max();
-    if (!(r >= lo)) return static_cast<E>(lo);  // also NaN
-    if (r > hi) return static_cast<E>(hi);
-    return static_cast<E>(r);
-  }
-}
-
-/// Checks that box input `i` of an 8-bit node has the fixed quantization (scale 0.125, zero
-/// point 0) the reference requires. `op` names the operation.
-inline Status check_box_quant(const RtOperand& box, const char* op, const char* what) {
-  if (box.type != OperandType::TENSOR_QUANT16_ASYMM) return {};
-  if (box.scale != 0.125f || box.zero_point != 0)
-    return NNHAL_INVALID("%s %s must have scale 0.125 and zero point 0 (has %g, %d)", op, what,
-                         static_cast<double>(box.scale), box.zero_point);
-  return {};
-}
-
-/// The scalars ROI_ALIGN and ROI_POOLING share: the output height and width (inputs 3 and 4),
-/// the height and width ratios of the boxes to the input (5 and 6) and the layout flag.
-struct PooledParams {
-  std::int32_t out_h = 0, out_w = 0;
-  float h_ratio = 0, w_ratio = 0;
-  bool nchw = false;
-};
-
-/// Reads and checks PooledParams (the layout flag is input `layout_input`). `op` names the
-/// operation.
-template <OperandType T>
-inline Expected<PooledParams> read_pooled_params(const NodeIO& io, std::size_t layout_input, const char* op) {
-  PooledParams p;
-  p.out_h = io.scalar<OperandType::INT32>(3);
-  p.out_w = io.scalar<OperandType::INT32>(4);
-  p.h_ratio = float_scalar<T>(io, 5);
-  p.w_ratio = float_scalar<T>(io, 6);
-  p.nchw = layout_nchw(io, layout_input);
-  if (p.out_h <= 0 || p.out_w <= 0)
-    return NNHAL_INVALID("%s output size %d x %d is not positive", op, p.out_h, p.out_w);
-  if (!(p.h_ratio > 0) || !(p.w_ratio > 0) || !std::isfinite(p.h_ratio) || !std::isfinite(p.w_ratio))
-    return NNHAL_INVALID("%s ratios %g, %g must be positive and finite", op, static_cast<double>(p.h_ratio),
-                         static_cast<double>(p.w_ratio));
-  return p;
-}
-
-/// Shape inference of ROI_ALIGN and ROI_POOLING: checks the input (rank 4, no empty dimension),
-/// rois ([num_rois, 4], box quantization) and batch_index ([num_rois]) and sets the output to
-/// [num_rois, out_h, out_w, depth] in the input's layout.
-inline Status infer_pooled(const NodeIO& io, const PooledParams& p, const char* op) {
-  const Dims& d = io.input(0).dims;
-  const RtOperand& rois = io.input(1);
-  const RtOperand& batch = io.input(2);
-  if (d.rank() != 4) return NNHAL_INVALID("%s input has rank %zu, expected 4", op, d.rank());
-  if (rois.dims.rank() != 2 || rois.dims[1] != 4) return NNHAL_INVALID("%s rois must have shape [num_rois, 4]", op);
-  if (batch.dims.rank() != 1 || batch.dims[0] != rois.dims[0])
-    return NNHAL_INVALID("%s batch_index must have shape [num_rois]", op);
-  NNHAL_TRY(check_box_quant(rois, op, "rois"));
-  const window::Image im = window::Image::of(d, p.nchw);
-  if (im.n == 0 || im.h == 0 || im.w == 0 || im.c == 0)
-    return NNHAL_INVALID("%s input has an empty dimension (%u x %u x %u x %u)", op, im.n, im.h, im.w, im.c);
-  return set_output(io, 0,
-                    window::Image::dims(p.nchw, rois.dims[0], static_cast<std::uint32_t>(p.out_h),
-                                        static_cast<std::uint32_t>(p.out_w), im.c));
-}
-
-}  // namespace nnhal::kernels::roi
-// ---- end nnhal/kernels/common/roi.hpp ----
 // ---- begin nnhal/ops/axis_aligned_bbox_transform.hpp ----
 /// \file
 /// AXIS_ALIGNED_BBOX_TRANSFORM (41): applies per-class box deltas (dx, dy, dw, dh) to ROIs
@@ -11611,27 +13408,665 @@ static_assert(kernels_cover_row<OperationType::AXIS_ALIGNED_BBOX_TRANSFORM>());
 // ---- end nnhal/kernels/axis_aligned_bbox_transform.hpp ----
 // ---- begin nnhal/kernels/bidirectional_sequence_lstm.hpp ----
 /// \file
-/// BIDIRECTIONAL_SEQUENCE_LSTM kernels: none yet.
+/// BIDIRECTIONAL_SEQUENCE_LSTM kernels (the row: nnhal/ops/bidirectional_sequence_lstm.hpp): a
+/// forward and a backward LSTM cell over a 3-D input sequence, FLOAT32 and FLOAT16 (computed in
+/// float). Each cell is LSTM's (nnhal/kernels/common/lstm.hpp); the backward cell walks the
+/// sequence from its end.
+///
+/// Auxiliary input (39), as the reference decides it: with auxiliary weights ("cross linking")
+/// both cells also read the auxiliary input through their auxiliary weights; without them
+/// ("parallel linking") the backward cell reads the auxiliary input instead of the input. The
+/// reference reads input_size elements per auxiliary row with cross linking, so the auxiliary
+/// input must then have the input's size. merge_outputs (51) puts the backward output beside
+/// the forward one along the last dimension of output 0; the state outputs (1.3) follow the
+/// sequence outputs. Differences from the reference, on models it mishandles: each direction's
+/// optional parts (CIFG, peephole, projection, layer norm) are its own (the reference applies
+/// the backward cell's flags to both cells); the output count must fit merge_outputs.
 
+
+// ---- begin nnhal/ops/bidirectional_sequence_lstm.hpp ----
+/// \file
+/// BIDIRECTIONAL_SEQUENCE_LSTM (42): forward and backward LSTM cells over a 3-D input sequence,
+/// with optional auxiliary input (cross or parallel linking), merged outputs and (1.3) final
+/// state outputs.
+
+
+namespace nnhal::ops {
+
+namespace bidirectional_sequence_lstm {
+/// Positions of the optional tensors of each direction's cell (layer norm at 53 / 57).
+inline constexpr lstm_cell::OptionalInputs kFw{1, 5, 9, 10, 11, 12, 16, 17, 53};
+inline constexpr lstm_cell::OptionalInputs kBw{18, 22, 26, 27, 28, 29, 33, 34, 57};
+/// The auxiliary input and the first of each direction's four auxiliary weights (input, forget,
+/// cell and output gates).
+inline constexpr std::size_t kAuxInput = 39, kFwAux = 40, kBwAux = 44;
+
+/// 0 input; 1..17 forward and 18..34 backward cell tensors in LSTM order; 35..38 state inputs;
+/// 39..47 auxiliary input and weights; 48..52 parameters; 53..60 layer-norm weights.
+inline constexpr std::array<Slot, 61> kInputs{{
+    {"input", Role::Data},
+    {"fw_input_to_input_weights", Role::Weights, kSlotOmittable},
+    {"fw_input_to_forget_weights", Role::Weights},
+    {"fw_input_to_cell_weights", Role::Weights},
+    {"fw_input_to_output_weights", Role::Weights},
+    {"fw_recurrent_to_input_weights", Role::Weights, kSlotOmittable},
+    {"fw_recurrent_to_forget_weights", Role::Weights},
+    {"fw_recurrent_to_cell_weights", Role::Weights},
+    {"fw_recurrent_to_output_weights", Role::Weights},
+    {"fw_cell_to_input_weights", Role::Weights, kSlotOmittable},
+    {"fw_cell_to_forget_weights", Role::Weights, kSlotOmittable},
+    {"fw_cell_to_output_weights", Role::Weights, kSlotOmittable},
+    {"fw_input_gate_bias", Role::Bias, kSlotOmittable},
+    {"fw_forget_gate_bias", Role::Bias},
+    {"fw_cell_bias", Role::Bias},
+    {"fw_output_gate_bias", Role::Bias},
+    {"fw_projection_weights", Role::Weights, kSlotOmittable},
+    {"fw_projection_bias", Role::Bias, kSlotOmittable},
+    {"bw_input_to_input_weights", Role::Weights, kSlotOmittable},
+    {"bw_input_to_forget_weights", Role::Weights},
+    {"bw_input_to_cell_weights", Role::Weights},
+    {"bw_input_to_output_weights", Role::Weights},
+    {"bw_recurrent_to_input_weights", Role::Weights, kSlotOmittable},
+    {"bw_recurrent_to_forget_weights", Role::Weights},
+    {"bw_recurrent_to_cell_weights", Role::Weights},
+    {"bw_recurrent_to_output_weights", Role::Weights},
+    {"bw_cell_to_input_weights", Role::Weights, kSlotOmittable},
+    {"bw_cell_to_forget_weights", Role::Weights, kSlotOmittable},
+    {"bw_cell_to_output_weights", Role::Weights, kSlotOmittable},
+    {"bw_input_gate_bias", Role::Bias, kSlotOmittable},
+    {"bw_forget_gate_bias", Role::Bias},
+    {"bw_cell_bias", Role::Bias},
+    {"bw_output_gate_bias", Role::Bias},
+    {"bw_projection_weights", Role::Weights, kSlotOmittable},
+    {"bw_projection_bias", Role::Bias, kSlotOmittable},
+    {"fw_output_state_in", Role::State},
+    {"fw_cell_state_in", Role::State},
+    {"bw_output_state_in", Role::State},
+    {"bw_cell_state_in", Role::State},
+    {"aux_input", Role::Data, kSlotOmittable},
+    {"fw_aux_input_to_input_weights", Role::Weights, kSlotOmittable},
+    {"fw_aux_input_to_forget_weights", Role::Weights, kSlotOmittable},
+    {"fw_aux_input_to_cell_weights", Role::Weights, kSlotOmittable},
+    {"fw_aux_input_to_output_weights", Role::Weights, kSlotOmittable},
+    {"bw_aux_input_to_input_weights", Role::Weights, kSlotOmittable},
+    {"bw_aux_input_to_forget_weights", Role::Weights, kSlotOmittable},
+    {"bw_aux_input_to_cell_weights", Role::Weights, kSlotOmittable},
+    {"bw_aux_input_to_output_weights", Role::Weights, kSlotOmittable},
+    {"activation", Role::Activation},
+    {"cell_clip", Role::Parameter},
+    {"projection_clip", Role::Parameter},
+    {"merge_outputs", Role::Parameter},
+    {"time_major", Role::Parameter},
+    {"fw_input_layer_norm_weights", Role::Weights, kSlotOmittable},
+    {"fw_forget_layer_norm_weights", Role::Weights, kSlotOmittable},
+    {"fw_cell_layer_norm_weights", Role::Weights, kSlotOmittable},
+    {"fw_output_layer_norm_weights", Role::Weights, kSlotOmittable},
+    {"bw_input_layer_norm_weights", Role::Weights, kSlotOmittable},
+    {"bw_forget_layer_norm_weights", Role::Weights, kSlotOmittable},
+    {"bw_cell_layer_norm_weights", Role::Weights, kSlotOmittable},
+    {"bw_output_layer_norm_weights", Role::Weights, kSlotOmittable},
+}};
+/// Names for 1, 2 or 6 outputs. With merge_outputs the backward output is absent and the state
+/// outputs move down by one (5 outputs: fw output, fw state, fw cell, bw state, bw cell).
+inline constexpr std::array<Slot, 6> kOutputs{{
+    {"fw_output", Role::Data},
+    {"bw_output", Role::Data, kSlotTrailing},
+    {"fw_output_state_out", Role::State, kSlotTrailing},
+    {"fw_cell_state_out", Role::State, kSlotTrailing},
+    {"bw_output_state_out", Role::State, kSlotTrailing},
+    {"bw_cell_state_out", Role::State, kSlotTrailing},
+}};
+
+/// {T x 48, INT32, fT, fT, BOOL, BOOL, T x 8} -> 1 or 2 x T (1.2), 5 or 6 x T (1.3): F16, F32.
+/// Whether the count fits merge_outputs is an execution check.
+inline constexpr auto kSignatures = [] {
+  std::array<Signature, 8> out{};
+  std::size_t k = 0;
+  for (const TypeVersion& tv : lists::kFloat) {
+    const OperandType t = tv.type, f = float_scalar_for(t);
+    TypeSeq in = lists::append_n({}, t, 48);
+    in = lists::append_n(in, OperandType::INT32, 1);
+    in = lists::append_n(in, f, 2);
+    in = lists::append_n(in, OperandType::BOOL, 2);
+    in = lists::append_n(in, t, 8);
+    out[k++] = sig(HalVersion::V1_2, in, {t});
+    out[k++] = sig(HalVersion::V1_2, in, {t, t});
+    out[k++] = sig(HalVersion::V1_3, in, lists::append_n({}, t, 5));
+    out[k++] = sig(HalVersion::V1_3, in, lists::append_n({}, t, 6));
+  }
+  return out;
+}();
+
+/// A direction's auxiliary weights (at `aux`): forget/cell/output all given or all omitted; the
+/// input-gate one with them unless the cell is CIFG (input `input_to_input` omitted), in which
+/// case it must be omitted. The reference decides CIFG from the forward cell for both
+/// directions; each direction's own cell is used here (they differ only when one direction is
+/// CIFG and the other is not).
+inline Status check_aux_weights(const OperationView& op, std::size_t aux,
+                                std::size_t input_to_input) {
+  using lstm_cell::Presence;
+  const Presence cell_input = lstm_cell::presence(op, input_to_input);
+  if (cell_input == Presence::Absent && lstm_cell::presence(op, aux) == Presence::Present)
+    return NNHAL_INVALID(
+        "input %zu (auxiliary input-gate weights) must be omitted under CIFG (input %zu omitted)",
+        aux, input_to_input);
+  NNHAL_TRY(lstm_cell::all_or_none(op, {aux + 1, aux + 2, aux + 3}, "auxiliary weights"));
+  if (cell_input == Presence::Present || lstm_cell::presence(op, aux) == Presence::Present)
+    NNHAL_TRY(lstm_cell::all_or_none(op, {aux, aux + 1, aux + 2, aux + 3}, "auxiliary weights"));
+  return {};
+}
+
+/// Each cell's optional-group rules, the auxiliary weights' rules, forward and backward auxiliary
+/// weights given together, and auxiliary weights only with the auxiliary input (an auxiliary
+/// input without weights is "parallel linking"). Checked as far as lifetimes tell; the reference
+/// checks the same when it prepares the operation.
+inline Status validate(const OperationView& op, HalVersion&) {
+  NNHAL_TRY(lstm_cell::check_optional_groups(op, kFw, true));
+  NNHAL_TRY(lstm_cell::check_optional_groups(op, kBw, true));
+  NNHAL_TRY(check_aux_weights(op, kFwAux, kFw.input_to_input));
+  NNHAL_TRY(check_aux_weights(op, kBwAux, kBw.input_to_input));
+  NNHAL_TRY(lstm_cell::all_or_none(op, {kFwAux + 1, kBwAux + 1},
+                                   "forward and backward auxiliary weights"));
+  using lstm_cell::Presence;
+  if (lstm_cell::presence(op, kAuxInput) == Presence::Absent &&
+      lstm_cell::presence(op, kFwAux + 1) == Presence::Present)
+    return NNHAL_INVALID(
+        "auxiliary weights (inputs %zu..%zu) are given without the auxiliary input %zu", kFwAux,
+        kBwAux + 3, kAuxInput);
+  return {};
+}
+}  // namespace bidirectional_sequence_lstm
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// BIDIRECTIONAL_SEQUENCE_LSTM is validated (nnhal/ops/bidirectional_sequence_lstm.hpp) but nnhal has no kernel for it yet.
+/// BIDIRECTIONAL_SEQUENCE_LSTM in the operation table.
 template <>
-struct Kernels<OperationType::BIDIRECTIONAL_SEQUENCE_LSTM> : NoKernelsYet {};
+struct Row<OperationType::BIDIRECTIONAL_SEQUENCE_LSTM> {
+  static constexpr OperationInfo info = make_row(OperationType::BIDIRECTIONAL_SEQUENCE_LSTM, {
+      .inputs = ops::bidirectional_sequence_lstm::kInputs,
+      .outputs = ops::bidirectional_sequence_lstm::kOutputs,
+      .signatures = ops::bidirectional_sequence_lstm::kSignatures,
+      .validate = &ops::bidirectional_sequence_lstm::validate,
+      .flags = kOpAllowsOmitted,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/bidirectional_sequence_lstm.hpp ----
+
+namespace nnhal::kernels::bidirectional_sequence_lstm {
+
+inline constexpr const char* kName = "BIDIRECTIONAL_SEQUENCE_LSTM";
+inline constexpr std::array<lstm_cell::CellSlots, 2> kSlots{{
+    {1, 5, 9, 12, 16, 53, 40, 35, 36},
+    {18, 22, 26, 29, 33, 57, 44, 37, 38},
+}};
+inline constexpr std::size_t kAux = 39, kMerge = 51, kTimeMajor = 52;
+
+/// The node's layout and its two cells.
+struct Geometry {
+  std::uint32_t time = 0, batch = 0;
+  bool time_major = true, merge = false, cross = false, parallel = false;
+  std::array<lstm_cell::CellShape, 2> cells;
+};
+
+/// `read_params`: the layout and merge flags are known (else the batch is bounded by the larger
+/// of the first two dimensions and the states are not checked).
+inline Expected<Geometry> geometry(const NodeIO& io, bool read_params) {
+  Geometry g;
+  const RtOperand& in = io.input(0);
+  if (!in.rank_known || in.dims.rank() != 3) return NNHAL_INVALID("%s input 0 must be 3-D", kName);
+  if (read_params) {
+    g.time_major = io.scalar<OperandType::BOOL>(kTimeMajor) != 0;
+    g.merge = io.scalar<OperandType::BOOL>(kMerge) != 0;
+    g.time = in.dims[g.time_major ? 0 : 1];
+    g.batch = in.dims[g.time_major ? 1 : 0];
+    const std::size_t n = io.output_count();
+    if (g.merge ? (n != 1 && n != 5) : (n != 2 && n != 6))
+      return NNHAL_INVALID("%s has %zu outputs, expected %s with merge_outputs %s", kName, n,
+                           g.merge ? "1 or 5" : "2 or 6", g.merge ? "true" : "false");
+  } else {
+    g.batch = in.dims[0] > in.dims[1] ? in.dims[0] : in.dims[1];
+  }
+  const bool aux_input = io.has_input(kAux);
+  const bool aux_weights = io.has_input(kSlots[0].aux_weights + 1);
+  if (aux_weights && !aux_input)
+    return NNHAL_INVALID("%s: auxiliary weights are given without the auxiliary input %zu", kName, kAux);
+  if (aux_weights != io.has_input(kSlots[1].aux_weights + 1))
+    return NNHAL_INVALID("%s: forward and backward auxiliary weights must be given together", kName);
+  g.cross = aux_input && aux_weights;
+  g.parallel = aux_input && !aux_weights;
+  std::uint32_t aux_size = 0;
+  if (aux_input) {
+    const RtOperand& a = io.input(kAux);
+    if (!a.rank_known || a.dims.rank() != 3 || a.dims[0] != in.dims[0] || a.dims[1] != in.dims[1])
+      return NNHAL_INVALID("%s auxiliary input %zu must be 3-D with the input's first two dimensions", kName, kAux);
+    aux_size = a.dims[2];
+    if (g.cross && aux_size != in.dims[2])
+      return NNHAL_INVALID("%s auxiliary input %zu must have the input's size %u (cross linking)", kName, kAux,
+                           in.dims[2]);
+  }
+  for (std::size_t d = 0; d < 2; ++d) {
+    const std::uint32_t n_in = d == 1 && g.parallel ? aux_size : in.dims[2];
+    auto c = lstm_cell::cell_shape(io, kSlots[d], n_in, g.cross, aux_size, kName);
+    if (!c) return std::move(c.error());
+    g.cells[d] = *c;
+    if (read_params) {
+      NNHAL_TRY(lstm_cell::check_dims(io.input(kSlots[d].output_state), kSlots[d].output_state, g.batch, c->output,
+                                      kName));
+      NNHAL_TRY(lstm_cell::check_dims(io.input(kSlots[d].cell_state), kSlots[d].cell_state, g.batch, c->cell, kName));
+    }
+  }
+  return g;
+}
+
+/// The largest geometry the operands allow when some shape is unknown at prepare
+/// (lstm_cell::upper_bound_shape for each cell).
+inline Expected<Geometry> upper_bound(const NodeIO& io) {
+  const RtOperand& in = io.input(0);
+  if (!in.shape_known() || in.dims.rank() != 3) return NNHAL_FAILURE("%s: input shape unknown at prepare", kName);
+  Geometry g;
+  g.batch = in.dims[0] > in.dims[1] ? in.dims[0] : in.dims[1];
+  const bool aux_input = io.has_input(kAux) && io.input(kAux).shape_known() && io.input(kAux).dims.rank() == 3;
+  g.cross = aux_input && io.has_input(kSlots[0].aux_weights + 1);
+  g.parallel = aux_input && !g.cross;
+  const std::uint32_t aux_size = aux_input ? io.input(kAux).dims[2] : 0;
+  for (std::size_t d = 0; d < 2; ++d) {
+    auto c = lstm_cell::upper_bound_shape(io, kSlots[d], d == 1 && g.parallel ? aux_size : in.dims[2], g.cross,
+                                          aux_size, kName);
+    if (!c) return std::move(c.error());
+    g.cells[d] = *c;
+  }
+  return g;
+}
+
+inline Status infer(const NodeIO& io) {
+  auto g = geometry(io, true);
+  if (!g) return std::move(g.error());
+  NNHAL_TRY(lstm_cell::check_scalars(io, 48, kName));
+  const Dims& in = io.input(0).dims;
+  const std::uint32_t fw = g->cells[0].output, bw = g->cells[1].output;
+  lstm_cell::set_shape(io, 0, {in[0], in[1], g->merge ? fw + bw : fw});
+  if (!g->merge) lstm_cell::set_shape(io, 1, {in[0], in[1], bw});
+  if (io.output_count() >= 5) {
+    const std::size_t first = g->merge ? 1 : 2;
+    for (std::size_t d = 0; d < 2; ++d) {
+      lstm_cell::set_shape(io, first + 2 * d, {g->batch, g->cells[d].output});
+      lstm_cell::set_shape(io, first + 2 * d + 1, {g->batch, g->cells[d].cell});
+    }
+  }
+  return {};
+}
+
+template <OperandType T>
+Status kernel(const NodeIO& io) {
+  using E = element_t<T>;
+  auto ge = geometry(io, true);
+  if (!ge) return std::move(ge.error());
+  const Geometry& g = *ge;
+  auto p = lstm_cell::read_scalars<E>(io, 48, kName);
+  if (!p) return std::move(p.error());
+  if (g.batch == 0) return {};  // zero-sized batch: nothing to compute
+  const lstm_cell::NodePlan& np = io.params<lstm_cell::NodePlan>();
+  auto scratch = lstm_cell::step_scratch(io, np, g.cells.data(), 2, g.batch, kName);
+  if (!scratch) return std::move(scratch.error());
+  const std::uint32_t fw_out = g.cells[0].output, bw_out = g.cells[1].output;
+  const std::size_t states = g.merge ? 1 : 2;
+  for (std::size_t d = 0; d < 2; ++d) {
+    auto block = lstm_cell::cell_block<E>(io, np, d, kSlots[d], g.cells[d], kName);
+    if (!block) return std::move(block.error());
+    const lstm_cell::CellShape& c = g.cells[d];
+    lstm_cell::Sequence<E> seq;
+    seq.x = io.in_data<T>(d == 1 && g.parallel ? kAux : 0);
+    seq.x_rows = {g.time, g.batch, c.input, 0, g.time_major};
+    if (g.cross) {
+      seq.aux = io.in_data<T>(kAux);
+      seq.aux_rows = {g.time, g.batch, c.aux, 0, g.time_major};
+    }
+    if (g.merge) {
+      seq.out = io.out_data<T>(0);
+      seq.out_rows = {g.time, g.batch, std::size_t{fw_out} + bw_out, d == 0 ? 0 : fw_out, g.time_major};
+    } else {
+      seq.out = io.out_data<T>(d);
+      seq.out_rows = {g.time, g.batch, c.output, 0, g.time_major};
+    }
+    seq.output_state_in = io.in_data<T>(kSlots[d].output_state);
+    seq.cell_state_in = io.in_data<T>(kSlots[d].cell_state);
+    if (io.output_count() >= 5) {
+      seq.output_state_out = io.out_data<T>(states + 2 * d);
+      seq.cell_state_out = io.out_data<T>(states + 2 * d + 1);
+    }
+    seq.forward = d == 0;
+    lstm_cell::run<E>(*np.fc, c, *p, *block, *scratch, seq);
+  }
+  return {};
+}
+
+/// BIDIRECTIONAL_SEQUENCE_LSTM's kernels, keyed by the input type.
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16};
+
+  static Status infer(const NodeIO& io) { return bidirectional_sequence_lstm::infer(io); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
+    lstm_cell::NodePlan np;
+    np.fc = &simd::fully_connected_f32_table();
+    auto known = [&](std::size_t i) { return io.input(i).data != nullptr && lstm_cell::is_constant(io.input(i)); };
+    auto g = geometry(io, known(kMerge) && known(kTimeMajor));
+    if (g) {
+      np = lstm_cell::plan<element_t<T>>(io, prepare, kSlots.data(), g->cells.data(), 2, g->batch, true);
+    } else if (auto b = upper_bound(io); b) {
+      np = lstm_cell::plan<element_t<T>>(io, prepare, kSlots.data(), b->cells.data(), 2, b->batch, false);
+    }
+    prepare.store(np);
+    return &kernel<T>;
+  }
+};
+
+}  // namespace nnhal::kernels::bidirectional_sequence_lstm
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::BIDIRECTIONAL_SEQUENCE_LSTM> : kernels::bidirectional_sequence_lstm::Family {};
+static_assert(kernels_cover_row<OperationType::BIDIRECTIONAL_SEQUENCE_LSTM>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/bidirectional_sequence_lstm.hpp ----
 // ---- begin nnhal/kernels/bidirectional_sequence_rnn.hpp ----
 /// \file
-/// BIDIRECTIONAL_SEQUENCE_RNN kernels: none yet.
+/// BIDIRECTIONAL_SEQUENCE_RNN kernels (the row: nnhal/ops/bidirectional_sequence_rnn.hpp): a
+/// forward and a backward basic RNN cell (kernels/common/rnn.hpp) over a 3-D input sequence.
+///
+/// As the reference (NNAPI BidirectionalSequenceRNN.cpp):
+///  - outputs: fw output, bw output (absent when merge_outputs: the fw output then holds
+///    [fw_units + bw_units] per row, fw first), then (1.3) the fw and bw final hidden states;
+///    merged takes 1 or 3 outputs, unmerged 2 or 4;
+///  - linking modes: no auxiliary tensors; "parallel" linking, an auxiliary input without
+///    auxiliary weights, which the backward cell reads instead of the input (its weights are
+///    [bw_units, aux_size]); "cross" linking, the auxiliary input and both auxiliary weights,
+///    whose product is added in both cells. Any other combination is INVALID_ARGUMENT;
+///  - the auxiliary input has the input's first two dimensions.
+/// The reference walks the auxiliary rows with the input's row length (it reads the wrong
+/// elements when the auxiliary size differs); nnhal uses the auxiliary size. The FLOAT32
+/// kernel's SIMD products need batch * max(fw_units, bw_units) floats of workspace, planned when
+/// the hidden states' shapes are known at prepare; otherwise it runs the plain loop.
 
+
+// ---- begin nnhal/ops/bidirectional_sequence_rnn.hpp ----
+/// \file
+/// BIDIRECTIONAL_SEQUENCE_RNN (43): forward and backward basic RNN cells over a 3-D input
+/// sequence, with optional auxiliary input and (1.3) final hidden-state outputs.
+
+
+namespace nnhal::ops {
+
+namespace bidirectional_sequence_rnn {
+inline constexpr std::size_t kAuxInput = 9, kFwAuxWeights = 10, kBwAuxWeights = 11;
+
+inline constexpr std::array<Slot, 15> kInputs{{
+    {"input", Role::Data},
+    {"fw_weights", Role::Weights},
+    {"fw_recurrent_weights", Role::Weights},
+    {"fw_bias", Role::Bias},
+    {"fw_hidden_state", Role::State},
+    {"bw_weights", Role::Weights},
+    {"bw_recurrent_weights", Role::Weights},
+    {"bw_bias", Role::Bias},
+    {"bw_hidden_state", Role::State},
+    {"aux_input", Role::Data, kSlotOmittable},
+    {"fw_aux_weights", Role::Weights, kSlotOmittable},
+    {"bw_aux_weights", Role::Weights, kSlotOmittable},
+    {"activation", Role::Activation},
+    {"time_major", Role::Parameter},     // BOOL
+    {"merge_outputs", Role::Parameter},  // BOOL
+}};
+/// Unmerged with states: fw output, bw output, fw hidden state, bw hidden state. Merged outputs
+/// drop the bw output (1 or 3 outputs); the state outputs need 1.3. Whether the count fits
+/// merge_outputs is an execution check.
+inline constexpr std::array<Slot, 4> kOutputs{{
+    {"fw_output", Role::Data},
+    {"bw_output", Role::Data, kSlotTrailing},
+    {"fw_hidden_state_out", Role::State, kSlotTrailing},
+    {"bw_hidden_state_out", Role::State, kSlotTrailing},
+}};
+
+/// {T x 12, INT32, BOOL, BOOL} -> 1 or 2 x T (1.2), 3 or 4 x T (1.3): F16, F32.
+inline constexpr auto kSignatures = [] {
+  using enum OperandType;
+  std::array<Signature, 8> out{};
+  std::size_t k = 0;
+  for (const TypeVersion& tv : lists::kFloat) {
+    const OperandType t = tv.type;
+    const TypeSeq in{t, t, t, t, t, t, t, t, t, t, t, t, INT32, BOOL, BOOL};
+    out[k++] = sig(HalVersion::V1_2, in, {t});
+    out[k++] = sig(HalVersion::V1_2, in, {t, t});
+    out[k++] = sig(HalVersion::V1_3, in, {t, t, t});
+    out[k++] = sig(HalVersion::V1_3, in, {t, t, t, t});
+  }
+  return out;
+}();
+
+/// Auxiliary weights need an auxiliary input, and the forward and backward auxiliary weights are
+/// both given or both omitted (the reference's linking modes). An auxiliary input without
+/// weights ("parallel linking") is accepted. Only operands whose presence is static are
+/// checked: a model input may still be omitted by the request, which execution checks.
+inline Status validate(const OperationView& op, HalVersion&) {
+  const auto omitted = [&](std::size_t i) {
+    return op.input(i).lifetime == OperandLifeTime::NO_VALUE;
+  };
+  const auto given = [&](std::size_t i) {
+    const OperandLifeTime l = op.input(i).lifetime;
+    return l != OperandLifeTime::NO_VALUE && l != OperandLifeTime::SUBGRAPH_INPUT;
+  };
+  if ((given(kFwAuxWeights) && omitted(kBwAuxWeights)) ||
+      (omitted(kFwAuxWeights) && given(kBwAuxWeights)))
+    return NNHAL_INVALID(
+        "inputs %zu and %zu (fw/bw auxiliary weights) must both be given or both omitted",
+        kFwAuxWeights, kBwAuxWeights);
+  if (omitted(kAuxInput) && (given(kFwAuxWeights) || given(kBwAuxWeights)))
+    return NNHAL_INVALID(
+        "auxiliary weights (inputs %zu, %zu) are given without the auxiliary input %zu",
+        kFwAuxWeights, kBwAuxWeights, kAuxInput);
+  return {};
+}
+}  // namespace bidirectional_sequence_rnn
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// BIDIRECTIONAL_SEQUENCE_RNN is validated (nnhal/ops/bidirectional_sequence_rnn.hpp) but nnhal has no kernel for it yet.
+/// BIDIRECTIONAL_SEQUENCE_RNN in the operation table.
 template <>
-struct Kernels<OperationType::BIDIRECTIONAL_SEQUENCE_RNN> : NoKernelsYet {};
+struct Row<OperationType::BIDIRECTIONAL_SEQUENCE_RNN> {
+  static constexpr OperationInfo info = make_row(OperationType::BIDIRECTIONAL_SEQUENCE_RNN, {
+      .inputs = ops::bidirectional_sequence_rnn::kInputs,
+      .outputs = ops::bidirectional_sequence_rnn::kOutputs,
+      .signatures = ops::bidirectional_sequence_rnn::kSignatures,
+      .validate = &ops::bidirectional_sequence_rnn::validate,
+      .flags = kOpAllowsOmitted,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/bidirectional_sequence_rnn.hpp ----
+
+namespace nnhal::kernels::bidirectional_sequence_rnn {
+
+inline constexpr const char* kName = "BIDIRECTIONAL_SEQUENCE_RNN";
+inline constexpr std::size_t kAux = 9, kFwAuxWeights = 10, kBwAuxWeights = 11;
+
+enum class Linking { None, Parallel, Cross };
+
+/// The sizes of a node after its shape checks.
+struct Shape {
+  std::uint32_t max_time = 0, batch = 0, input_size = 0, aux_size = 0, fw_units = 0, bw_units = 0;
+  bool time_major = false, merge = false, states = false;
+  Linking linking = Linking::None;
+  Dims seq(std::uint32_t units) const noexcept {
+    return time_major ? Dims{max_time, batch, units} : Dims{batch, max_time, units};
+  }
+  /// The expected shape of each output, in order.
+  std::size_t outputs(Dims* out) const noexcept {
+    std::size_t n = 0;
+    out[n++] = seq(merge ? fw_units + bw_units : fw_units);
+    if (!merge) out[n++] = seq(bw_units);
+    if (states) {
+      out[n++] = Dims{batch, fw_units};
+      out[n++] = Dims{batch, bw_units};
+    }
+    return n;
+  }
+};
+
+/// Checks one cell's weights (`w` = first of weights, recurrent, bias, hidden state) against
+/// its input size; returns its number of units.
+inline Expected<std::uint32_t> check_cell(const NodeIO& io, std::size_t w, std::uint32_t input_size,
+                                          std::uint32_t batch) {
+  for (std::size_t i : {w, w + 1, w + 3}) NNHAL_TRY(rnn_common::check_rank(io, i, 2, kName));
+  NNHAL_TRY(rnn_common::check_rank(io, w + 2, 1, kName));
+  const std::uint32_t units = io.input(w).dims[0];
+  if (units == 0) return NNHAL_INVALID("%s: input %zu (weights) has no units", kName, w);
+  NNHAL_TRY(rnn_common::check_dim(io, w, 1, input_size, kName));
+  NNHAL_TRY(rnn_common::check_dim(io, w + 1, 0, units, kName));
+  NNHAL_TRY(rnn_common::check_dim(io, w + 1, 1, units, kName));
+  NNHAL_TRY(rnn_common::check_dim(io, w + 2, 0, units, kName));
+  NNHAL_TRY(rnn_common::check_dim(io, w + 3, 0, batch, kName));
+  NNHAL_TRY(rnn_common::check_dim(io, w + 3, 1, units, kName));
+  return units;
+}
+
+inline Expected<Shape> check(const NodeIO& io) {
+  NNHAL_TRY(rnn_common::require_inputs(io, {0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 13, 14}, kName));
+  NNHAL_TRY(rnn_common::activation(io, 12, kName));
+  Shape s;
+  s.time_major = io.scalar<OperandType::BOOL>(13) != 0;
+  s.merge = io.scalar<OperandType::BOOL>(14) != 0;
+  const std::size_t n = io.output_count();
+  if (s.merge ? (n != 1 && n != 3) : (n != 2 && n != 4))
+    return NNHAL_INVALID("%s: %zu outputs with merge_outputs %s (expected %s)", kName, n, s.merge ? "true" : "false",
+                         s.merge ? "1 or 3" : "2 or 4");
+  s.states = n >= 3;
+  const bool aux = io.has_input(kAux), fw_aux = io.has_input(kFwAuxWeights), bw_aux = io.has_input(kBwAuxWeights);
+  if (!aux && !fw_aux && !bw_aux)
+    s.linking = Linking::None;
+  else if (aux && !fw_aux && !bw_aux)
+    s.linking = Linking::Parallel;
+  else if (aux && fw_aux && bw_aux)
+    s.linking = Linking::Cross;
+  else
+    return NNHAL_INVALID("%s: the auxiliary input and weights (inputs 9-11) must be all omitted, the input alone, "
+                         "or all given", kName);
+  NNHAL_TRY(rnn_common::check_rank(io, 0, 3, kName));
+  const Dims& in = io.input(0).dims;
+  s.max_time = s.time_major ? in[0] : in[1];
+  s.batch = s.time_major ? in[1] : in[0];
+  s.input_size = in[2];
+  if (s.linking != Linking::None) {
+    NNHAL_TRY(rnn_common::check_rank(io, kAux, 3, kName));
+    NNHAL_TRY(rnn_common::check_dim(io, kAux, 0, in[0], kName));
+    NNHAL_TRY(rnn_common::check_dim(io, kAux, 1, in[1], kName));
+    s.aux_size = io.input(kAux).dims[2];
+  }
+  auto fw = check_cell(io, 1, s.input_size, s.batch);
+  if (!fw) return std::move(fw.error());
+  auto bw = check_cell(io, 5, s.linking == Linking::Parallel ? s.aux_size : s.input_size, s.batch);
+  if (!bw) return std::move(bw.error());
+  s.fw_units = *fw;
+  s.bw_units = *bw;
+  if (std::uint64_t{s.fw_units} + s.bw_units > UINT32_MAX)
+    return NNHAL_INVALID("%s: fw_units + bw_units overflows", kName);
+  if (s.linking == Linking::Cross) {
+    for (std::size_t i : {kFwAuxWeights, kBwAuxWeights}) {
+      NNHAL_TRY(rnn_common::check_rank(io, i, 2, kName));
+      NNHAL_TRY(rnn_common::check_dim(io, i, 0, i == kFwAuxWeights ? s.fw_units : s.bw_units, kName));
+      NNHAL_TRY(rnn_common::check_dim(io, i, 1, s.aux_size, kName));
+    }
+  }
+  return s;
+}
+
+inline Status infer(const NodeIO& io) {
+  auto s = check(io);
+  if (!s) return std::move(s.error());
+  Dims want[4];
+  const std::size_t n = s->outputs(want);
+  for (std::size_t i = 0; i < n; ++i) NNHAL_TRY(set_output(io, i, want[i]));
+  return {};
+}
+
+template <OperandType T>
+Status kernel(const NodeIO& io) {
+  using E = element_t<T>;
+  auto se = check(io);
+  if (!se) return std::move(se.error());
+  const Shape& s = *se;
+  Dims want[4];
+  const std::size_t n = s.outputs(want);
+  for (std::size_t i = 0; i < n; ++i)
+    if (io.output(i).dims != want[i]) return NNHAL_FAILURE("%s output shapes do not match its inputs", kName);
+  const FloatRange act = *rnn_common::activation(io, 12, kName);
+  float* scratch = nullptr;
+  const simd::FullyConnectedF32* simd = nullptr;
+  if constexpr (T == OperandType::TENSOR_FLOAT32) {
+    simd = io.params<rnn_common::SeqParams>().simd;
+    scratch = rnn_common::scratch(io, std::size_t{s.batch} * std::max(s.fw_units, s.bw_units));
+  }
+  const E* aux = s.linking != Linking::None ? io.in_data<T>(kAux) : nullptr;
+  for (int dir = 0; dir < 2; ++dir) {
+    const bool bw = dir == 1;
+    const std::size_t w = bw ? 5 : 1;
+    rnn_common::Direction<E> d;
+    d.max_time = s.max_time;
+    d.batch = s.batch;
+    d.time_major = s.time_major;
+    d.backward = bw;
+    d.input = bw && s.linking == Linking::Parallel ? aux : io.in_data<T>(0);
+    d.input_size = bw && s.linking == Linking::Parallel ? s.aux_size : s.input_size;
+    if (s.linking == Linking::Cross) {
+      d.aux = aux;
+      d.aux_size = s.aux_size;
+      d.aux_weights = io.in_data<T>(bw ? kBwAuxWeights : kFwAuxWeights);
+    }
+    d.weights = io.in_data<T>(w);
+    d.recurrent = io.in_data<T>(w + 1);
+    d.bias = io.in_data<T>(w + 2);
+    d.hidden_in = io.in_data<T>(w + 3);
+    d.units = bw ? s.bw_units : s.fw_units;
+    d.out_stride = s.merge ? s.fw_units + s.bw_units : d.units;
+    d.out_offset = bw && s.merge ? s.fw_units : 0;
+    d.output = io.out_data<T>(bw && !s.merge ? 1 : 0);
+    if (s.states) d.hidden_out = io.out_data<T>(n - 2 + static_cast<std::size_t>(dir));
+    d.act = act;
+    rnn_common::run(d, simd, scratch);
+  }
+  return {};
+}
+
+/// BIDIRECTIONAL_SEQUENCE_RNN's kernels, keyed by the input type.
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16};
+  static Status infer(const NodeIO& io) { return bidirectional_sequence_rnn::infer(io); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
+    if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      rnn_common::plan_scratch(io, prepare, {4, 8});
+    }
+    return &kernel<T>;
+  }
+};
+
+}  // namespace nnhal::kernels::bidirectional_sequence_rnn
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::BIDIRECTIONAL_SEQUENCE_RNN> : kernels::bidirectional_sequence_rnn::Family {};
+static_assert(kernels_cover_row<OperationType::BIDIRECTIONAL_SEQUENCE_RNN>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/bidirectional_sequence_rnn.hpp ----
@@ -12339,14 +14774,371 @@ static_assert(kernels_cover_row<OperationType::CHANNEL_SHUFFLE>());
 // ---- end nnhal/kernels/channel_shuffle.hpp ----
 // ---- begin nnhal/kernels/detection_postprocessing.hpp ----
 /// \file
-/// DETECTION_POSTPROCESSING kernels: none yet.
+/// DETECTION_POSTPROCESSING kernels (the row: nnhal/ops/detection_postprocessing.hpp): SSD box
+/// decoding of the anchors, then regular (per class) or fast (per anchor) hard non-max
+/// suppression, padded with zeros to a fixed number of detections per image.
+///
+/// The algorithm of the reference (NNAPI GenerateProposals.cpp, detection_postprocess), in
+/// float (FLOAT16 widened first and the results narrowed back):
+///  - Box of anchor a (ctr_y, ctr_x, h, w) with deltas (dy, dx, dh, dw, ...): centre
+///    (ctr_y + h * dy / scale_y, ctr_x + w * dx / scale_x), half extents h * exp(dh / scale_h) *
+///    0.5 and w * exp(dw / scale_w) * 0.5; written (y1, x1, y2, x2). Deltas beyond the first
+///    four are ignored.
+///  - Regular NMS: for each class c >= 1 in order, the anchors whose score > score_threshold, in
+///    order, reduced by hard NMS (the first of highest score kept, others with IoU >= the
+///    threshold dropped by a swap with the last) to at most max_detections_per_class; all kept
+///    sorted by score, descending, and cut to max_num_detections. Outputs in that order.
+///  - Fast NMS: each anchor's best score over classes >= 1; the anchors whose best > the
+///    threshold, hard NMS on the best scores to at most max_num_detections; per kept anchor its
+///    min(classes - 1, max_classes_per_detection) best classes by score, descending.
+///  - The class written is the class index minus 1 unless include_background; num_detections is
+///    the number written; the rest of each image's rows is zero.
+/// The reference sorts with std::sort; nnhal sorts stably (equal scores keep index order).
+/// The IoU is box_with_nms_limit::iou on (y1, x1, y2, x2) boxes (symmetric in the two axes).
+/// Runtime checks, as the reference: scales > 0, score and IoU thresholds >= 0 (NaN fails),
+/// more than one class, at least 4 deltas per anchor, max_num_detections > 0, and
+/// max_detections_per_class > 0 (regular) or max_classes_per_detection > 0 (fast); nnhal's
+/// own: anchors finite with non-negative extents. Scratch, planned at prepare from the shapes:
+/// 4 * (5 * anchors + 3 * anchors * classes + 2 * classes) bytes.
 
+
+// ---- begin nnhal/ops/detection_postprocessing.hpp ----
+/// \file
+/// DETECTION_POSTPROCESSING (47): SSD-style box decoding of anchors plus (regular or fast)
+/// non-max suppression, padded to a fixed number of detections per batch.
+
+
+
+namespace nnhal::ops {
+
+namespace detection_postprocessing {
+inline constexpr std::array<Slot, 14> kInputs{{
+    {"scores", Role::Data},                          // [b, anchors, classes]
+    {"box_deltas", Role::Data},                      // [b, anchors, len >= 4] (dy, dx, dh, dw)
+    {"anchors", Role::Data},                         // [anchors, 4] (ctr_y, ctr_x, h, w)
+    {"scale_y", Role::Parameter},                    // fT
+    {"scale_x", Role::Parameter},                    // fT
+    {"scale_h", Role::Parameter},                    // fT
+    {"scale_w", Role::Parameter},                    // fT
+    {"use_regular_nms", Role::Parameter},            // BOOL
+    {"max_num_detections", Role::Parameter},         // INT32
+    {"max_classes_per_detection", Role::Parameter},  // INT32
+    {"max_detections_per_class", Role::Parameter},   // INT32
+    {"score_threshold", Role::Parameter},            // fT
+    {"iou_threshold", Role::Parameter},              // fT
+    {"include_background", Role::Parameter},         // BOOL
+}};
+inline constexpr std::array<Slot, 4> kOutputs{{
+    {"scores", Role::Data},          // [b, max_det], T
+    {"boxes", Role::Data},           // [b, max_det, 4], T (y1, x1, y2, x2)
+    {"classes", Role::Data},         // TENSOR_INT32 [b, max_det]
+    {"num_detections", Role::Data},  // TENSOR_INT32 [b]
+}};
+
+/// F16, F32 (1.2); scalars fT.
+inline constexpr auto kSignatures = for_each_type(lists::kFloat, [](OperandType t, HalVersion v) {
+  const OperandType f = float_scalar_for(t);
+  constexpr OperandType i32 = OperandType::INT32, b = OperandType::BOOL;
+  constexpr OperandType I32 = OperandType::TENSOR_INT32;
+  return sig(v, {t, t, t, f, f, f, f, b, i32, i32, i32, f, f, b}, {t, t, I32, I32});
+});
+
+/// What the declared shapes and constants already show (the reference's runtime checks):
+/// scores and deltas of rank 3, anchors [anchors, 4], more than one class, at least 4 deltas
+/// per anchor, constant scales > 0, constant thresholds >= 0 (NaN fails), max_num_detections
+/// > 0, and max_detections_per_class > 0 (regular NMS) or max_classes_per_detection > 0 (fast)
+/// when use_regular_nms is a constant.
+inline Status validate(const OperationView& op, HalVersion&) {
+  for (std::size_t i : {std::size_t{0}, std::size_t{1}})
+    if (auto r = op.input_rank(i); r && *r != 3) return NNHAL_INVALID("input %zu has rank %zu, it must be 3", i, *r);
+  NNHAL_TRY(rules::check_shape(op, 2, "anchors", {0, 4}));
+  if (auto c = rules::known_dim(op, 0, 2); c && *c <= 1)
+    return NNHAL_INVALID("input 0 (scores) has %u class, more than one needed", *c);
+  if (auto l = rules::known_dim(op, 1, 2); l && *l < 4)
+    return NNHAL_INVALID("input 1 (box_deltas) has %u values per anchor, at least 4 needed", *l);
+  for (std::size_t i = 3; i <= 6; ++i)
+    if (auto v = rules::const_float(op, i); v && !(*v > 0))
+      return NNHAL_INVALID("input %zu (%.*s) is %g, it must be > 0", i,
+                           static_cast<int>(kInputs[i].name.size()), kInputs[i].name.data(), static_cast<double>(*v));
+  for (std::size_t i : {std::size_t{11}, std::size_t{12}})
+    if (auto v = rules::const_float(op, i); v && !(*v >= 0))
+      return NNHAL_INVALID("input %zu (%.*s) is %g, it must be >= 0", i,
+                           static_cast<int>(kInputs[i].name.size()), kInputs[i].name.data(), static_cast<double>(*v));
+  NNHAL_TRY(rules::check_scalar_range(op, 8, "max_num_detections", 1, INT32_MAX));
+  if (auto regular = op.constant_scalar<OperandType::BOOL>(7)) {
+    if (*regular) return rules::check_scalar_range(op, 10, "max_detections_per_class", 1, INT32_MAX);
+    return rules::check_scalar_range(op, 9, "max_classes_per_detection", 1, INT32_MAX);
+  }
+  return {};
+}
+}  // namespace detection_postprocessing
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// DETECTION_POSTPROCESSING is validated (nnhal/ops/detection_postprocessing.hpp) but nnhal has no kernel for it yet.
+/// DETECTION_POSTPROCESSING in the operation table.
 template <>
-struct Kernels<OperationType::DETECTION_POSTPROCESSING> : NoKernelsYet {};
+struct Row<OperationType::DETECTION_POSTPROCESSING> {
+  static constexpr OperationInfo info = make_row(OperationType::DETECTION_POSTPROCESSING, {
+      .inputs = ops::detection_postprocessing::kInputs,
+      .outputs = ops::detection_postprocessing::kOutputs,
+      .signatures = ops::detection_postprocessing::kSignatures,
+      .validate = &ops::detection_postprocessing::validate,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/detection_postprocessing.hpp ----
+
+namespace nnhal::kernels::detection_postprocessing {
+
+inline constexpr const char* kName = "DETECTION_POSTPROCESSING";
+
+/// What prepare recorded: the scratch bytes planned.
+struct Planned {
+  std::uint64_t workspace_bytes = 0;
+};
+
+/// The scalars.
+struct Params {
+  float scale_y = 0, scale_x = 0, scale_h = 0, scale_w = 0, score_threshold = 0, iou_threshold = 0;
+  std::int32_t max_detections = 0, max_classes = 0, max_per_class = 0;
+  bool regular = false, background = false;
+  std::uint32_t out_per_image = 0;  ///< rows per image in the outputs
+};
+
+/// The shapes.
+struct Shape {
+  std::uint32_t batches = 0, anchors = 0, classes = 0, box_length = 0;
+};
+
+template <OperandType T>
+inline Expected<Params> read_params(const NodeIO& io) {
+  Params p;
+  p.scale_y = roi::float_scalar<T>(io, 3);
+  p.scale_x = roi::float_scalar<T>(io, 4);
+  p.scale_h = roi::float_scalar<T>(io, 5);
+  p.scale_w = roi::float_scalar<T>(io, 6);
+  p.regular = io.scalar<OperandType::BOOL>(7) != 0;
+  p.max_detections = io.scalar<OperandType::INT32>(8);
+  p.max_classes = io.scalar<OperandType::INT32>(9);
+  p.max_per_class = io.scalar<OperandType::INT32>(10);
+  p.score_threshold = roi::float_scalar<T>(io, 11);
+  p.iou_threshold = roi::float_scalar<T>(io, 12);
+  p.background = io.scalar<OperandType::BOOL>(13) != 0;
+  if (!(p.scale_y > 0) || !(p.scale_x > 0) || !(p.scale_h > 0) || !(p.scale_w > 0))
+    return NNHAL_INVALID("%s scales must be positive", kName);
+  if (!(p.score_threshold >= 0)) return NNHAL_INVALID("%s score_threshold must be >= 0", kName);
+  if (!(p.iou_threshold >= 0)) return NNHAL_INVALID("%s iou_threshold must be >= 0", kName);
+  if (p.max_detections <= 0) return NNHAL_INVALID("%s max_num_detections %d must be positive", kName, p.max_detections);
+  std::uint64_t rows = static_cast<std::uint64_t>(p.max_detections);
+  if (p.regular) {
+    if (p.max_per_class <= 0)
+      return NNHAL_INVALID("%s max_detections_per_class %d must be positive", kName, p.max_per_class);
+  } else {
+    if (p.max_classes <= 0)
+      return NNHAL_INVALID("%s max_classes_per_detection %d must be positive", kName, p.max_classes);
+    rows *= static_cast<std::uint64_t>(p.max_classes);
+  }
+  if (rows > UINT32_MAX) return NNHAL_INVALID("%s: the number of detections overflows", kName);
+  p.out_per_image = static_cast<std::uint32_t>(rows);
+  return p;
+}
+
+inline Expected<Shape> read_shape(const NodeIO& io) {
+  const Dims& s = io.input(0).dims;
+  const Dims& d = io.input(1).dims;
+  const Dims& a = io.input(2).dims;
+  if (s.rank() != 3 || d.rank() != 3 || a.rank() != 2)
+    return NNHAL_INVALID("%s scores and box_deltas must have rank 3, anchors rank 2", kName);
+  Shape g{s[0], s[1], s[2], d[2]};
+  if (d[0] != g.batches || d[1] != g.anchors) return NNHAL_INVALID("%s box_deltas must be [%u, %u, >= 4]", kName, g.batches, g.anchors);
+  if (a[0] != g.anchors || a[1] != 4) return NNHAL_INVALID("%s anchors must have shape [%u, 4]", kName, g.anchors);
+  if (g.classes <= 1) return NNHAL_INVALID("%s needs more than one class (has %u)", kName, g.classes);
+  if (g.box_length < 4) return NNHAL_INVALID("%s has %u box deltas per anchor, at least 4 needed", kName, g.box_length);
+  return g;
+}
+
+/// Scratch bytes, or UINT64_MAX on overflow.
+inline std::uint64_t scratch_bytes(std::uint64_t anchors, std::uint64_t classes) noexcept {
+  std::uint64_t ac = 0, words = 0, bytes = 0;
+  if (__builtin_mul_overflow(anchors, classes, &ac) || __builtin_mul_overflow(ac, std::uint64_t{3}, &words) ||
+      __builtin_add_overflow(words, 5 * anchors + 2 * classes, &words) || __builtin_mul_overflow(words, std::uint64_t{4}, &bytes))
+    return UINT64_MAX;
+  return bytes;
+}
+
+/// Output shapes: [b, rows], [b, rows, 4], [b, rows], [b].
+template <OperandType T>
+Status infer(const NodeIO& io) {
+  auto g = read_shape(io);
+  if (!g) return std::move(g.error());
+  auto p = read_params<T>(io);
+  if (!p) return std::move(p.error());
+  NNHAL_TRY(set_output(io, 0, Dims{g->batches, p->out_per_image}));
+  NNHAL_TRY(set_output(io, 1, Dims{g->batches, p->out_per_image, 4}));
+  NNHAL_TRY(set_output(io, 2, Dims{g->batches, p->out_per_image}));
+  return set_output(io, 3, Dims{g->batches});
+}
+
+template <OperandType T>
+Status kernel(const NodeIO& io) {
+  using E = element_t<T>;
+  auto ge = read_shape(io);
+  if (!ge) return std::move(ge.error());
+  auto pe = read_params<T>(io);
+  if (!pe) return std::move(pe.error());
+  const Shape& g = *ge;
+  const Params& p = *pe;
+  const std::uint32_t rows = p.out_per_image;
+  if (io.output(0).dims != Dims{g.batches, rows} || io.output(1).dims != Dims{g.batches, rows, 4} ||
+      io.output(2).dims != Dims{g.batches, rows} || io.output(3).dims != Dims{g.batches})
+    return NNHAL_FAILURE("%s output shapes do not match the inputs", kName);
+  const std::uint64_t need = scratch_bytes(g.anchors, g.classes);
+  if (io.workspace() == nullptr || need > io.params<Planned>().workspace_bytes)
+    return NNHAL_FAILURE("%s: scores of %u x %u need more scratch than planned at prepare", kName, g.anchors, g.classes);
+  const std::size_t na = g.anchors, nc = g.classes;
+  float* boxes = reinterpret_cast<float*>(io.workspace());
+  float* scores = boxes + 4 * na;
+  float* best = scores + na * nc;
+  std::uint32_t* select = reinterpret_cast<std::uint32_t*>(best + na);
+  std::uint32_t* merge = select + na * nc;
+  std::uint32_t* order = merge + na * nc;
+  std::uint32_t* order_merge = order + nc;
+
+  const E* in_scores = io.in_data<T>(0);
+  const E* in_deltas = io.in_data<T>(1);
+  const E* in_anchors = io.in_data<T>(2);
+  E* out_scores = io.out_data<T>(0);
+  E* out_boxes = io.out_data<T>(1);
+  std::int32_t* out_classes = io.out_data<OperandType::TENSOR_INT32>(2);
+  std::int32_t* out_count = io.out_data<OperandType::TENSOR_INT32>(3);
+  const std::size_t total_rows = std::size_t{g.batches} * rows;
+  for (std::size_t i = 0; i < total_rows; ++i) out_scores[i] = roi::from_float<E>(0.0f, 0, 0);
+  for (std::size_t i = 0; i < total_rows * 4; ++i) out_boxes[i] = roi::from_float<E>(0.0f, 0, 0);
+  std::memset(out_classes, 0, total_rows * sizeof(std::int32_t));
+  if (na == 0) {
+    std::memset(out_count, 0, std::size_t{g.batches} * sizeof(std::int32_t));
+    return {};
+  }
+  for (std::size_t a = 0; a < na; ++a) {
+    for (std::size_t k = 0; k < 4; ++k)
+      if (!std::isfinite(roi::to_float(in_anchors[a * 4 + k], 0, 0)))
+        return NNHAL_INVALID("%s anchor %zu has a non-finite value", kName, a);
+    if (roi::to_float(in_anchors[a * 4 + 2], 0, 0) < 0 || roi::to_float(in_anchors[a * 4 + 3], 0, 0) < 0)
+      return NNHAL_INVALID("%s anchor %zu has a negative extent", kName, a);
+  }
+  const std::int32_t label_shift = p.background ? 0 : 1;
+  auto box_of_anchor = [boxes](std::uint32_t a) noexcept { return boxes + std::size_t{a} * 4; };
+
+  for (std::size_t b = 0; b < g.batches; ++b) {
+    for (std::size_t a = 0; a < na; ++a) {
+      const E* an = in_anchors + a * 4;
+      const E* d = in_deltas + (b * na + a) * g.box_length;
+      const float cy = roi::to_float(an[0], 0, 0), cx = roi::to_float(an[1], 0, 0);
+      const float h = roi::to_float(an[2], 0, 0), w = roi::to_float(an[3], 0, 0);
+      const float y_ctr = cy + h * roi::to_float(d[0], 0, 0) / p.scale_y;
+      const float x_ctr = cx + w * roi::to_float(d[1], 0, 0) / p.scale_x;
+      const float h_half = h * std::exp(roi::to_float(d[2], 0, 0) / p.scale_h) * 0.5f;
+      const float w_half = w * std::exp(roi::to_float(d[3], 0, 0) / p.scale_w) * 0.5f;
+      float* o = boxes + a * 4;
+      o[0] = y_ctr - h_half;
+      o[1] = x_ctr - w_half;
+      o[2] = y_ctr + h_half;
+      o[3] = x_ctr + w_half;
+    }
+    const E* bs = in_scores + b * na * nc;
+    for (std::size_t i = 0; i < na * nc; ++i) scores[i] = roi::to_float(bs[i], 0, 0);
+    E* os = out_scores + b * rows;
+    E* ob = out_boxes + b * rows * 4;
+    std::int32_t* oc = out_classes + b * rows;
+    std::size_t written = 0;
+    if (p.regular) {
+      std::size_t count = 0;
+      for (std::size_t c = 1; c < nc; ++c) {
+        std::uint32_t* start = select + count;
+        std::size_t len = 0;
+        for (std::size_t a = 0; a < na; ++a)
+          if (scores[a * nc + c] > p.score_threshold) start[len++] = static_cast<std::uint32_t>(a * nc + c);
+        std::uint32_t* end = roi::hard_nms(start, start + len, scores, p.iou_threshold,
+                                           static_cast<std::size_t>(p.max_per_class),
+                                           [boxes, nc](std::uint32_t i) noexcept { return boxes + (i / nc) * 4; },
+                                           box_with_nms_limit::iou);
+        count = static_cast<std::size_t>(end - select);
+      }
+      box_with_nms_limit::stable_sort(select, count, merge,
+                                      [scores](std::uint32_t l, std::uint32_t r) { return scores[l] > scores[r]; });
+      count = std::min(count, static_cast<std::size_t>(p.max_detections));
+      for (std::size_t i = 0; i < count; ++i) {
+        const std::size_t index = select[i];
+        os[i] = roi::from_float<E>(scores[index], 0, 0);
+        for (std::size_t k = 0; k < 4; ++k) ob[i * 4 + k] = roi::from_float<E>(boxes[(index / nc) * 4 + k], 0, 0);
+        oc[i] = static_cast<std::int32_t>(index % nc) - label_shift;
+      }
+      written = count;
+    } else {
+      const std::size_t per_anchor = std::min<std::size_t>(nc - 1, static_cast<std::size_t>(p.max_classes));
+      std::size_t len = 0;
+      for (std::size_t a = 0; a < na; ++a) {
+        float m = scores[a * nc + 1];
+        for (std::size_t c = 2; c < nc; ++c) m = std::max(m, scores[a * nc + c]);
+        best[a] = m;
+        if (m > p.score_threshold) select[len++] = static_cast<std::uint32_t>(a);
+      }
+      std::uint32_t* end = roi::hard_nms(select, select + len, best, p.iou_threshold,
+                                         static_cast<std::size_t>(p.max_detections), box_of_anchor,
+                                         box_with_nms_limit::iou);
+      const std::size_t kept = static_cast<std::size_t>(end - select);
+      for (std::size_t k = 0; k < kept; ++k) {
+        const float* s = scores + std::size_t{select[k]} * nc;
+        for (std::size_t c = 1; c < nc; ++c) order[c - 1] = static_cast<std::uint32_t>(c);
+        box_with_nms_limit::stable_sort(order, nc - 1, order_merge,
+                                        [s](std::uint32_t l, std::uint32_t r) { return s[l] > s[r]; });
+        for (std::size_t c = 0; c < per_anchor; ++c, ++written) {
+          os[written] = roi::from_float<E>(s[order[c]], 0, 0);
+          for (std::size_t q = 0; q < 4; ++q) ob[written * 4 + q] = roi::from_float<E>(boxes[std::size_t{select[k]} * 4 + q], 0, 0);
+          oc[written] = static_cast<std::int32_t>(order[c]) - label_shift;
+        }
+      }
+    }
+    out_count[b] = static_cast<std::int32_t>(written);
+  }
+  return {};
+}
+
+/// DETECTION_POSTPROCESSING's kernels, keyed by the scores' type.
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16};
+
+  static Status infer(const NodeIO& io) {
+    if (io.input(0).type == OperandType::TENSOR_FLOAT16)
+      return detection_postprocessing::infer<OperandType::TENSOR_FLOAT16>(io);
+    return detection_postprocessing::infer<OperandType::TENSOR_FLOAT32>(io);
+  }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
+    Planned planned;
+    const RtOperand& scores = io.input(0);
+    if (scores.shape_known() && scores.dims.rank() == 3) {
+      planned.workspace_bytes = scratch_bytes(scores.dims[1], scores.dims[2]);
+      if (planned.workspace_bytes == UINT64_MAX || planned.workspace_bytes > (std::uint64_t{1} << 40))
+        return NNHAL_INVALID("%s: the scores' size overflows", kName);
+      prepare.workspace_bytes = static_cast<std::size_t>(planned.workspace_bytes);
+    }
+    prepare.store(planned);
+    return &kernel<T>;
+  }
+};
+
+}  // namespace nnhal::kernels::detection_postprocessing
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::DETECTION_POSTPROCESSING> : kernels::detection_postprocessing::Family {};
+static_assert(kernels_cover_row<OperationType::DETECTION_POSTPROCESSING>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/detection_postprocessing.hpp ----
@@ -12883,14 +15675,403 @@ static_assert(kernels_cover_row<OperationType::GATHER>());
 // ---- end nnhal/kernels/gather.hpp ----
 // ---- begin nnhal/kernels/generate_proposals.hpp ----
 /// \file
-/// GENERATE_PROPOSALS kernels: none yet.
+/// GENERATE_PROPOSALS kernels (the row: nnhal/ops/generate_proposals.hpp): per image, anchors
+/// laid over the feature grid, moved by the box deltas, clipped, filtered by size, and reduced
+/// by hard non-max suppression.
+///
+/// The algorithm of the reference (NNAPI GenerateProposals.cpp), step by step since the order
+/// of the results depends on it; everything in float (FLOAT16 widened, 8-bit scores and deltas
+/// as (q - zero point) * scale, 16-bit anchors and image info as (q - zero point) * scale):
+///  - ROI i = (y * width + x) * anchors + a (NHWC order, also for NCHW inputs) is anchor a
+///    shifted by (x * width_stride, y * height_stride); it must have x1 <= x2 and y1 <= y2.
+///  - It is moved by its deltas (dx, dy, dw, dh) as AXIS_ALIGNED_BBOX_TRANSFORM does and clipped
+///    to [0, image width] x [0, image height] (image info is (height, width) per image).
+///  - The candidates are all ROIs in order; when 0 < pre_nms_max < their number, they are
+///    sorted by score, descending, and cut to pre_nms_max. The reference uses std::sort; nnhal
+///    sorts stably (equal scores keep index order), the merge sort of BOX_WITH_NMS_LIMIT.
+///  - A candidate stays when width > min_size, height > min_size and its centre lies left of
+///    the image width and above the image height.
+///  - Hard NMS (box_with_nms_limit's single-class loop with the hard kernel): the first candidate
+///    of highest score is kept, every other one with IoU >= iou_threshold is dropped (swapped
+///    with the last), at most post_nms_max kept (< 0: no limit; 0 keeps none, as the reference).
+///  - Outputs, image after image: the score (8-bit: in the input's quantization, which the
+///    reference gives the output), the clipped box (16-bit: round(v / 0.125)), the image index.
+/// Runtime checks beyond the shapes: finite, non-negative strides, a finite IoU threshold and
+/// minimum size (nnhal's; the reference does not check them), 16-bit anchors and image info
+/// of scale 0.125 and zero point 0 (the reference checks this for QUANT8_ASYMM only; every
+/// quantized model must follow it here), anchors with ordered corners.
+///
+/// The output size depends on the data: shape inference runs the whole algorithm (scores,
+/// deltas, anchors and image info are value-read in the row). Scratch, 28 bytes per ROI of one
+/// image, is planned at prepare from the scores' shape, as BOX_WITH_NMS_LIMIT does.
 
+
+// ---- begin nnhal/ops/generate_proposals.hpp ----
+/// \file
+/// GENERATE_PROPOSALS (52): turns anchor scores and box deltas into NMS-filtered region
+/// proposals per image.
+
+
+
+namespace nnhal::ops {
+
+namespace generate_proposals {
+inline constexpr std::array<Slot, 11> kInputs{{
+    // The output size depends on the values of the first four inputs: shape inference reads them.
+    {"scores", Role::Data, kSlotValueRead},       // [b, h, w, anchors] (NHWC)
+    {"bbox_deltas", Role::Data, kSlotValueRead},  // [b, h, w, anchors * 4]
+    {"anchors", Role::Data, kSlotValueRead},      // [anchors, 4]
+    {"image_info", Role::Data, kSlotValueRead},   // [b, 2]
+    {"height_stride", Role::Parameter},  // fT
+    {"width_stride", Role::Parameter},   // fT
+    {"pre_nms_max", Role::Parameter},    // INT32
+    {"post_nms_max", Role::Parameter},   // INT32
+    {"iou_threshold", Role::Parameter},  // fT
+    {"min_size", Role::Parameter},       // fT
+    {"layout", Role::Layout},
+}};
+inline constexpr std::array<Slot, 3> kOutputs{{
+    {"scores", Role::Data},       // [n], T
+    {"rois", Role::Data},         // [n, 4]
+    {"batch_index", Role::Data},  // TENSOR_INT32 [n]
+}};
+
+/// Float: every tensor T, scalars fT. Quantized (QA8 1.2, QAS8 1.3): anchors QUANT16_SYMM
+/// (scale 0.125), image info and output ROIs QUANT16_ASYMM, scalars FLOAT32. The operation's
+/// documentation gives QUANT16_SYMM for the image info but the reference validator requires
+/// QUANT16_ASYMM; the validator is followed.
+inline constexpr auto kSignatures =
+    for_each_type(lists::kFloatQuant, [](OperandType t, HalVersion v) {
+      const bool q = lists::is_quant8(t);
+      const OperandType anchors = q ? OperandType::TENSOR_QUANT16_SYMM : t;
+      const OperandType box = lists::box_type_for(t), f = float_scalar_for(t);
+      constexpr OperandType i32 = OperandType::INT32;
+      return sig(v, {t, t, anchors, box, f, f, i32, i32, f, f, OperandType::BOOL},
+                 {t, box, OperandType::TENSOR_INT32});
+  });
+
+/// What the declared shapes and constants already show: scores and deltas of rank 4, anchors
+/// [anchors, 4], image info [b, 2], 16-bit anchors and image info of scale 0.125 and zero point
+/// 0, constant strides finite and >= 0, constant IoU threshold and minimum size finite (nnhal's
+/// checks; the reference accepts any value and computes with it).
+inline Status validate(const OperationView& op, HalVersion&) {
+  for (std::size_t i : {std::size_t{0}, std::size_t{1}})
+    if (auto r = op.input_rank(i); r && *r != 4) return NNHAL_INVALID("input %zu has rank %zu, it must be 4", i, *r);
+  NNHAL_TRY(rules::check_shape(op, 2, "anchors", {0, 4}));
+  NNHAL_TRY(rules::check_shape(op, 3, "image_info", {0, 2}));
+  NNHAL_TRY(rules::check_box_quant(op, 2, "anchors"));
+  NNHAL_TRY(rules::check_box_quant(op, 3, "image_info"));
+  for (std::size_t i : {std::size_t{4}, std::size_t{5}})
+    if (auto v = rules::const_float(op, i); v && !(std::isfinite(*v) && *v >= 0))
+      return NNHAL_INVALID("input %zu (%.*s) is %g, it must be finite and >= 0", i,
+                           static_cast<int>(kInputs[i].name.size()), kInputs[i].name.data(), static_cast<double>(*v));
+  for (std::size_t i : {std::size_t{8}, std::size_t{9}})
+    if (auto v = rules::const_float(op, i); v && !std::isfinite(*v))
+      return NNHAL_INVALID("input %zu (%.*s) is %g, it must be finite", i,
+                           static_cast<int>(kInputs[i].name.size()), kInputs[i].name.data(), static_cast<double>(*v));
+  return {};
+}
+}  // namespace generate_proposals
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// GENERATE_PROPOSALS is validated (nnhal/ops/generate_proposals.hpp) but nnhal has no kernel for it yet.
+/// GENERATE_PROPOSALS in the operation table.
 template <>
-struct Kernels<OperationType::GENERATE_PROPOSALS> : NoKernelsYet {};
+struct Row<OperationType::GENERATE_PROPOSALS> {
+  static constexpr OperationInfo info = make_row(OperationType::GENERATE_PROPOSALS, {
+      .inputs = ops::generate_proposals::kInputs,
+      .outputs = ops::generate_proposals::kOutputs,
+      .signatures = ops::generate_proposals::kSignatures,
+      .validate = &ops::generate_proposals::validate,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/generate_proposals.hpp ----
+
+namespace nnhal::kernels::generate_proposals {
+
+inline constexpr const char* kName = "GENERATE_PROPOSALS";
+
+/// Scratch bytes per ROI of one image: the float score, the transformed box, the selection and
+/// the merge buffer.
+inline constexpr std::size_t kScratchPerRoi = 5 * sizeof(float) + 2 * sizeof(std::uint32_t);
+
+/// The anchors' operand type next to scores of type T.
+template <OperandType T>
+inline constexpr OperandType kAnchorType = roi::kQuantized<T> ? OperandType::TENSOR_QUANT16_SYMM : T;
+
+/// What prepare recorded: the scratch bytes planned.
+struct Planned {
+  std::uint64_t workspace_bytes = 0;
+};
+
+/// The geometry: images, grid, anchors per cell, layout.
+struct Shape {
+  std::uint32_t batches = 0, height = 0, width = 0, anchors = 0;
+  bool nchw = false;
+  std::uint64_t rois() const noexcept { return std::uint64_t{height} * width * anchors; }
+};
+
+/// The scalars.
+struct Params {
+  float h_stride = 0, w_stride = 0, iou_threshold = 0, min_size = 0;
+  std::int32_t pre_nms = 0, post_nms = 0;
+};
+
+inline Expected<Shape> read_shape(const NodeIO& io) {
+  const Dims& s = io.input(0).dims;
+  const Dims& d = io.input(1).dims;
+  const Dims& a = io.input(2).dims;
+  const Dims& info = io.input(3).dims;
+  Shape g;
+  g.nchw = layout_nchw(io, 10);
+  if (s.rank() != 4 || d.rank() != 4) return NNHAL_INVALID("%s scores and bbox_deltas must have rank 4", kName);
+  if (a.rank() != 2 || info.rank() != 2) return NNHAL_INVALID("%s anchors and image_info must have rank 2", kName);
+  g.batches = s[0];
+  g.height = g.nchw ? s[2] : s[1];
+  g.width = g.nchw ? s[3] : s[2];
+  g.anchors = g.nchw ? s[1] : s[3];
+  const std::uint32_t dh = g.nchw ? d[2] : d[1], dw = g.nchw ? d[3] : d[2], dc = g.nchw ? d[1] : d[3];
+  if (d[0] != g.batches || dh != g.height || dw != g.width || std::uint64_t{dc} != 4 * std::uint64_t{g.anchors})
+    return NNHAL_INVALID("%s bbox_deltas must match the scores with 4 values per anchor", kName);
+  if (a[0] != g.anchors || a[1] != 4) return NNHAL_INVALID("%s anchors must have shape [%u, 4]", kName, g.anchors);
+  if (info[0] != g.batches || info[1] != 2)
+    return NNHAL_INVALID("%s image_info must have shape [%u, 2]", kName, g.batches);
+  for (std::size_t i : {std::size_t{2}, std::size_t{3}}) {
+    const RtOperand& q = io.input(i);
+    if ((q.type == OperandType::TENSOR_QUANT16_SYMM || q.type == OperandType::TENSOR_QUANT16_ASYMM) &&
+        (q.scale != 0.125f || q.zero_point != 0))
+      return NNHAL_INVALID("%s %s must have scale 0.125 and zero point 0", kName, i == 2 ? "anchors" : "image_info");
+  }
+  return g;
+}
+
+template <OperandType T>
+inline Expected<Params> read_params(const NodeIO& io) {
+  Params p;
+  p.h_stride = roi::float_scalar<T>(io, 4);
+  p.w_stride = roi::float_scalar<T>(io, 5);
+  p.pre_nms = io.scalar<OperandType::INT32>(6);
+  p.post_nms = io.scalar<OperandType::INT32>(7);
+  p.iou_threshold = roi::float_scalar<T>(io, 8);
+  p.min_size = roi::float_scalar<T>(io, 9);
+  if (!std::isfinite(p.h_stride) || !std::isfinite(p.w_stride) || p.h_stride < 0 || p.w_stride < 0)
+    return NNHAL_INVALID("%s strides %g, %g must be finite and non-negative", kName, static_cast<double>(p.h_stride),
+                         static_cast<double>(p.w_stride));
+  if (!std::isfinite(p.iou_threshold) || !std::isfinite(p.min_size))
+    return NNHAL_INVALID("%s iou_threshold and min_size must be finite", kName);
+  return p;
+}
+
+/// Scratch bytes for `rois` ROIs per image, or UINT64_MAX when that overflows.
+inline std::uint64_t scratch_bytes(std::uint64_t rois) noexcept {
+  std::uint64_t b = 0;
+  return __builtin_mul_overflow(rois, std::uint64_t{kScratchPerRoi}, &b) ? UINT64_MAX : b;
+}
+
+/// Runs the algorithm on scratch `ws`. With `write`, fills the outputs (already sized);
+/// returns the number of proposals.
+template <OperandType T>
+Expected<std::size_t> run(const NodeIO& io, std::byte* ws, bool write) {
+  constexpr OperandType A = kAnchorType<T>;
+  constexpr OperandType B = roi::kBoxType<T>;
+  using E = element_t<T>;
+  using AE = element_t<A>;
+  using BE = element_t<B>;
+  auto ge = read_shape(io);
+  if (!ge) return std::move(ge.error());
+  auto pe = read_params<T>(io);
+  if (!pe) return std::move(pe.error());
+  const Shape& g = *ge;
+  const Params& p = *pe;
+  const std::size_t n = static_cast<std::size_t>(g.rois());
+  if (n == 0 || g.batches == 0) return std::size_t{0};
+  for (std::size_t i = 0; i < 4; ++i)
+    if (io.input(i).data == nullptr) return NNHAL_INVALID("%s input %zu has no value", kName, i);
+  const RtOperand& sc = io.input(0);
+  const RtOperand& dl = io.input(1);
+  const RtOperand& an = io.input(2);
+  const RtOperand& im = io.input(3);
+  const E* scores = io.in_data<T>(0);
+  const E* deltas = io.in_data<T>(1);
+  const AE* anchors = io.in_data<A>(2);
+  const BE* info = io.in_data<B>(3);
+
+  float* score = reinterpret_cast<float*>(ws);
+  float* boxes = score + n;
+  std::uint32_t* select = reinterpret_cast<std::uint32_t*>(boxes + 4 * n);
+  std::uint32_t* merge = select + n;
+
+  for (std::size_t a = 0; a < g.anchors; ++a) {
+    float c[4];
+    for (std::size_t k = 0; k < 4; ++k) c[k] = roi::to_float(anchors[a * 4 + k], an.scale, an.zero_point);
+    if (!(c[0] <= c[2]) || !(c[1] <= c[3])) return NNHAL_INVALID("%s anchor %zu is inverted or not a number", kName, a);
+  }
+
+  const std::size_t hw = std::size_t{g.height} * g.width;
+  // Offsets of (image b, cell, anchor a, component k) in the scores / deltas of either layout.
+  auto score_at = [&](std::size_t b, std::size_t cell, std::size_t a) noexcept {
+    return g.nchw ? (b * g.anchors + a) * hw + cell : (b * hw + cell) * g.anchors + a;
+  };
+  auto delta_at = [&](std::size_t b, std::size_t cell, std::size_t a, std::size_t k) noexcept {
+    return g.nchw ? (b * g.anchors * 4 + a * 4 + k) * hw + cell : (b * hw + cell) * g.anchors * 4 + a * 4 + k;
+  };
+
+  E* out_scores = write ? io.out_data<T>(0) : nullptr;
+  BE* out_rois = write ? io.out_data<B>(1) : nullptr;
+  std::int32_t* out_batch = write ? io.out_data<OperandType::TENSOR_INT32>(2) : nullptr;
+  const std::size_t capacity = write ? static_cast<std::size_t>(io.output(0).dims.element_count()) : 0;
+  std::size_t emitted = 0;
+
+  for (std::size_t b = 0; b < g.batches; ++b) {
+    const float img_h = roi::to_float(info[b * 2], im.scale, im.zero_point);
+    const float img_w = roi::to_float(info[b * 2 + 1], im.scale, im.zero_point);
+    for (std::size_t y = 0; y < g.height; ++y) {
+      const float h_shift = static_cast<float>(y) * p.h_stride;
+      for (std::size_t x = 0; x < g.width; ++x) {
+        const float w_shift = static_cast<float>(x) * p.w_stride;
+        const std::size_t cell = y * g.width + x;
+        for (std::size_t a = 0; a < g.anchors; ++a) {
+          const std::size_t i = cell * g.anchors + a;
+          const float x1 = roi::to_float(anchors[a * 4], an.scale, an.zero_point) + w_shift;
+          const float y1 = roi::to_float(anchors[a * 4 + 1], an.scale, an.zero_point) + h_shift;
+          const float x2 = roi::to_float(anchors[a * 4 + 2], an.scale, an.zero_point) + w_shift;
+          const float y2 = roi::to_float(anchors[a * 4 + 3], an.scale, an.zero_point) + h_shift;
+          float d[4];
+          for (std::size_t k = 0; k < 4; ++k) d[k] = roi::to_float(deltas[delta_at(b, cell, a, k)], dl.scale, dl.zero_point);
+          const float w = x2 - x1, h = y2 - y1, cx = (x1 + x2) / 2, cy = (y1 + y2) / 2;
+          const float nw = std::exp(d[2]) * w, nh = std::exp(d[3]) * h;
+          const float nx = cx + d[0] * w, ny = cy + d[1] * h;
+          float* o = boxes + i * 4;
+          o[0] = std::min(std::max(nx - nw / 2, 0.0f), img_w);
+          o[1] = std::min(std::max(ny - nh / 2, 0.0f), img_h);
+          o[2] = std::min(std::max(nx + nw / 2, 0.0f), img_w);
+          o[3] = std::min(std::max(ny + nh / 2, 0.0f), img_h);
+          score[i] = roi::to_float(scores[score_at(b, cell, a)], sc.scale, sc.zero_point);
+          select[i] = static_cast<std::uint32_t>(i);
+        }
+      }
+    }
+    std::size_t count = n;
+    if (p.pre_nms > 0 && static_cast<std::size_t>(p.pre_nms) < count) {
+      box_with_nms_limit::stable_sort(select, count, merge,
+                                      [score](std::uint32_t l, std::uint32_t r) { return score[l] > score[r]; });
+      count = static_cast<std::size_t>(p.pre_nms);
+    }
+    std::size_t kept = 0;
+    for (std::size_t j = 0; j < count; ++j) {
+      const float* r = boxes + std::size_t{select[j]} * 4;
+      const float w = r[2] - r[0], h = r[3] - r[1];
+      const float cx = r[0] + w / 2.0f, cy = r[1] + h / 2.0f;
+      if (w > p.min_size && h > p.min_size && cx < img_w && cy < img_h) select[kept++] = select[j];
+    }
+    const std::size_t limit = p.post_nms < 0 ? kept : static_cast<std::size_t>(p.post_nms);
+    const auto box = [boxes](std::uint32_t i) noexcept { return boxes + std::size_t{i} * 4; };
+    const std::size_t found = static_cast<std::size_t>(
+        roi::hard_nms(select, select + kept, score, p.iou_threshold, limit, box, box_with_nms_limit::iou) - select);
+    if (write) {
+      if (emitted + found > capacity) return NNHAL_FAILURE("%s output shape does not match its inputs", kName);
+      for (std::size_t k = 0; k < found; ++k) {
+        const std::size_t i = select[k];
+        out_scores[emitted + k] = roi::from_float<E>(score[i], sc.scale, sc.zero_point);
+        for (std::size_t c = 0; c < 4; ++c)
+          out_rois[(emitted + k) * 4 + c] = roi::from_float<BE>(boxes[i * 4 + c], 0.125f, 0);
+        out_batch[emitted + k] = static_cast<std::int32_t>(b);
+      }
+    }
+    emitted += found;
+  }
+  return emitted;
+}
+
+/// Runs the algorithm with the node's scratch, or (at prepare, for constant inputs) a
+/// temporary buffer.
+template <OperandType T>
+Expected<std::size_t> run_with_scratch(const NodeIO& io, bool write) {
+  auto g = read_shape(io);
+  if (!g) return std::move(g.error());
+  const std::uint64_t need = scratch_bytes(g->rois());
+  if (need == UINT64_MAX) return NNHAL_INVALID("%s: the number of ROIs overflows", kName);
+  if (need == 0 || g->batches == 0) return std::size_t{0};
+  if (io.workspace() == nullptr) {
+    // Only prepare-time inference of constant inputs may use a temporary buffer.
+    for (std::size_t i = 0; i < 4; ++i) {
+      const OperandLifeTime l = io.input(i).lifetime;
+      if (write || (l != OperandLifeTime::CONSTANT_COPY && l != OperandLifeTime::CONSTANT_REFERENCE))
+        return NNHAL_FAILURE("%s: no scratch was planned (the scores' shape was unknown at prepare)", kName);
+    }
+    std::vector<std::uint32_t> buf((need + 3) / 4);  // prepare time only (constant inputs)
+    return run<T>(io, reinterpret_cast<std::byte*>(buf.data()), false);
+  }
+  if (need > io.params<Planned>().workspace_bytes)
+    return NNHAL_FAILURE("%s: %llu ROIs per image need more scratch than planned at prepare", kName,
+                         static_cast<unsigned long long>(g->rois()));
+  return run<T>(io, io.workspace(), write);
+}
+
+template <OperandType T>
+Status infer(const NodeIO& io) {
+  auto n = run_with_scratch<T>(io, false);
+  if (!n) return std::move(n.error());
+  const auto m = static_cast<std::uint32_t>(*n);
+  NNHAL_TRY(set_output(io, 0, Dims{m}));
+  NNHAL_TRY(set_output(io, 1, Dims{m, 4}));
+  return set_output(io, 2, Dims{m});
+}
+
+template <OperandType T>
+Status kernel(const NodeIO& io) {
+  const Dims& d0 = io.output(0).dims;
+  if (d0.rank() != 1 || io.output(1).dims != Dims{d0[0], 4} || io.output(2).dims != Dims{d0[0]})
+    return NNHAL_FAILURE("%s output shapes do not agree", kName);
+  auto got = run_with_scratch<T>(io, true);
+  if (!got) return std::move(got.error());
+  if (*got != d0[0]) return NNHAL_FAILURE("%s output shape does not match its inputs", kName);
+  return {};
+}
+
+/// GENERATE_PROPOSALS's kernels, keyed by the scores' type.
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
+                                    OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_ASYMM_SIGNED};
+
+  static Status infer(const NodeIO& io) {
+    switch (io.input(0).type) {
+      case OperandType::TENSOR_FLOAT32: return generate_proposals::infer<OperandType::TENSOR_FLOAT32>(io);
+      case OperandType::TENSOR_FLOAT16: return generate_proposals::infer<OperandType::TENSOR_FLOAT16>(io);
+      case OperandType::TENSOR_QUANT8_ASYMM: return generate_proposals::infer<OperandType::TENSOR_QUANT8_ASYMM>(io);
+      case OperandType::TENSOR_QUANT8_ASYMM_SIGNED:
+        return generate_proposals::infer<OperandType::TENSOR_QUANT8_ASYMM_SIGNED>(io);
+      default: return NNHAL_INVALID("%s: unsupported scores type", kName);
+    }
+  }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
+    Planned planned;
+    const RtOperand& scores = io.input(0);
+    if (scores.shape_known() && scores.dims.rank() == 4) {
+      const Dims& s = scores.dims;
+      planned.workspace_bytes = scratch_bytes(std::uint64_t{s[1]} * s[2] * s[3]);
+      if (planned.workspace_bytes == UINT64_MAX || planned.workspace_bytes > (std::uint64_t{1} << 40))
+        return NNHAL_INVALID("%s: the scores' size overflows", kName);
+      prepare.workspace_bytes = static_cast<std::size_t>(planned.workspace_bytes);
+    }
+    prepare.store(planned);
+    return &kernel<T>;
+  }
+};
+
+}  // namespace nnhal::kernels::generate_proposals
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::GENERATE_PROPOSALS> : kernels::generate_proposals::Family {};
+static_assert(kernels_cover_row<OperationType::GENERATE_PROPOSALS>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/generate_proposals.hpp ----
@@ -13118,14 +16299,233 @@ static_assert(kernels_cover_row<OperationType::GROUPED_CONV_2D>());
 // ---- end nnhal/kernels/grouped_conv_2d.hpp ----
 // ---- begin nnhal/kernels/heatmap_max_keypoint.hpp ----
 /// \file
-/// HEATMAP_MAX_KEYPOINT kernels: none yet.
+/// HEATMAP_MAX_KEYPOINT kernels (the row: nnhal/ops/heatmap_max_keypoint.hpp): per box and
+/// keypoint, the maximum of the heatmap refined by a quadratic fit, mapped into the box.
+///
+/// Numerics as the reference (NNAPI HeatmapMaxKeypoint.cpp), in float (FLOAT16 and the 8-bit
+/// heatmaps converted to float first, 16-bit boxes as q * 0.125):
+///  - the first maximum in row-major (y, x) order (strictly greater replaces);
+///  - the 3x3 neighbourhood around it, an index outside the map mirrored (-1 -> 1, size -> size - 2);
+///  - a second-order Taylor fit: b = -(gradient), A = Hessian by central differences; when
+///    |det A| < atol + rtol * A00 * A11 (1e-3 for FLOAT16, 1e-5 otherwise: the reference's
+///    tolerances) the position is not refined and the score is the maximum; else delta =
+///    inv(A) b, scaled down so that neither component exceeds 1.5, and the score is the fitted
+///    value at delta;
+///  - keypoint = ((index + delta + 0.5) / size) * box extent + box start, per axis.
+/// Outputs: the score as the score type (8-bit: round(v / scale + zero point), clamped), the
+/// keypoints as the box type (16-bit: round(v / 0.125), the scale the reference imposes).
+/// Runtime checks: each box has x1 <= x2 and y1 <= y2 and finite corners (NaN or an infinity
+/// fails; the reference checks only the order).
 
+
+// ---- begin nnhal/ops/heatmap_max_keypoint.hpp ----
+/// \file
+/// HEATMAP_MAX_KEYPOINT (56): location and score of the maximum of each keypoint heatmap,
+/// refined by a quadratic fit and mapped into the box.
+
+
+namespace nnhal::ops {
+
+namespace heatmap_max_keypoint {
+inline constexpr std::array<Slot, 3> kInputs{{
+    {"heatmaps", Role::Data},  // [boxes, size, size, keypoints], size >= 2
+    {"boxes", Role::Data},     // [boxes, 4]
+    {"layout", Role::Layout},
+}};
+inline constexpr std::array<Slot, 2> kOutputs{{
+    {"scores", Role::Data},     // [boxes, keypoints], T
+    {"keypoints", Role::Data},  // [boxes, keypoints, 2], type of the boxes
+}};
+
+/// Boxes (and keypoints) are T for F16/F32, QUANT16_ASYMM (scale 0.125) for QA8/QAS8.
+/// F16, F32, QA8 (1.2); QAS8 (1.3).
+inline constexpr auto kSignatures =
+    for_each_type(lists::kFloatQuant, [](OperandType t, HalVersion v) {
+      const OperandType box = lists::box_type_for(t);
+      return sig(v, {t, box, OperandType::BOOL}, {t, box});
+  });
+
+/// What the declared shapes and constants already show (the reference checks them at
+/// execution): heatmaps of rank 4, boxes [boxes, 4] with the heatmaps' count, a square map of
+/// size >= 2 when the layout is a constant, 16-bit boxes of scale 0.125 and zero point 0.
+inline Status validate(const OperationView& op, HalVersion&) {
+  NNHAL_TRY(rules::check_box_quant(op, 1, "boxes"));
+  NNHAL_TRY(rules::check_shape(op, 1, "boxes", {0, 4}));
+  const auto& h = op.input(0).dimensions;
+  if (h.empty()) return {};
+  if (h.size() != 4) return NNHAL_INVALID("input 0 (heatmaps) has rank %zu, it must be 4", h.size());
+  if (auto n = rules::known_dim(op, 1, 0); n && h[0] != 0 && *n != h[0])
+    return NNHAL_INVALID("input 1 (boxes) has %u boxes, the heatmaps %u", *n, h[0]);
+  if (auto nchw = op.constant_scalar<OperandType::BOOL>(2)) {
+    const std::uint32_t a = *nchw ? h[2] : h[1], b = *nchw ? h[3] : h[2];
+    if ((a != 0 && a < 2) || (b != 0 && b < 2))
+      return NNHAL_INVALID("input 0 (heatmaps) has size %u x %u, at least 2 x 2 needed", a, b);
+    if (a != 0 && b != 0 && a != b) return NNHAL_INVALID("input 0 (heatmaps) is not square (%u x %u)", a, b);
+  }
+  return {};
+}
+}  // namespace heatmap_max_keypoint
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// HEATMAP_MAX_KEYPOINT is validated (nnhal/ops/heatmap_max_keypoint.hpp) but nnhal has no kernel for it yet.
+/// HEATMAP_MAX_KEYPOINT in the operation table.
 template <>
-struct Kernels<OperationType::HEATMAP_MAX_KEYPOINT> : NoKernelsYet {};
+struct Row<OperationType::HEATMAP_MAX_KEYPOINT> {
+  static constexpr OperationInfo info = make_row(OperationType::HEATMAP_MAX_KEYPOINT, {
+      .inputs = ops::heatmap_max_keypoint::kInputs,
+      .outputs = ops::heatmap_max_keypoint::kOutputs,
+      .signatures = ops::heatmap_max_keypoint::kSignatures,
+      .validate = &ops::heatmap_max_keypoint::validate,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/heatmap_max_keypoint.hpp ----
+
+namespace nnhal::kernels::heatmap_max_keypoint {
+
+inline constexpr const char* kName = "HEATMAP_MAX_KEYPOINT";
+
+/// The heatmap's geometry: boxes, map size (square) and keypoints, with the layout.
+struct Geometry {
+  std::uint32_t boxes = 0, size = 0, keypoints = 0;
+  bool nchw = false;
+  /// Element offset of (box, y, x, keypoint).
+  std::size_t at(std::size_t b, std::size_t y, std::size_t x, std::size_t k) const noexcept {
+    return nchw ? ((b * keypoints + k) * size + y) * size + x : ((b * size + y) * size + x) * keypoints + k;
+  }
+};
+
+inline Expected<Geometry> read_geometry(const NodeIO& io) {
+  const Dims& d = io.input(0).dims;
+  const RtOperand& boxes = io.input(1);
+  Geometry g;
+  g.nchw = layout_nchw(io, 2);
+  if (d.rank() != 4) return NNHAL_INVALID("%s heatmaps have rank %zu, expected 4", kName, d.rank());
+  g.boxes = d[0];
+  g.size = d[2];
+  g.keypoints = g.nchw ? d[1] : d[3];
+  const std::uint32_t other = g.nchw ? d[3] : d[1];
+  if (other != g.size) return NNHAL_INVALID("%s heatmaps are not square (%u x %u)", kName, other, g.size);
+  if (g.size < 2) return NNHAL_INVALID("%s heatmap size %u is smaller than 2", kName, g.size);
+  if (boxes.dims.rank() != 2 || boxes.dims[0] != g.boxes || boxes.dims[1] != 4)
+    return NNHAL_INVALID("%s boxes must have shape [%u, 4]", kName, g.boxes);
+  NNHAL_TRY(roi::check_box_quant(boxes, kName, "boxes"));
+  return g;
+}
+
+/// Output shapes: scores [boxes, keypoints], keypoints [boxes, keypoints, 2].
+inline Status infer(const NodeIO& io) {
+  auto g = read_geometry(io);
+  if (!g) return std::move(g.error());
+  NNHAL_TRY(set_output(io, 0, Dims{g->boxes, g->keypoints}));
+  return set_output(io, 1, Dims{g->boxes, g->keypoints, 2});
+}
+
+/// The refined position (dx, dy) and score from the 3x3 grid around the maximum (grid[y][x]),
+/// the reference's order of operations; `delta` and `score` keep their values when A is singular.
+inline void solve_for_delta(const float grid[3][3], float* delta, float* score, float atol, float rtol) noexcept {
+  const float b0 = -(grid[1][2] - grid[1][0]) / 2.0f;
+  const float b1 = -(grid[2][1] - grid[0][1]) / 2.0f;
+  const float a00 = grid[1][0] - 2.0f * grid[1][1] + grid[1][2];
+  const float a01 = (grid[2][2] - grid[2][0] - grid[0][2] + grid[0][0]) / 4.0f;
+  const float a10 = a01;
+  const float a11 = grid[0][1] - 2.0f * grid[1][1] + grid[2][1];
+  const float cross1 = a00 * a11, cross2 = a01 * a10;
+  const float det = cross1 - cross2;
+  if (std::abs(det) < (atol + rtol * cross1)) return;
+  delta[0] = (a11 * b0 - a01 * b1) / det;
+  delta[1] = (a00 * b1 - a10 * b0) / det;
+  if (std::abs(delta[0]) > 1.5f || std::abs(delta[1]) > 1.5f) {
+    const float s = 1.5f / std::max(std::abs(delta[0]), std::abs(delta[1]));
+    delta[0] *= s;
+    delta[1] *= s;
+  }
+  *score = grid[1][1] - b0 * delta[0] - b1 * delta[1] +
+           ((a00 * delta[0] + a01 * delta[1]) * delta[0] + (a10 * delta[0] + a11 * delta[1]) * delta[1]) / 2.0f;
+}
+
+/// The kernel for heatmap type T (boxes of roi::kBoxType<T>).
+template <OperandType T>
+Status kernel(const NodeIO& io) {
+  constexpr OperandType B = roi::kBoxType<T>;
+  using E = element_t<T>;
+  using BE = element_t<B>;
+  auto ge = read_geometry(io);
+  if (!ge) return std::move(ge.error());
+  const Geometry& g = *ge;
+  const RtOperand& hm = io.input(0);
+  const RtOperand& bx = io.input(1);
+  const RtOperand& os = io.output(0);
+  if (io.output(0).dims != Dims{g.boxes, g.keypoints} || io.output(1).dims != Dims{g.boxes, g.keypoints, 2})
+    return NNHAL_FAILURE("%s output shapes do not match the inputs", kName);
+  if (g.boxes == 0 || g.keypoints == 0) return {};
+  const float tol = T == OperandType::TENSOR_FLOAT16 ? 1e-3f : 1e-5f;
+  const E* heat = io.in_data<T>(0);
+  const BE* boxes = io.in_data<B>(1);
+  E* out_scores = io.out_data<T>(0);
+  BE* out_points = io.out_data<B>(1);
+  auto value = [&](std::size_t b, std::size_t y, std::size_t x, std::size_t k) noexcept {
+    return roi::to_float(heat[g.at(b, y, x, k)], hm.scale, hm.zero_point);
+  };
+  const auto size = static_cast<std::int32_t>(g.size);
+  for (std::size_t b = 0; b < g.boxes; ++b) {
+    float box[4];
+    for (int k = 0; k < 4; ++k) box[k] = roi::to_float(boxes[b * 4 + static_cast<std::size_t>(k)], bx.scale, bx.zero_point);
+    for (float v : box)
+      if (!std::isfinite(v)) return NNHAL_INVALID("%s box %zu has a non-finite corner", kName, b);
+    if (!(box[0] <= box[2]) || !(box[1] <= box[3])) return NNHAL_INVALID("%s box %zu is inverted", kName, b);
+    for (std::size_t k = 0; k < g.keypoints; ++k) {
+      std::size_t best_y = 0, best_x = 0;
+      float best = -FLT_MAX;
+      for (std::size_t y = 0; y < g.size; ++y)
+        for (std::size_t x = 0; x < g.size; ++x) {
+          const float v = value(b, y, x, k);
+          if (best < v) best = v, best_y = y, best_x = x;
+        }
+      float grid[3][3];
+      for (std::int32_t dy = -1; dy <= 1; ++dy)
+        for (std::int32_t dx = -1; dx <= 1; ++dx) {
+          std::int32_t y = static_cast<std::int32_t>(best_y) + dy, x = static_cast<std::int32_t>(best_x) + dx;
+          y = y < 0 ? 1 : (y >= size ? size - 2 : y);
+          x = x < 0 ? 1 : (x >= size ? size - 2 : x);
+          grid[dy + 1][dx + 1] = value(b, static_cast<std::size_t>(y), static_cast<std::size_t>(x), k);
+        }
+      float delta[2] = {0.0f, 0.0f}, score = best;
+      solve_for_delta(grid, delta, &score, tol, tol);
+      const float rel_x = (static_cast<float>(best_x) + delta[0] + 0.5f) / static_cast<float>(g.size);
+      const float rel_y = (static_cast<float>(best_y) + delta[1] + 0.5f) / static_cast<float>(g.size);
+      const std::size_t o = b * g.keypoints + k;
+      out_scores[o] = roi::from_float<E>(score, os.scale, os.zero_point);
+      out_points[o * 2] = roi::from_float<BE>(rel_x * (box[2] - box[0]) + box[0], 0.125f, 0);
+      out_points[o * 2 + 1] = roi::from_float<BE>(rel_y * (box[3] - box[1]) + box[1], 0.125f, 0);
+    }
+  }
+  return {};
+}
+
+/// HEATMAP_MAX_KEYPOINT's kernels, keyed by the heatmap's type.
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16,
+                                    OperandType::TENSOR_QUANT8_ASYMM, OperandType::TENSOR_QUANT8_ASYMM_SIGNED};
+
+  static Status infer(const NodeIO& io) { return heatmap_max_keypoint::infer(io); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO&, KernelPrepare&) {
+    return &kernel<T>;
+  }
+};
+
+}  // namespace nnhal::kernels::heatmap_max_keypoint
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::HEATMAP_MAX_KEYPOINT> : kernels::heatmap_max_keypoint::Family {};
+static_assert(kernels_cover_row<OperationType::HEATMAP_MAX_KEYPOINT>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/heatmap_max_keypoint.hpp ----
@@ -14468,27 +17868,638 @@ static_assert(kernels_cover_row<OperationType::QUANTIZE>());
 // ---- end nnhal/kernels/quantize.hpp ----
 // ---- begin nnhal/kernels/quantized_16bit_lstm.hpp ----
 /// \file
-/// QUANTIZED_16BIT_LSTM kernels: none yet.
+/// QUANTIZED_16BIT_LSTM kernel (the row: nnhal/ops/quantized_16bit_lstm.hpp): one step of the
+/// 8-bit LSTM cell of TFLite's quantized LstmCell, with a 16-bit cell state.
+///
+/// Numerics as the reference (NNAPI QuantizedLSTM.cpp, TFLite reference LstmCell<4>): per batch
+/// row, unit and gate, acc = bias + sum over d of (v[d] - 128) * (w[d] - w_zp) in int32
+/// (wrapping), where v = [input | previous output] and, a quirk followed (the corpus expects
+/// it), w = [recurrent-to-gate row | input-to-gate row]: the reference concatenates the
+/// activations input first but places the recurrent weights first, so the two line up only when
+/// input_size == output_size. Rescaled by 4096 * bias scale (TFLite QuantizeMultiplier) and
+/// saturated to int16, read as Q3.12. The gates, in int16 gemmlowp fixed point: input, forget,
+/// output = logistic, cell = tanh; new state (Q4.11) = sat(Rescale<4>(input * cell) + forget *
+/// state); output = 128 + clamp(rdbp(output gate * tanh(Rescale<3>(new state)), 8), -128, 127).
+/// The reference's fixed quantization (checked at execution there) is checked by shape
+/// inference here: input and previous output scale 1/128 and zero point 128, all weights one
+/// scale (non-zero) and zero point, biases scale weight scale / 128 and zero point 0, cell state
+/// zero point 0 and scale 2^-11. Nothing is allocated and no scratch is needed: the four gate
+/// pre-activations of a unit are computed together.
 
+
+// ---- begin nnhal/kernels/common/quantized_lstm.hpp ----
+/// \file
+/// Shared maths of the quantized LSTM cells (QUANTIZED_16BIT_LSTM, QUANTIZED_LSTM): gemmlowp's
+/// fixed-point logistic and tanh on int16 (FixedPoint<int16_t, I>, the reference's 16-bit gate
+/// activations), the reference's CheckedLog2, and small saturation helpers.
+///
+/// The int16 functions follow gemmlowp's generic templates step for step with a 16-bit raw type:
+/// int32 constants are rounded to 16 bits by a rounding right shift of 16
+/// (RescaleConstantInitializer), additions wrap, the doubling high multiply and the saturating
+/// power-of-two multiply work on 16 bits. The int32 twins are in kernels/common/fixed_point.hpp.
+
+
+
+namespace nnhal::fixed16 {
+
+/// A 16-bit fixed-point number with `IntegerBits` integer bits (gemmlowp FixedPoint<int16_t, I>).
+template <int IntegerBits>
+struct F {
+  static_assert(IntegerBits >= 0 && IntegerBits <= 15);
+  static constexpr int kFractionalBits = 15 - IntegerBits;
+  std::int16_t raw = 0;
+
+  static constexpr F from_raw(std::int32_t r) noexcept { return F{static_cast<std::int16_t>(r)}; }
+  static constexpr F zero() noexcept { return F{0}; }
+  static constexpr F one() noexcept {
+    return from_raw(IntegerBits == 0 ? std::numeric_limits<std::int16_t>::max() : (1 << kFractionalBits));
+  }
+  template <int Exponent>
+  static constexpr F pot() noexcept {
+    static_assert(kFractionalBits + Exponent >= 0 && kFractionalBits + Exponent < 15);
+    return from_raw(1 << (kFractionalBits + Exponent));
+  }
+  /// An int32 gemmlowp constant rounded to 16 bits (gemmlowp RescaleConstantInitializer).
+  static constexpr F constant(std::int32_t v32) noexcept { return from_raw(quant::rounding_divide_by_pot(v32, 16)); }
+};
+
+/// Wrapping 16-bit addition and subtraction (gemmlowp Add / Sub / Neg on int16_t).
+template <int I>
+constexpr F<I> operator+(F<I> a, F<I> b) noexcept {
+  return F<I>::from_raw(static_cast<std::int16_t>(static_cast<std::uint16_t>(a.raw + b.raw)));
+}
+template <int I>
+constexpr F<I> operator-(F<I> a, F<I> b) noexcept {
+  return F<I>::from_raw(static_cast<std::int16_t>(static_cast<std::uint16_t>(a.raw - b.raw)));
+}
+template <int I>
+constexpr F<I> operator-(F<I> a) noexcept {
+  return F<I>::from_raw(static_cast<std::int16_t>(static_cast<std::uint16_t>(-a.raw)));
+}
+template <int A, int B>
+constexpr F<A + B> operator*(F<A> a, F<B> b) noexcept {
+  return F<A + B>::from_raw(fixed::saturating_rounding_doubling_high_mul16(a.raw, b.raw));
+}
+
+/// x * 2^Exponent on 16 bits: rounding to nearest when shifting right, saturating when left.
+template <int Exponent>
+constexpr std::int16_t multiply_by_pot(std::int16_t x) noexcept {
+  if constexpr (Exponent == 0) {
+    return x;
+  } else if constexpr (Exponent > 0) {
+    constexpr std::int32_t threshold = (1 << (15 - Exponent)) - 1;
+    if (x > threshold) return std::numeric_limits<std::int16_t>::max();
+    if (x < -threshold) return std::numeric_limits<std::int16_t>::min();
+    return static_cast<std::int16_t>(x * (1 << Exponent));
+  } else {
+    return static_cast<std::int16_t>(quant::rounding_divide_by_pot(x, -Exponent));
+  }
+}
+
+template <int Dst, int Src>
+constexpr F<Dst> rescale(F<Src> x) noexcept {
+  return F<Dst>::from_raw(multiply_by_pot<Src - Dst>(x.raw));
+}
+
+/// exp(a) for a in [-1/4, 0).
+constexpr F<0> exp_on_interval_between_negative_one_quarter_and_0_excl(F<0> a) noexcept {
+  using T = F<0>;
+  const T constant_term = T::constant(1895147668);
+  const T constant_1_over_3 = T::constant(715827883);
+  const T x = a + T::pot<-3>();
+  const T x2 = rescale<0>(x * x);
+  const T x3 = rescale<0>(x2 * x);
+  const T x4 = rescale<0>(x2 * x2);
+  const T x4_over_4 = T::from_raw(multiply_by_pot<-2>(x4.raw));
+  const T poly = T::from_raw(multiply_by_pot<-1>((rescale<0>((x4_over_4 + x3) * constant_1_over_3) + x2).raw));
+  return constant_term + rescale<0>(constant_term * (x + poly));
+}
+
+/// exp(a) for a <= 0.
+template <int I>
+constexpr F<0> exp_on_negative_values(F<I> a) noexcept {
+  using In = F<I>;
+  using Out = F<0>;
+  constexpr int kFractionalBits = In::kFractionalBits;
+  const In one_quarter = In::template pot<-2>();
+  const In mask = one_quarter - In::from_raw(1);
+  const In a_mod_quarter_minus_one_quarter = In::from_raw(a.raw & mask.raw) - one_quarter;
+  Out result = exp_on_interval_between_negative_one_quarter_and_0_excl(rescale<0>(a_mod_quarter_minus_one_quarter));
+  const std::int16_t remainder = (a_mod_quarter_minus_one_quarter - a).raw;
+  auto step = [&](int exponent, std::int32_t multiplier) {
+    if (I > exponent && (remainder & (1 << (kFractionalBits + exponent))) != 0)
+      result = result * Out::constant(multiplier);
+  };
+  step(-2, 1672461947);  // exp(-1/4)
+  step(-1, 1302514674);  // exp(-1/2)
+  step(0, 790015084);    // exp(-1)
+  step(1, 290630308);    // exp(-2)
+  step(2, 39332535);     // exp(-4)
+  step(3, 720401);       // exp(-8)
+  step(4, 242);          // exp(-16)
+  if constexpr (I > 5) {
+    const In clamp = In::constant(-(1 << (36 - I)));  // -32
+    if (a.raw < clamp.raw) result = Out::zero();
+  }
+  if (a.raw == 0) result = Out::one();
+  return result;
+}
+
+/// The Newton-Raphson reciprocal of one_over / one_minus_x_over (x ~ 1 / half_denominator, Q2).
+constexpr F<2> reciprocal_of_half_denominator(F<0> half_denominator) noexcept {
+  using F2 = F<2>;
+  F2 x = F2::constant(1515870810) + half_denominator * F2::constant(-1010580540);
+  for (int i = 0; i < 3; ++i) {
+    const F2 one_minus = F2::one() - half_denominator * x;
+    x = x + rescale<2>(x * one_minus);
+  }
+  return x;
+}
+
+constexpr F<0> half_denominator_of(F<0> a) noexcept {
+  return F<0>::from_raw(fixed::rounding_half_sum(a.raw, F<0>::one().raw));
+}
+
+/// 1 / (1 + a) for a in [0, 1].
+constexpr F<0> one_over_one_plus_x_for_x_in_0_1(F<0> a) noexcept {
+  const F<2> x = reciprocal_of_half_denominator(half_denominator_of(a));
+  return rescale<0>(F<1>::from_raw(x.raw));  // ExactMulByPot<-1>
+}
+
+/// (1 - a) / (1 + a) for a in [0, 1].
+constexpr F<0> one_minus_x_over_one_plus_x_for_x_in_0_1(F<0> a) noexcept {
+  const F<2> x = reciprocal_of_half_denominator(half_denominator_of(a));
+  return rescale<0>(x - F<2>::one());
+}
+
+/// 1 / (1 + exp(-a)) as Q0.15.
+template <int I>
+constexpr F<0> logistic(F<I> a) noexcept {
+  if (a.raw == 0) return F<0>::constant(1 << 30);  // 0.5
+  const bool positive = a.raw > 0;
+  const F<I> abs_input = positive ? a : -a;
+  const F<0> if_positive = one_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(-abs_input));
+  return positive ? if_positive : F<0>::one() - if_positive;
+}
+
+/// tanh(a) as Q0.15.
+template <int I>
+constexpr F<0> tanh(F<I> a) noexcept {
+  if (a.raw == 0) return F<0>::zero();
+  const bool negative = a.raw < 0;
+  const F<I> n = negative ? a : -a;
+  const F<0> t = one_minus_x_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(F<I + 1>::from_raw(n.raw)));
+  return negative ? -t : t;
+}
+
+/// tanh of a raw int16 with `integer_bits` integer bits (0..6, the range QUANTIZED_LSTM's cell
+/// state scales allow; callers check it).
+inline std::int16_t tanh_raw(int integer_bits, std::int16_t x) noexcept {
+  switch (integer_bits) {
+    case 0: return tanh(F<0>::from_raw(x)).raw;
+    case 1: return tanh(F<1>::from_raw(x)).raw;
+    case 2: return tanh(F<2>::from_raw(x)).raw;
+    case 3: return tanh(F<3>::from_raw(x)).raw;
+    case 4: return tanh(F<4>::from_raw(x)).raw;
+    case 5: return tanh(F<5>::from_raw(x)).raw;
+    default: return tanh(F<6>::from_raw(x)).raw;
+  }
+}
+
+}  // namespace nnhal::fixed16
+
+namespace nnhal::kernels::qlstm_common {
+
+/// The reference's CheckedLog2: log2(x) rounded, and whether x is within 1e-3 (in the exponent)
+/// of that power of two; computed in float as there.
+inline bool checked_log2(float x, int& log2_result) noexcept {
+  if (!(x > 0.0f) || !std::isfinite(x)) return false;
+  const float x_log2 = std::log(x) * (1.0f / std::log(2.0f));
+  const float rounded = std::round(x_log2);
+  log2_result = static_cast<int>(rounded);
+  return std::abs(x_log2 - rounded) < 1e-3f;
+}
+
+/// v clamped to [lo, hi].
+constexpr std::int64_t clamp64(std::int64_t v, std::int64_t lo, std::int64_t hi) noexcept {
+  return v < lo ? lo : (v > hi ? hi : v);
+}
+constexpr std::int16_t sat16(std::int64_t v) noexcept { return static_cast<std::int16_t>(clamp64(v, -32768, 32767)); }
+
+/// Wrapping int32 arithmetic (the reference's int32 accumulators, which overflow as two's
+/// complement in practice).
+constexpr std::int32_t wrap_mul(std::int32_t a, std::int32_t b) noexcept {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) * static_cast<std::uint32_t>(b));
+}
+
+}  // namespace nnhal::kernels::qlstm_common
+// ---- end nnhal/kernels/common/quantized_lstm.hpp ----
+// ---- begin nnhal/ops/quantized_16bit_lstm.hpp ----
+/// \file
+/// QUANTIZED_16BIT_LSTM (73): one step of a quantized LSTM cell (QA8 activations and weights,
+/// INT32 biases, QS16 cell state). The fixed quantization parameters (input/output scale 1/128
+/// zeroPoint 128, cell state scale 2^-11, bias scale = input scale * weight scale) are checked at
+/// execution, as in the reference.
+
+
+namespace nnhal::ops {
+
+namespace quantized_16bit_lstm {
+inline constexpr std::array<Slot, 15> kInputs{{
+    {"input", Role::Data},  // [batches, input_size]
+    {"input_to_input_weights", Role::Weights},
+    {"input_to_forget_weights", Role::Weights},
+    {"input_to_cell_weights", Role::Weights},
+    {"input_to_output_weights", Role::Weights},
+    {"recurrent_to_input_weights", Role::Weights},
+    {"recurrent_to_forget_weights", Role::Weights},
+    {"recurrent_to_cell_weights", Role::Weights},
+    {"recurrent_to_output_weights", Role::Weights},
+    {"input_gate_bias", Role::Bias},
+    {"forget_gate_bias", Role::Bias},
+    {"cell_bias", Role::Bias},
+    {"output_gate_bias", Role::Bias},
+    {"prev_cell_state", Role::State},  // QS16 [batches, output_size]
+    {"prev_output", Role::State},      // QA8 [batches, output_size]
+}};
+inline constexpr std::array<Slot, 2> kOutputs{{
+    {"cell_state_out", Role::State},
+    {"output", Role::Data},
+}};
+
+/// {QA8 x 9, TENSOR_INT32 x 4, QS16, QA8} -> {QS16, QA8} (1.2).
+inline constexpr auto kSignatures = [] {
+  using enum OperandType;
+  TypeSeq in = lists::append_n({}, TENSOR_QUANT8_ASYMM, 9);
+  in = lists::append_n(in, TENSOR_INT32, 4);
+  in = lists::append_n(in, TENSOR_QUANT16_SYMM, 1);
+  in = lists::append_n(in, TENSOR_QUANT8_ASYMM, 1);
+  return std::array<Signature, 1>{
+      {sig(HalVersion::V1_2, in, {TENSOR_QUANT16_SYMM, TENSOR_QUANT8_ASYMM})}};
+}();
+}  // namespace quantized_16bit_lstm
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// QUANTIZED_16BIT_LSTM is validated (nnhal/ops/quantized_16bit_lstm.hpp) but nnhal has no kernel for it yet.
+/// QUANTIZED_16BIT_LSTM in the operation table.
 template <>
-struct Kernels<OperationType::QUANTIZED_16BIT_LSTM> : NoKernelsYet {};
+struct Row<OperationType::QUANTIZED_16BIT_LSTM> {
+  static constexpr OperationInfo info = make_row(OperationType::QUANTIZED_16BIT_LSTM, {
+      .inputs = ops::quantized_16bit_lstm::kInputs,
+      .outputs = ops::quantized_16bit_lstm::kOutputs,
+      .signatures = ops::quantized_16bit_lstm::kSignatures,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/quantized_16bit_lstm.hpp ----
+
+namespace nnhal::kernels::quantized_16bit_lstm {
+
+inline constexpr const char* kName = "QUANTIZED_16BIT_LSTM";
+
+// Input positions: gates in input order (input, forget, cell, output).
+inline constexpr std::size_t kInput = 0, kInputToGate = 1, kRecurrentToGate = 5, kGateBias = 9, kPrevCell = 13,
+                             kPrevOutput = 14;
+
+struct Sizes {
+  std::uint32_t batch = 0, input_size = 0, output_size = 0;
+};
+
+/// The reference's prepare checks, on the actual shapes and quantization.
+inline Expected<Sizes> check(const NodeIO& io) {
+  auto rank = [&](std::size_t i, std::size_t r) { return io.input(i).rank_known && io.input(i).dims.rank() == r; };
+  const RtOperand &in = io.input(kInput), &prev = io.input(kPrevOutput), &cell = io.input(kPrevCell);
+  if (!rank(kInput, 2)) return NNHAL_INVALID("%s input 0 must have rank 2", kName);
+  if (!rank(kPrevOutput, 2)) return NNHAL_INVALID("%s input %zu (previous output) must have rank 2", kName, kPrevOutput);
+  Sizes s{in.dims[0], in.dims[1], prev.dims[1]};
+  if (prev.dims[0] != s.batch)
+    return NNHAL_INVALID("%s previous output batch %u differs from the input's %u", kName, prev.dims[0], s.batch);
+  for (const RtOperand* a : {&in, &prev})
+    if (a->scale != 1.0f / 128.0f || a->zero_point != 128)
+      return NNHAL_INVALID("%s input and previous output need scale 1/128 and zero point 128", kName);
+  const RtOperand& w0 = io.input(kInputToGate);
+  if (w0.scale == 0.0f) return NNHAL_INVALID("%s weights scale is 0", kName);
+  for (std::size_t g = 0; g < 4; ++g) {
+    for (std::size_t i : {kInputToGate + g, kRecurrentToGate + g}) {
+      const std::uint32_t cols = i < kRecurrentToGate ? s.input_size : s.output_size;
+      const RtOperand& w = io.input(i);
+      if (!rank(i, 2) || w.dims[0] != s.output_size || w.dims[1] != cols)
+        return NNHAL_INVALID("%s input %zu must have shape [%u, %u]", kName, i, s.output_size, cols);
+      if (w.scale != w0.scale || w.zero_point != w0.zero_point)
+        return NNHAL_INVALID("%s input %zu: all weights need one scale and zero point", kName, i);
+    }
+    const RtOperand& bias = io.input(kGateBias + g);
+    if (!rank(kGateBias + g, 1) || bias.dims[0] != s.output_size)
+      return NNHAL_INVALID("%s input %zu must have shape [%u]", kName, kGateBias + g, s.output_size);
+    // Compared as the reference does: the float bias scale against weights scale / 128.0 in double.
+    if (static_cast<double>(bias.scale) != static_cast<double>(w0.scale) / 128.0 || bias.zero_point != 0)
+      return NNHAL_INVALID("%s input %zu: bias scale must be weights scale / 128 and zero point 0", kName,
+                           kGateBias + g);
+  }
+  if (!rank(kPrevCell, 2) || cell.dims[0] != s.batch || cell.dims[1] != s.output_size)
+    return NNHAL_INVALID("%s input %zu (previous cell state) must have shape [%u, %u]", kName, kPrevCell, s.batch,
+                         s.output_size);
+  int log2 = 0;
+  if (cell.zero_point != 0 || !qlstm_common::checked_log2(cell.scale, log2) || log2 + 15 != 4)
+    return NNHAL_INVALID("%s cell state needs scale 2^-11 and zero point 0", kName);
+  return s;
+}
+
+/// Output shapes: the cell state as the previous one, the output as the previous output.
+inline Status infer(const NodeIO& io) {
+  auto s = check(io);
+  if (!s) return std::move(s.error());
+  NNHAL_TRY(set_output(io, 0, io.input(kPrevCell).dims));
+  return set_output(io, 1, io.input(kPrevOutput).dims);
+}
+
+/// The accumulator multiplier, from the bias scale (input scale * weights scale).
+struct Params {
+  quant::Multiplier accum{};
+};
+
+/// One concatenated weights row times the concatenated activations (see the file comment):
+/// int32 sum over (v[d] - 128) * (w[d] - zp), wrapping.
+inline std::uint32_t concat_dot(const std::uint8_t* x, std::uint32_t n_x, const std::uint8_t* h, const std::uint8_t* wr,
+                                std::uint32_t n_r, const std::uint8_t* wi, std::int32_t zp) noexcept {
+  const std::uint32_t n = n_x + n_r;
+  std::uint32_t acc = 0;
+  for (std::uint32_t d = 0; d < n; ++d) {
+    const std::int32_t v = d < n_x ? x[d] : h[d - n_x];
+    const std::int32_t w = d < n_r ? wr[d] : wi[d - n_r];
+    acc += static_cast<std::uint32_t>((v - 128) * (w - zp));
+  }
+  return acc;
+}
+
+inline Status kernel(const NodeIO& io) {
+  auto se = check(io);
+  if (!se) return std::move(se.error());
+  const Sizes s = *se;
+  if (io.output(0).data == nullptr || io.output(1).data == nullptr)
+    return NNHAL_FAILURE("%s an output has no buffer", kName);
+  const quant::Multiplier m = io.params<Params>().accum;
+  const std::int32_t wzp = io.input(kInputToGate).zero_point;
+  const auto* x_all = reinterpret_cast<const std::uint8_t*>(io.input(kInput).data);
+  const auto* h_all = reinterpret_cast<const std::uint8_t*>(io.input(kPrevOutput).data);
+  const auto* c_all = reinterpret_cast<const std::int16_t*>(io.input(kPrevCell).data);
+  auto* c_out = reinterpret_cast<std::int16_t*>(io.output(0).data);
+  auto* y_out = reinterpret_cast<std::uint8_t*>(io.output(1).data);
+  std::array<const std::uint8_t*, 4> wi{}, wr{};
+  std::array<const std::int32_t*, 4> bias{};
+  for (std::size_t g = 0; g < 4; ++g) {
+    wi[g] = reinterpret_cast<const std::uint8_t*>(io.input(kInputToGate + g).data);
+    wr[g] = reinterpret_cast<const std::uint8_t*>(io.input(kRecurrentToGate + g).data);
+    bias[g] = reinterpret_cast<const std::int32_t*>(io.input(kGateBias + g).data);
+  }
+  using fixed16::F;
+  const std::uint32_t I = s.input_size, O = s.output_size;
+  for (std::uint32_t b = 0; b < s.batch; ++b) {
+    const std::uint8_t* x = x_all + std::size_t{b} * I;
+    const std::uint8_t* h = h_all + std::size_t{b} * O;
+    for (std::uint32_t c = 0; c < O; ++c) {
+      std::array<F<3>, 4> pre{};
+      for (std::size_t g = 0; g < 4; ++g) {
+        const std::uint32_t acc = static_cast<std::uint32_t>(bias[g][c]) +
+                                  concat_dot(x, I, h, wr[g] + std::size_t{c} * O, O, wi[g] + std::size_t{c} * I, wzp);
+        const std::int32_t r = quant::multiply_by_quantized_multiplier(static_cast<std::int32_t>(acc), m.value, m.shift);
+        pre[g] = F<3>::from_raw(qlstm_common::sat16(r));
+      }
+      const F<0> input_gate = fixed16::logistic(pre[0]);
+      const F<0> forget_gate = fixed16::logistic(pre[1]);
+      const F<0> cell_gate = fixed16::tanh(pre[2]);
+      const F<0> output_gate = fixed16::logistic(pre[3]);
+      const F<0> input_times_cell = input_gate * cell_gate;
+      const F<4> state = F<4>::from_raw(c_all[std::size_t{b} * O + c]);
+      const F<4> forget_times_state = forget_gate * state;
+      const F<4> new_state =
+          F<4>::from_raw(qlstm_common::sat16(std::int32_t{fixed16::rescale<4>(input_times_cell).raw} + forget_times_state.raw));
+      const F<0> activ = output_gate * fixed16::tanh(fixed16::rescale<3>(new_state));
+      c_out[std::size_t{b} * O + c] = new_state.raw;
+      const std::int32_t rescaled = quant::rounding_divide_by_pot(activ.raw, 8);
+      y_out[std::size_t{b} * O + c] = static_cast<std::uint8_t>(128 + qlstm_common::clamp64(rescaled, -128, 127));
+    }
+  }
+  return {};
+}
+
+/// QUANTIZED_16BIT_LSTM's kernel (one type combination).
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_QUANT8_ASYMM};
+
+  static Status infer(const NodeIO& io) { return quantized_16bit_lstm::infer(io); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
+    // The reference: QuantizeMultiplier(4096 * bias scale), in double.
+    Params p;
+    p.accum = quant::quantize_multiplier(4096.0 * static_cast<double>(io.input(kGateBias).scale));
+    prepare.store(p);
+    return &kernel;
+  }
+};
+
+}  // namespace nnhal::kernels::quantized_16bit_lstm
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::QUANTIZED_16BIT_LSTM> : kernels::quantized_16bit_lstm::Family {};
+static_assert(kernels_cover_row<OperationType::QUANTIZED_16BIT_LSTM>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/quantized_16bit_lstm.hpp ----
 // ---- begin nnhal/kernels/random_multinomial.hpp ----
 /// \file
-/// RANDOM_MULTINOMIAL kernels: none yet.
+/// RANDOM_MULTINOMIAL kernels (the row: nnhal/ops/random_multinomial.hpp): num_samples class
+/// indices per batch, drawn from softmax(logits).
+///
+/// As the reference (NNAPI Multinomial.cpp) up to the generator: per batch, the maximum of the
+/// finite logits; the cumulative sums, in double, of exp(logit - max) over the finite logits (a
+/// non-finite logit adds nothing, so it is never drawn); each sample is the first class whose
+/// cumulative sum exceeds u * total, with u uniform in [0, 1) from 53 random bits.
+/// The generator is nnhal's own (the reference's is TensorFlow's Philox, so individual samples
+/// differ; only the distribution is specified): SplitMix64, started from the two seeds
+/// (seeds[0] in the high half, seeds[1] in the low half of the 64-bit state) and stepped once
+/// per sample across batches, so equal seeds give equal samples. Both seeds 0 ask for a random
+/// seed: the steady clock and the node's addresses, mixed.
+/// Runtime checks: logits [batches, classes] with classes > 0, num_samples > 0, seeds [2], and
+/// at least one finite logit per batch (the reference would emit the out-of-range index
+/// `classes`). Scratch: one double per class, planned at prepare from the logits' shape.
 
+#include <chrono>
+
+// ---- begin nnhal/ops/random_multinomial.hpp ----
+/// \file
+/// RANDOM_MULTINOMIAL (74): draws samples from categorical distributions given by logits.
+
+
+namespace nnhal::ops {
+
+namespace random_multinomial {
+inline constexpr std::array<Slot, 3> kInputs{{
+    {"logits", Role::Data},  // [batches, classes]
+    {"num_samples", Role::Parameter},
+    {"seeds", Role::Parameter},  // TENSOR_INT32 [2]; both 0 = random seed
+}};
+/// TENSOR_INT32 [batches, samples].
+inline constexpr auto& kOutputs = lists::kSingleOutput;
+/// {T, INT32, TENSOR_INT32} -> {TENSOR_INT32}: F16, F32 (1.2).
+inline constexpr auto kSignatures = for_each_type(lists::kFloat, [](OperandType t, HalVersion v) {
+  return sig(v, {t, OperandType::INT32, OperandType::TENSOR_INT32}, {OperandType::TENSOR_INT32});
+});
+
+/// What the declared shapes and constants already show: logits of rank 2, a constant
+/// num_samples > 0, seeds [2].
+inline Status validate(const OperationView& op, HalVersion&) {
+  if (auto r = op.input_rank(0); r && *r != 2) return NNHAL_INVALID("input 0 (logits) has rank %zu, it must be 2", *r);
+  NNHAL_TRY(rules::check_scalar_range(op, 1, "num_samples", 1, INT32_MAX));
+  return rules::check_shape(op, 2, "seeds", {2});
+}
+}  // namespace random_multinomial
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// RANDOM_MULTINOMIAL is validated (nnhal/ops/random_multinomial.hpp) but nnhal has no kernel for it yet.
+/// RANDOM_MULTINOMIAL in the operation table.
 template <>
-struct Kernels<OperationType::RANDOM_MULTINOMIAL> : NoKernelsYet {};
+struct Row<OperationType::RANDOM_MULTINOMIAL> {
+  static constexpr OperationInfo info = make_row(OperationType::RANDOM_MULTINOMIAL, {
+      .inputs = ops::random_multinomial::kInputs,
+      .outputs = ops::random_multinomial::kOutputs,
+      .signatures = ops::random_multinomial::kSignatures,
+      .validate = &ops::random_multinomial::validate,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/random_multinomial.hpp ----
+
+namespace nnhal::kernels::random_multinomial {
+
+inline constexpr const char* kName = "RANDOM_MULTINOMIAL";
+
+/// What prepare recorded: the scratch bytes planned.
+struct Planned {
+  std::uint64_t workspace_bytes = 0;
+};
+
+/// SplitMix64: a small, seedable 64-bit generator (Steele, Lea and Flood, 2014).
+struct SplitMix64 {
+  std::uint64_t state = 0;
+  std::uint64_t next() noexcept {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [0, 1) from the top 53 bits.
+  double uniform() noexcept { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+};
+
+/// The generator's start state for `seeds`, or a fresh random one when both are 0.
+inline std::uint64_t start_state(std::int32_t s0, std::int32_t s1, const void* salt) noexcept {
+  if (s0 != 0 || s1 != 0)
+    return (std::uint64_t{static_cast<std::uint32_t>(s0)} << 32) | static_cast<std::uint32_t>(s1);
+  SplitMix64 mix{static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count())};
+  mix.state ^= reinterpret_cast<std::uintptr_t>(salt);
+  mix.state ^= reinterpret_cast<std::uintptr_t>(&mix) << 16;  // the stack differs between threads
+  return mix.next();
+}
+
+/// Shapes checked: [batches, classes] logits, num_samples > 0, seeds [2].
+struct Shape {
+  std::uint32_t batches = 0, classes = 0, samples = 0;
+};
+
+inline Expected<Shape> read_shape(const NodeIO& io) {
+  const Dims& d = io.input(0).dims;
+  if (d.rank() != 2) return NNHAL_INVALID("%s logits must have rank 2", kName);
+  const std::int32_t n = io.scalar<OperandType::INT32>(1);
+  if (n <= 0) return NNHAL_INVALID("%s num_samples %d must be positive", kName, n);
+  const Dims& s = io.input(2).dims;
+  if (s.rank() != 1 || s[0] != 2) return NNHAL_INVALID("%s seeds must have shape [2]", kName);
+  if (d[1] == 0) return NNHAL_INVALID("%s logits have no class", kName);
+  return Shape{d[0], d[1], static_cast<std::uint32_t>(n)};
+}
+
+/// Output shape: [batches, num_samples].
+inline Status infer(const NodeIO& io) {
+  auto s = read_shape(io);
+  if (!s) return std::move(s.error());
+  return set_output(io, 0, Dims{s->batches, s->samples});
+}
+
+template <OperandType T>
+Status kernel(const NodeIO& io) {
+  auto se = read_shape(io);
+  if (!se) return std::move(se.error());
+  const Shape& s = *se;
+  if (io.output(0).dims != Dims{s.batches, s.samples})
+    return NNHAL_FAILURE("%s output shape does not match the inputs", kName);
+  if (s.batches == 0) return {};
+  if (io.workspace() == nullptr || std::uint64_t{s.classes} * sizeof(double) > io.params<Planned>().workspace_bytes)
+    return NNHAL_FAILURE("%s: %u classes need more scratch than planned at prepare", kName, s.classes);
+  const element_t<T>* logits = io.in_data<T>(0);
+  const std::int32_t* seeds = io.in_data<OperandType::TENSOR_INT32>(2);
+  std::int32_t* out = io.out_data<OperandType::TENSOR_INT32>(0);
+  double* cdf = reinterpret_cast<double*>(io.workspace());
+  SplitMix64 rng{start_state(seeds[0], seeds[1], out)};
+  for (std::size_t b = 0; b < s.batches; ++b) {
+    const element_t<T>* row = logits + b * s.classes;
+    float max = std::numeric_limits<float>::lowest();
+    for (std::size_t c = 0; c < s.classes; ++c) {
+      const float v = roi::to_float(row[c], 0, 0);
+      if (std::isfinite(v)) max = std::max(max, v);
+    }
+    double total = 0;
+    for (std::size_t c = 0; c < s.classes; ++c) {
+      const float v = roi::to_float(row[c], 0, 0);
+      if (std::isfinite(v)) total += std::exp(static_cast<double>(v) - static_cast<double>(max));
+      cdf[c] = total;
+    }
+    if (!(total > 0)) return NNHAL_INVALID("%s batch %zu has no finite logit", kName, b);
+    std::int32_t* o = out + b * s.samples;
+    for (std::size_t k = 0; k < s.samples; ++k) {
+      const double target = rng.uniform() * total;
+      const double* found = std::upper_bound(cdf, cdf + s.classes, target);
+      // u < 1 keeps target below total, so a class is always found; the clamp guards rounding.
+      o[k] = static_cast<std::int32_t>(std::min<std::ptrdiff_t>(found - cdf, static_cast<std::ptrdiff_t>(s.classes) - 1));
+    }
+  }
+  return {};
+}
+
+/// RANDOM_MULTINOMIAL's kernels, keyed by the logits' type.
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16};
+
+  static Status infer(const NodeIO& io) { return random_multinomial::infer(io); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
+    Planned planned;
+    const RtOperand& logits = io.input(0);
+    if (logits.shape_known() && logits.dims.rank() == 2) {
+      planned.workspace_bytes = std::uint64_t{logits.dims[1]} * sizeof(double);
+      prepare.workspace_bytes = static_cast<std::size_t>(planned.workspace_bytes);
+    }
+    prepare.store(planned);
+    return &kernel<T>;
+  }
+};
+
+}  // namespace nnhal::kernels::random_multinomial
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::RANDOM_MULTINOMIAL> : kernels::random_multinomial::Family {};
+static_assert(kernels_cover_row<OperationType::RANDOM_MULTINOMIAL>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/random_multinomial.hpp ----
@@ -16441,27 +20452,365 @@ static_assert(kernels_cover_row<OperationType::TRANSPOSE_CONV_2D>());
 // ---- end nnhal/kernels/transpose_conv_2d.hpp ----
 // ---- begin nnhal/kernels/unidirectional_sequence_lstm.hpp ----
 /// \file
-/// UNIDIRECTIONAL_SEQUENCE_LSTM kernels: none yet.
+/// UNIDIRECTIONAL_SEQUENCE_LSTM kernels (the row: nnhal/ops/unidirectional_sequence_lstm.hpp):
+/// an LSTM cell run over the time dimension of a 3-D input, FLOAT32 and FLOAT16 (computed in
+/// float, the states kept in float between steps as the reference does). The cell is LSTM's
+/// (nnhal/kernels/common/lstm.hpp); input 23 says whether the input is time-major [time, batch,
+/// input] or batch-major [batch, time, input], and the output follows the same layout. Outputs:
+/// the sequence [.., .., output_size] and, with 3 outputs (1.3), the final output state [batch,
+/// output] and cell state [batch, cell].
 
+
+// ---- begin nnhal/ops/unidirectional_sequence_lstm.hpp ----
+/// \file
+/// UNIDIRECTIONAL_SEQUENCE_LSTM (92): an LSTM cell (optional CIFG, peephole, projection and
+/// layer normalization) unrolled over the time dimension of a 3-D input.
+
+
+namespace nnhal::ops {
+
+namespace unidirectional_sequence_lstm {
+/// Inputs 1..19 are LSTM's (same optionality); 20 activation, 21/22 clips, 23 time_major,
+/// 24..27 layer-norm weights (optional by value, always in the list).
+inline constexpr auto kInputs =
+    lstm_cell::join_slots(std::array<Slot, 1>{{{"input", Role::Data}}}, lstm_cell::kWeightSlots,
+                          std::array<Slot, 6>{{
+                              {"output_state_in", Role::State},
+                              {"cell_state_in", Role::State},
+                              {"activation", Role::Activation},
+                              {"cell_clip", Role::Parameter},
+                              {"projection_clip", Role::Parameter},
+                              {"time_major", Role::Parameter},
+                          }},
+                          lstm_cell::layer_norm_slots());
+/// The output sequence; with 3 outputs (1.3) also the final output and cell states.
+inline constexpr std::array<Slot, 3> kOutputs{{
+    {"output", Role::Data},
+    {"output_state_out", Role::State, kSlotTrailing},
+    {"cell_state_out", Role::State, kSlotTrailing},
+}};
+
+/// {T x 20, INT32, fT, fT, BOOL, T x 4} -> {T} (1.2) or {T, T, T} (1.3): F16, F32.
+inline constexpr auto kSignatures = [] {
+  std::array<Signature, 4> out{};
+  std::size_t k = 0;
+  for (const TypeVersion& tv : lists::kFloat) {
+    const OperandType t = tv.type, f = float_scalar_for(t);
+    TypeSeq in = lists::append_n({}, t, 20);
+    in = lists::append_n(in, OperandType::INT32, 1);
+    in = lists::append_n(in, f, 2);
+    in = lists::append_n(in, OperandType::BOOL, 1);
+    in = lists::append_n(in, t, 4);
+    out[k++] = sig(HalVersion::V1_2, in, {t});
+    out[k++] = sig(HalVersion::V1_3, in, {t, t, t});
+  }
+  return out;
+}();
+
+/// LSTM's optional-group rules (UnidirectionalSequenceLSTM.cpp prepare), as far as lifetimes
+/// tell; layer-norm weights start at input 24.
+inline Status validate(const OperationView& op, HalVersion&) {
+  return lstm_cell::check_optional_groups(op, {1, 5, 9, 10, 11, 12, 16, 17, 24}, true);
+}
+}  // namespace unidirectional_sequence_lstm
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// UNIDIRECTIONAL_SEQUENCE_LSTM is validated (nnhal/ops/unidirectional_sequence_lstm.hpp) but nnhal has no kernel for it yet.
+/// UNIDIRECTIONAL_SEQUENCE_LSTM in the operation table.
 template <>
-struct Kernels<OperationType::UNIDIRECTIONAL_SEQUENCE_LSTM> : NoKernelsYet {};
+struct Row<OperationType::UNIDIRECTIONAL_SEQUENCE_LSTM> {
+  static constexpr OperationInfo info = make_row(OperationType::UNIDIRECTIONAL_SEQUENCE_LSTM, {
+      .inputs = ops::unidirectional_sequence_lstm::kInputs,
+      .outputs = ops::unidirectional_sequence_lstm::kOutputs,
+      .signatures = ops::unidirectional_sequence_lstm::kSignatures,
+      .validate = &ops::unidirectional_sequence_lstm::validate,
+      .flags = kOpAllowsOmitted,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/unidirectional_sequence_lstm.hpp ----
+
+namespace nnhal::kernels::unidirectional_sequence_lstm {
+
+inline constexpr const char* kName = "UNIDIRECTIONAL_SEQUENCE_LSTM";
+inline constexpr lstm_cell::CellSlots kSlots = lstm_cell::lstm_slots(24);
+
+/// The input's time and batch sizes.
+struct Extent {
+  std::uint32_t time = 0, batch = 0;
+  bool time_major = true;
+};
+
+inline Expected<lstm_cell::CellShape> shape(const NodeIO& io, Extent& e, bool read_layout) {
+  const RtOperand& in = io.input(0);
+  if (!in.rank_known || in.dims.rank() != 3) return NNHAL_INVALID("%s input 0 must be 3-D", kName);
+  if (read_layout) {
+    e.time_major = io.scalar<OperandType::BOOL>(23) != 0;
+    e.time = in.dims[e.time_major ? 0 : 1];
+    e.batch = in.dims[e.time_major ? 1 : 0];
+  } else {  // layout unknown at prepare: plan for the larger of the two
+    e.time = 0;
+    e.batch = in.dims[0] > in.dims[1] ? in.dims[0] : in.dims[1];
+  }
+  auto c = lstm_cell::cell_shape(io, kSlots, in.dims[2], false, 0, kName);
+  if (!c) return c;
+  if (read_layout) {
+    NNHAL_TRY(lstm_cell::check_dims(io.input(18), 18, e.batch, c->output, kName));
+    NNHAL_TRY(lstm_cell::check_dims(io.input(19), 19, e.batch, c->cell, kName));
+  }
+  return c;
+}
+
+inline Status infer(const NodeIO& io) {
+  Extent e;
+  auto c = shape(io, e, true);
+  if (!c) return std::move(c.error());
+  NNHAL_TRY(lstm_cell::check_scalars(io, 20, kName));
+  const Dims& in = io.input(0).dims;
+  lstm_cell::set_shape(io, 0, {in[0], in[1], c->output});
+  if (io.output_count() == 3) {
+    lstm_cell::set_shape(io, 1, {e.batch, c->output});
+    lstm_cell::set_shape(io, 2, {e.batch, c->cell});
+  }
+  return {};
+}
+
+template <OperandType T>
+Status kernel(const NodeIO& io) {
+  using E = element_t<T>;
+  Extent e;
+  auto c = shape(io, e, true);
+  if (!c) return std::move(c.error());
+  auto p = lstm_cell::read_scalars<E>(io, 20, kName);
+  if (!p) return std::move(p.error());
+  if (e.batch == 0) return {};  // zero-sized batch: nothing to compute
+  const lstm_cell::NodePlan& np = io.params<lstm_cell::NodePlan>();
+  auto block = lstm_cell::cell_block<E>(io, np, 0, kSlots, *c, kName);
+  if (!block) return std::move(block.error());
+  auto scratch = lstm_cell::step_scratch(io, np, &*c, 1, e.batch, kName);
+  if (!scratch) return std::move(scratch.error());
+  lstm_cell::Sequence<E> seq;
+  seq.x = io.in_data<T>(0);
+  seq.x_rows = {e.time, e.batch, c->input, 0, e.time_major};
+  seq.out = io.out_data<T>(0);
+  seq.out_rows = {e.time, e.batch, c->output, 0, e.time_major};
+  seq.output_state_in = io.in_data<T>(18);
+  seq.cell_state_in = io.in_data<T>(19);
+  if (io.output_count() == 3) {
+    seq.output_state_out = io.out_data<T>(1);
+    seq.cell_state_out = io.out_data<T>(2);
+  }
+  lstm_cell::run<E>(*np.fc, *c, *p, *block, *scratch, seq);
+  return {};
+}
+
+/// UNIDIRECTIONAL_SEQUENCE_LSTM's kernels, keyed by the input type.
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16};
+
+  static Status infer(const NodeIO& io) { return unidirectional_sequence_lstm::infer(io); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
+    Extent e;
+    lstm_cell::NodePlan np;
+    np.fc = &simd::fully_connected_f32_table();
+    const RtOperand& layout = io.input(23);
+    const bool known = layout.data != nullptr && lstm_cell::is_constant(layout);
+    auto c = shape(io, e, known);
+    const bool exact = c.has_value();
+    if (const RtOperand& in = io.input(0); !exact && in.shape_known() && in.dims.rank() == 3) {
+      e.batch = in.dims[0] > in.dims[1] ? in.dims[0] : in.dims[1];
+      c = lstm_cell::upper_bound_shape(io, kSlots, in.dims[2], false, 0, kName);
+    }
+    if (c) np = lstm_cell::plan<element_t<T>>(io, prepare, &kSlots, &*c, 1, e.batch, exact);
+    prepare.store(np);
+    return &kernel<T>;
+  }
+};
+
+}  // namespace nnhal::kernels::unidirectional_sequence_lstm
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::UNIDIRECTIONAL_SEQUENCE_LSTM> : kernels::unidirectional_sequence_lstm::Family {};
+static_assert(kernels_cover_row<OperationType::UNIDIRECTIONAL_SEQUENCE_LSTM>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/unidirectional_sequence_lstm.hpp ----
 // ---- begin nnhal/kernels/unidirectional_sequence_rnn.hpp ----
 /// \file
-/// UNIDIRECTIONAL_SEQUENCE_RNN kernels: none yet.
+/// UNIDIRECTIONAL_SEQUENCE_RNN kernels (the row: nnhal/ops/unidirectional_sequence_rnn.hpp): the
+/// basic RNN cell (kernels/common/rnn.hpp) over the time dimension of a 3-D input, time-major
+/// [max_time, batch, input_size] or batch-major [batch, max_time, input_size]; output 0 is the
+/// output sequence in the same layout, output 1 (1.3) the final hidden state.
+///
+/// The reference (NNAPI UnidirectionalSequenceRNN.cpp) transposes batch-major data into
+/// temporary vectors; nnhal indexes the rows in place. Runtime checks as the reference's
+/// prepare: time_major is 0 or 1, ranks, input_size, num_units and the hidden state's shape.
+/// The FLOAT32 kernel's SIMD products need batch * num_units floats of workspace, planned when
+/// the hidden state's shape is known at prepare; otherwise it runs the plain loop.
 
+
+// ---- begin nnhal/ops/unidirectional_sequence_rnn.hpp ----
+/// \file
+/// UNIDIRECTIONAL_SEQUENCE_RNN (93): a basic RNN cell unrolled over the time dimension of a
+/// 3-D input.
+
+
+namespace nnhal::ops {
+
+namespace unidirectional_sequence_rnn {
+inline constexpr std::array<Slot, 7> kInputs{{
+    {"input", Role::Data},                 // [max_time, batch, input_size] or batch-major
+    {"weights", Role::Weights},            // [num_units, input_size]
+    {"recurrent_weights", Role::Weights},  // [num_units, num_units]
+    {"bias", Role::Bias},                  // [num_units]
+    {"hidden_state", Role::State},         // [batch, num_units]
+    {"activation", Role::Activation},
+    {"time_major", Role::Parameter},  // INT32 0 or 1
+}};
+/// The output sequence; with 2 outputs (1.3) also the final hidden state.
+inline constexpr std::array<Slot, 2> kOutputs{{
+    {"output", Role::Data},
+    {"hidden_state_out", Role::State, kSlotTrailing},
+}};
+
+/// {T x 5, INT32, INT32} -> {T} (1.2) or {T, T} (1.3): F16, F32.
+inline constexpr auto kSignatures = [] {
+  using enum OperandType;
+  std::array<Signature, 4> out{};
+  std::size_t k = 0;
+  for (const TypeVersion& tv : lists::kFloat) {
+    const OperandType t = tv.type;
+    const TypeSeq in{t, t, t, t, t, INT32, INT32};
+    out[k++] = sig(HalVersion::V1_2, in, {t});
+    out[k++] = sig(HalVersion::V1_3, in, {t, t});
+  }
+  return out;
+}();
+}  // namespace unidirectional_sequence_rnn
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// UNIDIRECTIONAL_SEQUENCE_RNN is validated (nnhal/ops/unidirectional_sequence_rnn.hpp) but nnhal has no kernel for it yet.
+/// UNIDIRECTIONAL_SEQUENCE_RNN in the operation table.
 template <>
-struct Kernels<OperationType::UNIDIRECTIONAL_SEQUENCE_RNN> : NoKernelsYet {};
+struct Row<OperationType::UNIDIRECTIONAL_SEQUENCE_RNN> {
+  static constexpr OperationInfo info = make_row(OperationType::UNIDIRECTIONAL_SEQUENCE_RNN, {
+      .inputs = ops::unidirectional_sequence_rnn::kInputs,
+      .outputs = ops::unidirectional_sequence_rnn::kOutputs,
+      .signatures = ops::unidirectional_sequence_rnn::kSignatures,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/unidirectional_sequence_rnn.hpp ----
+
+namespace nnhal::kernels::unidirectional_sequence_rnn {
+
+inline constexpr const char* kName = "UNIDIRECTIONAL_SEQUENCE_RNN";
+
+/// The sizes of a node after its shape checks.
+struct Shape {
+  std::uint32_t max_time = 0, batch = 0, input_size = 0, units = 0;
+  bool time_major = false;
+  Dims output() const noexcept {
+    return time_major ? Dims{max_time, batch, units} : Dims{batch, max_time, units};
+  }
+};
+
+inline Expected<Shape> check(const NodeIO& io) {
+  NNHAL_TRY(rnn_common::require_inputs(io, {0, 1, 2, 3, 4, 5, 6}, kName));
+  NNHAL_TRY(rnn_common::activation(io, 5, kName));
+  const std::int32_t tm = io.scalar<OperandType::INT32>(6);
+  if (tm != 0 && tm != 1) return NNHAL_INVALID("%s: time_major is %d, expected 0 or 1", kName, tm);
+  NNHAL_TRY(rnn_common::check_rank(io, 0, 3, kName));
+  for (std::size_t i : {1, 2, 4}) NNHAL_TRY(rnn_common::check_rank(io, i, 2, kName));
+  NNHAL_TRY(rnn_common::check_rank(io, 3, 1, kName));
+  Shape s;
+  s.time_major = tm == 1;
+  const Dims& in = io.input(0).dims;
+  s.max_time = s.time_major ? in[0] : in[1];
+  s.batch = s.time_major ? in[1] : in[0];
+  s.input_size = in[2];
+  s.units = io.input(1).dims[0];
+  if (s.units == 0) return NNHAL_INVALID("%s: weights have no units", kName);
+  NNHAL_TRY(rnn_common::check_dim(io, 1, 1, s.input_size, kName));
+  NNHAL_TRY(rnn_common::check_dim(io, 2, 0, s.units, kName));
+  NNHAL_TRY(rnn_common::check_dim(io, 2, 1, s.units, kName));
+  NNHAL_TRY(rnn_common::check_dim(io, 3, 0, s.units, kName));
+  NNHAL_TRY(rnn_common::check_dim(io, 4, 0, s.batch, kName));
+  NNHAL_TRY(rnn_common::check_dim(io, 4, 1, s.units, kName));
+  return s;
+}
+
+inline Status infer(const NodeIO& io) {
+  auto s = check(io);
+  if (!s) return std::move(s.error());
+  NNHAL_TRY(set_output(io, 0, s->output()));
+  if (io.output_count() > 1) NNHAL_TRY(set_output(io, 1, Dims{s->batch, s->units}));
+  return {};
+}
+
+template <OperandType T>
+Status kernel(const NodeIO& io) {
+  using E = element_t<T>;
+  auto se = check(io);
+  if (!se) return std::move(se.error());
+  const Shape& s = *se;
+  if (io.output(0).dims != s.output() ||
+      (io.output_count() > 1 && io.output(1).dims != Dims{s.batch, s.units}))
+    return NNHAL_FAILURE("%s output shapes do not match its inputs", kName);
+  rnn_common::Direction<E> d;
+  d.max_time = s.max_time;
+  d.batch = s.batch;
+  d.time_major = s.time_major;
+  d.input = io.in_data<T>(0);
+  d.input_size = s.input_size;
+  d.weights = io.in_data<T>(1);
+  d.recurrent = io.in_data<T>(2);
+  d.bias = io.in_data<T>(3);
+  d.hidden_in = io.in_data<T>(4);
+  d.units = s.units;
+  d.output = io.out_data<T>(0);
+  d.out_stride = s.units;
+  d.hidden_out = io.output_count() > 1 ? io.out_data<T>(1) : nullptr;
+  d.act = *rnn_common::activation(io, 5, kName);
+  if constexpr (T == OperandType::TENSOR_FLOAT32)
+    rnn_common::run(d, io.params<rnn_common::SeqParams>().simd,
+                    rnn_common::scratch(io, std::size_t{s.batch} * s.units));
+  else
+    rnn_common::run(d);
+  return {};
+}
+
+/// UNIDIRECTIONAL_SEQUENCE_RNN's kernels, keyed by the input type.
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT16};
+  static Status infer(const NodeIO& io) { return unidirectional_sequence_rnn::infer(io); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
+    if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      rnn_common::plan_scratch(io, prepare, {4});
+    }
+    return &kernel<T>;
+  }
+};
+
+}  // namespace nnhal::kernels::unidirectional_sequence_rnn
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::UNIDIRECTIONAL_SEQUENCE_RNN> : kernels::unidirectional_sequence_rnn::Family {};
+static_assert(kernels_cover_row<OperationType::UNIDIRECTIONAL_SEQUENCE_RNN>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/unidirectional_sequence_rnn.hpp ----
@@ -16540,14 +20889,549 @@ static_assert(kernels_cover_row<OperationType::RESIZE_NEAREST_NEIGHBOR>());
 // ---- end nnhal/kernels/resize_nearest_neighbor.hpp ----
 // ---- begin nnhal/kernels/quantized_lstm.hpp ----
 /// \file
-/// QUANTIZED_LSTM kernels: none yet.
+/// QUANTIZED_LSTM kernel (the row: nnhal/ops/quantized_lstm.hpp): one step of a fully quantized
+/// LSTM cell, QAS8 activations, QS8 weights, QS16 cell state and gate buffers, with optional
+/// CIFG, peephole, projection, layer normalization and cell / projection clipping.
+///
+/// Numerics as the reference (NNAPI QLSTM.cpp and QuantUtils), per batch row:
+/// - each gate: int32 sum over (x - x_zp) * w for the input and for the previous output, each
+///   rescaled by its effective multiplier (weight scale * activation scale / the gate's
+///   intermediate scale) and added, saturated to int16, into the gate buffer; a peephole adds
+///   mbqm(cell_to_gate * cell, scale 2^cell_shift * peephole scale / intermediate scale);
+/// - with layer normalization: the reference's integer mean / variance (x 1024, overflow guard
+///   2^20, 1/sqrt multiplier), times the layer-norm weight, plus the gate bias, rescaled by the
+///   layer-norm scale (shift + 12). Without layer normalization the gate biases are not used at
+///   all: the reference folds only the zero points into its effective biases (a quirk, followed);
+/// - forget, input and output gates: logistic on Q3.12; cell gate: tanh on Q3.12; CIFG input gate
+///   = 32767 - forget gate;
+/// - cell = sat16(rdbp(forget * cell_in, 15) + rdbp(input * cell_gate, 30 + cell_shift)),
+///   clipped to the quantized cell clip when it is > 0;
+/// - hidden = clamp8(mbqm(output_gate * tanh(cell), 2^-30 / hidden scale) - hidden zero point)
+///   (the reference subtracts the zero point: a quirk, followed);
+/// - projection: int32 bias + sum over (h + hidden zero point) * w (the reference's effective
+///   bias adds the zero point: followed), rescaled by proj scale * hidden scale / output scale,
+///   plus the previous output's zero point, clamped to int8, clipped when the clip is > 0;
+///   without projection the hidden state is the output. The output state is a copy.
+///
+/// Where nnhal departs from the reference, because the reference reads memory it never wrote:
+/// the input and forget gates' peepholes read the previous cell state (the reference reads the
+/// not yet computed output cell state; TFLite, whose kernel it ports, updates the state in place
+/// so reads the previous one there) and peepholes run over num_units (the reference passes
+/// output_size). Refused with INVALID_ARGUMENT, where the reference would compute garbage or
+/// read out of bounds: a cell state scale that is not 2^-15 .. 2^-9 (its tanh handles 0..6
+/// integer bits), no projection with output_size != num_units, a hidden zero point outside int8,
+/// and a non-finite or negative effective scale of a present tensor.
+///
+/// Every multiplier is computed once at prepare when the scalar inputs 24..31 are constants
+/// (packed with the node), else per execution on the stack. Gate buffers for one batch row come
+/// from the execution's workspace; nothing is allocated while running.
 
+
+// ---- begin nnhal/ops/quantized_lstm.hpp ----
+/// \file
+/// QUANTIZED_LSTM (95): one step of a fully quantized LSTM cell (QAS8 activations, QS8 weights,
+/// QS16 cell state) with optional CIFG, peephole, projection and layer normalization.
+
+
+namespace nnhal::ops {
+
+namespace quantized_lstm {
+/// Inputs 1..17 in LSTM order; 18/19 previous output and cell state; 20..23 layer-norm weights
+/// (optional by value); 24..31 clips, intermediate scales and the hidden state's quantization.
+inline constexpr auto kInputs =
+    lstm_cell::join_slots(std::array<Slot, 1>{{{"input", Role::Data}}}, lstm_cell::kWeightSlots,
+                          std::array<Slot, 2>{{
+                              {"output_state_in", Role::State},
+                              {"cell_state_in", Role::State},
+                          }},
+                          lstm_cell::layer_norm_slots(),
+                          std::array<Slot, 8>{{
+                              {"cell_clip", Role::Parameter},
+                              {"projection_clip", Role::Parameter},
+                              {"input_intermediate_scale", Role::Parameter},
+                              {"forget_intermediate_scale", Role::Parameter},
+                              {"cell_intermediate_scale", Role::Parameter},
+                              {"output_intermediate_scale", Role::Parameter},
+                              {"hidden_state_zero_point", Role::Parameter},
+                              {"hidden_state_scale", Role::Parameter},
+                          }});
+inline constexpr std::array<Slot, 3> kOutputs{{
+    {"output_state_out", Role::State},
+    {"cell_state_out", Role::State},
+    {"output", Role::Data},
+}};
+
+/// The one type combination of QLSTM.cpp (1.3).
+inline constexpr auto kSignatures = [] {
+  using enum OperandType;
+  TypeSeq in{TENSOR_QUANT8_ASYMM_SIGNED};
+  in = lists::append_n(in, TENSOR_QUANT8_SYMM, 8);   // 1..8 gate weights
+  in = lists::append_n(in, TENSOR_QUANT16_SYMM, 3);  // 9..11 peepholes
+  in = lists::append_n(in, TENSOR_INT32, 4);         // 12..15 gate biases
+  in = lists::append_n(in, TENSOR_QUANT8_SYMM, 1);   // 16 projection weights
+  in = lists::append_n(in, TENSOR_INT32, 1);         // 17 projection bias
+  in = lists::append_n(in, TENSOR_QUANT8_ASYMM_SIGNED, 1);
+  in = lists::append_n(in, TENSOR_QUANT16_SYMM, 5);  // 19 cell state, 20..23 layer norm
+  in = lists::append_n(in, FLOAT32, 6);              // 24..29 clips, intermediate scales
+  in = lists::append_n(in, INT32, 1);                // 30 hidden-state zeroPoint
+  in = lists::append_n(in, FLOAT32, 1);              // 31 hidden-state scale
+  return std::array<Signature, 1>{
+      {sig(HalVersion::V1_3, in,
+           {TENSOR_QUANT8_ASYMM_SIGNED, TENSOR_QUANT16_SYMM, TENSOR_QUANT8_ASYMM_SIGNED})}};
+}();
+
+/// LSTM's optional-group rules (QLSTM.cpp prepare), as far as lifetimes tell; layer-norm weights
+/// start at input 20.
+inline Status validate(const OperationView& op, HalVersion&) {
+  return lstm_cell::check_optional_groups(op, {1, 5, 9, 10, 11, 12, 16, 17, 20}, true);
+}
+}  // namespace quantized_lstm
+
+}  // namespace nnhal::ops
 
 namespace nnhal {
 
-/// QUANTIZED_LSTM is validated (nnhal/ops/quantized_lstm.hpp) but nnhal has no kernel for it yet.
+/// QUANTIZED_LSTM in the operation table.
 template <>
-struct Kernels<OperationType::QUANTIZED_LSTM> : NoKernelsYet {};
+struct Row<OperationType::QUANTIZED_LSTM> {
+  static constexpr OperationInfo info = make_row(OperationType::QUANTIZED_LSTM, {
+      .inputs = ops::quantized_lstm::kInputs,
+      .outputs = ops::quantized_lstm::kOutputs,
+      .signatures = ops::quantized_lstm::kSignatures,
+      .validate = &ops::quantized_lstm::validate,
+      .flags = kOpAllowsOmitted,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/quantized_lstm.hpp ----
+
+namespace nnhal::kernels::quantized_lstm {
+
+inline constexpr const char* kName = "QUANTIZED_LSTM";
+
+// Input positions.
+inline constexpr std::size_t kInput = 0, kInputToGate = 1, kRecurrentToGate = 5, kCellToInput = 9,
+                             kCellToForget = 10, kCellToOutput = 11, kGateBias = 12, kProjWeights = 16,
+                             kProjBias = 17, kPrevOutput = 18, kPrevCell = 19, kLayerNorm = 20, kCellClip = 24,
+                             kProjClip = 25, kIntermediateScale = 26, kHiddenZeroPoint = 30, kHiddenScale = 31;
+/// Gates in input order: input, forget, cell, output.
+enum Gate : std::size_t { kIn = 0, kForget = 1, kCell = 2, kOut = 3 };
+
+/// Peephole input of gate g (none for the cell gate).
+constexpr std::size_t peephole_of(std::size_t g) noexcept {
+  return g == kIn ? kCellToInput : (g == kForget ? kCellToForget : kCellToOutput);
+}
+
+/// The sizes of one node, read from its actual shapes.
+struct Sizes {
+  std::uint32_t batch = 0, input_size = 0, num_units = 0, output_size = 0;
+  bool cifg = false, peephole = false, layer_norm = false, projection = false;
+};
+
+inline Status expect_dims(const NodeIO& io, std::size_t i, std::initializer_list<std::uint32_t> want) {
+  const RtOperand& op = io.input(i);
+  bool ok = op.rank_known && op.dims.rank() == want.size();
+  std::size_t k = 0;
+  for (std::uint32_t w : want) ok = ok && op.dims[k++] == w;
+  if (!ok) {
+    if (want.size() == 1)
+      return NNHAL_INVALID("%s input %zu must have shape [%u]", kName, i, *want.begin());
+    return NNHAL_INVALID("%s input %zu must have shape [%u, %u]", kName, i, *want.begin(), *(want.begin() + 1));
+  }
+  return {};
+}
+
+inline Status expect_rank2(const NodeIO& io, std::size_t i) {
+  const RtOperand& op = io.input(i);
+  if (!op.rank_known || op.dims.rank() != 2) return NNHAL_INVALID("%s input %zu must have rank 2", kName, i);
+  return {};
+}
+
+/// The reference's prepare-time checks on the actual shapes and on which optional tensors are
+/// given. With `optional` false only the required tensors are checked (shape inference at
+/// prepare, when a request may still omit an optional subgraph input).
+inline Expected<Sizes> check(const NodeIO& io, bool optional) {
+  for (std::size_t i : {kInput, kInputToGate + 1, kInputToGate + 2, kInputToGate + 3, kRecurrentToGate + 1,
+                        kRecurrentToGate + 2, kRecurrentToGate + 3, kGateBias + 1, kGateBias + 2, kGateBias + 3,
+                        kPrevOutput, kPrevCell})
+    if (!io.has_input(i)) return NNHAL_INVALID("%s required input %zu is omitted", kName, i);
+  Sizes s;
+  NNHAL_TRY(expect_rank2(io, kInput));
+  s.batch = io.input(kInput).dims[0];
+  s.input_size = io.input(kInput).dims[1];
+  NNHAL_TRY(expect_rank2(io, kInputToGate + kOut));
+  s.num_units = io.input(kInputToGate + kOut).dims[0];
+  NNHAL_TRY(expect_rank2(io, kRecurrentToGate + kOut));
+  s.output_size = io.input(kRecurrentToGate + kOut).dims[1];
+  const std::uint32_t U = s.num_units, I = s.input_size, O = s.output_size, B = s.batch;
+  for (std::size_t g : {kForget, kCell, kOut}) {
+    NNHAL_TRY(expect_dims(io, kInputToGate + g, {U, I}));
+    NNHAL_TRY(expect_dims(io, kRecurrentToGate + g, {U, O}));
+    NNHAL_TRY(expect_dims(io, kGateBias + g, {U}));
+  }
+  NNHAL_TRY(expect_dims(io, kPrevOutput, {B, O}));
+  NNHAL_TRY(expect_dims(io, kPrevCell, {B, U}));
+  if (!optional) return s;
+
+  auto has = [&](std::size_t i) { return io.has_input(i); };
+  if (has(kInputToGate + kIn) != has(kRecurrentToGate + kIn))
+    return NNHAL_INVALID("%s input-to-input and recurrent-to-input weights must be given together", kName);
+  s.cifg = !has(kInputToGate + kIn);
+  if (!s.cifg) {
+    NNHAL_TRY(expect_dims(io, kInputToGate + kIn, {U, I}));
+    NNHAL_TRY(expect_dims(io, kRecurrentToGate + kIn, {U, O}));
+    if (!has(kGateBias + kIn)) return NNHAL_INVALID("%s input gate bias is required without CIFG", kName);
+    NNHAL_TRY(expect_dims(io, kGateBias + kIn, {U}));
+  } else if (has(kGateBias + kIn)) {
+    return NNHAL_INVALID("%s input gate bias is given under CIFG", kName);
+  }
+  for (std::size_t i : {kCellToInput, kCellToForget, kCellToOutput})
+    if (has(i)) NNHAL_TRY(expect_dims(io, i, {U}));
+  const bool all_peep = (has(kCellToInput) || s.cifg) && has(kCellToForget) && has(kCellToOutput);
+  const bool no_peep = !has(kCellToInput) && !has(kCellToForget) && !has(kCellToOutput);
+  if (!all_peep && !no_peep) return NNHAL_INVALID("%s peephole weights must be given all or none", kName);
+  s.peephole = all_peep;
+  for (std::size_t g = 0; g < 4; ++g)
+    if (has(kLayerNorm + g)) NNHAL_TRY(expect_dims(io, kLayerNorm + g, {U}));
+  const bool rest = has(kLayerNorm + kForget) && has(kLayerNorm + kCell) && has(kLayerNorm + kOut);
+  const bool none = !has(kLayerNorm + kForget) && !has(kLayerNorm + kCell) && !has(kLayerNorm + kOut);
+  if (s.cifg && has(kLayerNorm + kIn)) return NNHAL_INVALID("%s input layer-norm weights are given under CIFG", kName);
+  if (!(rest && (s.cifg || has(kLayerNorm + kIn))) && !(none && !has(kLayerNorm + kIn)))
+    return NNHAL_INVALID("%s layer-norm weights must be given all or none", kName);
+  s.layer_norm = rest;
+  s.projection = has(kProjWeights);
+  if (s.projection) {
+    NNHAL_TRY(expect_dims(io, kProjWeights, {O, U}));
+    if (has(kProjBias)) NNHAL_TRY(expect_dims(io, kProjBias, {O}));
+  } else if (O != U) {
+    // The reference copies batch * output_size values out of its batch * num_units hidden state.
+    return NNHAL_INVALID("%s output size %u differs from num_units %u without projection", kName, O, U);
+  }
+  return s;
+}
+
+/// Output shapes: output state and output as the previous output, cell state as the previous one.
+inline Status infer(const NodeIO& io) {
+  auto s = check(io, false);
+  if (!s) return std::move(s.error());
+  NNHAL_TRY(set_output(io, 0, io.input(kPrevOutput).dims));
+  NNHAL_TRY(set_output(io, 1, io.input(kPrevCell).dims));
+  return set_output(io, 2, io.input(kPrevOutput).dims);
+}
+
+/// Every effective multiplier and quantized parameter of a node. `bad` has bit i set when the
+/// multiplier of input i (or of slot kHiddenScale for the hidden state) came out non-finite or
+/// negative: an error only when that tensor is given.
+struct Scales {
+  std::array<quant::Multiplier, 4> input{}, recurrent{}, peephole{}, norm{};
+  quant::Multiplier hidden{}, projection{};
+  std::array<std::int32_t, 4> variance_limit{};
+  std::uint64_t bad = 0;
+  std::int32_t cell_shift = 0;
+  std::int16_t cell_clip = 0;
+  std::int8_t projection_clip = 0;
+  std::int8_t hidden_zero_point = 0;
+};
+
+/// The reference's QuantizeMultiplier of `real` (computed in float where the reference stores a
+/// float), recording a bad value under bit `slot`.
+inline quant::Multiplier multiplier(double real, std::size_t slot, Scales& s) noexcept {
+  if (!std::isfinite(real) || real < 0.0) {
+    s.bad |= std::uint64_t{1} << slot;
+    return {};
+  }
+  return quant::quantize_multiplier(real);
+}
+
+/// Computes the Scales from the operands' quantization and the scalar inputs 24..31.
+inline Expected<Scales> compute_scales(const NodeIO& io) {
+  Scales s;
+  const float cell_clip = io.scalar<OperandType::FLOAT32>(kCellClip);
+  const float proj_clip = io.scalar<OperandType::FLOAT32>(kProjClip);
+  const std::int32_t hidden_zp = io.scalar<OperandType::INT32>(kHiddenZeroPoint);
+  const float hidden_scale = io.scalar<OperandType::FLOAT32>(kHiddenScale);
+  const float cell_scale = io.input(kPrevCell).scale;
+  if (!qlstm_common::checked_log2(cell_scale, s.cell_shift) || s.cell_shift > -9 || s.cell_shift < -15)
+    return NNHAL_INVALID("%s cell state scale %g is not a power of two in [2^-15, 2^-9]", kName,
+                         static_cast<double>(cell_scale));
+  // The reference reads this INT32 scalar as an int8_t.
+  if (hidden_zp < -128 || hidden_zp > 127)
+    return NNHAL_INVALID("%s hidden state zero point %d is outside int8", kName, hidden_zp);
+  s.hidden_zero_point = static_cast<std::int8_t>(hidden_zp);
+  const float in_scale = io.input(kInput).scale, out_scale = io.input(kPrevOutput).scale;
+  const double cell_pot = std::pow(2.0, s.cell_shift);
+  for (std::size_t g = 0; g < 4; ++g) {
+    const float inter = io.scalar<OperandType::FLOAT32>(kIntermediateScale + g);
+    // float products and quotients, as the reference's float locals.
+    const float ig = io.input(kInputToGate + g).scale * in_scale / inter;
+    const float rg = io.input(kRecurrentToGate + g).scale * out_scale / inter;
+    s.input[g] = multiplier(ig, kInputToGate + g, s);
+    s.recurrent[g] = multiplier(rg, kRecurrentToGate + g, s);
+    if (g != kCell) {
+      const auto cg = static_cast<float>(cell_pot * io.input(peephole_of(g)).scale / inter);
+      s.peephole[g] = multiplier(cg, peephole_of(g), s);
+    }
+    const float ln_scale = io.input(kLayerNorm + g).scale;
+    s.norm[g] = multiplier(ln_scale, kLayerNorm + g, s);
+    // The layer norm rescales with shift + 12; keep that a valid int32 shift.
+    if (s.norm[g].shift + 12 > 31) s.bad |= std::uint64_t{1} << (kLayerNorm + g);
+    // min(1, int(10000 * scale)), the variance used when the computed one is below 1.
+    const float v = 10000.0f * ln_scale;
+    s.variance_limit[g] = v >= 1.0f ? 1 : (v > -2147483520.0f ? static_cast<std::int32_t>(v) : INT32_MIN);
+  }
+  const auto hs = static_cast<float>(std::pow(2.0, -15) / hidden_scale * std::pow(2.0, -15));
+  s.hidden = multiplier(hs, kHiddenScale, s);
+  const float proj_scale = io.input(kProjWeights).scale;
+  s.projection = multiplier(proj_scale * hidden_scale / out_scale, kProjWeights, s);
+  if (cell_clip > 0.0f)
+    s.cell_clip = static_cast<std::int16_t>(std::fmin(std::fmax(cell_clip / cell_scale, -32768.0f), 32767.0f));
+  if (proj_clip > 0.0f)
+    s.projection_clip = static_cast<std::int8_t>(std::fmin(std::fmax(proj_clip / proj_scale, -128.0f), 127.0f));
+  return s;
+}
+
+/// What select stores in the node.
+struct Planned {
+  std::uint32_t units = 0;    ///< num_units the workspace was planned for
+  bool scales_packed = false;  ///< Scales computed at prepare, in packed()
+};
+
+/// Workspace bytes for one batch row of `units`: four int16 gate rows and the int8 hidden row.
+constexpr std::size_t workspace_for(std::uint64_t units) noexcept {
+  return static_cast<std::size_t>(units * (4 * sizeof(std::int16_t) + 1));
+}
+
+/// One batch row of the int8 matrix product: gate[u] = sat16(gate[u] + mbqm(sum_c (x[c] - zp) *
+/// w[u][c], m)).
+inline void accumulate_matmul(const std::int8_t* x, std::int32_t zp, const std::int8_t* w, std::uint32_t n_in,
+                              std::uint32_t units, const quant::Multiplier& m, std::int16_t* gate) noexcept {
+  for (std::uint32_t u = 0; u < units; ++u) {
+    const std::int8_t* row = w + static_cast<std::size_t>(u) * n_in;
+    std::uint32_t acc = 0;  // the reference's int32 sum, wrapping
+    for (std::uint32_t c = 0; c < n_in; ++c)
+      acc += static_cast<std::uint32_t>((std::int32_t{x[c]} - zp) * std::int32_t{row[c]});
+    const std::int32_t r = quant::multiply_by_quantized_multiplier(static_cast<std::int32_t>(acc), m.value, m.shift);
+    gate[u] = qlstm_common::sat16(std::int64_t{r} + gate[u]);
+  }
+}
+
+/// The reference's ApplyLayerNorm on one batch row, in place.
+inline void layer_norm(std::int16_t* gate, const std::int16_t* weights, const std::int32_t* bias,
+                       const quant::Multiplier& scale, std::int32_t variance_limit, std::uint32_t n) noexcept {
+  constexpr std::int64_t kOverflowGuard = 1 << 20;
+  std::int64_t sum = 0, sum_sq = 0;
+  for (std::uint32_t j = 0; j < n; ++j) {
+    sum += gate[j];
+    sum_sq += std::int64_t{gate[j]} * gate[j];
+  }
+  const auto mean = static_cast<std::int32_t>(sum * 1024 / static_cast<std::int64_t>(n));
+  const std::int64_t temp = kOverflowGuard / static_cast<std::int64_t>(n);
+  const std::int64_t variance = sum_sq * temp - std::int64_t{mean} * mean;
+  auto variance2 = static_cast<std::int32_t>(variance / kOverflowGuard);
+  if (variance2 < 1) variance2 = variance_limit;
+  const quant::Multiplier inv = fixed::inv_sqrt_multiplier(variance2);
+  for (std::uint32_t j = 0; j < n; ++j) {
+    const std::int32_t shifted = 1024 * std::int32_t{gate[j]} - mean;
+    const std::int32_t rescaled = quant::multiply_by_quantized_multiplier(shifted, inv.value, inv.shift);
+    // rescaled * weight + bias is int32 arithmetic in the reference, widened afterwards.
+    const std::int64_t val3 = fixed::wrap_add(qlstm_common::wrap_mul(rescaled, weights[j]), bias[j]);
+    const auto val4 = static_cast<std::int32_t>((val3 > 0 ? val3 + 512 : val3 - 512) / 1024);
+    const std::int32_t val5 = quant::multiply_by_quantized_multiplier(val4, scale.value, scale.shift + 12);
+    gate[j] = qlstm_common::sat16(val5);
+  }
+}
+
+/// The tensors of a node, as element pointers (nullptr when omitted).
+struct Tensors {
+  const std::int8_t *input = nullptr, *prev_output = nullptr, *projection = nullptr;
+  std::array<const std::int8_t*, 4> input_w{}, recurrent_w{};
+  std::array<const std::int16_t*, 4> peephole{}, norm{};
+  std::array<const std::int32_t*, 4> bias{};
+  const std::int32_t* projection_bias = nullptr;
+  const std::int16_t* prev_cell = nullptr;
+};
+
+inline Tensors tensors_of(const NodeIO& io) {
+  auto i8 = [&](std::size_t i) { return io.has_input(i) ? reinterpret_cast<const std::int8_t*>(io.input(i).data) : nullptr; };
+  auto i16 = [&](std::size_t i) { return io.has_input(i) ? reinterpret_cast<const std::int16_t*>(io.input(i).data) : nullptr; };
+  auto i32 = [&](std::size_t i) { return io.has_input(i) ? reinterpret_cast<const std::int32_t*>(io.input(i).data) : nullptr; };
+  Tensors t;
+  t.input = i8(kInput);
+  t.prev_output = i8(kPrevOutput);
+  t.projection = i8(kProjWeights);
+  t.projection_bias = i32(kProjBias);
+  t.prev_cell = i16(kPrevCell);
+  for (std::size_t g = 0; g < 4; ++g) {
+    t.input_w[g] = i8(kInputToGate + g);
+    t.recurrent_w[g] = i8(kRecurrentToGate + g);
+    t.peephole[g] = g == kCell ? nullptr : i16(peephole_of(g));
+    t.norm[g] = i16(kLayerNorm + g);
+    t.bias[g] = i32(kGateBias + g);
+  }
+  return t;
+}
+
+/// Runs one step.
+inline Status kernel(const NodeIO& io) {
+  auto se = check(io, true);
+  if (!se) return std::move(se.error());
+  const Sizes& s = *se;
+  const Planned& planned = io.params<Planned>();
+  Scales sc;
+  if (planned.scales_packed && io.packed() != nullptr) {
+    std::memcpy(&sc, io.packed(), sizeof sc);
+  } else {
+    auto computed = compute_scales(io);
+    if (!computed) return std::move(computed.error());
+    sc = *computed;
+  }
+  // A bad multiplier matters only for a tensor that is used.
+  for (std::size_t g = 0; g < 4; ++g) {
+    const bool gate_used = g != kIn || !s.cifg;
+    const std::uint64_t used = (gate_used ? (std::uint64_t{1} << (kInputToGate + g)) | (std::uint64_t{1} << (kRecurrentToGate + g)) : 0) |
+                               (gate_used && s.peephole && g != kCell ? std::uint64_t{1} << peephole_of(g) : 0) |
+                               (gate_used && s.layer_norm ? std::uint64_t{1} << (kLayerNorm + g) : 0);
+    if ((sc.bad & used) != 0)
+      return NNHAL_INVALID("%s an effective scale of gate %zu is not finite and non-negative (check the weight, "
+                           "intermediate and layer-norm scales)", kName, g);
+  }
+  if ((sc.bad & (std::uint64_t{1} << kHiddenScale)) != 0)
+    return NNHAL_INVALID("%s the hidden state scale gives no finite multiplier", kName);
+  if (s.projection && (sc.bad & (std::uint64_t{1} << kProjWeights)) != 0)
+    return NNHAL_INVALID("%s the projection scale is not finite and non-negative", kName);
+  const std::uint32_t U = s.num_units, O = s.output_size;
+  if (s.batch == 0 || U == 0) return {};
+  if (U > planned.units)
+    return NNHAL_FAILURE("%s: num_units %u needs more scratch than planned at prepare for %u units (the weights' "
+                         "shape was unknown then)", kName, U, planned.units);
+  for (std::size_t o = 0; o < 3; ++o)
+    if (io.output(o).data == nullptr) return NNHAL_FAILURE("%s output %zu has no buffer", kName, o);
+
+  const Tensors t = tensors_of(io);
+  std::int8_t* out_state = reinterpret_cast<std::int8_t*>(io.output(0).data);
+  std::int16_t* cell_out = reinterpret_cast<std::int16_t*>(io.output(1).data);
+  std::int8_t* output = reinterpret_cast<std::int8_t*>(io.output(2).data);
+  std::int16_t* gates = reinterpret_cast<std::int16_t*>(io.workspace());
+  std::array<std::int16_t*, 4> gate{gates, gates + U, gates + 2 * std::size_t{U}, gates + 3 * std::size_t{U}};
+  std::int8_t* hidden = reinterpret_cast<std::int8_t*>(gates + 4 * std::size_t{U});
+  const std::int32_t in_zp = io.input(kInput).zero_point, out_zp = io.input(kPrevOutput).zero_point;
+
+  for (std::uint32_t b = 0; b < s.batch; ++b) {
+    const std::int8_t* x = t.input + std::size_t{b} * s.input_size;
+    const std::int8_t* h_in = t.prev_output + std::size_t{b} * O;
+    const std::int16_t* c_in = t.prev_cell + std::size_t{b} * U;
+    std::int16_t* c_out = cell_out + std::size_t{b} * U;
+    // Pre-activation of gate g; the peephole reads `cell` (see the file comment).
+    auto pre_activation = [&](std::size_t g, const std::int16_t* cell) {
+      std::int16_t* dst = gate[g];
+      std::memset(dst, 0, U * sizeof(std::int16_t));
+      accumulate_matmul(x, in_zp, t.input_w[g], s.input_size, U, sc.input[g], dst);
+      accumulate_matmul(h_in, out_zp, t.recurrent_w[g], O, U, sc.recurrent[g], dst);
+      if (s.peephole && g != kCell && t.peephole[g] != nullptr) {
+        const quant::Multiplier& m = sc.peephole[g];
+        for (std::uint32_t u = 0; u < U; ++u) {
+          const std::int32_t prod = std::int32_t{t.peephole[g][u]} * cell[u];
+          dst[u] = qlstm_common::sat16(std::int64_t{quant::multiply_by_quantized_multiplier(prod, m.value, m.shift)} + dst[u]);
+        }
+      }
+      if (s.layer_norm) layer_norm(dst, t.norm[g], t.bias[g], sc.norm[g], sc.variance_limit[g], U);
+    };
+    auto sigmoid = [&](std::int16_t* v) {
+      for (std::uint32_t u = 0; u < U; ++u) v[u] = fixed16::logistic(fixed16::F<3>::from_raw(v[u])).raw;
+    };
+
+    pre_activation(kForget, c_in);
+    sigmoid(gate[kForget]);
+    pre_activation(kCell, c_in);
+    for (std::uint32_t u = 0; u < U; ++u) gate[kCell][u] = fixed16::tanh(fixed16::F<3>::from_raw(gate[kCell][u])).raw;
+    if (s.cifg) {
+      for (std::uint32_t u = 0; u < U; ++u) gate[kIn][u] = static_cast<std::int16_t>(32767 - gate[kForget][u]);
+    } else {
+      pre_activation(kIn, c_in);
+      sigmoid(gate[kIn]);
+    }
+    const int ic_shift = 30 + sc.cell_shift;
+    for (std::uint32_t u = 0; u < U; ++u) {
+      // CwiseMul: the products rounded and narrowed to int16 (they fit), then a saturating add.
+      const auto fc = static_cast<std::int16_t>(quant::rounding_divide_by_pot(std::int32_t{gate[kForget][u]} * c_in[u], 15));
+      const auto ic = static_cast<std::int16_t>(
+          quant::rounding_divide_by_pot(std::int32_t{gate[kIn][u]} * gate[kCell][u], ic_shift));
+      std::int16_t c = qlstm_common::sat16(std::int32_t{fc} + ic);
+      if (sc.cell_clip > 0) c = static_cast<std::int16_t>(qlstm_common::clamp64(c, -sc.cell_clip, sc.cell_clip));
+      c_out[u] = c;
+    }
+    pre_activation(kOut, c_out);
+    sigmoid(gate[kOut]);
+    const int tanh_bits = sc.cell_shift + 15;
+    for (std::uint32_t u = 0; u < U; ++u) {
+      const std::int16_t th = fixed16::tanh_raw(tanh_bits, c_out[u]);
+      std::int32_t v = std::int32_t{gate[kOut][u]} * th;
+      v = quant::multiply_by_quantized_multiplier(v, sc.hidden.value, sc.hidden.shift) - sc.hidden_zero_point;
+      hidden[u] = static_cast<std::int8_t>(qlstm_common::clamp64(v, -128, 127));
+    }
+    std::int8_t* y = output + std::size_t{b} * O;
+    if (s.projection) {
+      const quant::Multiplier& m = sc.projection;
+      for (std::uint32_t o = 0; o < O; ++o) {
+        const std::int8_t* row = t.projection + std::size_t{o} * U;
+        std::uint32_t acc = t.projection_bias != nullptr ? static_cast<std::uint32_t>(t.projection_bias[o]) : 0u;
+        for (std::uint32_t u = 0; u < U; ++u)
+          acc += static_cast<std::uint32_t>((std::int32_t{hidden[u]} + sc.hidden_zero_point) * std::int32_t{row[u]});
+        const std::int64_t r =
+            std::int64_t{quant::multiply_by_quantized_multiplier(static_cast<std::int32_t>(acc), m.value, m.shift)} + out_zp;
+        std::int64_t q = qlstm_common::clamp64(r, -128, 127);
+        if (sc.projection_clip > 0) q = qlstm_common::clamp64(q, -sc.projection_clip, sc.projection_clip);
+        y[o] = static_cast<std::int8_t>(q);
+      }
+    } else {
+      std::memcpy(y, hidden, O);
+    }
+    std::memcpy(out_state + std::size_t{b} * O, y, O);
+  }
+  return {};
+}
+
+/// QUANTIZED_LSTM's kernel (one type combination).
+struct Family : KernelFamily {
+  static constexpr std::array types{OperandType::TENSOR_QUANT8_ASYMM_SIGNED};
+
+  static Status infer(const NodeIO& io) { return quantized_lstm::infer(io); }
+
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
+    Planned p;
+    const RtOperand& w = io.input(kInputToGate + kOut);
+    if (w.rank_known && w.dims.rank() == 2 && w.dims.all_known()) {
+      p.units = w.dims[0];
+      prepare.workspace_bytes = workspace_for(p.units);
+    }
+    bool constant_scalars = true;
+    for (std::size_t i = kCellClip; i <= kHiddenScale; ++i) {
+      const OperandLifeTime l = io.input(i).lifetime;
+      constant_scalars = constant_scalars && io.input(i).data != nullptr &&
+                         (l == OperandLifeTime::CONSTANT_COPY || l == OperandLifeTime::CONSTANT_REFERENCE);
+    }
+    if (constant_scalars) {
+      auto sc = compute_scales(io);
+      if (!sc) return std::move(sc.error());
+      if (std::byte* packed = prepare.pack(sizeof(Scales)); packed != nullptr) {
+        std::memcpy(packed, &*sc, sizeof(Scales));
+        p.scales_packed = true;
+      }
+    }
+    prepare.store(p);
+    return &kernel;
+  }
+};
+
+}  // namespace nnhal::kernels::quantized_lstm
+
+namespace nnhal {
+
+template <>
+struct Kernels<OperationType::QUANTIZED_LSTM> : kernels::quantized_lstm::Family {};
+static_assert(kernels_cover_row<OperationType::QUANTIZED_LSTM>());
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/quantized_lstm.hpp ----
@@ -17124,1074 +22008,6 @@ const KernelTable& KernelResolver<Set>::table() noexcept {
 /// (those are in nnhal/kernels/, chosen by a kernel set), so including it is cheap.
 
 
-// ---- begin nnhal/ops/lsh_projection.hpp ----
-/// \file
-/// LSH_PROJECTION (15): locality-sensitive hashing of the input rows by the signs of random
-/// projections, sparse (`[num_hash]`) or dense (`[num_hash * num_bits]`) TENSOR_INT32 output.
-
-
-
-namespace nnhal::ops {
-
-namespace lsh_projection {
-inline constexpr std::array<Slot, 4> kInputs{{
-    {"hash", Role::Weights},
-    {"input", Role::Data},
-    {"weight", Role::Weights, kSlotOmittable},  // NO_VALUE: every weight is 1.0
-    {"type", Role::Parameter},
-}};
-inline constexpr auto& kOutputs = v1_0::kSingleOutput;
-
-/// {H, I, H, INT32} -> {TENSOR_INT32} with H (hash and weight) F32 1.0 or F16 1.2, and input I
-/// any of F32, I32, QA8 (1.0) or F16 (1.2, as an operand type). The type value 3 (SPARSE) is
-/// documented as 1.2 but is not version-checked by the reference validation either.
-inline constexpr auto kSignatures = [] {
-  using enum OperandType;
-  constexpr std::array<TypeVersion, 4> inputs{{
-      {TENSOR_FLOAT32, HalVersion::V1_0},
-      {TENSOR_INT32, HalVersion::V1_0},
-      {TENSOR_QUANT8_ASYMM, HalVersion::V1_0},
-      {TENSOR_FLOAT16, HalVersion::V1_2},
-  }};
-  std::array<Signature, v1_0::kFloatTypes.size() * inputs.size()> out{};
-  std::size_t k = 0;
-  for (const TypeVersion& h : v1_0::kFloatTypes)
-    for (const TypeVersion& i : inputs)
-      out[k++] = sig(max_version(h.version, i.version), {h.type, i.type, h.type, INT32}, {TENSOR_INT32});
-  return out;
-}();
-}  // namespace lsh_projection
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// LSH_PROJECTION in the operation table.
-template <>
-struct Row<OperationType::LSH_PROJECTION> {
-  static constexpr OperationInfo info = make_row(OperationType::LSH_PROJECTION, {
-      .inputs = ops::lsh_projection::kInputs,
-      .outputs = ops::lsh_projection::kOutputs,
-      .signatures = ops::lsh_projection::kSignatures,
-      .flags = kOpAllowsOmitted,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/lsh_projection.hpp ----
-// ---- begin nnhal/ops/lstm.hpp ----
-/// \file
-/// LSTM (16): one step of a long short-term memory cell with optional CIFG, peephole,
-/// projection and (27-input form, 1.2) layer normalization; outputs the scratch buffer, the new
-/// output state, the new cell state and the output.
-
-
-// ---- begin nnhal/ops/common/lstm_slots.hpp ----
-/// \file
-/// Shared by the LSTM family: the slots of an LSTM cell's weight, bias and layer-norm inputs (in
-/// the order of LSTM inputs 1..17 and 23..26) and the static check of the optional-group rules:
-/// CIFG (no input gate), peephole, projection and layer-norm weights all present or all omitted.
-
-
-
-namespace nnhal::ops::lstm_cell {
-
-/// LSTM inputs 1..17: gate weights, peepholes, gate biases, projection (optional ones NO_VALUE).
-inline constexpr std::array<Slot, 17> kWeightSlots{{
-    {"input_to_input_weights", Role::Weights, kSlotOmittable},
-    {"input_to_forget_weights", Role::Weights},
-    {"input_to_cell_weights", Role::Weights},
-    {"input_to_output_weights", Role::Weights},
-    {"recurrent_to_input_weights", Role::Weights, kSlotOmittable},
-    {"recurrent_to_forget_weights", Role::Weights},
-    {"recurrent_to_cell_weights", Role::Weights},
-    {"recurrent_to_output_weights", Role::Weights},
-    {"cell_to_input_weights", Role::Weights, kSlotOmittable},
-    {"cell_to_forget_weights", Role::Weights, kSlotOmittable},
-    {"cell_to_output_weights", Role::Weights, kSlotOmittable},
-    {"input_gate_bias", Role::Bias, kSlotOmittable},
-    {"forget_gate_bias", Role::Bias},
-    {"cell_bias", Role::Bias},
-    {"output_gate_bias", Role::Bias},
-    {"projection_weights", Role::Weights, kSlotOmittable},
-    {"projection_bias", Role::Bias, kSlotOmittable},
-}};
-
-/// Layer-normalization weights of the input, forget, cell and output gates (each optional), with
-/// `extra_flags` added (kSlotTrailing where the four may be left out of the list).
-constexpr std::array<Slot, 4> layer_norm_slots(std::uint8_t extra_flags = kSlotRequired) {
-  const auto f = static_cast<std::uint8_t>(kSlotOmittable | extra_flags);
-  return {{
-      {"input_layer_norm_weights", Role::Weights, f},
-      {"forget_layer_norm_weights", Role::Weights, f},
-      {"cell_layer_norm_weights", Role::Weights, f},
-      {"output_layer_norm_weights", Role::Weights, f},
-  }};
-}
-
-/// Concatenates slot arrays.
-template <std::size_t... N>
-constexpr auto join_slots(const std::array<Slot, N>&... parts) {
-  std::array<Slot, (N + ... + 0)> out{};
-  std::size_t at = 0;
-  ((std::copy(parts.begin(), parts.end(), out.begin() + static_cast<std::ptrdiff_t>(at)), at += N), ...);
-  return out;
-}
-
-/// Input positions of a cell's optional tensors within one operation.
-struct OptionalInputs {
-  std::size_t input_to_input, recurrent_to_input;
-  std::size_t cell_to_input, cell_to_forget, cell_to_output;
-  std::size_t input_gate_bias, projection_weights, projection_bias;
-  std::size_t input_layer_norm;  ///< first of the four layer-norm inputs
-};
-
-/// The positions in LSTM (and UNIDIRECTIONAL_SEQUENCE_LSTM up to its layer-norm inputs).
-inline constexpr OptionalInputs kLstmPositions{1, 5, 9, 10, 11, 12, 16, 17, 23};
-
-/// What validation can tell about an optional input: NO_VALUE is surely absent; a subgraph input
-/// may still be omitted by the request (hasNoValue), so it is unknown; anything else is present.
-enum class Presence : std::uint8_t { Absent, Present, Unknown };
-
-inline Presence presence(const OperationView& op, std::size_t i) noexcept {
-  const OperandLifeTime l = op.input(i).lifetime;
-  if (l == OperandLifeTime::NO_VALUE) return Presence::Absent;
-  if (l == OperandLifeTime::SUBGRAPH_INPUT) return Presence::Unknown;
-  return Presence::Present;
-}
-
-/// Fails when one input of `group` is surely present and another surely omitted.
-inline Status all_or_none(const OperationView& op, std::initializer_list<std::size_t> group, const char* what) {
-  const std::size_t none = static_cast<std::size_t>(-1);
-  std::size_t absent = none, present = none;
-  for (std::size_t i : group) {
-    const Presence p = presence(op, i);
-    if (p == Presence::Absent && absent == none) absent = i;
-    if (p == Presence::Present && present == none) present = i;
-  }
-  if (absent != none && present != none)
-    return NNHAL_INVALID("%s: input %zu is present but input %zu is omitted (all or none are required)",
-                         what, present, absent);
-  return {};
-}
-
-/// The documented optional-group rules, checked as far as lifetimes tell (a rule that depends on
-/// an operand the request may still omit is left to execution). The reference CPU executor
-/// checks the same rules when it prepares the cell; tolerated as there: a cell-to-input peephole
-/// given under CIFG (it is ignored).
-inline Status check_optional_groups(const OperationView& op, const OptionalInputs& p, bool has_layer_norm) {
-  NNHAL_TRY(all_or_none(op, {p.input_to_input, p.recurrent_to_input, p.input_gate_bias},
-                        "input gate weights and bias (CIFG when omitted)"));
-  Presence gate = Presence::Unknown;
-  for (std::size_t i : {p.input_to_input, p.recurrent_to_input, p.input_gate_bias})
-    if (const Presence q = presence(op, i); q != Presence::Unknown) gate = q;
-
-  NNHAL_TRY(all_or_none(op, {p.cell_to_forget, p.cell_to_output}, "peephole weights"));
-  if (gate == Presence::Present || presence(op, p.cell_to_input) == Presence::Present)
-    NNHAL_TRY(all_or_none(op, {p.cell_to_input, p.cell_to_forget, p.cell_to_output}, "peephole weights"));
-
-  if (presence(op, p.projection_bias) == Presence::Present &&
-      presence(op, p.projection_weights) == Presence::Absent)
-    return NNHAL_INVALID("input %zu (projection bias) is present without input %zu (projection weights)",
-                         p.projection_bias, p.projection_weights);
-
-  if (has_layer_norm) {
-    const std::size_t ln = p.input_layer_norm;
-    NNHAL_TRY(all_or_none(op, {ln + 1, ln + 2, ln + 3}, "layer-norm weights"));
-    if (gate == Presence::Absent && presence(op, ln) == Presence::Present)
-      return NNHAL_INVALID("input %zu (input layer-norm weights) must be omitted under CIFG (input %zu omitted)",
-                           ln, p.input_to_input);
-    if (gate == Presence::Present)
-      NNHAL_TRY(all_or_none(op, {ln, ln + 1, ln + 2, ln + 3}, "layer-norm weights"));
-  }
-  return {};
-}
-
-}  // namespace nnhal::ops::lstm_cell
-// ---- end nnhal/ops/common/lstm_slots.hpp ----
-
-namespace nnhal::ops {
-
-namespace lstm {
-/// 23 inputs, or 27 with the four layer-norm weights.
-inline constexpr auto kInputs = lstm_cell::join_slots(
-    std::array<Slot, 1>{{{"input", Role::Data}}}, lstm_cell::kWeightSlots,
-    std::array<Slot, 5>{{
-        {"output_state_in", Role::State},
-        {"cell_state_in", Role::State},
-        {"activation", Role::Activation},
-        {"cell_clip", Role::Parameter},
-        {"projection_clip", Role::Parameter},
-    }},
-    lstm_cell::layer_norm_slots(kSlotTrailing));
-inline constexpr std::array<Slot, 4> kOutputs{{
-    {"scratch_buffer", Role::Data},
-    {"output_state_out", Role::State},
-    {"cell_state_out", Role::State},
-    {"output", Role::Data},
-}};
-
-/// {T x 20, INT32, fT, fT} -> {T x 4} (every tensor T): F32 1.0, F16 1.2; the 27-input form
-/// (+ T x 4 layer-norm weights) 1.2.
-inline constexpr auto kSignatures = [] {
-  std::array<Signature, 2 * v1_0::kFloatTypes.size()> out{};
-  std::size_t k = 0;
-  for (const TypeVersion& tv : v1_0::kFloatTypes) {
-    const OperandType t = tv.type;
-    const OperandType f = float_scalar_for(t);
-    TypeSeq in{t};
-    for (int i = 0; i < 19; ++i) in = v1_0::append(in, {t});
-    in = v1_0::append(in, {OperandType::INT32, f, f});
-    out[k++] = sig(tv.version, in, {t, t, t, t});
-    out[k++] = sig(HalVersion::V1_2, v1_0::append(in, {t, t, t, t}), {t, t, t, t});
-  }
-  return out;
-}();
-
-/// Optional-group rules (CIFG, peephole, projection, layer norm).
-inline Status validate(const OperationView& op, HalVersion&) {
-  return lstm_cell::check_optional_groups(op, lstm_cell::kLstmPositions, op.input_count() == 27);
-}
-}  // namespace lstm
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// LSTM in the operation table.
-template <>
-struct Row<OperationType::LSTM> {
-  static constexpr OperationInfo info = make_row(OperationType::LSTM, {
-      .inputs = ops::lstm::kInputs,
-      .outputs = ops::lstm::kOutputs,
-      .signatures = ops::lstm::kSignatures,
-      .validate = &ops::lstm::validate,
-      .flags = kOpAllowsOmitted,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/lstm.hpp ----
-// ---- begin nnhal/ops/rnn.hpp ----
-/// \file
-/// RNN (24): one step of a basic recurrent layer, `h = act(W x + R h_prev + b)`; outputs the new
-/// hidden state and the output (both the same values).
-
-
-
-namespace nnhal::ops {
-
-namespace rnn {
-inline constexpr std::array<Slot, 6> kInputs{{
-    {"input", Role::Data},
-    {"weights", Role::Weights},
-    {"recurrent_weights", Role::Weights},
-    {"bias", Role::Bias},
-    {"hidden_state_in", Role::State},
-    {"activation", Role::Activation},
-}};
-inline constexpr std::array<Slot, 2> kOutputs{{
-    {"hidden_state_out", Role::State},
-    {"output", Role::Data},
-}};
-/// {T x 5, INT32} -> {T, T}: F32 1.0; F16 1.2.
-inline constexpr auto kSignatures = for_each_type(v1_0::kFloatTypes, [](OperandType t, HalVersion v) {
-  return sig(v, {t, t, t, t, t, OperandType::INT32}, {t, t});
-});
-}  // namespace rnn
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// RNN in the operation table.
-template <>
-struct Row<OperationType::RNN> {
-  static constexpr OperationInfo info = make_row(OperationType::RNN, {
-      .inputs = ops::rnn::kInputs,
-      .outputs = ops::rnn::kOutputs,
-      .signatures = ops::rnn::kSignatures,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/rnn.hpp ----
-// ---- begin nnhal/ops/svdf.hpp ----
-/// \file
-/// SVDF (27): one step of a singular-value-decomposition filter (a rank-`rank` approximation of
-/// a fully connected layer over a memory of past inputs); outputs the new state and the output.
-
-
-
-namespace nnhal::ops {
-
-namespace svdf {
-inline constexpr std::array<Slot, 7> kInputs{{
-    {"input", Role::Data},
-    {"weights_feature", Role::Weights},
-    {"weights_time", Role::Weights},
-    {"bias", Role::Bias, kSlotOmittable},  // NO_VALUE: no bias
-    {"state_in", Role::State},
-    {"rank", Role::Parameter},
-    {"activation", Role::Activation},
-}};
-inline constexpr std::array<Slot, 2> kOutputs{{
-    {"state_out", Role::State},
-    {"output", Role::Data},
-}};
-/// {T x 5, INT32, INT32} -> {T, T}: F32 1.0; F16 1.2.
-inline constexpr auto kSignatures = for_each_type(v1_0::kFloatTypes, [](OperandType t, HalVersion v) {
-  return sig(v, {t, t, t, t, t, OperandType::INT32, OperandType::INT32}, {t, t});
-});
-}  // namespace svdf
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// SVDF in the operation table.
-template <>
-struct Row<OperationType::SVDF> {
-  static constexpr OperationInfo info = make_row(OperationType::SVDF, {
-      .inputs = ops::svdf::kInputs,
-      .outputs = ops::svdf::kOutputs,
-      .signatures = ops::svdf::kSignatures,
-      .flags = kOpAllowsOmitted,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/svdf.hpp ----
-// ---- begin nnhal/ops/bidirectional_sequence_lstm.hpp ----
-/// \file
-/// BIDIRECTIONAL_SEQUENCE_LSTM (42): forward and backward LSTM cells over a 3-D input sequence,
-/// with optional auxiliary input (cross or parallel linking), merged outputs and (1.3) final
-/// state outputs.
-
-
-namespace nnhal::ops {
-
-namespace bidirectional_sequence_lstm {
-/// Positions of the optional tensors of each direction's cell (layer norm at 53 / 57).
-inline constexpr lstm_cell::OptionalInputs kFw{1, 5, 9, 10, 11, 12, 16, 17, 53};
-inline constexpr lstm_cell::OptionalInputs kBw{18, 22, 26, 27, 28, 29, 33, 34, 57};
-/// The auxiliary input and the first of each direction's four auxiliary weights (input, forget,
-/// cell and output gates).
-inline constexpr std::size_t kAuxInput = 39, kFwAux = 40, kBwAux = 44;
-
-/// 0 input; 1..17 forward and 18..34 backward cell tensors in LSTM order; 35..38 state inputs;
-/// 39..47 auxiliary input and weights; 48..52 parameters; 53..60 layer-norm weights.
-inline constexpr std::array<Slot, 61> kInputs{{
-    {"input", Role::Data},
-    {"fw_input_to_input_weights", Role::Weights, kSlotOmittable},
-    {"fw_input_to_forget_weights", Role::Weights},
-    {"fw_input_to_cell_weights", Role::Weights},
-    {"fw_input_to_output_weights", Role::Weights},
-    {"fw_recurrent_to_input_weights", Role::Weights, kSlotOmittable},
-    {"fw_recurrent_to_forget_weights", Role::Weights},
-    {"fw_recurrent_to_cell_weights", Role::Weights},
-    {"fw_recurrent_to_output_weights", Role::Weights},
-    {"fw_cell_to_input_weights", Role::Weights, kSlotOmittable},
-    {"fw_cell_to_forget_weights", Role::Weights, kSlotOmittable},
-    {"fw_cell_to_output_weights", Role::Weights, kSlotOmittable},
-    {"fw_input_gate_bias", Role::Bias, kSlotOmittable},
-    {"fw_forget_gate_bias", Role::Bias},
-    {"fw_cell_bias", Role::Bias},
-    {"fw_output_gate_bias", Role::Bias},
-    {"fw_projection_weights", Role::Weights, kSlotOmittable},
-    {"fw_projection_bias", Role::Bias, kSlotOmittable},
-    {"bw_input_to_input_weights", Role::Weights, kSlotOmittable},
-    {"bw_input_to_forget_weights", Role::Weights},
-    {"bw_input_to_cell_weights", Role::Weights},
-    {"bw_input_to_output_weights", Role::Weights},
-    {"bw_recurrent_to_input_weights", Role::Weights, kSlotOmittable},
-    {"bw_recurrent_to_forget_weights", Role::Weights},
-    {"bw_recurrent_to_cell_weights", Role::Weights},
-    {"bw_recurrent_to_output_weights", Role::Weights},
-    {"bw_cell_to_input_weights", Role::Weights, kSlotOmittable},
-    {"bw_cell_to_forget_weights", Role::Weights, kSlotOmittable},
-    {"bw_cell_to_output_weights", Role::Weights, kSlotOmittable},
-    {"bw_input_gate_bias", Role::Bias, kSlotOmittable},
-    {"bw_forget_gate_bias", Role::Bias},
-    {"bw_cell_bias", Role::Bias},
-    {"bw_output_gate_bias", Role::Bias},
-    {"bw_projection_weights", Role::Weights, kSlotOmittable},
-    {"bw_projection_bias", Role::Bias, kSlotOmittable},
-    {"fw_output_state_in", Role::State},
-    {"fw_cell_state_in", Role::State},
-    {"bw_output_state_in", Role::State},
-    {"bw_cell_state_in", Role::State},
-    {"aux_input", Role::Data, kSlotOmittable},
-    {"fw_aux_input_to_input_weights", Role::Weights, kSlotOmittable},
-    {"fw_aux_input_to_forget_weights", Role::Weights, kSlotOmittable},
-    {"fw_aux_input_to_cell_weights", Role::Weights, kSlotOmittable},
-    {"fw_aux_input_to_output_weights", Role::Weights, kSlotOmittable},
-    {"bw_aux_input_to_input_weights", Role::Weights, kSlotOmittable},
-    {"bw_aux_input_to_forget_weights", Role::Weights, kSlotOmittable},
-    {"bw_aux_input_to_cell_weights", Role::Weights, kSlotOmittable},
-    {"bw_aux_input_to_output_weights", Role::Weights, kSlotOmittable},
-    {"activation", Role::Activation},
-    {"cell_clip", Role::Parameter},
-    {"projection_clip", Role::Parameter},
-    {"merge_outputs", Role::Parameter},
-    {"time_major", Role::Parameter},
-    {"fw_input_layer_norm_weights", Role::Weights, kSlotOmittable},
-    {"fw_forget_layer_norm_weights", Role::Weights, kSlotOmittable},
-    {"fw_cell_layer_norm_weights", Role::Weights, kSlotOmittable},
-    {"fw_output_layer_norm_weights", Role::Weights, kSlotOmittable},
-    {"bw_input_layer_norm_weights", Role::Weights, kSlotOmittable},
-    {"bw_forget_layer_norm_weights", Role::Weights, kSlotOmittable},
-    {"bw_cell_layer_norm_weights", Role::Weights, kSlotOmittable},
-    {"bw_output_layer_norm_weights", Role::Weights, kSlotOmittable},
-}};
-/// Names for 1, 2 or 6 outputs. With merge_outputs the backward output is absent and the state
-/// outputs move down by one (5 outputs: fw output, fw state, fw cell, bw state, bw cell).
-inline constexpr std::array<Slot, 6> kOutputs{{
-    {"fw_output", Role::Data},
-    {"bw_output", Role::Data, kSlotTrailing},
-    {"fw_output_state_out", Role::State, kSlotTrailing},
-    {"fw_cell_state_out", Role::State, kSlotTrailing},
-    {"bw_output_state_out", Role::State, kSlotTrailing},
-    {"bw_cell_state_out", Role::State, kSlotTrailing},
-}};
-
-/// {T x 48, INT32, fT, fT, BOOL, BOOL, T x 8} -> 1 or 2 x T (1.2), 5 or 6 x T (1.3): F16, F32.
-/// Whether the count fits merge_outputs is an execution check.
-inline constexpr auto kSignatures = [] {
-  std::array<Signature, 8> out{};
-  std::size_t k = 0;
-  for (const TypeVersion& tv : lists::kFloat) {
-    const OperandType t = tv.type, f = float_scalar_for(t);
-    TypeSeq in = lists::append_n({}, t, 48);
-    in = lists::append_n(in, OperandType::INT32, 1);
-    in = lists::append_n(in, f, 2);
-    in = lists::append_n(in, OperandType::BOOL, 2);
-    in = lists::append_n(in, t, 8);
-    out[k++] = sig(HalVersion::V1_2, in, {t});
-    out[k++] = sig(HalVersion::V1_2, in, {t, t});
-    out[k++] = sig(HalVersion::V1_3, in, lists::append_n({}, t, 5));
-    out[k++] = sig(HalVersion::V1_3, in, lists::append_n({}, t, 6));
-  }
-  return out;
-}();
-
-/// A direction's auxiliary weights (at `aux`): forget/cell/output all given or all omitted; the
-/// input-gate one with them unless the cell is CIFG (input `input_to_input` omitted), in which
-/// case it must be omitted. The reference decides CIFG from the forward cell for both
-/// directions; each direction's own cell is used here (they differ only when one direction is
-/// CIFG and the other is not).
-inline Status check_aux_weights(const OperationView& op, std::size_t aux,
-                                std::size_t input_to_input) {
-  using lstm_cell::Presence;
-  const Presence cell_input = lstm_cell::presence(op, input_to_input);
-  if (cell_input == Presence::Absent && lstm_cell::presence(op, aux) == Presence::Present)
-    return NNHAL_INVALID(
-        "input %zu (auxiliary input-gate weights) must be omitted under CIFG (input %zu omitted)",
-        aux, input_to_input);
-  NNHAL_TRY(lstm_cell::all_or_none(op, {aux + 1, aux + 2, aux + 3}, "auxiliary weights"));
-  if (cell_input == Presence::Present || lstm_cell::presence(op, aux) == Presence::Present)
-    NNHAL_TRY(lstm_cell::all_or_none(op, {aux, aux + 1, aux + 2, aux + 3}, "auxiliary weights"));
-  return {};
-}
-
-/// Each cell's optional-group rules, the auxiliary weights' rules, forward and backward auxiliary
-/// weights given together, and auxiliary weights only with the auxiliary input (an auxiliary
-/// input without weights is "parallel linking"). Checked as far as lifetimes tell; the reference
-/// checks the same when it prepares the operation.
-inline Status validate(const OperationView& op, HalVersion&) {
-  NNHAL_TRY(lstm_cell::check_optional_groups(op, kFw, true));
-  NNHAL_TRY(lstm_cell::check_optional_groups(op, kBw, true));
-  NNHAL_TRY(check_aux_weights(op, kFwAux, kFw.input_to_input));
-  NNHAL_TRY(check_aux_weights(op, kBwAux, kBw.input_to_input));
-  NNHAL_TRY(lstm_cell::all_or_none(op, {kFwAux + 1, kBwAux + 1},
-                                   "forward and backward auxiliary weights"));
-  using lstm_cell::Presence;
-  if (lstm_cell::presence(op, kAuxInput) == Presence::Absent &&
-      lstm_cell::presence(op, kFwAux + 1) == Presence::Present)
-    return NNHAL_INVALID(
-        "auxiliary weights (inputs %zu..%zu) are given without the auxiliary input %zu", kFwAux,
-        kBwAux + 3, kAuxInput);
-  return {};
-}
-}  // namespace bidirectional_sequence_lstm
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// BIDIRECTIONAL_SEQUENCE_LSTM in the operation table.
-template <>
-struct Row<OperationType::BIDIRECTIONAL_SEQUENCE_LSTM> {
-  static constexpr OperationInfo info = make_row(OperationType::BIDIRECTIONAL_SEQUENCE_LSTM, {
-      .inputs = ops::bidirectional_sequence_lstm::kInputs,
-      .outputs = ops::bidirectional_sequence_lstm::kOutputs,
-      .signatures = ops::bidirectional_sequence_lstm::kSignatures,
-      .validate = &ops::bidirectional_sequence_lstm::validate,
-      .flags = kOpAllowsOmitted,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/bidirectional_sequence_lstm.hpp ----
-// ---- begin nnhal/ops/bidirectional_sequence_rnn.hpp ----
-/// \file
-/// BIDIRECTIONAL_SEQUENCE_RNN (43): forward and backward basic RNN cells over a 3-D input
-/// sequence, with optional auxiliary input and (1.3) final hidden-state outputs.
-
-
-namespace nnhal::ops {
-
-namespace bidirectional_sequence_rnn {
-inline constexpr std::size_t kAuxInput = 9, kFwAuxWeights = 10, kBwAuxWeights = 11;
-
-inline constexpr std::array<Slot, 15> kInputs{{
-    {"input", Role::Data},
-    {"fw_weights", Role::Weights},
-    {"fw_recurrent_weights", Role::Weights},
-    {"fw_bias", Role::Bias},
-    {"fw_hidden_state", Role::State},
-    {"bw_weights", Role::Weights},
-    {"bw_recurrent_weights", Role::Weights},
-    {"bw_bias", Role::Bias},
-    {"bw_hidden_state", Role::State},
-    {"aux_input", Role::Data, kSlotOmittable},
-    {"fw_aux_weights", Role::Weights, kSlotOmittable},
-    {"bw_aux_weights", Role::Weights, kSlotOmittable},
-    {"activation", Role::Activation},
-    {"time_major", Role::Parameter},     // BOOL
-    {"merge_outputs", Role::Parameter},  // BOOL
-}};
-/// Unmerged with states: fw output, bw output, fw hidden state, bw hidden state. Merged outputs
-/// drop the bw output (1 or 3 outputs); the state outputs need 1.3. Whether the count fits
-/// merge_outputs is an execution check.
-inline constexpr std::array<Slot, 4> kOutputs{{
-    {"fw_output", Role::Data},
-    {"bw_output", Role::Data, kSlotTrailing},
-    {"fw_hidden_state_out", Role::State, kSlotTrailing},
-    {"bw_hidden_state_out", Role::State, kSlotTrailing},
-}};
-
-/// {T x 12, INT32, BOOL, BOOL} -> 1 or 2 x T (1.2), 3 or 4 x T (1.3): F16, F32.
-inline constexpr auto kSignatures = [] {
-  using enum OperandType;
-  std::array<Signature, 8> out{};
-  std::size_t k = 0;
-  for (const TypeVersion& tv : lists::kFloat) {
-    const OperandType t = tv.type;
-    const TypeSeq in{t, t, t, t, t, t, t, t, t, t, t, t, INT32, BOOL, BOOL};
-    out[k++] = sig(HalVersion::V1_2, in, {t});
-    out[k++] = sig(HalVersion::V1_2, in, {t, t});
-    out[k++] = sig(HalVersion::V1_3, in, {t, t, t});
-    out[k++] = sig(HalVersion::V1_3, in, {t, t, t, t});
-  }
-  return out;
-}();
-
-/// Auxiliary weights need an auxiliary input, and the forward and backward auxiliary weights are
-/// both given or both omitted (the reference's linking modes). An auxiliary input without
-/// weights ("parallel linking") is accepted. Only operands whose presence is static are
-/// checked: a model input may still be omitted by the request, which execution checks.
-inline Status validate(const OperationView& op, HalVersion&) {
-  const auto omitted = [&](std::size_t i) {
-    return op.input(i).lifetime == OperandLifeTime::NO_VALUE;
-  };
-  const auto given = [&](std::size_t i) {
-    const OperandLifeTime l = op.input(i).lifetime;
-    return l != OperandLifeTime::NO_VALUE && l != OperandLifeTime::SUBGRAPH_INPUT;
-  };
-  if ((given(kFwAuxWeights) && omitted(kBwAuxWeights)) ||
-      (omitted(kFwAuxWeights) && given(kBwAuxWeights)))
-    return NNHAL_INVALID(
-        "inputs %zu and %zu (fw/bw auxiliary weights) must both be given or both omitted",
-        kFwAuxWeights, kBwAuxWeights);
-  if (omitted(kAuxInput) && (given(kFwAuxWeights) || given(kBwAuxWeights)))
-    return NNHAL_INVALID(
-        "auxiliary weights (inputs %zu, %zu) are given without the auxiliary input %zu",
-        kFwAuxWeights, kBwAuxWeights, kAuxInput);
-  return {};
-}
-}  // namespace bidirectional_sequence_rnn
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// BIDIRECTIONAL_SEQUENCE_RNN in the operation table.
-template <>
-struct Row<OperationType::BIDIRECTIONAL_SEQUENCE_RNN> {
-  static constexpr OperationInfo info = make_row(OperationType::BIDIRECTIONAL_SEQUENCE_RNN, {
-      .inputs = ops::bidirectional_sequence_rnn::kInputs,
-      .outputs = ops::bidirectional_sequence_rnn::kOutputs,
-      .signatures = ops::bidirectional_sequence_rnn::kSignatures,
-      .validate = &ops::bidirectional_sequence_rnn::validate,
-      .flags = kOpAllowsOmitted,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/bidirectional_sequence_rnn.hpp ----
-// ---- begin nnhal/ops/detection_postprocessing.hpp ----
-/// \file
-/// DETECTION_POSTPROCESSING (47): SSD-style box decoding of anchors plus (regular or fast)
-/// non-max suppression, padded to a fixed number of detections per batch.
-
-
-namespace nnhal::ops {
-
-namespace detection_postprocessing {
-inline constexpr std::array<Slot, 14> kInputs{{
-    {"scores", Role::Data},                          // [b, anchors, classes]
-    {"box_deltas", Role::Data},                      // [b, anchors, len >= 4] (dy, dx, dh, dw)
-    {"anchors", Role::Data},                         // [anchors, 4] (ctr_y, ctr_x, h, w)
-    {"scale_y", Role::Parameter},                    // fT
-    {"scale_x", Role::Parameter},                    // fT
-    {"scale_h", Role::Parameter},                    // fT
-    {"scale_w", Role::Parameter},                    // fT
-    {"use_regular_nms", Role::Parameter},            // BOOL
-    {"max_num_detections", Role::Parameter},         // INT32
-    {"max_classes_per_detection", Role::Parameter},  // INT32
-    {"max_detections_per_class", Role::Parameter},   // INT32
-    {"score_threshold", Role::Parameter},            // fT
-    {"iou_threshold", Role::Parameter},              // fT
-    {"include_background", Role::Parameter},         // BOOL
-}};
-inline constexpr std::array<Slot, 4> kOutputs{{
-    {"scores", Role::Data},          // [b, max_det], T
-    {"boxes", Role::Data},           // [b, max_det, 4], T (y1, x1, y2, x2)
-    {"classes", Role::Data},         // TENSOR_INT32 [b, max_det]
-    {"num_detections", Role::Data},  // TENSOR_INT32 [b]
-}};
-
-/// F16, F32 (1.2); scalars fT.
-inline constexpr auto kSignatures = for_each_type(lists::kFloat, [](OperandType t, HalVersion v) {
-  const OperandType f = float_scalar_for(t);
-  constexpr OperandType i32 = OperandType::INT32, b = OperandType::BOOL;
-  constexpr OperandType I32 = OperandType::TENSOR_INT32;
-  return sig(v, {t, t, t, f, f, f, f, b, i32, i32, i32, f, f, b}, {t, t, I32, I32});
-});
-}  // namespace detection_postprocessing
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// DETECTION_POSTPROCESSING in the operation table.
-template <>
-struct Row<OperationType::DETECTION_POSTPROCESSING> {
-  static constexpr OperationInfo info = make_row(OperationType::DETECTION_POSTPROCESSING, {
-      .inputs = ops::detection_postprocessing::kInputs,
-      .outputs = ops::detection_postprocessing::kOutputs,
-      .signatures = ops::detection_postprocessing::kSignatures,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/detection_postprocessing.hpp ----
-// ---- begin nnhal/ops/generate_proposals.hpp ----
-/// \file
-/// GENERATE_PROPOSALS (52): turns anchor scores and box deltas into NMS-filtered region
-/// proposals per image.
-
-
-namespace nnhal::ops {
-
-namespace generate_proposals {
-inline constexpr std::array<Slot, 11> kInputs{{
-    {"scores", Role::Data},              // [b, h, w, anchors] (NHWC)
-    {"bbox_deltas", Role::Data},         // [b, h, w, anchors * 4]
-    {"anchors", Role::Data},             // [anchors, 4]
-    {"image_info", Role::Data},          // [b, 2]
-    {"height_stride", Role::Parameter},  // fT
-    {"width_stride", Role::Parameter},   // fT
-    {"pre_nms_max", Role::Parameter},    // INT32
-    {"post_nms_max", Role::Parameter},   // INT32
-    {"iou_threshold", Role::Parameter},  // fT
-    {"min_size", Role::Parameter},       // fT
-    {"layout", Role::Layout},
-}};
-inline constexpr std::array<Slot, 3> kOutputs{{
-    {"scores", Role::Data},       // [n], T
-    {"rois", Role::Data},         // [n, 4]
-    {"batch_index", Role::Data},  // TENSOR_INT32 [n]
-}};
-
-/// Float: every tensor T, scalars fT. Quantized (QA8 1.2, QAS8 1.3): anchors QUANT16_SYMM
-/// (scale 0.125), image info and output ROIs QUANT16_ASYMM, scalars FLOAT32. The operation's
-/// documentation gives QUANT16_SYMM for the image info but the reference validator requires
-/// QUANT16_ASYMM; the validator is followed.
-inline constexpr auto kSignatures =
-    for_each_type(lists::kFloatQuant, [](OperandType t, HalVersion v) {
-      const bool q = lists::is_quant8(t);
-      const OperandType anchors = q ? OperandType::TENSOR_QUANT16_SYMM : t;
-      const OperandType box = lists::box_type_for(t), f = float_scalar_for(t);
-      constexpr OperandType i32 = OperandType::INT32;
-      return sig(v, {t, t, anchors, box, f, f, i32, i32, f, f, OperandType::BOOL},
-                 {t, box, OperandType::TENSOR_INT32});
-  });
-}  // namespace generate_proposals
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// GENERATE_PROPOSALS in the operation table.
-template <>
-struct Row<OperationType::GENERATE_PROPOSALS> {
-  static constexpr OperationInfo info = make_row(OperationType::GENERATE_PROPOSALS, {
-      .inputs = ops::generate_proposals::kInputs,
-      .outputs = ops::generate_proposals::kOutputs,
-      .signatures = ops::generate_proposals::kSignatures,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/generate_proposals.hpp ----
-// ---- begin nnhal/ops/heatmap_max_keypoint.hpp ----
-/// \file
-/// HEATMAP_MAX_KEYPOINT (56): location and score of the maximum of each keypoint heatmap,
-/// refined by a quadratic fit and mapped into the box.
-
-
-namespace nnhal::ops {
-
-namespace heatmap_max_keypoint {
-inline constexpr std::array<Slot, 3> kInputs{{
-    {"heatmaps", Role::Data},  // [boxes, size, size, keypoints], size >= 2
-    {"boxes", Role::Data},     // [boxes, 4]
-    {"layout", Role::Layout},
-}};
-inline constexpr std::array<Slot, 2> kOutputs{{
-    {"scores", Role::Data},     // [boxes, keypoints], T
-    {"keypoints", Role::Data},  // [boxes, keypoints, 2], type of the boxes
-}};
-
-/// Boxes (and keypoints) are T for F16/F32, QUANT16_ASYMM (scale 0.125) for QA8/QAS8.
-/// F16, F32, QA8 (1.2); QAS8 (1.3).
-inline constexpr auto kSignatures =
-    for_each_type(lists::kFloatQuant, [](OperandType t, HalVersion v) {
-      const OperandType box = lists::box_type_for(t);
-      return sig(v, {t, box, OperandType::BOOL}, {t, box});
-  });
-}  // namespace heatmap_max_keypoint
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// HEATMAP_MAX_KEYPOINT in the operation table.
-template <>
-struct Row<OperationType::HEATMAP_MAX_KEYPOINT> {
-  static constexpr OperationInfo info = make_row(OperationType::HEATMAP_MAX_KEYPOINT, {
-      .inputs = ops::heatmap_max_keypoint::kInputs,
-      .outputs = ops::heatmap_max_keypoint::kOutputs,
-      .signatures = ops::heatmap_max_keypoint::kSignatures,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/heatmap_max_keypoint.hpp ----
-// ---- begin nnhal/ops/quantized_16bit_lstm.hpp ----
-/// \file
-/// QUANTIZED_16BIT_LSTM (73): one step of a quantized LSTM cell (QA8 activations and weights,
-/// INT32 biases, QS16 cell state). The fixed quantization parameters (input/output scale 1/128
-/// zeroPoint 128, cell state scale 2^-11, bias scale = input scale * weight scale) are checked at
-/// execution, as in the reference.
-
-
-namespace nnhal::ops {
-
-namespace quantized_16bit_lstm {
-inline constexpr std::array<Slot, 15> kInputs{{
-    {"input", Role::Data},  // [batches, input_size]
-    {"input_to_input_weights", Role::Weights},
-    {"input_to_forget_weights", Role::Weights},
-    {"input_to_cell_weights", Role::Weights},
-    {"input_to_output_weights", Role::Weights},
-    {"recurrent_to_input_weights", Role::Weights},
-    {"recurrent_to_forget_weights", Role::Weights},
-    {"recurrent_to_cell_weights", Role::Weights},
-    {"recurrent_to_output_weights", Role::Weights},
-    {"input_gate_bias", Role::Bias},
-    {"forget_gate_bias", Role::Bias},
-    {"cell_bias", Role::Bias},
-    {"output_gate_bias", Role::Bias},
-    {"prev_cell_state", Role::State},  // QS16 [batches, output_size]
-    {"prev_output", Role::State},      // QA8 [batches, output_size]
-}};
-inline constexpr std::array<Slot, 2> kOutputs{{
-    {"cell_state_out", Role::State},
-    {"output", Role::Data},
-}};
-
-/// {QA8 x 9, TENSOR_INT32 x 4, QS16, QA8} -> {QS16, QA8} (1.2).
-inline constexpr auto kSignatures = [] {
-  using enum OperandType;
-  TypeSeq in = lists::append_n({}, TENSOR_QUANT8_ASYMM, 9);
-  in = lists::append_n(in, TENSOR_INT32, 4);
-  in = lists::append_n(in, TENSOR_QUANT16_SYMM, 1);
-  in = lists::append_n(in, TENSOR_QUANT8_ASYMM, 1);
-  return std::array<Signature, 1>{
-      {sig(HalVersion::V1_2, in, {TENSOR_QUANT16_SYMM, TENSOR_QUANT8_ASYMM})}};
-}();
-}  // namespace quantized_16bit_lstm
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// QUANTIZED_16BIT_LSTM in the operation table.
-template <>
-struct Row<OperationType::QUANTIZED_16BIT_LSTM> {
-  static constexpr OperationInfo info = make_row(OperationType::QUANTIZED_16BIT_LSTM, {
-      .inputs = ops::quantized_16bit_lstm::kInputs,
-      .outputs = ops::quantized_16bit_lstm::kOutputs,
-      .signatures = ops::quantized_16bit_lstm::kSignatures,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/quantized_16bit_lstm.hpp ----
-// ---- begin nnhal/ops/random_multinomial.hpp ----
-/// \file
-/// RANDOM_MULTINOMIAL (74): draws samples from categorical distributions given by logits.
-
-
-namespace nnhal::ops {
-
-namespace random_multinomial {
-inline constexpr std::array<Slot, 3> kInputs{{
-    {"logits", Role::Data},  // [batches, classes]
-    {"num_samples", Role::Parameter},
-    {"seeds", Role::Parameter},  // TENSOR_INT32 [2]; both 0 = random seed
-}};
-/// TENSOR_INT32 [batches, samples].
-inline constexpr auto& kOutputs = lists::kSingleOutput;
-/// {T, INT32, TENSOR_INT32} -> {TENSOR_INT32}: F16, F32 (1.2).
-inline constexpr auto kSignatures = for_each_type(lists::kFloat, [](OperandType t, HalVersion v) {
-  return sig(v, {t, OperandType::INT32, OperandType::TENSOR_INT32}, {OperandType::TENSOR_INT32});
-});
-}  // namespace random_multinomial
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// RANDOM_MULTINOMIAL in the operation table.
-template <>
-struct Row<OperationType::RANDOM_MULTINOMIAL> {
-  static constexpr OperationInfo info = make_row(OperationType::RANDOM_MULTINOMIAL, {
-      .inputs = ops::random_multinomial::kInputs,
-      .outputs = ops::random_multinomial::kOutputs,
-      .signatures = ops::random_multinomial::kSignatures,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/random_multinomial.hpp ----
-// ---- begin nnhal/ops/unidirectional_sequence_lstm.hpp ----
-/// \file
-/// UNIDIRECTIONAL_SEQUENCE_LSTM (92): an LSTM cell (optional CIFG, peephole, projection and
-/// layer normalization) unrolled over the time dimension of a 3-D input.
-
-
-namespace nnhal::ops {
-
-namespace unidirectional_sequence_lstm {
-/// Inputs 1..19 are LSTM's (same optionality); 20 activation, 21/22 clips, 23 time_major,
-/// 24..27 layer-norm weights (optional by value, always in the list).
-inline constexpr auto kInputs =
-    lstm_cell::join_slots(std::array<Slot, 1>{{{"input", Role::Data}}}, lstm_cell::kWeightSlots,
-                          std::array<Slot, 6>{{
-                              {"output_state_in", Role::State},
-                              {"cell_state_in", Role::State},
-                              {"activation", Role::Activation},
-                              {"cell_clip", Role::Parameter},
-                              {"projection_clip", Role::Parameter},
-                              {"time_major", Role::Parameter},
-                          }},
-                          lstm_cell::layer_norm_slots());
-/// The output sequence; with 3 outputs (1.3) also the final output and cell states.
-inline constexpr std::array<Slot, 3> kOutputs{{
-    {"output", Role::Data},
-    {"output_state_out", Role::State, kSlotTrailing},
-    {"cell_state_out", Role::State, kSlotTrailing},
-}};
-
-/// {T x 20, INT32, fT, fT, BOOL, T x 4} -> {T} (1.2) or {T, T, T} (1.3): F16, F32.
-inline constexpr auto kSignatures = [] {
-  std::array<Signature, 4> out{};
-  std::size_t k = 0;
-  for (const TypeVersion& tv : lists::kFloat) {
-    const OperandType t = tv.type, f = float_scalar_for(t);
-    TypeSeq in = lists::append_n({}, t, 20);
-    in = lists::append_n(in, OperandType::INT32, 1);
-    in = lists::append_n(in, f, 2);
-    in = lists::append_n(in, OperandType::BOOL, 1);
-    in = lists::append_n(in, t, 4);
-    out[k++] = sig(HalVersion::V1_2, in, {t});
-    out[k++] = sig(HalVersion::V1_3, in, {t, t, t});
-  }
-  return out;
-}();
-
-/// LSTM's optional-group rules (UnidirectionalSequenceLSTM.cpp prepare), as far as lifetimes
-/// tell; layer-norm weights start at input 24.
-inline Status validate(const OperationView& op, HalVersion&) {
-  return lstm_cell::check_optional_groups(op, {1, 5, 9, 10, 11, 12, 16, 17, 24}, true);
-}
-}  // namespace unidirectional_sequence_lstm
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// UNIDIRECTIONAL_SEQUENCE_LSTM in the operation table.
-template <>
-struct Row<OperationType::UNIDIRECTIONAL_SEQUENCE_LSTM> {
-  static constexpr OperationInfo info = make_row(OperationType::UNIDIRECTIONAL_SEQUENCE_LSTM, {
-      .inputs = ops::unidirectional_sequence_lstm::kInputs,
-      .outputs = ops::unidirectional_sequence_lstm::kOutputs,
-      .signatures = ops::unidirectional_sequence_lstm::kSignatures,
-      .validate = &ops::unidirectional_sequence_lstm::validate,
-      .flags = kOpAllowsOmitted,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/unidirectional_sequence_lstm.hpp ----
-// ---- begin nnhal/ops/unidirectional_sequence_rnn.hpp ----
-/// \file
-/// UNIDIRECTIONAL_SEQUENCE_RNN (93): a basic RNN cell unrolled over the time dimension of a
-/// 3-D input.
-
-
-namespace nnhal::ops {
-
-namespace unidirectional_sequence_rnn {
-inline constexpr std::array<Slot, 7> kInputs{{
-    {"input", Role::Data},                 // [max_time, batch, input_size] or batch-major
-    {"weights", Role::Weights},            // [num_units, input_size]
-    {"recurrent_weights", Role::Weights},  // [num_units, num_units]
-    {"bias", Role::Bias},                  // [num_units]
-    {"hidden_state", Role::State},         // [batch, num_units]
-    {"activation", Role::Activation},
-    {"time_major", Role::Parameter},  // INT32 0 or 1
-}};
-/// The output sequence; with 2 outputs (1.3) also the final hidden state.
-inline constexpr std::array<Slot, 2> kOutputs{{
-    {"output", Role::Data},
-    {"hidden_state_out", Role::State, kSlotTrailing},
-}};
-
-/// {T x 5, INT32, INT32} -> {T} (1.2) or {T, T} (1.3): F16, F32.
-inline constexpr auto kSignatures = [] {
-  using enum OperandType;
-  std::array<Signature, 4> out{};
-  std::size_t k = 0;
-  for (const TypeVersion& tv : lists::kFloat) {
-    const OperandType t = tv.type;
-    const TypeSeq in{t, t, t, t, t, INT32, INT32};
-    out[k++] = sig(HalVersion::V1_2, in, {t});
-    out[k++] = sig(HalVersion::V1_3, in, {t, t});
-  }
-  return out;
-}();
-}  // namespace unidirectional_sequence_rnn
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// UNIDIRECTIONAL_SEQUENCE_RNN in the operation table.
-template <>
-struct Row<OperationType::UNIDIRECTIONAL_SEQUENCE_RNN> {
-  static constexpr OperationInfo info = make_row(OperationType::UNIDIRECTIONAL_SEQUENCE_RNN, {
-      .inputs = ops::unidirectional_sequence_rnn::kInputs,
-      .outputs = ops::unidirectional_sequence_rnn::kOutputs,
-      .signatures = ops::unidirectional_sequence_rnn::kSignatures,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/unidirectional_sequence_rnn.hpp ----
-// ---- begin nnhal/ops/quantized_lstm.hpp ----
-/// \file
-/// QUANTIZED_LSTM (95): one step of a fully quantized LSTM cell (QAS8 activations, QS8 weights,
-/// QS16 cell state) with optional CIFG, peephole, projection and layer normalization.
-
-
-namespace nnhal::ops {
-
-namespace quantized_lstm {
-/// Inputs 1..17 in LSTM order; 18/19 previous output and cell state; 20..23 layer-norm weights
-/// (optional by value); 24..31 clips, intermediate scales and the hidden state's quantization.
-inline constexpr auto kInputs =
-    lstm_cell::join_slots(std::array<Slot, 1>{{{"input", Role::Data}}}, lstm_cell::kWeightSlots,
-                          std::array<Slot, 2>{{
-                              {"output_state_in", Role::State},
-                              {"cell_state_in", Role::State},
-                          }},
-                          lstm_cell::layer_norm_slots(),
-                          std::array<Slot, 8>{{
-                              {"cell_clip", Role::Parameter},
-                              {"projection_clip", Role::Parameter},
-                              {"input_intermediate_scale", Role::Parameter},
-                              {"forget_intermediate_scale", Role::Parameter},
-                              {"cell_intermediate_scale", Role::Parameter},
-                              {"output_intermediate_scale", Role::Parameter},
-                              {"hidden_state_zero_point", Role::Parameter},
-                              {"hidden_state_scale", Role::Parameter},
-                          }});
-inline constexpr std::array<Slot, 3> kOutputs{{
-    {"output_state_out", Role::State},
-    {"cell_state_out", Role::State},
-    {"output", Role::Data},
-}};
-
-/// The one type combination of QLSTM.cpp (1.3).
-inline constexpr auto kSignatures = [] {
-  using enum OperandType;
-  TypeSeq in{TENSOR_QUANT8_ASYMM_SIGNED};
-  in = lists::append_n(in, TENSOR_QUANT8_SYMM, 8);   // 1..8 gate weights
-  in = lists::append_n(in, TENSOR_QUANT16_SYMM, 3);  // 9..11 peepholes
-  in = lists::append_n(in, TENSOR_INT32, 4);         // 12..15 gate biases
-  in = lists::append_n(in, TENSOR_QUANT8_SYMM, 1);   // 16 projection weights
-  in = lists::append_n(in, TENSOR_INT32, 1);         // 17 projection bias
-  in = lists::append_n(in, TENSOR_QUANT8_ASYMM_SIGNED, 1);
-  in = lists::append_n(in, TENSOR_QUANT16_SYMM, 5);  // 19 cell state, 20..23 layer norm
-  in = lists::append_n(in, FLOAT32, 6);              // 24..29 clips, intermediate scales
-  in = lists::append_n(in, INT32, 1);                // 30 hidden-state zeroPoint
-  in = lists::append_n(in, FLOAT32, 1);              // 31 hidden-state scale
-  return std::array<Signature, 1>{
-      {sig(HalVersion::V1_3, in,
-           {TENSOR_QUANT8_ASYMM_SIGNED, TENSOR_QUANT16_SYMM, TENSOR_QUANT8_ASYMM_SIGNED})}};
-}();
-
-/// LSTM's optional-group rules (QLSTM.cpp prepare), as far as lifetimes tell; layer-norm weights
-/// start at input 20.
-inline Status validate(const OperationView& op, HalVersion&) {
-  return lstm_cell::check_optional_groups(op, {1, 5, 9, 10, 11, 12, 16, 17, 20}, true);
-}
-}  // namespace quantized_lstm
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// QUANTIZED_LSTM in the operation table.
-template <>
-struct Row<OperationType::QUANTIZED_LSTM> {
-  static constexpr OperationInfo info = make_row(OperationType::QUANTIZED_LSTM, {
-      .inputs = ops::quantized_lstm::kInputs,
-      .outputs = ops::quantized_lstm::kOutputs,
-      .signatures = ops::quantized_lstm::kSignatures,
-      .validate = &ops::quantized_lstm::validate,
-      .flags = kOpAllowsOmitted,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/quantized_lstm.hpp ----
 // ---- begin nnhal/ops/if.hpp ----
 /// \file
 /// IF (96): runs the then or else subgraph on its data inputs, chosen by a TENSOR_BOOL8 [1].
@@ -18726,7 +22542,6 @@ class ModelBuilder : public GraphBuilder {
 /// and asynchronous work still queued when the Device goes is finished first (its workers are
 /// joined). Memory pools of a model (CONSTANT_REFERENCE) must outlive what is prepared from it.
 
-#include <chrono>
 #include <memory>
 
 // ---- begin nnhal/device/burst.hpp ----
@@ -19388,20 +23203,21 @@ inline std::uint64_t combined_size(const Operand& operand, const RequestArgument
   return n;
 }
 
-/// For each operand of main: whether every place that reads it accepts an omitted value
-/// (input_omittable). One pass over the operations, done only for requests omitting inputs.
-inline std::vector<std::uint8_t> omittable_operands(const Subgraph& main) {
-  enum : std::uint8_t { kUnread = 0, kOmittable = 1, kRequired = 2 };
-  std::vector<std::uint8_t> state(main.operands.size(), kUnread);
+/// Whether operand `index` of main is read by at least one operation and every place that
+/// reads it accepts an omitted value (input_omittable). A pass over the operations for each
+/// omitted input, without allocating (an execution validates its request on every run).
+inline bool operand_omittable(const Subgraph& main, std::uint32_t index) {
+  bool read = false;
   for (const Operation& op : main.operations) {
-    const OperationInfo* info = find_operation(op.type);
+    const OperationInfo* info = nullptr;
     for (std::size_t j = 0; j < op.inputs.size(); ++j) {
-      std::uint8_t& st = state[op.inputs[j]];
-      const bool ok = info != nullptr && input_omittable(*info, j);
-      st = (st == kRequired || !ok) ? kRequired : kOmittable;
+      if (op.inputs[j] != index) continue;
+      if (info == nullptr) info = find_operation(op.type);
+      if (info == nullptr || !input_omittable(*info, j)) return false;
+      read = true;
     }
   }
-  return state;
+  return read;
 }
 
 }  // namespace detail
@@ -19431,7 +23247,6 @@ inline Status validate_request(const Request& request, const Model& model,
   regions.clear();
   regions.reserve(request.inputs.size() + request.outputs.size());
 
-  std::vector<std::uint8_t> omittable;  // computed on the first omitted input
   for (int pass = 0; pass < 2; ++pass) {
     const bool is_output = pass == 1;
     const auto& args = is_output ? request.outputs : request.inputs;
@@ -19445,8 +23260,7 @@ inline Status validate_request(const Request& request, const Model& model,
             !arg.dimensions.empty())
           return NNHAL_INVALID("%s %zu: an omitted argument must have an empty location and no dimensions", what, i);
         if (is_output) return NNHAL_INVALID("output %zu: outputs cannot be omitted", i);
-        if (omittable.empty()) omittable = detail::omittable_operands(main);
-        if (omittable[indexes[i]] != 1)
+        if (!detail::operand_omittable(main, indexes[i]))
           return NNHAL_INVALID("input %zu: omitted, but an operation reading it requires a value", i);
         continue;
       }

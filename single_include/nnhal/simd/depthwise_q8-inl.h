@@ -28,8 +28,10 @@
 // On AVX-512 targets the 3x3 rows take row3x3_pairs instead (tap pairs with vpmaddwd, or
 // vpdpwssd where the compiler targets AVX512-VNNI; pair vectors by one byte permutation on
 // AVX3_DL; the rescale as one 64-bit rounding: see the comment above Requant64), for groups of
-// 8 outputs with the last group moved back to end at the row's end, and also for the top and
-// bottom rows, whose rows outside the input are read from a row of the input zero point.
+// 8 outputs with the last group moved back to end at the row's end. Whole output rows, borders
+// included, read three padded copies of their input rows (padded_row: the input zero point
+// outside the input) kept in a ring, so no output takes the per-pixel path; when the copies do
+// not fit, the interior reads the input in place and the borders take pixel().
 
 #include <cstddef>
 #include <cstdint>
@@ -437,12 +439,49 @@ HWY_INLINE __m512i pair_bytes(const E* lo, const E* hi, __m512i idx) {
 }
 #endif
 
+/// The constants of one 16-channel block of the tap-pair routine: the pair filter vectors,
+/// the bias with the input offset folded in, and both rescales.
+struct PairBlock {
+  __m512i wq0, wq1, wq2, wr0, wr1, bias;
+  Requant64 q64;
+  Requant q;
+};
+
+template <class E, class F>
+HWY_INLINE PairBlock pair_block_at(const simd::DepthwiseQ8Args& a, std::size_t c) {
+  const std::size_t C = a.channels;
+  const auto* filter = static_cast<const F*>(a.filter);
+  const __m512i xo = _mm512_set1_epi32(a.input_offset), wo = _mm512_set1_epi32(a.filter_offset);
+  __m512i w[9];
+  __m512i wsum = _mm512_setzero_si512();
+  for (std::size_t k = 0; k < 9; ++k) {
+    w[k] = _mm512_add_epi32(load_wide(filter + k * C + c).raw, wo);
+    wsum = _mm512_add_epi32(wsum, w[k]);
+  }
+  PairBlock pb;
+  pb.wq0 = pair16(w[0], w[3]), pb.wq1 = pair16(w[1], w[4]), pb.wq2 = pair16(w[2], w[5]);
+  pb.wr0 = pair16(w[6], w[7]), pb.wr1 = pair16(_mm512_setzero_si512(), w[8]);
+#if HWY_TARGET == HWY_AVX3_DL
+  // inputs are read as x + 128 when signed (pair_bytes)
+  const __m512i xo_eff = std::is_signed_v<E> ? _mm512_sub_epi32(xo, _mm512_set1_epi32(128)) : xo;
+#else
+  const __m512i xo_eff = xo;
+#endif
+  pb.bias = _mm512_add_epi32(_mm512_loadu_si512(a.bias + c), _mm512_mullo_epi32(xo_eff, wsum));
+  pb.q64 = requant64_at<E>(a, c);
+  pb.q = requant_at(a, c);
+  return pb;
+}
+
 /// row3x3 for the groups of U outputs and full 16-channel blocks, with tap pairs; returns the
 /// first output column it did not compute (the caller finishes [that, x_end) with row3x3).
 /// Channels past the last full block are computed here for [x_begin, returned column).
+/// rows[k] holds input columns from `origin` on (0 for the input's own rows; the first column
+/// of an edge copy, see edges3x3_pairs). `blocks`, when not null, holds every full block's
+/// constants (pair_block_at, computed once per run); otherwise each call computes them.
 template <std::size_t S, class E, class F>
-HWY_NOINLINE std::size_t row3x3_pairs(const simd::DepthwiseQ8Args& a, const E* const* rows, E* orow,
-                                      std::size_t x_begin, std::size_t x_end) {
+HWY_NOINLINE std::size_t row3x3_pairs(const simd::DepthwiseQ8Args& a, const PairBlock* blocks, const E* const* rows,
+                                      E* orow, std::size_t x_begin, std::size_t x_end, std::int64_t origin = 0) {
   constexpr std::size_t U = 8, N = 16;
   const std::size_t C = a.channels;
   const auto* filter = static_cast<const F*>(a.filter);
@@ -451,30 +490,22 @@ HWY_NOINLINE std::size_t row3x3_pairs(const simd::DepthwiseQ8Args& a, const E* c
   // The last group is moved back to end at x_end (recomputing a few outputs with the same
   // values) instead of leaving a tail of single outputs.
   const std::size_t groups_end = x_end;
-  const D32 d;
-  const __m512i xo = _mm512_set1_epi32(a.input_offset), wo = _mm512_set1_epi32(a.filter_offset);
-  for (std::size_t c = 0; c < full; c += N) {
-    __m512i w[9];
-    __m512i wsum = _mm512_setzero_si512();
-    for (std::size_t k = 0; k < 9; ++k) {
-      w[k] = _mm512_add_epi32(load_wide(filter + k * C + c).raw, wo);
-      wsum = _mm512_add_epi32(wsum, w[k]);
-    }
-    const __m512i wq0 = pair16(w[0], w[3]), wq1 = pair16(w[1], w[4]), wq2 = pair16(w[2], w[5]);
-    const __m512i wr0 = pair16(w[6], w[7]), wr1 = pair16(_mm512_setzero_si512(), w[8]);
 #if HWY_TARGET == HWY_AVX3_DL
-    // inputs are read as x + 128 when signed (pair_bytes)
-    const __m512i xo_eff = std::is_signed_v<E> ? _mm512_sub_epi32(xo, _mm512_set1_epi32(128)) : xo;
-    const __m512i idx = pair_index();
-#else
-    const __m512i xo_eff = xo;
+  const __m512i idx = pair_index();
 #endif
-    const __m512i b = _mm512_add_epi32(_mm512_loadu_si512(a.bias + c), _mm512_mullo_epi32(xo_eff, wsum));
-    const Requant64 q64 = requant64_at<E>(a, c);
-    const Requant q = requant_at(a, c);
+  for (std::size_t c = 0; c < full; c += N) {
+    PairBlock local;
+    if (blocks == nullptr) local = pair_block_at<E, F>(a, c);
+    const PairBlock& pb = blocks != nullptr ? blocks[c / N] : local;
+    const __m512i wq0 = pb.wq0, wq1 = pb.wq1, wq2 = pb.wq2, wr0 = pb.wr0, wr1 = pb.wr1, b = pb.bias;
+    // Copies, not references: the 8-bit stores below may alias any memory, so constants read
+    // through a reference would be reloaded after every store.
+    const Requant64 q64 = pb.q64;
+    const Requant q = pb.q;
     for (std::size_t x0 = x_begin; x0 < x_end; x0 += U) {
       const std::size_t x = x0 + U <= x_end ? x0 : x_end - U;
-      const std::size_t off = (x * S - static_cast<std::size_t>(a.pad_left)) * C + c;
+      const std::size_t off =
+          static_cast<std::size_t>(static_cast<std::int64_t>(x * S) - a.pad_left - origin) * C + c;
       __m512i acc[U];
 #pragma GCC unroll 8
       for (std::size_t u = 0; u < U; ++u) acc[u] = b;
@@ -523,12 +554,11 @@ HWY_NOINLINE std::size_t row3x3_pairs(const simd::DepthwiseQ8Args& a, const E* c
       }
     }
   }
-  (void)d;
   // Channels past the last full block (none when C is a multiple of 16: skip the loop over the
   // pixels, whose bookkeeping alone cost a fifth of the time of a 32-channel row).
   if (full < C)
   for (std::size_t x = x_begin; x < groups_end; ++x) {
-    const std::size_t base = (x * S - static_cast<std::size_t>(a.pad_left)) * C;
+    const std::size_t base = static_cast<std::size_t>(static_cast<std::int64_t>(x * S) - a.pad_left - origin) * C;
     for (std::size_t c = full; c < C; ++c) {
       std::uint32_t acc = static_cast<std::uint32_t>(a.bias[c]);
       for (std::size_t ky = 0; ky < 3; ++ky)
@@ -541,6 +571,29 @@ HWY_NOINLINE std::size_t row3x3_pairs(const simd::DepthwiseQ8Args& a, const E* c
     }
   }
   return groups_end;
+}
+#endif
+
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+/// Copies input row `iy` of the image at in_b into `dst` as a padded row for row3x3_pairs:
+/// `width` columns starting at input column -pad_left, the columns outside the input (and
+/// every column of a row outside it) holding the input zero point, whose taps add
+/// (zp - zp) * w' = 0 as the reference's skipped taps do.
+template <class E>
+HWY_INLINE void padded_row(const simd::DepthwiseQ8Args& a, const E* in_b, std::int64_t iy, std::size_t width, E zp,
+                           E* dst) {
+  const std::size_t C = a.channels;
+  const auto pad = static_cast<std::size_t>(a.pad_left);
+  if (iy < 0 || iy >= static_cast<std::int64_t>(a.in_h)) {
+    std::memset(dst, static_cast<unsigned char>(zp), width * C * sizeof(E));
+    return;
+  }
+  const std::size_t lo = pad < width ? pad : width;
+  std::size_t hi = a.in_w + pad < width ? a.in_w + pad : width;
+  if (hi < lo) hi = lo;
+  std::memset(dst, static_cast<unsigned char>(zp), lo * C * sizeof(E));
+  std::memcpy(dst + lo * C, in_b + (static_cast<std::size_t>(iy) * a.in_w + (lo - pad)) * C, (hi - lo) * C * sizeof(E));
+  std::memset(dst + hi * C, static_cast<unsigned char>(zp), (width - hi) * C * sizeof(E));
 }
 #endif
 
@@ -563,32 +616,66 @@ HWY_NOINLINE void run(const simd::DepthwiseQ8Args& a) {
     x_lo = static_cast<std::size_t>(lo), x_hi = static_cast<std::size_t>(hi);
   }
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
-  // A row of the input zero point for the top and bottom rows (when it fits on the stack).
-  constexpr std::size_t kZeroRowBytes = 16384;
-  alignas(64) E zero_row[kZeroRowBytes];
+  // Whole output rows through row3x3_pairs on three padded input rows (padded_row), kept in a
+  // ring (input row iy in slot iy mod 3) so each input row is copied once per image, when the
+  // three fit here and the row has a group of 8 outputs; otherwise the interior rows read the
+  // input in place and the border pixels take pixel().
+  constexpr std::size_t kPaddedBytes = 32768;
+  alignas(64) E padded[kPaddedBytes / sizeof(E)];
   const std::int32_t zp = -a.input_offset;
-  const bool use_zero_row = fast && a.in_w * C <= kZeroRowBytes && zp >= std::numeric_limits<E>::min() &&
-                            zp <= std::numeric_limits<E>::max();
-  if (use_zero_row) std::memset(zero_row, static_cast<unsigned char>(static_cast<E>(zp)), a.in_w * C);
+  const bool zp_fits = zp >= std::numeric_limits<E>::min() && zp <= std::numeric_limits<E>::max();
+  const std::size_t width = fast ? (a.out_w - 1) * static_cast<std::size_t>(a.stride_w) + 3 : 0;
+  const bool use_padded = fast && zp_fits && a.out_w >= 8 && 3 * width * C * sizeof(E) <= kPaddedBytes;
+  const E zp_e = static_cast<E>(zp_fits ? zp : 0);
+  // The tap-pair routine's per-block constants, once per run instead of once per row call;
+  // more blocks than fit here are computed by each row call.
+  constexpr std::size_t kMaxPairBlocks = 16;
+  PairBlock block_buf[kMaxPairBlocks];
+  const PairBlock* blocks = nullptr;
+  if (fast && C / 16 <= kMaxPairBlocks) {
+    for (std::size_t c = 0; c + 16 <= C; c += 16) block_buf[c / 16] = pair_block_at<E, F>(a, c);
+    blocks = block_buf;
+  }
 #endif
 #endif
   for (std::size_t b = 0; b < a.batch; ++b) {
     const E* in_b = in + b * a.in_h * a.in_w * C;
     E* out_b = out + b * a.out_h * a.out_w * C;
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3 && !HWY_HAVE_SCALABLE
+    std::int64_t held[3] = {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::min(),
+                            std::numeric_limits<std::int64_t>::min()};
+#endif
     for (std::size_t y = 0; y < a.out_h; ++y) {
       E* orow = out_b + y * a.out_w * C;
 #if !HWY_HAVE_SCALABLE
       const std::int64_t iy0 = static_cast<std::int64_t>(y) * a.stride_h - a.pad_top;
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+      if (use_padded) {
+        const E* rows[3];
+        for (std::int64_t ky = 0; ky < 3; ++ky) {
+          const std::int64_t iy = iy0 + ky;
+          const auto slot = static_cast<std::size_t>(((iy % 3) + 3) % 3);
+          E* dst = padded + slot * width * C;
+          if (held[slot] != iy) padded_row(a, in_b, iy, width, zp_e, dst), held[slot] = iy;
+          rows[ky] = dst;
+        }
+        if (a.stride_w == 1)
+          row3x3_pairs<1, E, F>(a, blocks, rows, orow, 0, a.out_w, -static_cast<std::int64_t>(a.pad_left));
+        else
+          row3x3_pairs<2, E, F>(a, blocks, rows, orow, 0, a.out_w, -static_cast<std::int64_t>(a.pad_left));
+        continue;
+      }
+#endif
       if (fast && iy0 >= 0 && iy0 + 2 < static_cast<std::int64_t>(a.in_h) && x_lo < x_hi) {
-        for (std::size_t x = 0; x < x_lo; ++x) pixel<E, F>(a, in_b, y, x, orow + x * C);
         const E* r0 = in_b + static_cast<std::size_t>(iy0) * a.in_w * C;
+        for (std::size_t x = 0; x < x_lo; ++x) pixel<E, F>(a, in_b, y, x, orow + x * C);
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
         const E* rows[3] = {r0, r0 + a.in_w * C, r0 + 2 * a.in_w * C};
         if (a.stride_w == 1) {
-          const std::size_t rest = row3x3_pairs<1, E, F>(a, rows, orow, x_lo, x_hi);
+          const std::size_t rest = row3x3_pairs<1, E, F>(a, blocks, rows, orow, x_lo, x_hi);
           if (rest < x_hi) row3x3<1, E, F>(a, r0, orow, rest, x_hi);
         } else {
-          const std::size_t rest = row3x3_pairs<2, E, F>(a, rows, orow, x_lo, x_hi);
+          const std::size_t rest = row3x3_pairs<2, E, F>(a, blocks, rows, orow, x_lo, x_hi);
           if (rest < x_hi) row3x3<2, E, F>(a, r0, orow, rest, x_hi);
         }
 #else
@@ -600,25 +687,6 @@ HWY_NOINLINE void run(const simd::DepthwiseQ8Args& a) {
         for (std::size_t x = x_hi; x < a.out_w; ++x) pixel<E, F>(a, in_b, y, x, orow + x * C);
         continue;
       }
-#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
-      // Top and bottom rows: the rows outside the input read as a row of the input zero point,
-      // whose taps add (zp - zp) * w' = 0, as the reference's skipped taps do.
-      if (fast && use_zero_row && x_hi - x_lo >= 8) {
-        const E* rows[3];
-        for (std::size_t ky = 0; ky < 3; ++ky) {
-          const std::int64_t iy = iy0 + static_cast<std::int64_t>(ky);
-          rows[ky] = iy >= 0 && iy < static_cast<std::int64_t>(a.in_h) ? in_b + static_cast<std::size_t>(iy) * a.in_w * C
-                                                                       : zero_row;
-        }
-        for (std::size_t x = 0; x < x_lo; ++x) pixel<E, F>(a, in_b, y, x, orow + x * C);
-        if (a.stride_w == 1)
-          row3x3_pairs<1, E, F>(a, rows, orow, x_lo, x_hi);
-        else
-          row3x3_pairs<2, E, F>(a, rows, orow, x_lo, x_hi);
-        for (std::size_t x = x_hi; x < a.out_w; ++x) pixel<E, F>(a, in_b, y, x, orow + x * C);
-        continue;
-      }
-#endif
 #endif
       for (std::size_t x = 0; x < a.out_w; ++x) pixel<E, F>(a, in_b, y, x, orow + x * C);
     }
