@@ -8,7 +8,7 @@
 #include <cstring>
 #include <vector>
 
-#include "../support/counting_allocator.hpp"
+#include "../support/no_allocation.hpp"
 #include "nnhal/exec/prepared_model.hpp"
 #include "validate/model_fixtures.hpp"
 #include "validate/one_op_fixture.hpp"
@@ -17,7 +17,6 @@ namespace {
 
 using nnhal::OperandType;
 using nnhal::OperationType;
-using nnhal::test::allocations_during;
 using nnhal::test::malformed::OneOp;
 namespace mf = nnhal::test::malformed;
 
@@ -61,11 +60,7 @@ void check_runs_without_allocating(const OneOp& op, const Inputs& in, const std:
   const auto first = execution->run(r.request);
   REQUIRE(first.has_value());
   const std::vector<std::byte> expected(r.pool_data(pool) + out_at, r.pool_data(pool) + total);
-  bool ok = true;
-  CHECK(allocations_during([&] { ok = execution->run(r.request).has_value(); }) == 0);
-  CHECK(ok);
-  CHECK(allocations_during([&] { ok = execution->run(r.request).has_value(); }) == 0);
-  CHECK(ok);
+  nnhal::test::check_reruns_allocate_nothing(*execution, r.request);
   CHECK(std::memcmp(expected.data(), r.pool_data(pool) + out_at, expected.size()) == 0);
 }
 
