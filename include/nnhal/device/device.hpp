@@ -43,6 +43,13 @@ struct DeviceOptions {
   SupportPolicy policy;
   /// Threads for asynchronous and fenced work (NNHAL_ASYNC); 0 = one per hardware thread.
   std::size_t worker_threads = 0;
+  /// Threads each execution's kernels may use, the executing thread included: above 1 the
+  /// device owns a nnhal::ThreadPool of that size (NNHAL_ASYNC builds); 0 = one per hardware
+  /// thread. Outputs are the same for any count. Ignored when `parallel` is set.
+  std::size_t threads = 1;
+  /// The driver's own pool for kernel pieces (nnhal/interface/parallel.hpp); not owned, must
+  /// outlive the device and every model it prepares.
+  Parallel* parallel = nullptr;
   C clock{};
   /// Accept runtime-only features: WHILE operands of unknown size (HAL13.md d.4 rule 4). A HAL
   /// 1.3 driver must refuse them (INVALID_ARGUMENT from supported_operations, prepare and
@@ -95,7 +102,16 @@ class Device {
         allow_runtime_only_(options.allow_runtime_only),
         context_(std::make_shared<detail::DeviceContext<C>>(std::move(options.clock))) {
     context_->trace = options.trace;
+    context_->parallel = options.parallel;
 #if NNHAL_ASYNC
+    if (context_->parallel == nullptr) {
+      std::size_t kernel_threads = options.threads;
+      if (kernel_threads == 0) kernel_threads = std::thread::hardware_concurrency();
+      if (kernel_threads > 1) {
+        context_->kernel_pool = std::make_unique<ThreadPool>(kernel_threads);
+        context_->parallel = context_->kernel_pool.get();
+      }
+    }
     std::size_t threads = options.worker_threads;
     if (threads == 0) threads = std::thread::hardware_concurrency();
     pool_ = std::make_unique<WorkerPool>(threads == 0 ? 1 : threads);
@@ -239,6 +255,7 @@ class Device {
     options.owner = std::move(owner);
     options.validation = validation();
     options.trace = context_->trace;
+    options.parallel = context_->parallel;
     auto prepared = PreparedModel::prepare(model, kernels, options);
     if (!prepared) return std::move(prepared.error().prefix("prepare"));
     if (policy_.memory_limit != 0 && prepared->arena_bytes() > policy_.memory_limit)

@@ -32,6 +32,8 @@ struct PreparedCore {
   std::vector<SubgraphPlan> graphs;  ///< 0 = main, 1 + i = referenced[i]
   std::uint64_t arena_bytes = 0;     ///< all subgraphs' arenas, back to back
   std::uint32_t while_nodes = 0;
+  /// Where kernels run pieces of their work (PrepareOptions::parallel); nullptr: the caller.
+  Parallel* parallel = nullptr;
 };
 
 /// True when `now` is later than `deadline` (signed difference, so counters may wrap).
@@ -346,7 +348,7 @@ bool Execution<C>::direct_steps(std::uint32_t g, std::vector<typename WhileState
     if (n == nullptr || n->dynamic || n->check_inputs) return false;
     std::byte* workspace = n->workspace_bytes != 0 ? arena_.data() + p.arena_base + n->workspace_offset : nullptr;
     steps.push_back({n->kernel, NodeIO(s.table.data(), p.node_inputs(*n), p.node_outputs(*n), n->params, workspace,
-                                       n->packed.data())});
+                                       n->packed.data(), core_->parallel)});
   }
   return true;
 }
@@ -423,7 +425,7 @@ Status Execution<C>::run_compute(std::uint32_t g, const ComputeNode& node) {
   const auto outs = p.node_outputs(node);
   std::byte* workspace =
       node.workspace_bytes != 0 ? arena_.data() + p.arena_base + node.workspace_offset : nullptr;
-  const NodeIO io(s.table.data(), ins, outs, node.params, workspace, node.packed.data());
+  const NodeIO io(s.table.data(), ins, outs, node.params, workspace, node.packed.data(), core_->parallel);
   const OperationInfo& info = *node.info;
   for (std::size_t i = 0; node.check_inputs && i < ins.size(); ++i) {
     const RtOperand& in = s.table[ins[i]];

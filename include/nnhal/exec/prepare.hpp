@@ -129,6 +129,8 @@ void add_operand_lists(SubgraphPlan& plan, N& node, std::span<const std::uint32_
 /// Counts WHILE nodes across all subgraphs as they are prepared (each gets its own state).
 struct PrepareCounters {
   std::uint32_t while_nodes = 0;
+  /// Pieces a kernel may run at once (KernelPrepare::concurrency).
+  std::size_t concurrency = 1;
 };
 
 namespace detail {
@@ -228,6 +230,7 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
     }
     KernelPrepare setup{std::span<std::byte, kNodeParamBytes>(node.params)};
     setup.packed = &node.packed;
+    setup.concurrency = counters.concurrency;
     auto kernel = op->select(io, setup);
     if (!kernel) return std::move(kernel.error().prefix("operation %u (%s)", k, info->name.data()));
     node.kernel = *kernel;

@@ -22,6 +22,11 @@ struct PrepareOptions {
   std::shared_ptr<const void> owner;
   /// When set, receives a span for the preparation (nnhal/util/trace.hpp). Not owned.
   TraceSink* trace = nullptr;
+  /// When set, kernels run pieces of their work on it (nnhal/interface/parallel.hpp; e.g. a
+  /// nnhal::ThreadPool, or the driver's own pool). Outputs are the same for any concurrency.
+  /// Not owned: it must outlive the prepared model. nullptr: every kernel runs on the thread
+  /// that executes.
+  Parallel* parallel = nullptr;
 };
 
 class PreparedModel;
@@ -84,7 +89,9 @@ class PreparedModel {
     core->version = *version;
     const Model& m = core->model;
     core->graphs.resize(1 + m.referenced.size());
+    core->parallel = options.parallel;
     PrepareCounters counters;
+    counters.concurrency = options.parallel != nullptr ? piece_slots(options.parallel->concurrency()) : 1;
     for (std::size_t g = 0; g < core->graphs.size(); ++g) {
       const Subgraph& sg = g == 0 ? m.main : m.referenced[g - 1];
       SubgraphPlan& plan = core->graphs[g];

@@ -16,6 +16,7 @@
 #include "nnhal/core/dims.hpp"
 #include "nnhal/core/operand_traits.hpp"
 #include "nnhal/core/result.hpp"
+#include "nnhal/interface/parallel.hpp"
 #include "nnhal/model/model.hpp"
 #include "nnhal/tensor/tensor_view.hpp"
 
@@ -54,9 +55,10 @@ class NodeIO {
  public:
   NodeIO(RtOperand* table, std::span<const std::uint32_t> inputs,
          std::span<const std::uint32_t> outputs, const std::byte* params = nullptr,
-         std::byte* workspace = nullptr, const std::byte* packed = nullptr) noexcept
+         std::byte* workspace = nullptr, const std::byte* packed = nullptr,
+         Parallel* parallel = nullptr) noexcept
       : table_(table), inputs_(inputs), outputs_(outputs), params_(params), workspace_(workspace),
-        packed_(packed) {}
+        packed_(packed), parallel_(parallel) {}
 
   std::size_t input_count() const noexcept { return inputs_.size(); }
   std::size_t output_count() const noexcept { return outputs_.size(); }
@@ -130,6 +132,10 @@ class NodeIO {
   /// The data the kernel packed at prepare (KernelPrepare::pack), owned by the prepared plan.
   const std::byte* packed() const noexcept { return packed_; }
 
+  /// Where the kernel may run pieces of its work at once (for_each_piece), or nullptr: run on
+  /// the calling thread. Its concurrency is the one the node was prepared with.
+  Parallel* parallel() const noexcept { return parallel_; }
+
  private:
   RtOperand* table_;
   std::span<const std::uint32_t> inputs_;
@@ -137,6 +143,7 @@ class NodeIO {
   const std::byte* params_;
   std::byte* workspace_;
   const std::byte* packed_;
+  Parallel* parallel_;
 };
 
 /// Computes the shapes of a node's outputs from its inputs (writes output(i).dims and
@@ -159,6 +166,9 @@ struct KernelPrepare {
   bool dry_run = false;
   /// The node's packed data; read back at run time through NodeIO::packed().
   std::vector<std::byte>* packed = nullptr;
+  /// How many pieces of the node may run at once (NodeIO::parallel()'s concurrency, 1 without
+  /// one): a kernel whose pieces need scratch asks for that many slices.
+  std::size_t concurrency = 1;
 
   /// Stores a trivially copyable parameter block into the node's parameters.
   template <class P>

@@ -193,6 +193,14 @@ void reference_quant(const E* in, const F* filter, const std::int32_t* bias, E* 
     }
 }
 
+/// Outputs below which a piece for another thread costs more than it saves.
+inline constexpr std::size_t kMinPieceOutputs = 8192;
+
+/// Output rows of `row_outputs` values each that make a piece worth a thread.
+constexpr std::size_t min_rows_per_piece(std::size_t row_outputs) noexcept {
+  return row_outputs == 0 ? 1 : (kMinPieceOutputs + row_outputs - 1) / row_outputs;
+}
+
 inline Status kernel_f32(const NodeIO& io) {
   auto cv = resolve(io);
   if (!cv) return std::move(cv.error());
@@ -208,8 +216,15 @@ inline Status kernel_f32(const NodeIO& io) {
                                       cv->out.n, cv->in.h, cv->in.w, cv->in.c, cv->out.h, cv->out.w,
                                       static_cast<std::size_t>(g.filter_h), static_cast<std::size_t>(g.filter_w),
                                       g.stride_h, g.stride_w, g.dilation_h, g.dilation_w, g.pad_h.head, g.pad_w.head,
-                                      r.min, r.max};
-    io.params<Params>().simd->run(args);
+                                      r.min, r.max, 0, SIZE_MAX};
+    const simd::DepthwiseF32& kernel = *io.params<Params>().simd;
+    // Threads take ranges of output rows, at least kMinPieceOutputs outputs each.
+    for_each_piece(io.parallel(), args.out_h, 1, min_rows_per_piece(args.out_w * args.channels),
+                   [&](std::size_t begin, std::size_t end, std::size_t) {
+                     simd::DepthwiseF32Args piece = args;
+                     piece.row_begin = begin, piece.row_end = end;
+                     kernel.run(piece);
+                   });
     return {};
   }
   reference_float(in, filter, bias, out, *cv);

@@ -76,9 +76,19 @@ inline Status kernel_f32(const NodeIO& io) {
   const auto w = io.in<OperandType::TENSOR_FLOAT32>(1);
   const auto o = io.out<OperandType::TENSOR_FLOAT32>(0);
   if (o.size() == 0) return {};  // zero-sized batch: nothing to compute
-  io.params<SimdParams<simd::FullyConnectedF32>>().simd->run(io.in<OperandType::TENSOR_FLOAT32>(0).data(), w.data(),
-                                                             io.in<OperandType::TENSOR_FLOAT32>(2).data(), o.data(),
-                                                             o.dim(0), w.dim(1), w.dim(0), r.min, r.max);
+  const simd::FullyConnectedF32& kernel = *io.params<SimdParams<simd::FullyConnectedF32>>().simd;
+  const float* in = io.in<OperandType::TENSOR_FLOAT32>(0).data();
+  const float* bias = io.in<OperandType::TENSOR_FLOAT32>(2).data();
+  const std::size_t batch = o.dim(0), input_size = w.dim(1), units = w.dim(0);
+  if (batch != 1) {
+    kernel.run(in, w.data(), bias, o.data(), batch, input_size, units, r.min, r.max);
+    return {};
+  }
+  // One input row: threads take ranges of units (whole tiles of the kernel: multiples of 16).
+  for_each_piece(io.parallel(), units, 16, 64, [&](std::size_t begin, std::size_t end, std::size_t) {
+    kernel.run(in, w.data() + begin * input_size, bias == nullptr ? nullptr : bias + begin, o.data() + begin, 1,
+               input_size, end - begin, r.min, r.max);
+  });
   return {};
 }
 

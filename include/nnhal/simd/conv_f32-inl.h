@@ -93,7 +93,8 @@ HWY_NOINLINE void tile(const simd::ConvF32Args& a, const float* image, float* ou
     iy0[m] = static_cast<std::int64_t>(p / a.out_w) * a.stride_h - a.pad_top;
     ix0[m] = static_cast<std::int64_t>(p % a.out_w) * a.stride_w - a.pad_left;
   }
-  for (std::size_t j = 0; j < panels; ++j) {
+  const std::size_t panel_end = a.panel_end < panels ? a.panel_end : panels;
+  for (std::size_t j = a.panel_begin; j < panel_end; ++j) {
     const float* panel = a.packed + j * (K + 1) * NR;
     V acc[MR * NV];
 #pragma GCC unroll 16
@@ -153,12 +154,12 @@ HWY_NOINLINE void tile(const simd::ConvF32Args& a, const float* image, float* ou
 template <std::size_t NV>
 HWY_INLINE void run_vectors(const simd::ConvF32Args& a) {
   constexpr std::size_t MR = rows_for(NV);
-  const std::size_t pixels = a.out_h * a.out_w;
+  const std::size_t pixels = a.out_h * a.out_w, end = a.pixel_end < pixels ? a.pixel_end : pixels;
   for (std::size_t b = 0; b < a.batch; ++b) {
     const float* image = a.in + b * a.in_h * a.in_w * a.in_c;
     float* out_image = a.out + b * pixels * a.out_c;
-    for (std::size_t p0 = 0; p0 < pixels; p0 += MR)
-      tile<MR, NV>(a, image, out_image, p0, pixels - p0 < MR ? pixels - p0 : MR);
+    for (std::size_t p0 = a.pixel_begin; p0 < end; p0 += MR)
+      tile<MR, NV>(a, image, out_image, p0, end - p0 < MR ? end - p0 : MR);
   }
 }
 
@@ -194,14 +195,15 @@ inline void ConvF32Run(const simd::ConvF32Args& a) {
   if (NR != N) return;
   const std::size_t K = a.filter_h * a.filter_w * a.in_c;
   const std::size_t panels = (a.out_c + NR - 1) / NR, pixels = a.out_h * a.out_w;
+  const std::size_t end = a.pixel_end < pixels ? a.pixel_end : pixels;
   const float* zeros = a.packed + panels * (K + 1) * NR;
   const auto lo = hn::Set(d, a.act_min), hi = hn::Set(d, a.act_max);
   for (std::size_t b = 0; b < a.batch; ++b) {
     const float* image = a.in + b * a.in_h * a.in_w * a.in_c;
-    for (std::size_t p = 0; p < pixels; ++p) {
+    for (std::size_t p = a.pixel_begin; p < end; ++p) {
       const std::int64_t iy0 = static_cast<std::int64_t>(p / a.out_w) * a.stride_h - a.pad_top;
       const std::int64_t ix0 = static_cast<std::int64_t>(p % a.out_w) * a.stride_w - a.pad_left;
-      for (std::size_t j = 0; j < panels; ++j) {
+      for (std::size_t j = a.panel_begin; j < (a.panel_end < panels ? a.panel_end : panels); ++j) {
         const float* wp = a.packed + j * (K + 1) * NR;
         auto acc = hn::LoadU(d, wp);
         wp += NR;

@@ -30,7 +30,16 @@ struct ConvF32Args {
   std::int64_t stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1, pad_top = 0, pad_left = 0;
   std::size_t panel = 0;  ///< NR the weights were packed with (panel_width(out_c))
   float act_min = 0.0f, act_max = 0.0f;
+  /// Output pixels [pixel_begin, pixel_end) of every image (pixel = oy * out_w + ox; the end is
+  /// clamped to out_h * out_w): a piece of the run for a thread. A pixel's value does not depend
+  /// on the range it is computed in.
+  std::size_t pixel_begin = 0, pixel_end = SIZE_MAX;
+  /// Panels (groups of `panel` output channels) [panel_begin, panel_end) only, likewise.
+  std::size_t panel_begin = 0, panel_end = SIZE_MAX;
 };
+
+/// Pixel ranges whose lengths are multiples of this keep the register tiles whole.
+inline constexpr std::size_t kConvF32PixelGrain = 12;
 
 /// The family's entry points for one target.
 struct ConvF32 {

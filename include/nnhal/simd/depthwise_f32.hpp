@@ -26,6 +26,9 @@ struct DepthwiseF32Args {
   std::size_t batch, in_h, in_w, channels, out_h, out_w, filter_h, filter_w;
   std::int64_t stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left;
   float act_min, act_max;
+  /// Output rows [row_begin, row_end) of every image only (the end clamped to out_h): a piece
+  /// of the run for a thread; a row's values do not depend on the range.
+  std::size_t row_begin, row_end;
 };
 
 /// The family's entry points for one target.

@@ -102,7 +102,25 @@ Status kernel_f32(const NodeIO& io) {
   a.stride_h = s->g.stride_h, a.stride_w = s->g.stride_w, a.dilation_h = s->g.dilation_h, a.dilation_w = s->g.dilation_w;
   a.pad_top = s->g.pad_h.head, a.pad_left = s->g.pad_w.head;
   a.panel = p.panel, a.act_min = r.min, a.act_max = r.max;
-  p.simd->run(a);
+  // Threads take ranges of pixels (at least 4 register tiles each) or, for small images, of
+  // output channel panels.
+  const std::size_t pixels = a.out_h * a.out_w, panels = (a.out_c + a.panel - 1) / a.panel;
+  constexpr std::size_t kMinPixels = 4 * simd::kConvF32PixelGrain;
+  Parallel* parallel = io.parallel();
+  if (parallel == nullptr || pixels >= kMinPixels * parallel->concurrency() || panels < 2) {
+    for_each_piece(parallel, pixels, simd::kConvF32PixelGrain, kMinPixels,
+                   [&](std::size_t begin, std::size_t end, std::size_t) {
+                     simd::ConvF32Args piece = a;
+                     piece.pixel_begin = begin, piece.pixel_end = end;
+                     p.simd->run(piece);
+                   });
+  } else {
+    for_each_piece(parallel, panels, 1, 1, [&](std::size_t begin, std::size_t end, std::size_t) {
+      simd::ConvF32Args piece = a;
+      piece.panel_begin = begin, piece.panel_end = end;
+      p.simd->run(piece);
+    });
+  }
   return {};
 }
 

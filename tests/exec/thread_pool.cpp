@@ -1,0 +1,193 @@
+// ThreadPool and kernels split across threads: every piece runs once, concurrent and nested
+// callers are safe, and the threaded kernels (CONV_2D by pixels and by channel panels,
+// DEPTHWISE_CONV_2D by rows, FULLY_CONNECTED by units) give the same bits for any number of
+// threads, allocating nothing while they execute.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "support/no_allocation.hpp"
+#include "nnhal/builder/builder.hpp"
+#include "nnhal/exec/prepared_model.hpp"
+#include "nnhal/exec/thread_pool.hpp"
+#include "nnhal/kernels/conv_2d.hpp"
+#include "nnhal/kernels/depthwise_conv_2d.hpp"
+#include "nnhal/kernels/fully_connected.hpp"
+#include "nnhal/kernels/resolve.hpp"
+
+namespace {
+
+using nnhal::OperandType;
+using nnhal::OperationType;
+constexpr auto F32 = OperandType::TENSOR_FLOAT32;
+constexpr auto I32 = OperandType::INT32;
+using Kernels = nnhal::KernelSet<nnhal::Use<OperationType::CONV_2D, F32>,
+                                 nnhal::Use<OperationType::DEPTHWISE_CONV_2D, F32>,
+                                 nnhal::Use<OperationType::FULLY_CONNECTED, F32>>;
+
+/// A Parallel without threads that runs the pieces last to first on the caller, and records them.
+class Reversed final : public nnhal::Parallel {
+ public:
+  explicit Reversed(std::size_t concurrency) : concurrency_(concurrency) {}
+  std::size_t concurrency() const noexcept override { return concurrency_; }
+  void run(std::size_t pieces, Task task, void* context) noexcept override {
+    max_pieces = pieces > max_pieces ? pieces : max_pieces;
+    for (std::size_t i = pieces; i-- > 0;) task(context, i);
+  }
+  std::size_t max_pieces = 0;
+
+ private:
+  std::size_t concurrency_;
+};
+
+/// Values in [-1, 1) from a 32-bit LCG, the same on every run.
+std::vector<float> pseudo_random(std::size_t n, std::uint32_t seed) {
+  std::vector<float> v(n);
+  for (float& x : v) {
+    seed = seed * 1664525u + 1013904223u;
+    x = static_cast<float>(static_cast<std::int32_t>(seed >> 8) - (1 << 23)) / static_cast<float>(1 << 23);
+  }
+  return v;
+}
+
+struct Net {
+  nnhal::Model model;
+  std::size_t in_floats = 0, out_floats = 0;
+};
+
+/// x [1, h, w, ic] -> CONV_2D k x k / stride, SAME, RELU6, to oc channels -> DEPTHWISE_CONV_2D 3x3
+/// SAME, RELU6 -> output.
+Net conv_net(std::uint32_t h, std::uint32_t w, std::uint32_t ic, std::uint32_t oc, std::uint32_t k,
+             std::int32_t stride) {
+  nnhal::ModelBuilder b;
+  const std::uint32_t oh = (h + static_cast<std::uint32_t>(stride) - 1) / static_cast<std::uint32_t>(stride);
+  const std::uint32_t ow = (w + static_cast<std::uint32_t>(stride) - 1) / static_cast<std::uint32_t>(stride);
+  const auto x = b.input<F32>({{1, h, w, ic}});
+  const auto filter_values = pseudo_random(std::size_t{oc} * k * k * ic, 1);
+  const auto bias_values = pseudo_random(oc, 2);
+  const auto dw_values = pseudo_random(std::size_t{9} * oc, 3);
+  const auto dw_bias_values = pseudo_random(oc, 4);
+  const auto filter = b.constant<F32>(filter_values, {{oc, k, k, ic}});
+  const auto bias = b.constant<F32>(bias_values, {{oc}});
+  const auto same = b.scalar<I32>(1), s = b.scalar<I32>(stride), one = b.scalar<I32>(1), relu6 = b.scalar<I32>(3);
+  const auto y = b.operation<OperationType::CONV_2D, F32>({{1, oh, ow, oc}}, x, filter, bias, same, s, s, relu6);
+  const auto dw = b.constant<F32>(dw_values, {{1, 3, 3, oc}});
+  const auto dw_bias = b.constant<F32>(dw_bias_values, {{oc}});
+  b.output(b.operation<OperationType::DEPTHWISE_CONV_2D, F32>({{1, oh, ow, oc}}, y, dw, dw_bias, same, one, one,
+                                                              one, relu6));
+  return {std::move(b).model(), std::size_t{h} * w * ic, std::size_t{oh} * ow * oc};
+}
+
+/// x [1, n] -> FULLY_CONNECTED to `units` -> output.
+Net fc_net(std::uint32_t n, std::uint32_t units) {
+  nnhal::ModelBuilder b;
+  const auto x = b.input<F32>({{1, n}});
+  const auto weight_values = pseudo_random(std::size_t{units} * n, 5);
+  const auto bias_values = pseudo_random(units, 6);
+  const auto weights = b.constant<F32>(weight_values, {{units, n}});
+  const auto bias = b.constant<F32>(bias_values, {{units}});
+  b.output(b.operation<OperationType::FULLY_CONNECTED, F32>({{1, units}}, x, weights, bias, b.scalar<I32>(0)));
+  return {std::move(b).model(), n, units};
+}
+
+/// Runs `net` prepared with `parallel` on a fixed input; checks the reruns allocate nothing.
+std::vector<float> run(const Net& net, nnhal::Parallel* parallel) {
+  nnhal::PrepareOptions options;
+  options.parallel = parallel;
+  auto prepared = nnhal::PreparedModel::prepare<Kernels>(net.model, options);
+  REQUIRE(prepared.has_value());
+  auto execution = prepared->create_execution();
+  REQUIRE(execution.has_value());
+  std::vector<float> pool = pseudo_random(net.in_floats, 7);
+  pool.resize(net.in_floats + net.out_floats, 0.0f);
+  nnhal::Request request;
+  request.pools.push_back({{reinterpret_cast<std::byte*>(pool.data()), pool.size() * sizeof(float)}, 0});
+  const auto in_bytes = static_cast<std::uint32_t>(net.in_floats * sizeof(float));
+  request.inputs = {{false, {0, 0, in_bytes}, {}}};
+  request.outputs = {{false, {0, in_bytes, static_cast<std::uint32_t>(net.out_floats * sizeof(float))}, {}}};
+  REQUIRE(execution->run(request).has_value());
+  nnhal::test::check_reruns_allocate_nothing(*execution, request);
+  return {pool.begin() + static_cast<std::ptrdiff_t>(net.in_floats), pool.end()};
+}
+
+bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("for_each_piece: contiguous ranges on grain boundaries, each index once") {
+  for (std::size_t concurrency : {1u, 2u, 3u, 5u}) {
+    for (std::size_t n : {0u, 1u, 7u, 12u, 100u, 1001u}) {
+      Reversed parallel(concurrency);
+      std::vector<int> seen(n, 0);
+      std::vector<std::size_t> pieces_used;
+      nnhal::for_each_piece(&parallel, n, 4, 8, [&](std::size_t begin, std::size_t end, std::size_t piece) {
+        CHECK(begin < end);
+        CHECK(end <= n);
+        CHECK(piece < concurrency);
+        if (end != n) CHECK(end % 4 == 0);
+        CHECK(begin % 4 == 0);
+        for (std::size_t i = begin; i < end; ++i) ++seen[i];
+        pieces_used.push_back(piece);
+      });
+      for (int s : seen) CHECK(s == 1);
+      CHECK(parallel.max_pieces <= concurrency);
+      if (n >= 8 * concurrency && concurrency > 1) CHECK(pieces_used.size() == concurrency);
+    }
+  }
+}
+
+TEST_CASE("ThreadPool: every piece once, from concurrent and nested callers") {
+  nnhal::ThreadPool pool(3);
+  CHECK(pool.concurrency() == 3);
+  std::atomic<int> total{0};
+  auto job = [&] {
+    for (int round = 0; round < 200; ++round) {
+      std::atomic<int> hits[3] = {0, 0, 0};
+      nnhal::for_each_piece(&pool, 300, 1, 1, [&](std::size_t begin, std::size_t end, std::size_t piece) {
+        // A nested call while the pool is busy runs on this thread.
+        nnhal::for_each_piece(&pool, 2, 1, 1, [&](std::size_t, std::size_t, std::size_t) {});
+        hits[piece].fetch_add(static_cast<int>(end - begin));
+      });
+      CHECK(hits[0].load() + hits[1].load() + hits[2].load() == 300);
+      total.fetch_add(1);
+    }
+  };
+  std::thread a(job), b(job);
+  job();
+  a.join();
+  b.join();
+  CHECK(total.load() == 600);
+  nnhal::ThreadPool alone(1);
+  CHECK(alone.concurrency() == 1);
+  int count = 0;
+  nnhal::for_each_piece(&alone, 10, 1, 1, [&](std::size_t begin, std::size_t end, std::size_t) {
+    count += static_cast<int>(end - begin);
+  });
+  CHECK(count == 10);
+}
+
+TEST_CASE("threaded CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED: the same bits for 1, 2 and 3 threads") {
+  const Net nets[] = {
+      conv_net(20, 20, 32, 64, 1, 1),   // 400 pixels: split by pixels
+      conv_net(15, 15, 8, 96, 3, 2),    // 64 pixels, 96 channels: split by channel panels
+      conv_net(7, 7, 40, 160, 1, 1),    // 49 pixels: panels
+      conv_net(33, 9, 3, 24, 3, 2),     // few channels, odd sizes
+      fc_net(256, 200),
+  };
+  nnhal::ThreadPool two(2), three(3);
+  Reversed four(4);
+  for (const Net& net : nets) {
+    const std::vector<float> alone = run(net, nullptr);
+    CHECK(same_bits(alone, run(net, &two)));
+    CHECK(same_bits(alone, run(net, &three)));
+    CHECK(same_bits(alone, run(net, &four)));
+  }
+  CHECK(four.max_pieces > 1);  // the kernels did split
+}
