@@ -4,7 +4,8 @@
 // device `counter` would point at the hardware register.
 //
 // The program runs a WHILE loop that counts to 1000, then one that never ends, which the loop
-// timeout stops with MISSED_DEADLINE_TRANSIENT.
+// timeout stops with MISSED_DEADLINE_TRANSIENT. Like a firmware image, it compiles only the
+// kernels it runs (WHILE, and LESS and ADD on int32).
 
 #include <atomic>
 #include <chrono>
@@ -12,9 +13,18 @@
 #include <cstdio>
 #include <thread>
 
-#include "nnhal/nnhal_all.hpp"
+#include "nnhal/builder/builder.hpp"
+#include "nnhal/exec/prepared_model.hpp"
+#include "nnhal/kernels/add.hpp"
+#include "nnhal/kernels/less.hpp"
+#include "nnhal/kernels/resolve.hpp"
+#include "nnhal/kernels/while.hpp"
 
 namespace {
+
+using Kernels = nnhal::KernelSet<nnhal::Use<nnhal::OperationType::WHILE>,
+                                 nnhal::Use<nnhal::OperationType::LESS, nnhal::OperandType::TENSOR_INT32>,
+                                 nnhal::Use<nnhal::OperationType::ADD, nnhal::OperandType::TENSOR_INT32>>;
 
 /// A clock reading a millisecond tick counter.
 struct TickClock {
@@ -72,7 +82,7 @@ int main() {
   });
 
   int status = 1;
-  auto prepared = nnhal::PreparedModel::prepare(counter_model());
+  auto prepared = nnhal::PreparedModel::prepare<Kernels>(counter_model());
   if (!prepared) {
     std::printf("prepare failed: %s\n", prepared.error().c_str());
   } else if (auto execution = prepared->create_execution(TickClock{&ticks}); !execution) {
