@@ -11,11 +11,18 @@
 
 #include "control/control_flow_models.hpp"
 #include "nnhal/device/device.hpp"
-#include "nnhal/kernels/all.hpp"
+#include "nnhal/kernels/add.hpp"
+#include "nnhal/kernels/less.hpp"
+#include "nnhal/kernels/resolve.hpp"
+#include "nnhal/kernels/while.hpp"
 #include "validate/model_fixtures.hpp"
 
 namespace nnhal::test::stress {
 namespace fx = nnhal::test::malformed;
+
+/// The kernels of the two models (the program compiles only these).
+using StressKernels = KernelSet<Use<OperationType::WHILE>, Use<OperationType::LESS, OperandType::TENSOR_INT32>,
+                                Use<OperationType::ADD, OperandType::TENSOR_INT32, OperandType::TENSOR_FLOAT32>>;
 
 /// One request for the WHILE counter model (count from 0 to `limit`) with its own memory.
 struct CounterRequest {
@@ -66,7 +73,7 @@ namespace fx = nnhal::test::malformed;
 TEST_CASE("stress: concurrent executions in every mode on one device") {
   DeviceOptions<> options;
   options.worker_threads = 3;
-  Device<> device(options);
+  Device<SteadyClock, st::StressKernels> device(options);
   auto add = device.prepare(fx::add_model().model);
   auto counter = device.prepare(test::cf::while_counter_model());
   REQUIRE(add.has_value());
