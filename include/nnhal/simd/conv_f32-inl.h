@@ -76,10 +76,10 @@ HWY_INLINE V clamp(V r, V lo, V hi) {
   return hn::IfThenElse(r < lo, lo, hn::IfThenElse(r > hi, hi, r));
 }
 
-/// Output pixels [p0, p0 + rows) of one image (rows <= MR), every panel.
+/// Output pixels [p0, p0 + rows) of one image (rows <= MR), panels [j_begin, j_end).
 template <std::size_t MR, std::size_t NV>
 HWY_NOINLINE void tile(const simd::ConvF32Args& a, const float* image, float* out_image, std::size_t p0,
-                       std::size_t rows) {
+                       std::size_t rows, std::size_t j_begin, std::size_t j_end) {
   using D = hn::ScalableTag<float>;
   using V = hn::Vec<D>;
   const D d;
@@ -93,8 +93,7 @@ HWY_NOINLINE void tile(const simd::ConvF32Args& a, const float* image, float* ou
     iy0[m] = static_cast<std::int64_t>(p / a.out_w) * a.stride_h - a.pad_top;
     ix0[m] = static_cast<std::int64_t>(p % a.out_w) * a.stride_w - a.pad_left;
   }
-  const std::size_t panel_end = a.panel_end < panels ? a.panel_end : panels;
-  for (std::size_t j = a.panel_begin; j < panel_end; ++j) {
+  for (std::size_t j = j_begin; j < j_end; ++j) {
     const float* panel = a.packed + j * (K + 1) * NR;
     V acc[MR * NV];
 #pragma GCC unroll 16
@@ -154,12 +153,33 @@ HWY_NOINLINE void tile(const simd::ConvF32Args& a, const float* image, float* ou
 template <std::size_t NV>
 HWY_INLINE void run_vectors(const simd::ConvF32Args& a) {
   constexpr std::size_t MR = rows_for(NV);
+  constexpr std::size_t NR = NV * kLanes;
   const std::size_t pixels = a.out_h * a.out_w, end = a.pixel_end < pixels ? a.pixel_end : pixels;
+  const std::size_t K = a.filter_h * a.filter_w * a.in_c, panels = (a.out_c + NR - 1) / NR;
+  const std::size_t j_begin = a.panel_begin, j_end = a.panel_end < panels ? a.panel_end : panels;
+  if (j_begin >= j_end) return;
+  // Pixel-major (every panel for each tile of pixels) while the weights stay in L2; above that,
+  // blocks of pixels whose input fits in half of L2, and within a block panel-major, so each
+  // panel is read from memory once per block and the block's input stays in L2. Only the order
+  // of the tiles changes, never what a tile computes.
+  const std::size_t weight_bytes = (j_end - j_begin) * (K + 1) * NR * sizeof(float);
+  const std::size_t input_bytes = K * sizeof(float) * MR;  // one tile's taps (an upper bound per pixel)
+  constexpr std::size_t kL2Budget = std::size_t{1} << 20;
+  std::size_t block = (kL2Budget / 2) / input_bytes * MR;
+  if (block < MR) block = MR;
   for (std::size_t b = 0; b < a.batch; ++b) {
     const float* image = a.in + b * a.in_h * a.in_w * a.in_c;
     float* out_image = a.out + b * pixels * a.out_c;
-    for (std::size_t p0 = a.pixel_begin; p0 < end; p0 += MR)
-      tile<MR, NV>(a, image, out_image, p0, end - p0 < MR ? end - p0 : MR);
+    if (weight_bytes <= kL2Budget) {
+      for (std::size_t p0 = a.pixel_begin; p0 < end; p0 += MR)
+        tile<MR, NV>(a, image, out_image, p0, end - p0 < MR ? end - p0 : MR, j_begin, j_end);
+      continue;
+    }
+    for (std::size_t q0 = a.pixel_begin; q0 < end; q0 += block) {
+      const std::size_t q1 = end - q0 < block ? end : q0 + block;
+      for (std::size_t j = j_begin; j < j_end; ++j)
+        for (std::size_t p0 = q0; p0 < q1; p0 += MR) tile<MR, NV>(a, image, out_image, p0, q1 - p0 < MR ? q1 - p0 : MR, j, j + 1);
+    }
   }
 }
 
