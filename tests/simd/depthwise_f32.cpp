@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -36,10 +37,23 @@ void check(const st::Target& t, const dw::Conv& cv, std::uint32_t seed) {
   bias.assign(st::uniform(C, -1.0f, 1.0f, seed + 2));
   const nnhal::FloatRange r = nnhal::float_activation_range(cv.activation);
   const auto& g = cv.g;
-  nnhal::simd::depthwise_f32_table(t.target).run(
-      {in.data(), filter.data(), bias.data(), out.data(), cv.out.n, cv.in.h, cv.in.w, C, cv.out.h, cv.out.w,
-       static_cast<std::size_t>(g.filter_h), static_cast<std::size_t>(g.filter_w), g.stride_h, g.stride_w, g.dilation_h,
-       g.dilation_w, g.pad_h.head, g.pad_w.head, r.min, r.max});
+  nnhal::simd::DepthwiseF32Args args{in.data(), filter.data(), bias.data(), out.data(), cv.out.n, cv.in.h, cv.in.w, C,
+                                     cv.out.h, cv.out.w, static_cast<std::size_t>(g.filter_h),
+                                     static_cast<std::size_t>(g.filter_w), g.stride_h, g.stride_w, g.dilation_h,
+                                     g.dilation_w, g.pad_h.head, g.pad_w.head, r.min, r.max, 0, SIZE_MAX};
+  const auto& kernel = nnhal::simd::depthwise_f32_table(t.target);
+  kernel.run(args);
+  // The same rows computed as two pieces (as two threads would) give the same bits.
+  std::vector<float> pieces(out_n);
+  args.out = pieces.data();
+  const std::size_t split = cv.out.h / 2;
+  args.row_begin = 0, args.row_end = split;
+  kernel.run(args);
+  args.row_begin = split, args.row_end = SIZE_MAX;
+  kernel.run(args);
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < out_n; ++i) differ += std::memcmp(&pieces[i], &out[i], sizeof(float)) != 0;
+  CHECK(differ == 0);
   std::vector<float> ref(out_n);
   dw::reference_float(in.data(), filter.data(), bias.data(), ref.data(), cv);
   CHECK(out.guards_intact());
@@ -94,3 +108,4 @@ TEST_CASE("simd::depthwise_f32 is within the summation-order bound on wide 3x3 r
     }
   });
 }
+
