@@ -47,7 +47,14 @@ struct ConvQ8Args {
   std::size_t panel = 0;
   std::int32_t output_offset = 0, act_min = 0, act_max = 0;
   bool signed_output = false;  ///< int8 storage (else uint8)
+  /// Output pixels [pixel_begin, pixel_end) of every image (pixel = oy * out_w + ox; the end is
+  /// clamped to out_h * out_w): a piece of the run for a thread. A pixel's value does not depend
+  /// on the range it is computed in.
+  std::size_t pixel_begin = 0, pixel_end = SIZE_MAX;
 };
+
+/// Pixel ranges whose lengths are multiples of this keep the register tiles whole.
+inline constexpr std::size_t kConvQ8PixelGrain = 12;
 
 /// The family's entry points for one target.
 struct ConvQ8 {

@@ -290,7 +290,13 @@ Status kernel_quant(const NodeIO& io) {
   a.panel = p.panel;
   a.signed_output = T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
   a.output_offset = p.q.output_offset, a.act_min = range.min, a.act_max = range.max;
-  p.simd->run(a);
+  // Threads take ranges of output pixels, at least 2 tile groups each.
+  for_each_piece(io.parallel(), a.out_h * a.out_w, simd::kConvQ8PixelGrain, 2 * simd::kConvQ8PixelGrain,
+                 [&](std::size_t begin, std::size_t end, std::size_t) {
+                   simd::ConvQ8Args piece = a;
+                   piece.pixel_begin = begin, piece.pixel_end = end;
+                   p.simd->run(piece);
+                 });
   return {};
 }
 
