@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "control/control_flow_models.hpp"
+#include "support/counting_allocator.hpp"
 #include "nnhal/device/device.hpp"
 #include "validate/model_fixtures.hpp"
 
@@ -287,6 +288,34 @@ TEST_CASE("device: synchronous execution, its results, timing and every document
     CHECK(late.output_shapes.empty());
     CHECK(late.timing.timeOnDevice == UINT64_MAX);
   }
+}
+
+TEST_CASE("device: executing into a reused ExecutionResult allocates nothing after the first execution") {
+  Device<> device;
+  auto f = fx::add_model();
+  auto prepared = device.prepare(f.model);
+  REQUIRE(prepared.has_value());
+  auto r = fx::add_request();
+  ExecutionArgs<> args;
+  args.measure = MeasureTiming::YES;
+  ExecutionResult result;
+  (*prepared)->execute(r.request, args, result);
+  REQUIRE(result.status.has_value());
+  for (int run = 0; run < 3; ++run) {
+    CHECK(test::allocations_during([&] { (*prepared)->execute(r.request, args, result); }) == 0);
+    REQUIRE(result.status.has_value());
+    CHECK(dt::add_output(r) == std::vector<float>{11.0f, 22.0f});
+    REQUIRE(result.output_shapes.size() == 1);
+    CHECK(result.output_shapes[0].dimensions == std::vector<std::uint32_t>{2});
+    CHECK(result.timing.timeOnDevice != UINT64_MAX);
+  }
+  // A failure leaves no stale shapes or timing behind.
+  auto bad = fx::add_request();
+  bad.request.inputs.clear();
+  (*prepared)->execute(bad.request, args, result);
+  CHECK(result.error_status() == ErrorStatus::INVALID_ARGUMENT);
+  CHECK(result.output_shapes.empty());
+  CHECK(result.timing.timeOnDevice == UINT64_MAX);
 }
 
 TEST_CASE("device: the loop timeout ends an endless WHILE, deterministically with a manual clock") {

@@ -43,13 +43,6 @@ struct DeviceOptions {
   SupportPolicy policy;
   /// Threads for asynchronous and fenced work (NNHAL_ASYNC); 0 = one per hardware thread.
   std::size_t worker_threads = 0;
-  /// Threads each execution's kernels may use, the executing thread included: above 1 the
-  /// device owns a nnhal::ThreadPool of that size (NNHAL_ASYNC builds); 0 = one per hardware
-  /// thread. Outputs are the same for any count. Ignored when `parallel` is set.
-  std::size_t threads = 1;
-  /// The driver's own pool for kernel pieces (nnhal/interface/parallel.hpp); not owned, must
-  /// outlive the device and every model it prepares.
-  Parallel* parallel = nullptr;
   C clock{};
   /// Accept runtime-only features: WHILE operands of unknown size (HAL13.md d.4 rule 4). A HAL
   /// 1.3 driver must refuse them (INVALID_ARGUMENT from supported_operations, prepare and
@@ -60,6 +53,13 @@ struct DeviceOptions {
   /// prepared models (nnhal/util/trace.hpp), from worker threads too: it must be safe to call
   /// concurrently and outlive the device. Not owned.
   TraceSink* trace = nullptr;
+  /// Threads each execution's kernels may use, the executing thread included: above 1 the
+  /// device owns a nnhal::ThreadPool of that size (NNHAL_ASYNC builds); 0 = one per hardware
+  /// thread. Outputs are the same for any count. Ignored when `parallel` is set.
+  std::size_t threads = 1;
+  /// The driver's own pool for kernel pieces (nnhal/interface/parallel.hpp); not owned, must
+  /// outlive the device and every model it prepares.
+  Parallel* parallel = nullptr;
 };
 
 /// Arguments of prepare (prepareModel_1_3).

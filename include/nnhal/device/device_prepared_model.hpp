@@ -68,12 +68,25 @@ class DevicePreparedModel : public std::enable_shared_from_this<DevicePreparedMo
 
   /// executeSynchronously: runs `request` on the calling thread.
   ExecutionResult execute(const Request& request, const ExecutionArgs<C>& args = {}) {
+    ExecutionResult r;
+    execute(request, args, r);
+    return r;
+  }
+
+  /// The same into `result`, reusing its memory: its output_shapes vector and their
+  /// dimensions keep their capacity, so a caller that passes the same ExecutionResult to every
+  /// execution of a model makes no heap allocation per execution once the first has run.
+  void execute(const Request& request, const ExecutionArgs<C>& args, ExecutionResult& result) {
     const auto start = context_->clock.now();
     auto slot = acquire();
-    if (!slot) return failure(std::move(slot.error()));
-    ExecutionResult r = run(**slot, request, args, args.deadline, start, false, nullptr);
+    if (!slot) {
+      result.output_shapes.clear();
+      result.timing = {};
+      result.status = std::move(slot.error());
+      return;
+    }
+    run_into(**slot, request, args, args.deadline, start, false, nullptr, result);
     release(std::move(*slot));
-    return r;
   }
 
 #if NNHAL_ASYNC
@@ -241,6 +254,15 @@ class DevicePreparedModel : public std::enable_shared_from_this<DevicePreparedMo
                       std::optional<typename C::time_point> deadline, typename C::time_point start, bool fenced,
                       FencedExecutionInfo* fenced_info) {
     ExecutionResult r;
+    run_into(slot, request, args, deadline, start, fenced, fenced_info, r);
+    return r;
+  }
+
+  /// run() into `r`, whose memory is reused (see execute(request, args, result)).
+  void run_into(Slot& slot, const Request& request, const ExecutionArgs<C>& args,
+                std::optional<typename C::time_point> deadline, typename C::time_point start, bool fenced,
+                FencedExecutionInfo* fenced_info, ExecutionResult& r) {
+    r.timing = {};
     ExecuteOptions<C> options;
     options.deadline = deadline;
     options.loop_timeout = args.loop_timeout.value_or(kLoopTimeoutDefault);
@@ -263,7 +285,13 @@ class DevicePreparedModel : public std::enable_shared_from_this<DevicePreparedMo
     const bool shapes = s || s.error().status() == ErrorStatus::OUTPUT_INSUFFICIENT_SIZE;
     if (shapes && !fenced) {
       const auto produced = slot.execution.output_shapes();
-      r.output_shapes.assign(produced.begin(), produced.end());
+      r.output_shapes.resize(produced.size());
+      for (std::size_t i = 0; i < produced.size(); ++i) {
+        r.output_shapes[i].dimensions.assign(produced[i].dimensions.begin(), produced[i].dimensions.end());
+        r.output_shapes[i].isSufficient = produced[i].isSufficient;
+      }
+    } else {
+      r.output_shapes.clear();
     }
     const auto end = clock.now();
     if (s && args.measure == MeasureTiming::YES) {
@@ -278,7 +306,6 @@ class DevicePreparedModel : public std::enable_shared_from_this<DevicePreparedMo
       }
     }
     r.status = std::move(s);
-    return r;
   }
 
 #if NNHAL_ASYNC
