@@ -81,6 +81,24 @@ class GraphBuilder {
     return {i};
   }
 
+  /// Adds `memory` to the model's memory pools and returns its index, for constant_reference().
+  /// The memory is not copied: it must outlive the model and everything prepared from it.
+  std::uint32_t pool(Memory memory) {
+    model_->pools.push_back(memory);
+    return static_cast<std::uint32_t>(model_->pools.size() - 1);
+  }
+
+  /// A constant tensor of type T whose `length` bytes stay at `offset` in memory pool `pool`
+  /// (CONSTANT_REFERENCE: not copied into the model, so large weights are not duplicated).
+  template <OperandType T>
+  OperandRef<T> constant_reference(std::uint32_t pool, std::uint32_t offset, std::uint32_t length,
+                                   OperandSpec spec) {
+    static_assert(is_tensor(T), "nnhal: constant_reference() is for tensor constants");
+    const auto i = add_operand(T, spec, OperandLifeTime::CONSTANT_REFERENCE);
+    graph().operands[i].location = {pool, offset, length};
+    return {i};
+  }
+
   /// A constant scalar of type T.
   template <OperandType T>
   OperandRef<T> scalar(element_t<T> value) {
