@@ -314,9 +314,9 @@ struct Runner {
 };
 
 /// Prepares `m` and creates an execution; on failure `error` says which step failed and why.
-inline Runner make_runner(const Model& m) {
+inline Runner make_runner(const Model& m, const PrepareOptions& options = {}) {
   Runner r;
-  auto p = PreparedModel::prepare(m);
+  auto p = PreparedModel::prepare(m, options);
   if (!p) {
     r.error = std::string("prepare: ") + p.error().c_str();
     return r;
@@ -334,8 +334,9 @@ inline Runner make_runner(const Model& m) {
 /// The benchmark loop every model benchmark shares: prepare once, run once to check that the
 /// model runs, then time `execution.run(request)`. Returns false (and marks the benchmark
 /// skipped with the reason) when something fails.
-inline bool run_model_loop(benchmark::State& state, const Model& m, OwnedRequest& req) {
-  Runner r = make_runner(m);
+inline bool run_model_loop(benchmark::State& state, const Model& m, OwnedRequest& req,
+                           const PrepareOptions& options = {}) {
+  Runner r = make_runner(m, options);
   if (!r.error.empty()) {
     state.SkipWithError(r.error.c_str());
     return false;

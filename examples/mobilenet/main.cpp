@@ -7,12 +7,13 @@
 //   mobilenet [--net v1|v2] [--type f32|qu8|qs8] [--threads N] [--runs N] [--out FILE] [--profile]
 //
 // latency_us is the median of the runs of DevicePreparedModel::execute (execution only: the
-// 8-bit input is quantized before); p the top-1 probability; arena_bytes the activation memory
-// the prepared model plans for an execution; allocs_per_run the heap allocations made during the
-// timed executions divided by the runs (this program replaces the global operator new to count
-// them). --out writes the 1001 probabilities as raw little-endian float32. --profile prints the
-// time per operation type and per layer over the timed runs. --threads is parsed and printed;
-// the executor runs on the calling thread (1 thread) for now.
+// 8-bit input is quantized before), into one ExecutionResult reused by every run as a driver
+// would; p the top-1 probability; arena_bytes the activation memory the prepared model plans for
+// an execution; allocs_per_run the heap allocations made during the timed executions divided by
+// the runs (this program replaces the global operator new to count them). --threads N gives the
+// device a pool of N threads for the kernels (DeviceOptions::threads; the outputs are the same
+// for any N). --out writes the 1001 probabilities as raw little-endian float32. --profile prints
+// the time per operation type and per layer over the timed runs.
 
 #include <algorithm>
 #include <atomic>
@@ -79,7 +80,7 @@ using mobilenet::Precision;
 struct Options {
   std::string net = "v1";
   Precision type = Precision::f32;
-  int threads = 1;  ///< parsed and printed; the executor runs on the calling thread
+  int threads = 1;  ///< DeviceOptions::threads: the kernels' threads, this one included
   int runs = 5;
   std::string out;
   bool profile = false;
@@ -168,6 +169,7 @@ int main(int argc, char** argv) {
   LayerProfile profile(net.operation_names.size());
   nnhal::DeviceOptions<nnhal::SteadyClock> device_options;
   device_options.worker_threads = 1;
+  device_options.threads = static_cast<std::size_t>(o.threads);
   if (o.profile) device_options.trace = &profile;
   nnhal::Device<nnhal::SteadyClock, mobilenet::MobileNetKernels> device(std::move(device_options));
 
@@ -205,9 +207,11 @@ int main(int argc, char** argv) {
   request.inputs.push_back({false, {0, 0, static_cast<std::uint32_t>(input.size)}, {}});
   request.outputs.push_back({false, {1, 0, static_cast<std::uint32_t>(output.size)}, {}});
 
-  // One untimed run (first-use costs), then the timed ones.
-  if (auto r = (*prepared)->execute(request); !r.status) {
-    std::fprintf(stderr, "mobilenet: execution failed: %s\n", r.status.error().c_str());
+  // One untimed run (first-use costs), then the timed ones, all into one result.
+  nnhal::ExecutionResult result;
+  (*prepared)->execute(request, {}, result);
+  if (!result.status) {
+    std::fprintf(stderr, "mobilenet: execution failed: %s\n", result.status.error().c_str());
     return 1;
   }
   std::vector<double> latency_us(static_cast<std::size_t>(o.runs));
@@ -216,11 +220,11 @@ int main(int argc, char** argv) {
   g_count = true;
   for (double& t : latency_us) {
     const auto begin = Clock::now();
-    const nnhal::ExecutionResult r = (*prepared)->execute(request);
+    (*prepared)->execute(request, {}, result);
     t = std::chrono::duration<double, std::micro>(Clock::now() - begin).count();
-    if (!r.status) {
+    if (!result.status) {
       g_count = false;
-      std::fprintf(stderr, "mobilenet: execution failed: %s\n", r.status.error().c_str());
+      std::fprintf(stderr, "mobilenet: execution failed: %s\n", result.status.error().c_str());
       return 1;
     }
   }

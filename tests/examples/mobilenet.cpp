@@ -2,7 +2,8 @@
 // tables and weights against the spec's fingerprints and totals, and nnhal's outputs of v1 and v2
 // (float32) and of v1 in qu8 and qs8 against a double-precision forward pass written here from
 // the spec (plain NHWC loops, TensorFlow SAME padding computed from its formula; no nnhal
-// kernel). Executions after the first allocate nothing. Compiles the networks' kernel set only.
+// kernel). Executions after the first allocate nothing; 1, 2 and 3 threads give the same bits.
+// Compiles the networks' kernel set only.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "../../examples/mobilenet/network_kernels.hpp"
 #include "../support/no_allocation.hpp"
 #include "nnhal/exec/prepared_model.hpp"
+#include "nnhal/exec/thread_pool.hpp"
 
 namespace {
 
@@ -169,11 +171,14 @@ std::size_t argmax(const auto& v) {
 
 // ------------------------------------------------------------------------ nnhal's outputs
 
-/// Builds, prepares (the networks' kernel set) and runs a network; checks that reruns allocate
-/// nothing; returns the probabilities.
-std::vector<float> run_nnhal(const mn::NetworkDef& def, mn::Precision precision) {
+/// Builds, prepares (the networks' kernel set, the kernels on a pool of `threads`) and runs a
+/// network; checks that reruns allocate nothing; returns the probabilities.
+std::vector<float> run_nnhal(const mn::NetworkDef& def, mn::Precision precision, std::size_t threads = 1) {
   const mn::Network net = mn::build_network(def, precision);
-  auto prepared = nnhal::PreparedModel::prepare<mn::MobileNetKernels>(net.model);
+  nnhal::ThreadPool pool(threads);
+  nnhal::PrepareOptions options;
+  if (threads > 1) options.parallel = &pool;
+  auto prepared = nnhal::PreparedModel::prepare<mn::MobileNetKernels>(net.model, options);
   REQUIRE_MESSAGE(prepared.has_value(), (prepared ? "" : prepared.error().c_str()));
   auto execution = prepared->create_execution();
   REQUIRE(execution.has_value());
@@ -266,4 +271,22 @@ TEST_CASE("mobilenet v1 qu8 and qs8 agree with the float reference and with each
   check_8bit(qu8, reference_v1());
   check_8bit(qs8, reference_v1());
   CHECK(qu8 == qs8);
+}
+
+TEST_CASE("mobilenet: the same outputs, bit for bit, with 1, 2 and 3 threads") {
+  const struct {
+    mn::NetworkDef (*define)();
+    mn::Precision precision;
+  } cases[] = {{mn::mobilenet_v1, mn::Precision::f32}, {mn::mobilenet_v2, mn::Precision::f32},
+               {mn::mobilenet_v1, mn::Precision::qs8}};
+  for (const auto& c : cases) {
+    CAPTURE(mn::precision_name(c.precision));
+    const std::vector<float> one = run_nnhal(c.define(), c.precision, 1);
+    for (std::size_t threads : {2u, 3u}) {
+      CAPTURE(threads);
+      const std::vector<float> many = run_nnhal(c.define(), c.precision, threads);
+      REQUIRE(many.size() == one.size());
+      CHECK(std::memcmp(many.data(), one.data(), one.size() * sizeof(float)) == 0);
+    }
+  }
 }
