@@ -37,7 +37,7 @@ class ThreadPool final : public Parallel {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       stop_.store(true, std::memory_order_relaxed);
-      generation_.fetch_add(1, std::memory_order_release);
+      state_.fetch_add(2 * kGeneration, std::memory_order_release);  // a new, closed generation
     }
     wake_.notify_all();
     for (std::thread& t : workers_) t.join();
@@ -56,23 +56,25 @@ class ThreadPool final : public Parallel {
     context_ = context;
     pieces_ = pieces;
     next_.store(0, std::memory_order_relaxed);
-    finished_.store(0, std::memory_order_relaxed);
+    done_.store(0, std::memory_order_relaxed);
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      generation_.fetch_add(1, std::memory_order_release);
+      state_.fetch_add(kGeneration, std::memory_order_release);  // open: odd generation
     }
     wake_.notify_all();
     take_pieces();
-    // Every worker acknowledges every job, so none still reads this job's fields when the next
-    // one writes them.
-    const std::size_t workers = workers_.size();
-    for (unsigned spins = 0; finished_.load(std::memory_order_acquire) != workers; ++spins) {
-      if (spins < kSpins) pause();
-      else std::this_thread::yield();
-    }
+    // Wait for the pieces other threads took, then close the job and wait for the workers
+    // that joined it to leave; a worker that had not joined by then skips it. So a worker
+    // that is late (descheduled, say) holds the caller up only if it took a piece.
+    spin_until([&] { return done_.load(std::memory_order_acquire) == pieces; });
+    state_.fetch_add(kGeneration, std::memory_order_acq_rel);  // closed: even generation
+    spin_until([&] { return (state_.load(std::memory_order_acquire) & kJoinedMask) == 0; });
   }
 
  private:
+  // state_: the job's generation (odd while open) times kGeneration, plus the number of
+  // workers that joined it.
+  static constexpr std::uint64_t kGeneration = std::uint64_t{1} << 32, kJoinedMask = kGeneration - 1;
   static constexpr unsigned kSpins = 1u << 16;
 
   static void pause() noexcept {
@@ -81,26 +83,44 @@ class ThreadPool final : public Parallel {
 #endif
   }
 
+  template <class F>
+  static void spin_until(F&& done) noexcept {
+    for (unsigned spins = 0; !done(); ++spins) {
+      if (spins < kSpins) pause();
+      else std::this_thread::yield();
+    }
+  }
+
   void take_pieces() noexcept {
-    for (std::size_t i; (i = next_.fetch_add(1, std::memory_order_relaxed)) < pieces_;) task_(context_, i);
+    for (std::size_t i; (i = next_.fetch_add(1, std::memory_order_relaxed)) < pieces_;) {
+      task_(context_, i);
+      done_.fetch_add(1, std::memory_order_release);
+    }
   }
 
   void work() {
-    std::uint64_t seen = 0;
+    std::uint64_t seen = 0;  // the last generation this worker joined or skipped
     for (;;) {
       unsigned spins = 0;
-      while (generation_.load(std::memory_order_acquire) == seen && spins < kSpins) {
+      while ((state_.load(std::memory_order_acquire) >> 32) == seen && spins < kSpins) {
         pause();
         ++spins;
       }
-      if (generation_.load(std::memory_order_acquire) == seen) {
+      if ((state_.load(std::memory_order_acquire) >> 32) == seen) {
         std::unique_lock<std::mutex> lock(mutex_);
-        wake_.wait(lock, [&] { return generation_.load(std::memory_order_acquire) != seen; });
+        wake_.wait(lock, [&] { return (state_.load(std::memory_order_acquire) >> 32) != seen; });
       }
-      seen = generation_.load(std::memory_order_acquire);
       if (stop_.load(std::memory_order_relaxed)) return;
+      std::uint64_t s = state_.load(std::memory_order_acquire);
+      seen = s >> 32;
+      if ((seen & 1) == 0) continue;  // closed before this worker came
+      // Join unless the job closes meanwhile (then the exchange fails and it is skipped).
+      bool joined = false;
+      while ((s >> 32) == seen && !joined)
+        joined = state_.compare_exchange_weak(s, s + 1, std::memory_order_acq_rel, std::memory_order_acquire);
+      if (!joined) continue;
       take_pieces();
-      finished_.fetch_add(1, std::memory_order_release);
+      state_.fetch_sub(1, std::memory_order_release);
     }
   }
 
@@ -108,8 +128,8 @@ class ThreadPool final : public Parallel {
   std::mutex submit_;  ///< held by the caller whose job the workers run
   std::mutex mutex_;   ///< guards sleeping on wake_
   std::condition_variable wake_;
-  std::atomic<std::uint64_t> generation_{0};
-  std::atomic<std::size_t> next_{0}, finished_{0};
+  std::atomic<std::uint64_t> state_{0};
+  std::atomic<std::size_t> next_{0}, done_{0};
   std::atomic<bool> stop_{false};
   Task task_ = nullptr;
   void* context_ = nullptr;
