@@ -39,7 +39,7 @@ class Reversed final : public nnhal::Parallel {
   std::size_t concurrency() const noexcept override { return concurrency_; }
   void run(std::size_t pieces, Task task, void* context) noexcept override {
     max_pieces = pieces > max_pieces ? pieces : max_pieces;
-    for (std::size_t i = pieces; i-- > 0;) task(context, i);
+    for (std::size_t i = pieces; i-- > 0;) task(context, i, i % concurrency_);
   }
   std::size_t max_pieces = 0;
 
@@ -169,24 +169,27 @@ bool same_bits(const std::vector<std::byte>& a, const std::vector<std::byte>& b)
 
 }  // namespace
 
-TEST_CASE("for_each_piece: contiguous ranges on grain boundaries, each index once") {
+TEST_CASE("for_each_piece: contiguous ranges on grain boundaries, each index once, a few per thread") {
   for (std::size_t concurrency : {1u, 2u, 3u, 5u}) {
     for (std::size_t n : {0u, 1u, 7u, 12u, 100u, 1001u}) {
       Reversed parallel(concurrency);
       std::vector<int> seen(n, 0);
-      std::vector<std::size_t> pieces_used;
-      nnhal::for_each_piece(&parallel, n, 4, 8, [&](std::size_t begin, std::size_t end, std::size_t piece) {
+      std::size_t ranges = 0;
+      nnhal::for_each_piece(&parallel, n, 4, 8, [&](std::size_t begin, std::size_t end, std::size_t worker) {
         CHECK(begin < end);
         CHECK(end <= n);
-        CHECK(piece < concurrency);
+        CHECK(worker < concurrency);
         if (end != n) CHECK(end % 4 == 0);
         CHECK(begin % 4 == 0);
+        if (ranges > 0 || end != n) CHECK(end - begin >= 8);
         for (std::size_t i = begin; i < end; ++i) ++seen[i];
-        pieces_used.push_back(piece);
+        ++ranges;
       });
       for (int s : seen) CHECK(s == 1);
-      CHECK(parallel.max_pieces <= concurrency);
-      if (n >= 8 * concurrency && concurrency > 1) CHECK(pieces_used.size() == concurrency);
+      CHECK(parallel.max_pieces <= nnhal::kPiecesPerThread * concurrency);
+      if (concurrency == 1) CHECK(ranges == (n == 0 ? 0u : 1u));
+      if (n >= 8 * nnhal::kPiecesPerThread * concurrency && concurrency > 1)
+        CHECK(ranges == nnhal::kPiecesPerThread * concurrency);
     }
   }
 }
@@ -198,10 +201,14 @@ TEST_CASE("ThreadPool: every piece once, from concurrent and nested callers") {
   auto job = [&] {
     for (int round = 0; round < 200; ++round) {
       std::atomic<int> hits[3] = {0, 0, 0};
-      nnhal::for_each_piece(&pool, 300, 1, 1, [&](std::size_t begin, std::size_t end, std::size_t piece) {
+      std::atomic<int> running[3] = {0, 0, 0};
+      nnhal::for_each_piece(&pool, 300, 1, 1, [&](std::size_t begin, std::size_t end, std::size_t worker) {
+        // No two pieces run at the same time under one worker index.
+        CHECK(running[worker].fetch_add(1) == 0);
         // A nested call while the pool is busy runs on this thread.
         nnhal::for_each_piece(&pool, 2, 1, 1, [&](std::size_t, std::size_t, std::size_t) {});
-        hits[piece].fetch_add(static_cast<int>(end - begin));
+        hits[worker].fetch_add(static_cast<int>(end - begin));
+        running[worker].fetch_sub(1);
       });
       CHECK(hits[0].load() + hits[1].load() + hits[2].load() == 300);
       total.fetch_add(1);

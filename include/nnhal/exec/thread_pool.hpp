@@ -29,7 +29,7 @@ class ThreadPool final : public Parallel {
   explicit ThreadPool(std::size_t threads) {
     const std::size_t workers = threads > 1 ? threads - 1 : 0;
     workers_.reserve(workers);
-    for (std::size_t i = 0; i < workers; ++i) workers_.emplace_back([this] { work(); });
+    for (std::size_t i = 0; i < workers; ++i) workers_.emplace_back([this, i] { work(i + 1); });
   }
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
@@ -49,7 +49,7 @@ class ThreadPool final : public Parallel {
     if (pieces == 0) return;
     std::unique_lock<std::mutex> busy(submit_, std::try_to_lock);
     if (pieces == 1 || workers_.empty() || !busy.owns_lock()) {
-      for (std::size_t i = 0; i < pieces; ++i) task(context, i);
+      for (std::size_t i = 0; i < pieces; ++i) task(context, i, 0);
       return;
     }
     task_ = task;
@@ -62,7 +62,7 @@ class ThreadPool final : public Parallel {
       state_.fetch_add(kGeneration, std::memory_order_release);  // open: odd generation
     }
     wake_.notify_all();
-    take_pieces();
+    take_pieces(0);
     // Wait for the pieces other threads took, then close the job and wait for the workers
     // that joined it to leave; a worker that had not joined by then skips it. So a worker
     // that is late (descheduled, say) holds the caller up only if it took a piece.
@@ -91,14 +91,14 @@ class ThreadPool final : public Parallel {
     }
   }
 
-  void take_pieces() noexcept {
+  void take_pieces(std::size_t worker) noexcept {
     for (std::size_t i; (i = next_.fetch_add(1, std::memory_order_relaxed)) < pieces_;) {
-      task_(context_, i);
+      task_(context_, i, worker);
       done_.fetch_add(1, std::memory_order_release);
     }
   }
 
-  void work() {
+  void work(std::size_t worker) {
     std::uint64_t seen = 0;  // the last generation this worker joined or skipped
     for (;;) {
       unsigned spins = 0;
@@ -119,7 +119,7 @@ class ThreadPool final : public Parallel {
       while ((s >> 32) == seen && !joined)
         joined = state_.compare_exchange_weak(s, s + 1, std::memory_order_acq_rel, std::memory_order_acquire);
       if (!joined) continue;
-      take_pieces();
+      take_pieces(worker);
       state_.fetch_sub(1, std::memory_order_release);
     }
   }
