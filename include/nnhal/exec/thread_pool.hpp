@@ -8,7 +8,9 @@
 /// One kernel call at a time: a second caller while the pool is busy (another execution on
 /// another thread, or a nested call) runs its pieces itself, so callers never wait on each other
 /// and never deadlock. A job costs no allocation. Workers spin briefly after a job before they
-/// sleep, since a network's next layer follows within microseconds.
+/// sleep, since a network's next layer follows within microseconds; briefly, so that on a core
+/// shared with another process the threads do not take each other's time (with one core free,
+/// two threads run a network about as fast as one).
 
 #include <atomic>
 #include <condition_variable>
@@ -75,7 +77,10 @@ class ThreadPool final : public Parallel {
   // state_: the job's generation (odd while open) times kGeneration, plus the number of
   // workers that joined it.
   static constexpr std::uint64_t kGeneration = std::uint64_t{1} << 32, kJoinedMask = kGeneration - 1;
-  static constexpr unsigned kSpins = 1u << 16;
+  /// Pauses a waiting thread spins before it yields (the caller) or sleeps (a worker): tens of
+  /// microseconds, longer than the gap between two kernels of a network, short enough not to
+  /// starve the thread it waits for when both share a core.
+  static constexpr unsigned kSpins = 2048;
 
   static void pause() noexcept {
 #if defined(__x86_64__) || defined(__i386__)
