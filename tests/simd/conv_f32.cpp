@@ -145,7 +145,7 @@ TEST_CASE("simd::conv_f32 is within the summation-order bound on random geometri
     std::mt19937 gen(1234);
     auto pick = [&](std::size_t lo, std::size_t hi) { return std::uniform_int_distribution<std::size_t>(lo, hi)(gen); };
     // Output channel counts around every panel width (1, 2 and 4 vectors) and tail.
-    const std::size_t channels[] = {1, 2, N - 1 + (N == 1), N, N + 1, 2 * N, 2 * N + 1, 3 * N + 2, 4 * N, 4 * N + 3, 9 * N + 1};
+    const std::size_t channels[] = {1, 2, N - 1 + (N == 1), N, N + 1, 2 * N, 2 * N + 1, 3 * N + 2, 4 * N, 4 * N + 3, 6 * N, 9 * N + 1, 10 * N + 3};
     std::uint32_t seed = 3;
     for (int i = 0; i < 60; ++i) {
       Shape s{};

@@ -48,9 +48,14 @@ HWY_INLINE const float* tap_row(const simd::ConvF32Args& a, const float* image, 
 inline constexpr std::size_t kLanes = HWY_LANES(float);
 inline constexpr std::size_t kMaxVectors = kRegisters >= 32 ? 4 : 2;
 
-/// Vectors of channels per panel for out_c channels.
+/// Vectors of channels per panel for out_c channels: the widest panel unless two-vector panels
+/// leave fewer channels unused (96 = 3 x 32 rather than 2 x 64 with 32 unused; both tiles hold
+/// the same number of accumulators).
 constexpr std::size_t vectors_for(std::size_t out_c) {
-  return out_c > 2 * kLanes ? kMaxVectors : (out_c > kLanes ? 2 : 1);
+  if (out_c <= kLanes) return 1;
+  if (out_c <= 2 * kLanes || kMaxVectors == 2) return 2;
+  const auto padded = [out_c](std::size_t width) { return (out_c + width - 1) / width * width; };
+  return padded(2 * kLanes) < padded(kMaxVectors * kLanes) ? 2 : kMaxVectors;
 }
 
 /// Pixels per tile for NV vectors of channels (MR * NV accumulators + NV weights + 1).
@@ -140,10 +145,12 @@ HWY_NOINLINE void tile(const simd::ConvF32Args& a, const float* image, float* ou
 #pragma GCC unroll 16
         for (std::size_t v = 0; v < NV; ++v) hn::StoreU(clamp(acc[m * NV + v], lo, hi), d, o + v * N);
       } else {
-        HWY_ALIGN float tmp[NR];
+        // The panel's valid channels: whole vectors, then one masked store.
 #pragma GCC unroll 16
-        for (std::size_t v = 0; v < NV; ++v) hn::Store(clamp(acc[m * NV + v], lo, hi), d, tmp + v * N);
-        std::memcpy(o, tmp, valid * sizeof(float));
+        for (std::size_t v = 0; v < NV; ++v) {
+          if ((v + 1) * N <= valid) hn::StoreU(clamp(acc[m * NV + v], lo, hi), d, o + v * N);
+          else if (v * N < valid) hn::BlendedStore(clamp(acc[m * NV + v], lo, hi), hn::FirstN(d, valid - v * N), d, o + v * N);
+        }
       }
     }
   }
