@@ -108,28 +108,48 @@ HWY_NOINLINE void tile(const simd::ConvF32Args& a, const float* image, float* ou
       for (std::size_t m = 0; m < MR; ++m) acc[m * NV + v] = bv;
     }
     const float* wp = panel + NR;
+    // acc[m] += the `count` input values at src[m] times the weight rows at wp (advanced).
+    const auto madd = [&](const float* const* src, std::size_t count) HWY_ATTR {
+      for (std::size_t c = 0; c < count; ++c) {
+        V wv[NV];
+#pragma GCC unroll 16
+        for (std::size_t v = 0; v < NV; ++v) {
+          wv[v] = hn::LoadU(d, wp + v * N);
+          KeepInRegister(wv[v]);
+        }
+#pragma GCC unroll 16
+        for (std::size_t m = 0; m < MR; ++m) {
+          const V xb = hn::Set(d, src[m][c]);
+#pragma GCC unroll 16
+          for (std::size_t v = 0; v < NV; ++v) acc[m * NV + v] = hn::MulAdd(xb, wv[v], acc[m * NV + v]);
+        }
+        wp += NR;
+      }
+    };
     for (std::size_t fy = 0; fy < a.filter_h; ++fy) {
+      // A filter row whose taps all lie inside the input, for every pixel of the tile, reads
+      // filter_w * in_c consecutive values (NHWC, dilation 1), in the order the weights are
+      // packed: one run instead of one per tap. Same products, same order.
+      const float* src[MR];
+      bool whole = a.dilation_w == 1;
+#pragma GCC unroll 16
+      for (std::size_t m = 0; m < MR; ++m) {
+        const std::int64_t iy = iy0[m] + static_cast<std::int64_t>(fy) * a.dilation_h;
+        whole = whole && iy >= 0 && iy < static_cast<std::int64_t>(a.in_h) && ix0[m] >= 0 &&
+                ix0[m] + static_cast<std::int64_t>(a.filter_w) <= static_cast<std::int64_t>(a.in_w);
+        src[m] = whole ? image + (static_cast<std::size_t>(iy) * a.in_w + static_cast<std::size_t>(ix0[m])) * a.in_c
+                       : nullptr;
+      }
+      if (whole) {
+        madd(src, a.filter_w * a.in_c);
+        continue;
+      }
       for (std::size_t fx = 0; fx < a.filter_w; ++fx) {
-        const float* src[MR];
 #pragma GCC unroll 16
         for (std::size_t m = 0; m < MR; ++m)
           src[m] = tap_row(a, image, zeros, iy0[m] + static_cast<std::int64_t>(fy) * a.dilation_h,
                            ix0[m] + static_cast<std::int64_t>(fx) * a.dilation_w);
-        for (std::size_t c = 0; c < a.in_c; ++c) {
-          V wv[NV];
-#pragma GCC unroll 16
-          for (std::size_t v = 0; v < NV; ++v) {
-            wv[v] = hn::LoadU(d, wp + v * N);
-            KeepInRegister(wv[v]);
-          }
-#pragma GCC unroll 16
-          for (std::size_t m = 0; m < MR; ++m) {
-            const V xb = hn::Set(d, src[m][c]);
-#pragma GCC unroll 16
-            for (std::size_t v = 0; v < NV; ++v) acc[m * NV + v] = hn::MulAdd(xb, wv[v], acc[m * NV + v]);
-          }
-          wp += NR;
-        }
+        madd(src, a.in_c);
       }
     }
     // The clamp bounds are made here (opaque to the compiler) rather than before the loops:
