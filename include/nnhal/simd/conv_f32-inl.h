@@ -64,6 +64,13 @@ constexpr std::size_t rows_for(std::size_t nv) {
   return nv >= 2 ? 6 : 12;
 }
 
+/// Asks for the cache line `bytes` past `p` (weights 8 steps ahead: the panels stream from L2,
+/// and the hardware prefetcher alone leaves the tile waiting on them about 8% of the time).
+/// Integer arithmetic: the address may lie past the buffer, which a prefetch never reads.
+HWY_INLINE void prefetch(const float* p, std::size_t bytes) {
+  __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(p) + bytes), 0, 3);
+}
+
 /// Hides a vector's value from the optimizer so that it is not hoisted out of its loop.
 template <class V>
 HWY_INLINE void opaque(V& v) {
@@ -114,6 +121,7 @@ HWY_NOINLINE void tile(const simd::ConvF32Args& a, const float* image, float* ou
         V wv[NV];
 #pragma GCC unroll 16
         for (std::size_t v = 0; v < NV; ++v) {
+          prefetch(wp, (8 * NR + v * N) * sizeof(float));
           wv[v] = hn::LoadU(d, wp + v * N);
           KeepInRegister(wv[v]);
         }
