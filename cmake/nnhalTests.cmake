@@ -163,6 +163,10 @@ if(NNHAL_CTS_SOURCES)
       add_test(NAME cts_conformance_${mode} COMMAND nnhal_cts --mode ${mode} ${_nnhal_cts_paths})
       set_tests_properties(cts_conformance_${mode} PROPERTIES TIMEOUT 1200 SKIP_RETURN_CODE 77)
     endforeach()
+    # The same corpus with every execution's kernels on a pool of 3 threads: the results must
+    # not change (the kernels split their work so that no output depends on it).
+    add_test(NAME cts_conformance_threads COMMAND nnhal_cts --threads 3 ${_nnhal_cts_paths})
+    set_tests_properties(cts_conformance_threads PROPERTIES TIMEOUT 1200 SKIP_RETURN_CODE 77)
   else()
     nnhal_add_skipped_test(cts_conformance
       "conformance corpus not found at ${NNHAL_CTS_DIR}; cts_conformance NOT RUN")

@@ -1,6 +1,6 @@
 // nnhal_cts: runs the NNAPI conformance corpus (shared/cts/SCHEMA.md) through nnhal.
 //
-//   nnhal_cts [--mode sync|async|fenced|burst] [--filter SUBSTRING] [--loop-timeout-ms N] [--verbose]
+//   nnhal_cts [--mode sync|async|fenced|burst] [--threads N] [--filter SUBSTRING] [--loop-timeout-ms N] [--verbose]
 //             [--dump-dot DIR] [--trace FILE] [--profile] [--check-versions] PATH...
 //
 // Prints `FAIL <file>:<model>: <reason>` for each failing model as it happens (with --verbose
@@ -69,9 +69,11 @@ struct CommandLine {
 };
 
 void print_usage(std::ostream& out) {
-  out << "usage: nnhal_cts [--mode sync|async|fenced|burst] [--filter SUBSTRING] [--loop-timeout-ms N] [--verbose]\n"
-         "                 [--dump-dot DIR] [--trace FILE] [--profile] [--check-versions] PATH...\n"
+  out << "usage: nnhal_cts [--mode sync|async|fenced|burst] [--threads N] [--filter SUBSTRING]\n"
+         "                 [--loop-timeout-ms N] [--verbose] [--dump-dot DIR] [--trace FILE] [--profile]\n"
+         "                 [--check-versions] PATH...\n"
          "  --mode MODE        how executions are launched through the device (default sync)\n"
+         "  --threads N        threads each execution's kernels may use (DeviceOptions::threads, default 1)\n"
          "  PATH               a corpus JSON file or a folder (searched recursively for *.json)\n"
          "  --filter SUBSTRING run only the models whose name contains SUBSTRING\n"
          "  --loop-timeout-ms N  WHILE loop time limit in milliseconds\n"
@@ -126,6 +128,17 @@ bool parse_command_line(int argc, char** argv, CommandLine& cl) {
         std::cerr << "nnhal_cts: --mode is sync, async, fenced or burst, got '" << mode << "'\n";
         return false;
       }
+    } else if (arg == "--threads") {
+      const char* v = value(arg);
+      if (v == nullptr) return false;
+      const std::string_view text = v;
+      std::size_t n = 0;
+      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+      if (ec != std::errc{} || end != text.data() + text.size() || n == 0 || n > 64) {
+        std::cerr << "nnhal_cts: --threads needs a count from 1 to 64, got '" << text << "'\n";
+        return false;
+      }
+      cl.options.threads = n;
     } else if (arg == "--loop-timeout-ms") {
       const char* v = value(arg);
       if (v == nullptr) return false;

@@ -49,11 +49,12 @@ struct ExecutionResult {
 /// The device models run on (worker threads for the asynchronous modes): a strict HAL 1.3
 /// device, or, for the models only a runtime-only device accepts (WHILE operands of unknown
 /// size, HAL13.md d.4 rule 4), one with DeviceOptions::allow_runtime_only.
-/// Both are made at the first run, with that run's RunnerOptions::trace.
+/// Both are made at the first run, with that run's RunnerOptions::trace and ::threads.
 Device<>& device(const RunnerOptions& options, bool runtime_only = false) {
   static Device<> strict([&] {
     DeviceOptions<> o;
     o.trace = options.trace;
+    o.threads = options.threads;
     return o;
   }());
   if (!runtime_only) return strict;
@@ -62,6 +63,7 @@ Device<>& device(const RunnerOptions& options, bool runtime_only = false) {
     o.name = "nnhal-cpu-runtime-only";
     o.allow_runtime_only = true;
     o.trace = options.trace;
+    o.threads = options.threads;
     return o;
   }());
   return runtime;

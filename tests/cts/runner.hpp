@@ -33,6 +33,8 @@ struct RunnerOptions {
   /// `--trace` / `--profile`: receives the spans of every preparation and execution (the
   /// devices are made with it at the first run, so it must be set before and outlive them).
   TraceSink* trace = nullptr;
+  /// `--threads`: the devices' kernel threads (DeviceOptions::threads); outputs must not change.
+  std::size_t threads = 1;
 };
 
 enum class Outcome { Passed, Failed, Skipped };
