@@ -173,11 +173,18 @@ HWY_NOINLINE void tile(const simd::ConvF32Args& a, const float* image, float* ou
 #pragma GCC unroll 16
         for (std::size_t v = 0; v < NV; ++v) hn::StoreU(clamp(acc[m * NV + v], lo, hi), d, o + v * N);
       } else {
-        // The panel's valid channels: whole vectors, then one masked store.
+        // The panel's valid channels: whole vectors, then the rest of one through a stack copy
+        // (Highway 1.0's BlendedStore rewrites the whole vector on some targets: past the
+        // image, or into a neighbour's pixel that another thread is writing).
 #pragma GCC unroll 16
         for (std::size_t v = 0; v < NV; ++v) {
-          if ((v + 1) * N <= valid) hn::StoreU(clamp(acc[m * NV + v], lo, hi), d, o + v * N);
-          else if (v * N < valid) hn::BlendedStore(clamp(acc[m * NV + v], lo, hi), hn::FirstN(d, valid - v * N), d, o + v * N);
+          if ((v + 1) * N <= valid) {
+            hn::StoreU(clamp(acc[m * NV + v], lo, hi), d, o + v * N);
+          } else if (v * N < valid) {
+            HWY_ALIGN float tmp[N];
+            hn::Store(clamp(acc[m * NV + v], lo, hi), d, tmp);
+            std::memcpy(o + v * N, tmp, (valid - v * N) * sizeof(float));
+          }
         }
       }
     }
