@@ -261,6 +261,47 @@ inline OwnedModel fully_connected_f32_model(std::uint32_t batch, std::uint32_t i
   return om;
 }
 
+/// The 8-bit FULLY_CONNECTED of `type` (TENSOR_QUANT8_ASYMM or _SIGNED): input scale 1/128,
+/// weights scale 1/256 (zero point 128 / 0, pseudo-random bytes), int32 bias, output scale 1/16
+/// (zero point 128 / 0), activation NONE; weights and bias CONSTANT_REFERENCE in one pool.
+inline OwnedModel fully_connected_q8_model(OperandType type, std::uint32_t batch, std::uint32_t input_size,
+                                           std::uint32_t units, std::uint32_t seed = 1) {
+  OwnedModel om;
+  Model& m = om.model;
+  const bool is_signed = type == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
+  const std::int32_t zero = is_signed ? 0 : 128;
+  const std::size_t w_bytes = std::size_t{units} * input_size;
+  const std::size_t bias_offset = (w_bytes + 63) / 64 * 64;
+  auto pool = std::make_unique<AlignedFloats>((bias_offset + std::size_t{units} * 4 + 3) / 4);
+  auto* bytes = reinterpret_cast<std::uint8_t*>(pool->data());
+  std::uint32_t state = seed;
+  for (std::size_t i = 0; i < w_bytes; ++i) {
+    state = state * 1664525u + 1013904223u;
+    bytes[i] = static_cast<std::uint8_t>(state >> 24);
+  }
+  for (std::uint32_t u = 0; u < units; ++u) {
+    const std::int32_t b = static_cast<std::int32_t>(u * 97 % 4001) - 2000;
+    std::memcpy(bytes + bias_offset + std::size_t{u} * 4, &b, 4);
+  }
+  m.pools.push_back(pool->memory());
+  om.pools.push_back(std::move(pool));
+  const auto in = add_operand(m, type, {batch, input_size}, OperandLifeTime::SUBGRAPH_INPUT);
+  m.main.operands[in].scale = 1.0f / 128, m.main.operands[in].zeroPoint = zero;
+  const auto w = add_operand(m, type, {units, input_size}, OperandLifeTime::CONSTANT_REFERENCE);
+  m.main.operands[w].location = {0, 0, static_cast<std::uint32_t>(w_bytes)};
+  m.main.operands[w].scale = 1.0f / 256, m.main.operands[w].zeroPoint = zero;
+  const auto bias = add_operand(m, OperandType::TENSOR_INT32, {units}, OperandLifeTime::CONSTANT_REFERENCE);
+  m.main.operands[bias].location = {0, static_cast<std::uint32_t>(bias_offset), units * 4};
+  m.main.operands[bias].scale = 1.0f / 128 / 256;
+  const auto fuse = add_int32_constant(m, 0);
+  const auto out = add_operand(m, type, {batch, units}, OperandLifeTime::SUBGRAPH_OUTPUT);
+  m.main.operands[out].scale = 1.0f / 16, m.main.operands[out].zeroPoint = zero;
+  add_operation(m, OperationType::FULLY_CONNECTED, {in, w, bias, fuse}, {out});
+  m.main.inputIndexes = {in};
+  m.main.outputIndexes = {out};
+  return om;
+}
+
 /// A Request with one aligned pool per model input and output, sized from the declared (fully
 /// specified) shapes and types of main's inputs and outputs. Float inputs are filled with values
 /// in [-1, 1], 8-bit quantized ones with uniform random bytes.

@@ -15,6 +15,7 @@
 #include "nnhal/kernels/kernel.hpp"
 #include "nnhal/ops/fully_connected.hpp"
 #include "nnhal/simd/fully_connected_f32.hpp"
+#include "nnhal/simd/fully_connected_q8.hpp"
 
 namespace nnhal::kernels::fully_connected {
 
@@ -113,11 +114,18 @@ inline Status kernel_f16(const NodeIO& io) {
   return {};
 }
 
-/// Precomputed requantization of the quantized kernels.
+/// Precomputed requantization of the quantized kernels, and the SIMD dot products when the
+/// shapes were known at prepare (the workspace then holds the widened input row and the units'
+/// sums: depth int16, then units int32, 64-byte aligned).
 struct QuantParams {
   std::int32_t input_offset, weights_offset, output_offset;
   quant::Multiplier output;
+  const simd::FullyConnectedQ8* simd = nullptr;
+  std::uint32_t depth = 0, units = 0;  ///< the planned shape (simd != nullptr)
 };
+
+/// Bytes of the widened input row in the workspace (the sums follow).
+constexpr std::size_t widened_row_bytes(std::size_t depth) noexcept { return (depth * 2 + 63) / 64 * 64; }
 
 /// Builds QuantParams as the reference does (GetQuantizedConvolutionMultiplier, shared with the
 /// convolutions: filter_requant::conv_multiplier), with its bias-scale check at prepare time.
@@ -150,6 +158,33 @@ Status kernel_quant(const NodeIO& io) {
   const auto range = quant::activation_range(static_cast<FusedActivationFunc>(*act), o.scale(),
                                              o.zero_point(), storage.min, storage.max);
   const std::size_t batch = o.size() == 0 ? 0 : o.dim(0), input_size = w.dim(1), units = w.dim(0);
+  if (p.simd != nullptr && io.workspace() != nullptr && p.depth == input_size && p.units == units) {
+    // The SIMD dot products: per batch row, the input widened once (offset included), every
+    // unit's exact int32 sum (threads take ranges of units), then bias, rescale and clamp.
+    auto* row = reinterpret_cast<std::int16_t*>(io.workspace());
+    auto* sums = reinterpret_cast<std::int32_t*>(io.workspace() + widened_row_bytes(input_size));
+    const E* xd = x.data();
+    const E* wd = w.data();
+    for (std::size_t b = 0; b < batch; ++b) {
+      for (std::size_t k = 0; k < input_size; ++k)
+        row[k] = static_cast<std::int16_t>(xd[b * input_size + k] + p.input_offset);
+      for_each_piece(io.parallel(), units, 4, 64, [&](std::size_t begin, std::size_t end, std::size_t) {
+        if constexpr (T == OperandType::TENSOR_QUANT8_ASYMM)
+          p.simd->dot_u8(row, wd + begin * input_size, p.weights_offset, input_size, end - begin, sums + begin);
+        else
+          p.simd->dot_s8(row, wd + begin * input_size, p.weights_offset, input_size, end - begin, sums + begin);
+      });
+      for (std::size_t u = 0; u < units; ++u) {
+        const std::uint32_t acc = static_cast<std::uint32_t>(sums[u]) + static_cast<std::uint32_t>(bias[u]);
+        std::int32_t r = quant::multiply_by_quantized_multiplier(static_cast<std::int32_t>(acc), p.output.value,
+                                                                 p.output.shift);
+        r += p.output_offset;
+        r = r < range.min ? range.min : (r > range.max ? range.max : r);
+        o[b * units + u] = static_cast<E>(r);
+      }
+    }
+    return {};
+  }
   for (std::size_t b = 0; b < batch; ++b) {
     for (std::size_t u = 0; u < units; ++u) {
       std::uint32_t acc = 0;
@@ -186,6 +221,14 @@ struct Family : KernelFamily {
     } else {
       auto p = make_quant_params(io);
       if (!p) return std::move(p.error());
+      // The SIMD path needs the weights' shape now, to plan its workspace.
+      const RtOperand& w = io.input(1);
+      if (w.rank_known && w.dims.rank() == 2 && w.dims.all_known() && w.dims[0] != 0 && w.dims[1] != 0 &&
+          w.dims[1] <= (std::uint32_t{1} << 24) && w.dims[0] <= (std::uint32_t{1} << 24)) {
+        p->simd = &simd::fully_connected_q8_table();
+        p->depth = w.dims[1], p->units = w.dims[0];
+        prepare.workspace_bytes = widened_row_bytes(p->depth) + std::size_t{p->units} * sizeof(std::int32_t);
+      }
       prepare.store(*p);
       return &kernel_quant<T>;
     }
