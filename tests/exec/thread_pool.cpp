@@ -30,7 +30,7 @@ constexpr auto QU8 = OperandType::TENSOR_QUANT8_ASYMM;
 constexpr auto QS8 = OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
 using Kernels = nnhal::KernelSet<nnhal::Use<OperationType::CONV_2D, F32, QU8, QS8>,
                                  nnhal::Use<OperationType::DEPTHWISE_CONV_2D, F32, QU8, QS8>,
-                                 nnhal::Use<OperationType::FULLY_CONNECTED, F32>>;
+                                 nnhal::Use<OperationType::FULLY_CONNECTED, F32, QU8, QS8>>;
 
 /// A Parallel without threads that runs the pieces last to first on the caller, and records them.
 class Reversed final : public nnhal::Parallel {
@@ -140,6 +140,23 @@ Net fc_net(std::uint32_t n, std::uint32_t units) {
   return {std::move(b).model(), n, units};
 }
 
+/// x [1, n] of type T -> FULLY_CONNECTED to `units` (8-bit, per-tensor) -> output.
+template <OperandType T>
+Net fc_net_q8(std::uint32_t n, std::uint32_t units) {
+  using E = nnhal::element_t<T>;
+  constexpr std::int32_t zero = T == QU8 ? 128 : 0;
+  nnhal::ModelBuilder b;
+  const auto x = b.input<T>({{1, n}, 1.0f / 128, zero});
+  const auto weight_values = pseudo_random_bytes<E>(std::size_t{units} * n, 5);
+  std::vector<std::int32_t> bias_values(units);
+  for (std::uint32_t u = 0; u < units; ++u) bias_values[u] = static_cast<std::int32_t>(u * 41 % 3001) - 1500;
+  const auto weights = b.constant<T>(weight_values, {{units, n}, 1.0f / 256, zero});
+  const auto bias = b.constant<OperandType::TENSOR_INT32>(bias_values, {{units}, 1.0f / 128 / 256, 0});
+  b.output(b.operation<OperationType::FULLY_CONNECTED, T>({{1, units}, 1.0f / 16, zero}, x, weights, bias,
+                                                          b.scalar<I32>(0)));
+  return {std::move(b).model(), n, units, 1};
+}
+
 /// Runs `net` prepared with `parallel` on a fixed input; checks the reruns allocate nothing.
 std::vector<std::byte> run(const Net& net, nnhal::Parallel* parallel) {
   nnhal::PrepareOptions options;
@@ -239,6 +256,8 @@ TEST_CASE("threaded CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED: the same bit
       conv_net_q8<QU8>(15, 15, 8, 96, 3, 2),
       conv_net_q8<QS8>(20, 20, 32, 64, 1, 1),
       conv_net_q8<QS8>(33, 9, 3, 24, 3, 2),
+      fc_net_q8<QU8>(300, 333),
+      fc_net_q8<QS8>(64, 257),
   };
   nnhal::ThreadPool two(2), three(3);
   Reversed four(4);
