@@ -795,6 +795,95 @@ using Status = Expected<void>;
 
 }  // namespace nnhal
 // ---- end nnhal/core/result.hpp ----
+// ---- begin nnhal/interface/parallel.hpp ----
+/// \file
+/// How a kernel runs pieces of its work at once: the Parallel interface a driver implements over
+/// its own thread pool (nnhal::ThreadPool in nnhal/exec/thread_pool.hpp is the library's), and
+/// for_each_piece, which kernels call.
+///
+/// A kernel splits its output into contiguous ranges and computes each range exactly as it
+/// would alone: no element's value depends on which range holds it, so the outputs are bit for
+/// bit the same for any number of threads. A piece that needs scratch uses its worker's slice of
+/// the node's workspace, sized at prepare from KernelPrepare::concurrency.
+///
+/// Without a Parallel (firmware, the default) everything runs on the calling thread.
+
+
+namespace nnhal {
+
+/// Runs the pieces of one kernel call. Implementations must not allocate, throw or block
+/// forever; the object must outlive every prepared model that uses it.
+class Parallel {
+ public:
+  /// One piece: `piece` says which, `worker` < concurrency() which thread runs it (no two
+  /// pieces of one run() call running at the same time get the same worker: a scratch slice
+  /// index).
+  using Task = void (*)(void* context, std::size_t piece, std::size_t worker);
+
+  /// How many pieces may run at once (at least 1). Fixed for the object's life: preparation
+  /// sizes per-worker scratch from it.
+  virtual std::size_t concurrency() const noexcept = 0;
+
+  /// Calls task(context, i, worker) once for every i in [0, pieces), possibly on other threads
+  /// and at the same time, and returns when all calls have returned. There may be more pieces
+  /// than threads: threads take the next piece as they finish one, so a thread the system
+  /// holds up delays only the piece it holds. May run them all on the calling thread (when its
+  /// threads are busy with another caller, say). Called from several executions at once, it
+  /// must stay correct.
+  virtual void run(std::size_t pieces, Task task, void* context) noexcept = 0;
+
+ protected:
+  Parallel() = default;
+  Parallel(const Parallel&) = default;
+  Parallel& operator=(const Parallel&) = default;
+  ~Parallel() = default;
+};
+
+/// Pieces per thread for_each_piece aims at: a few, so that a thread that is held up (another
+/// process on its core) leaves the rest of the work to the others.
+inline constexpr std::size_t kPiecesPerThread = 4;
+
+/// Splits [0, n) into at most kPiecesPerThread * `parallel->concurrency()` contiguous ranges
+/// whose sizes (except the last) are multiples of `grain`, no range smaller than `min_items`
+/// unless it is the only one, and calls f(begin, end, worker) for each, worker <
+/// concurrency() naming the thread (a scratch slice index). Runs f(0, n, 0) directly when there
+/// is no Parallel or one range; nothing when n is 0.
+template <class F>
+void for_each_piece(Parallel* parallel, std::size_t n, std::size_t grain, std::size_t min_items, F&& f) {
+  if (n == 0) return;
+  if (grain == 0) grain = 1;
+  const std::size_t threads = parallel == nullptr ? 1 : parallel->concurrency();
+  std::size_t pieces = threads <= 1 ? 1 : threads * kPiecesPerThread;
+  if (min_items != 0 && n / min_items < pieces) pieces = n / min_items;
+  if (pieces <= 1 || n <= grain) {
+    f(std::size_t{0}, n, std::size_t{0});
+    return;
+  }
+  const std::size_t units = (n + grain - 1) / grain;
+  if (units < pieces) pieces = units;
+  struct Job {
+    std::remove_reference_t<F>* f;
+    std::size_t n, grain, units, pieces;
+  } job{&f, n, grain, units, pieces};
+  parallel->run(
+      pieces,
+      [](void* context, std::size_t piece, std::size_t worker) {
+        const Job& j = *static_cast<const Job*>(context);
+        // Units split as evenly as possible: the first (units % pieces) pieces get one more.
+        const std::size_t base = j.units / j.pieces, extra = j.units % j.pieces;
+        const std::size_t u0 = piece * base + (piece < extra ? piece : extra);
+        const std::size_t u1 = u0 + base + (piece < extra ? 1 : 0);
+        const std::size_t begin = u0 * j.grain, end = u1 * j.grain < j.n ? u1 * j.grain : j.n;
+        if (begin < end) (*j.f)(begin, end, worker);
+      },
+      &job);
+}
+
+/// The number of scratch slices for_each_piece's workers may use under `concurrency`.
+constexpr std::size_t piece_slots(std::size_t concurrency) noexcept { return concurrency == 0 ? 1 : concurrency; }
+
+}  // namespace nnhal
+// ---- end nnhal/interface/parallel.hpp ----
 // ---- begin nnhal/model/model.hpp ----
 /// \file
 /// The HAL 1.3 model structures (spec/HAL13.md section b): Operand, Operation, Subgraph, Model.
@@ -1049,9 +1138,10 @@ class NodeIO {
  public:
   NodeIO(RtOperand* table, std::span<const std::uint32_t> inputs,
          std::span<const std::uint32_t> outputs, const std::byte* params = nullptr,
-         std::byte* workspace = nullptr, const std::byte* packed = nullptr) noexcept
+         std::byte* workspace = nullptr, const std::byte* packed = nullptr,
+         Parallel* parallel = nullptr) noexcept
       : table_(table), inputs_(inputs), outputs_(outputs), params_(params), workspace_(workspace),
-        packed_(packed) {}
+        packed_(packed), parallel_(parallel) {}
 
   std::size_t input_count() const noexcept { return inputs_.size(); }
   std::size_t output_count() const noexcept { return outputs_.size(); }
@@ -1125,6 +1215,10 @@ class NodeIO {
   /// The data the kernel packed at prepare (KernelPrepare::pack), owned by the prepared plan.
   const std::byte* packed() const noexcept { return packed_; }
 
+  /// Where the kernel may run pieces of its work at once (for_each_piece), or nullptr: run on
+  /// the calling thread. Its concurrency is the one the node was prepared with.
+  Parallel* parallel() const noexcept { return parallel_; }
+
  private:
   RtOperand* table_;
   std::span<const std::uint32_t> inputs_;
@@ -1132,6 +1226,7 @@ class NodeIO {
   const std::byte* params_;
   std::byte* workspace_;
   const std::byte* packed_;
+  Parallel* parallel_;
 };
 
 /// Computes the shapes of a node's outputs from its inputs (writes output(i).dims and
@@ -1154,6 +1249,9 @@ struct KernelPrepare {
   bool dry_run = false;
   /// The node's packed data; read back at run time through NodeIO::packed().
   std::vector<std::byte>* packed = nullptr;
+  /// How many pieces of the node may run at once (NodeIO::parallel()'s concurrency, 1 without
+  /// one): a kernel whose pieces need scratch asks for that many slices.
+  std::size_t concurrency = 1;
 
   /// Stores a trivially copyable parameter block into the node's parameters.
   template <class P>
@@ -4277,7 +4375,16 @@ struct ConvF32Args {
   std::int64_t stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1, pad_top = 0, pad_left = 0;
   std::size_t panel = 0;  ///< NR the weights were packed with (panel_width(out_c))
   float act_min = 0.0f, act_max = 0.0f;
+  /// Output pixels [pixel_begin, pixel_end) of every image (pixel = oy * out_w + ox; the end is
+  /// clamped to out_h * out_w): a piece of the run for a thread. A pixel's value does not depend
+  /// on the range it is computed in.
+  std::size_t pixel_begin = 0, pixel_end = SIZE_MAX;
+  /// Panels (groups of `panel` output channels) [panel_begin, panel_end) only, likewise.
+  std::size_t panel_begin = 0, panel_end = SIZE_MAX;
 };
+
+/// Pixel ranges whose lengths are multiples of this keep the register tiles whole.
+inline constexpr std::size_t kConvF32PixelGrain = 12;
 
 /// The family's entry points for one target.
 struct ConvF32 {
@@ -4381,7 +4488,14 @@ struct ConvQ8Args {
   std::size_t panel = 0;
   std::int32_t output_offset = 0, act_min = 0, act_max = 0;
   bool signed_output = false;  ///< int8 storage (else uint8)
+  /// Output pixels [pixel_begin, pixel_end) of every image (pixel = oy * out_w + ox; the end is
+  /// clamped to out_h * out_w): a piece of the run for a thread. A pixel's value does not depend
+  /// on the range it is computed in.
+  std::size_t pixel_begin = 0, pixel_end = SIZE_MAX;
 };
+
+/// Pixel ranges whose lengths are multiples of this keep the register tiles whole.
+inline constexpr std::size_t kConvQ8PixelGrain = 12;
 
 /// The family's entry points for one target.
 struct ConvQ8 {
@@ -4638,7 +4752,25 @@ Status kernel_f32(const NodeIO& io) {
   a.stride_h = s->g.stride_h, a.stride_w = s->g.stride_w, a.dilation_h = s->g.dilation_h, a.dilation_w = s->g.dilation_w;
   a.pad_top = s->g.pad_h.head, a.pad_left = s->g.pad_w.head;
   a.panel = p.panel, a.act_min = r.min, a.act_max = r.max;
-  p.simd->run(a);
+  // Threads take ranges of pixels (at least 4 register tiles each) or, for small images, of
+  // output channel panels.
+  const std::size_t pixels = a.out_h * a.out_w, panels = (a.out_c + a.panel - 1) / a.panel;
+  constexpr std::size_t kMinPixels = 4 * simd::kConvF32PixelGrain;
+  Parallel* parallel = io.parallel();
+  if (parallel == nullptr || pixels >= kMinPixels * parallel->concurrency() || panels < 2) {
+    for_each_piece(parallel, pixels, simd::kConvF32PixelGrain, kMinPixels,
+                   [&](std::size_t begin, std::size_t end, std::size_t) {
+                     simd::ConvF32Args piece = a;
+                     piece.pixel_begin = begin, piece.pixel_end = end;
+                     p.simd->run(piece);
+                   });
+  } else {
+    for_each_piece(parallel, panels, 1, 1, [&](std::size_t begin, std::size_t end, std::size_t) {
+      simd::ConvF32Args piece = a;
+      piece.panel_begin = begin, piece.panel_end = end;
+      p.simd->run(piece);
+    });
+  }
   return {};
 }
 
@@ -4808,7 +4940,13 @@ Status kernel_quant(const NodeIO& io) {
   a.panel = p.panel;
   a.signed_output = T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
   a.output_offset = p.q.output_offset, a.act_min = range.min, a.act_max = range.max;
-  p.simd->run(a);
+  // Threads take ranges of output pixels, at least 2 tile groups each.
+  for_each_piece(io.parallel(), a.out_h * a.out_w, simd::kConvQ8PixelGrain, 2 * simd::kConvQ8PixelGrain,
+                 [&](std::size_t begin, std::size_t end, std::size_t) {
+                   simd::ConvQ8Args piece = a;
+                   piece.pixel_begin = begin, piece.pixel_end = end;
+                   p.simd->run(piece);
+                 });
   return {};
 }
 
@@ -5124,6 +5262,9 @@ struct DepthwiseF32Args {
   std::size_t batch, in_h, in_w, channels, out_h, out_w, filter_h, filter_w;
   std::int64_t stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left;
   float act_min, act_max;
+  /// Output rows [row_begin, row_end) of every image only (the end clamped to out_h): a piece
+  /// of the run for a thread; a row's values do not depend on the range.
+  std::size_t row_begin, row_end;
 };
 
 /// The family's entry points for one target.
@@ -5363,6 +5504,14 @@ void reference_quant(const E* in, const F* filter, const std::int32_t* bias, E* 
     }
 }
 
+/// Outputs below which a piece for another thread costs more than it saves.
+inline constexpr std::size_t kMinPieceOutputs = 8192;
+
+/// Output rows of `row_outputs` values each that make a piece worth a thread.
+constexpr std::size_t min_rows_per_piece(std::size_t row_outputs) noexcept {
+  return row_outputs == 0 ? 1 : (kMinPieceOutputs + row_outputs - 1) / row_outputs;
+}
+
 inline Status kernel_f32(const NodeIO& io) {
   auto cv = resolve(io);
   if (!cv) return std::move(cv.error());
@@ -5378,8 +5527,15 @@ inline Status kernel_f32(const NodeIO& io) {
                                       cv->out.n, cv->in.h, cv->in.w, cv->in.c, cv->out.h, cv->out.w,
                                       static_cast<std::size_t>(g.filter_h), static_cast<std::size_t>(g.filter_w),
                                       g.stride_h, g.stride_w, g.dilation_h, g.dilation_w, g.pad_h.head, g.pad_w.head,
-                                      r.min, r.max};
-    io.params<Params>().simd->run(args);
+                                      r.min, r.max, 0, SIZE_MAX};
+    const simd::DepthwiseF32& kernel = *io.params<Params>().simd;
+    // Threads take ranges of output rows, at least kMinPieceOutputs outputs each.
+    for_each_piece(io.parallel(), args.out_h, 1, min_rows_per_piece(args.out_w * args.channels),
+                   [&](std::size_t begin, std::size_t end, std::size_t) {
+                     simd::DepthwiseF32Args piece = args;
+                     piece.row_begin = begin, piece.row_end = end;
+                     kernel.run(piece);
+                   });
     return {};
   }
   reference_float(in, filter, bias, out, *cv);
@@ -6589,6 +6745,46 @@ inline void fully_connected_f32(const float* in, const float* weights, const flo
 
 }  // namespace nnhal::simd
 // ---- end nnhal/simd/fully_connected_f32.hpp ----
+// ---- begin nnhal/simd/fully_connected_q8.hpp ----
+/// \file
+/// SIMD family: the integer dot products of the 8-bit FULLY_CONNECTED kernel
+/// (TENSOR_QUANT8_ASYMM and TENSOR_QUANT8_ASYMM_SIGNED), compiled for every target
+/// (nnhal/simd/dispatch.hpp). The kernel widens one input row, offset included, to int16 once;
+/// this family computes every unit's sum of products with the offset weights exactly as the
+/// reference does (int32, wrapping), and the kernel adds the bias and rescales. The per-target
+/// code is in nnhal/simd/fully_connected_q8-inl.h.
+
+
+
+namespace nnhal::simd {
+
+/// The family's entry points for one target. For u < units:
+///   out[u] = sum over k < depth of x[k] * (int32(w[u * depth + k]) + w_offset), in int32 with
+///   wrap-around (the reference's uint32 accumulation),
+/// x the input row plus its offset (each in [-255, 255]), w_offset in [-255, 255].
+struct FullyConnectedQ8 {
+  void (*dot_u8)(const std::int16_t* x, const std::uint8_t* w, std::int32_t w_offset, std::size_t depth,
+                 std::size_t units, std::int32_t* out);
+  void (*dot_s8)(const std::int16_t* x, const std::int8_t* w, std::int32_t w_offset, std::size_t depth,
+                 std::size_t units, std::int32_t* out);
+};
+
+}  // namespace nnhal::simd
+
+#define NNHAL_SIMD_FAMILY_INL "nnhal/simd/fully_connected_q8-inl.h"
+#include "nnhal/simd/foreach_target-inl.h"
+#undef NNHAL_SIMD_FAMILY_INL
+
+namespace nnhal::simd {
+
+/// The family's entry points compiled for `target` (default: the one this process runs).
+inline const FullyConnectedQ8& fully_connected_q8_table(std::int64_t target = chosen_target()) noexcept {
+  static constexpr PerTarget<FullyConnectedQ8> kTables[] = NNHAL_SIMD_PER_TARGET(kFullyConnectedQ8);
+  return pick(kTables, target);
+}
+
+}  // namespace nnhal::simd
+// ---- end nnhal/simd/fully_connected_q8.hpp ----
 
 namespace nnhal::kernels::fully_connected {
 
@@ -6650,9 +6846,19 @@ inline Status kernel_f32(const NodeIO& io) {
   const auto w = io.in<OperandType::TENSOR_FLOAT32>(1);
   const auto o = io.out<OperandType::TENSOR_FLOAT32>(0);
   if (o.size() == 0) return {};  // zero-sized batch: nothing to compute
-  io.params<SimdParams<simd::FullyConnectedF32>>().simd->run(io.in<OperandType::TENSOR_FLOAT32>(0).data(), w.data(),
-                                                             io.in<OperandType::TENSOR_FLOAT32>(2).data(), o.data(),
-                                                             o.dim(0), w.dim(1), w.dim(0), r.min, r.max);
+  const simd::FullyConnectedF32& kernel = *io.params<SimdParams<simd::FullyConnectedF32>>().simd;
+  const float* in = io.in<OperandType::TENSOR_FLOAT32>(0).data();
+  const float* bias = io.in<OperandType::TENSOR_FLOAT32>(2).data();
+  const std::size_t batch = o.dim(0), input_size = w.dim(1), units = w.dim(0);
+  if (batch != 1) {
+    kernel.run(in, w.data(), bias, o.data(), batch, input_size, units, r.min, r.max);
+    return {};
+  }
+  // One input row: threads take ranges of units (whole tiles of the kernel: multiples of 16).
+  for_each_piece(io.parallel(), units, 16, 64, [&](std::size_t begin, std::size_t end, std::size_t) {
+    kernel.run(in, w.data() + begin * input_size, bias == nullptr ? nullptr : bias + begin, o.data() + begin, 1,
+               input_size, end - begin, r.min, r.max);
+  });
   return {};
 }
 
@@ -6677,11 +6883,18 @@ inline Status kernel_f16(const NodeIO& io) {
   return {};
 }
 
-/// Precomputed requantization of the quantized kernels.
+/// Precomputed requantization of the quantized kernels, and the SIMD dot products when the
+/// shapes were known at prepare (the workspace then holds the widened input row and the units'
+/// sums: depth int16, then units int32, 64-byte aligned).
 struct QuantParams {
   std::int32_t input_offset, weights_offset, output_offset;
   quant::Multiplier output;
+  const simd::FullyConnectedQ8* simd = nullptr;
+  std::uint32_t depth = 0, units = 0;  ///< the planned shape (simd != nullptr)
 };
+
+/// Bytes of the widened input row in the workspace (the sums follow).
+constexpr std::size_t widened_row_bytes(std::size_t depth) noexcept { return (depth * 2 + 63) / 64 * 64; }
 
 /// Builds QuantParams as the reference does (GetQuantizedConvolutionMultiplier, shared with the
 /// convolutions: filter_requant::conv_multiplier), with its bias-scale check at prepare time.
@@ -6714,6 +6927,33 @@ Status kernel_quant(const NodeIO& io) {
   const auto range = quant::activation_range(static_cast<FusedActivationFunc>(*act), o.scale(),
                                              o.zero_point(), storage.min, storage.max);
   const std::size_t batch = o.size() == 0 ? 0 : o.dim(0), input_size = w.dim(1), units = w.dim(0);
+  if (p.simd != nullptr && io.workspace() != nullptr && p.depth == input_size && p.units == units) {
+    // The SIMD dot products: per batch row, the input widened once (offset included), every
+    // unit's exact int32 sum (threads take ranges of units), then bias, rescale and clamp.
+    auto* row = reinterpret_cast<std::int16_t*>(io.workspace());
+    auto* sums = reinterpret_cast<std::int32_t*>(io.workspace() + widened_row_bytes(input_size));
+    const E* xd = x.data();
+    const E* wd = w.data();
+    for (std::size_t b = 0; b < batch; ++b) {
+      for (std::size_t k = 0; k < input_size; ++k)
+        row[k] = static_cast<std::int16_t>(xd[b * input_size + k] + p.input_offset);
+      for_each_piece(io.parallel(), units, 4, 64, [&](std::size_t begin, std::size_t end, std::size_t) {
+        if constexpr (T == OperandType::TENSOR_QUANT8_ASYMM)
+          p.simd->dot_u8(row, wd + begin * input_size, p.weights_offset, input_size, end - begin, sums + begin);
+        else
+          p.simd->dot_s8(row, wd + begin * input_size, p.weights_offset, input_size, end - begin, sums + begin);
+      });
+      for (std::size_t u = 0; u < units; ++u) {
+        const std::uint32_t acc = static_cast<std::uint32_t>(sums[u]) + static_cast<std::uint32_t>(bias[u]);
+        std::int32_t r = quant::multiply_by_quantized_multiplier(static_cast<std::int32_t>(acc), p.output.value,
+                                                                 p.output.shift);
+        r += p.output_offset;
+        r = r < range.min ? range.min : (r > range.max ? range.max : r);
+        o[b * units + u] = static_cast<E>(r);
+      }
+    }
+    return {};
+  }
   for (std::size_t b = 0; b < batch; ++b) {
     for (std::size_t u = 0; u < units; ++u) {
       std::uint32_t acc = 0;
@@ -6750,6 +6990,14 @@ struct Family : KernelFamily {
     } else {
       auto p = make_quant_params(io);
       if (!p) return std::move(p.error());
+      // The SIMD path needs the weights' shape now, to plan its workspace.
+      const RtOperand& w = io.input(1);
+      if (w.rank_known && w.dims.rank() == 2 && w.dims.all_known() && w.dims[0] != 0 && w.dims[1] != 0 &&
+          w.dims[1] <= (std::uint32_t{1} << 24) && w.dims[0] <= (std::uint32_t{1} << 24)) {
+        p->simd = &simd::fully_connected_q8_table();
+        p->depth = w.dims[1], p->units = w.dims[0];
+        prepare.workspace_bytes = widened_row_bytes(p->depth) + std::size_t{p->units} * sizeof(std::int32_t);
+      }
       prepare.store(*p);
       return &kernel_quant<T>;
     }
@@ -22419,6 +22667,24 @@ class GraphBuilder {
     return {i};
   }
 
+  /// Adds `memory` to the model's memory pools and returns its index, for constant_reference().
+  /// The memory is not copied: it must outlive the model and everything prepared from it.
+  std::uint32_t pool(Memory memory) {
+    model_->pools.push_back(memory);
+    return static_cast<std::uint32_t>(model_->pools.size() - 1);
+  }
+
+  /// A constant tensor of type T whose `length` bytes stay at `offset` in memory pool `pool`
+  /// (CONSTANT_REFERENCE: not copied into the model, so large weights are not duplicated).
+  template <OperandType T>
+  OperandRef<T> constant_reference(std::uint32_t pool, std::uint32_t offset, std::uint32_t length,
+                                   OperandSpec spec) {
+    static_assert(is_tensor(T), "nnhal: constant_reference() is for tensor constants");
+    const auto i = add_operand(T, spec, OperandLifeTime::CONSTANT_REFERENCE);
+    graph().operands[i].location = {pool, offset, length};
+    return {i};
+  }
+
   /// A constant scalar of type T.
   template <OperandType T>
   OperandRef<T> scalar(element_t<T> value) {
@@ -23708,6 +23974,8 @@ struct PreparedCore {
   std::vector<SubgraphPlan> graphs;  ///< 0 = main, 1 + i = referenced[i]
   std::uint64_t arena_bytes = 0;     ///< all subgraphs' arenas, back to back
   std::uint32_t while_nodes = 0;
+  /// Where kernels run pieces of their work (PrepareOptions::parallel); nullptr: the caller.
+  Parallel* parallel = nullptr;
 };
 
 /// True when `now` is later than `deadline` (signed difference, so counters may wrap).
@@ -24022,7 +24290,7 @@ bool Execution<C>::direct_steps(std::uint32_t g, std::vector<typename WhileState
     if (n == nullptr || n->dynamic || n->check_inputs) return false;
     std::byte* workspace = n->workspace_bytes != 0 ? arena_.data() + p.arena_base + n->workspace_offset : nullptr;
     steps.push_back({n->kernel, NodeIO(s.table.data(), p.node_inputs(*n), p.node_outputs(*n), n->params, workspace,
-                                       n->packed.data())});
+                                       n->packed.data(), core_->parallel)});
   }
   return true;
 }
@@ -24099,7 +24367,7 @@ Status Execution<C>::run_compute(std::uint32_t g, const ComputeNode& node) {
   const auto outs = p.node_outputs(node);
   std::byte* workspace =
       node.workspace_bytes != 0 ? arena_.data() + p.arena_base + node.workspace_offset : nullptr;
-  const NodeIO io(s.table.data(), ins, outs, node.params, workspace, node.packed.data());
+  const NodeIO io(s.table.data(), ins, outs, node.params, workspace, node.packed.data(), core_->parallel);
   const OperationInfo& info = *node.info;
   for (std::size_t i = 0; node.check_inputs && i < ins.size(); ++i) {
     const RtOperand& in = s.table[ins[i]];
@@ -24529,6 +24797,8 @@ void add_operand_lists(SubgraphPlan& plan, N& node, std::span<const std::uint32_
 /// Counts WHILE nodes across all subgraphs as they are prepared (each gets its own state).
 struct PrepareCounters {
   std::uint32_t while_nodes = 0;
+  /// Pieces a kernel may run at once (KernelPrepare::concurrency).
+  std::size_t concurrency = 1;
 };
 
 namespace detail {
@@ -24628,6 +24898,7 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
     }
     KernelPrepare setup{std::span<std::byte, kNodeParamBytes>(node.params)};
     setup.packed = &node.packed;
+    setup.concurrency = counters.concurrency;
     auto kernel = op->select(io, setup);
     if (!kernel) return std::move(kernel.error().prefix("operation %u (%s)", k, info->name.data()));
     node.kernel = *kernel;
@@ -25133,6 +25404,11 @@ struct PrepareOptions {
   std::shared_ptr<const void> owner;
   /// When set, receives a span for the preparation (nnhal/util/trace.hpp). Not owned.
   TraceSink* trace = nullptr;
+  /// When set, kernels run pieces of their work on it (nnhal/interface/parallel.hpp; e.g. a
+  /// nnhal::ThreadPool, or the driver's own pool). Outputs are the same for any concurrency.
+  /// Not owned: it must outlive the prepared model. nullptr: every kernel runs on the thread
+  /// that executes.
+  Parallel* parallel = nullptr;
 };
 
 class PreparedModel;
@@ -25195,7 +25471,9 @@ class PreparedModel {
     core->version = *version;
     const Model& m = core->model;
     core->graphs.resize(1 + m.referenced.size());
+    core->parallel = options.parallel;
     PrepareCounters counters;
+    counters.concurrency = options.parallel != nullptr ? piece_slots(options.parallel->concurrency()) : 1;
     for (std::size_t g = 0; g < core->graphs.size(); ++g) {
       const Subgraph& sg = g == 0 ? m.main : m.referenced[g - 1];
       SubgraphPlan& plan = core->graphs[g];
@@ -25914,6 +26192,147 @@ class WorkerPool {
 }  // namespace nnhal
 #endif  // NNHAL_ASYNC
 // ---- end nnhal/device/worker_pool.hpp ----
+// ---- begin nnhal/exec/thread_pool.hpp ----
+/// \file
+/// ThreadPool: the library's Parallel (nnhal/interface/parallel.hpp), a small fixed pool for
+/// programs and drivers that do not plug their own. `ThreadPool pool(2)` runs kernel pieces on
+/// the calling thread and one worker; pass it as PrepareOptions::parallel (or let a Device own
+/// one: DeviceOptions::threads).
+///
+/// One kernel call at a time: a second caller while the pool is busy (another execution on
+/// another thread, or a nested call) runs its pieces itself, so callers never wait on each other
+/// and never deadlock. A job costs no allocation. Workers spin briefly after a job before they
+/// sleep, since a network's next layer follows within microseconds; briefly, so that on a core
+/// shared with another process the threads do not take each other's time (with one core free,
+/// two threads run a network about as fast as one).
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+
+namespace nnhal {
+
+class ThreadPool final : public Parallel {
+ public:
+  /// A pool of `threads` threads in all, the caller's included (`threads - 1` workers;
+  /// 0 or 1: no worker, everything on the caller).
+  explicit ThreadPool(std::size_t threads) {
+    const std::size_t workers = threads > 1 ? threads - 1 : 0;
+    workers_.reserve(workers);
+    for (std::size_t i = 0; i < workers; ++i) workers_.emplace_back([this, i] { work(i + 1); });
+  }
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+  ~ThreadPool() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_.store(true, std::memory_order_relaxed);
+      state_.fetch_add(2 * kGeneration, std::memory_order_release);  // a new, closed generation
+    }
+    wake_.notify_all();
+    for (std::thread& t : workers_) t.join();
+  }
+
+  std::size_t concurrency() const noexcept override { return workers_.size() + 1; }
+
+  void run(std::size_t pieces, Task task, void* context) noexcept override {
+    if (pieces == 0) return;
+    std::unique_lock<std::mutex> busy(submit_, std::try_to_lock);
+    if (pieces == 1 || workers_.empty() || !busy.owns_lock()) {
+      for (std::size_t i = 0; i < pieces; ++i) task(context, i, 0);
+      return;
+    }
+    task_ = task;
+    context_ = context;
+    pieces_ = pieces;
+    next_.store(0, std::memory_order_relaxed);
+    done_.store(0, std::memory_order_relaxed);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      state_.fetch_add(kGeneration, std::memory_order_release);  // open: odd generation
+    }
+    wake_.notify_all();
+    take_pieces(0);
+    // Wait for the pieces other threads took, then close the job and wait for the workers
+    // that joined it to leave; a worker that had not joined by then skips it. So a worker
+    // that is late (descheduled, say) holds the caller up only if it took a piece.
+    spin_until([&] { return done_.load(std::memory_order_acquire) == pieces; });
+    state_.fetch_add(kGeneration, std::memory_order_acq_rel);  // closed: even generation
+    spin_until([&] { return (state_.load(std::memory_order_acquire) & kJoinedMask) == 0; });
+  }
+
+ private:
+  // state_: the job's generation (odd while open) times kGeneration, plus the number of
+  // workers that joined it.
+  static constexpr std::uint64_t kGeneration = std::uint64_t{1} << 32, kJoinedMask = kGeneration - 1;
+  /// Pauses a waiting thread spins before it yields (the caller) or sleeps (a worker): tens of
+  /// microseconds, longer than the gap between two kernels of a network, short enough not to
+  /// starve the thread it waits for when both share a core.
+  static constexpr unsigned kSpins = 2048;
+
+  static void pause() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+  }
+
+  template <class F>
+  static void spin_until(F&& done) noexcept {
+    for (unsigned spins = 0; !done(); ++spins) {
+      if (spins < kSpins) pause();
+      else std::this_thread::yield();
+    }
+  }
+
+  void take_pieces(std::size_t worker) noexcept {
+    for (std::size_t i; (i = next_.fetch_add(1, std::memory_order_relaxed)) < pieces_;) {
+      task_(context_, i, worker);
+      done_.fetch_add(1, std::memory_order_release);
+    }
+  }
+
+  void work(std::size_t worker) {
+    std::uint64_t seen = 0;  // the last generation this worker joined or skipped
+    for (;;) {
+      unsigned spins = 0;
+      while ((state_.load(std::memory_order_acquire) >> 32) == seen && spins < kSpins) {
+        pause();
+        ++spins;
+      }
+      if ((state_.load(std::memory_order_acquire) >> 32) == seen) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [&] { return (state_.load(std::memory_order_acquire) >> 32) != seen; });
+      }
+      if (stop_.load(std::memory_order_relaxed)) return;
+      std::uint64_t s = state_.load(std::memory_order_acquire);
+      seen = s >> 32;
+      if ((seen & 1) == 0) continue;  // closed before this worker came
+      // Join unless the job closes meanwhile (then the exchange fails and it is skipped).
+      bool joined = false;
+      while ((s >> 32) == seen && !joined)
+        joined = state_.compare_exchange_weak(s, s + 1, std::memory_order_acq_rel, std::memory_order_acquire);
+      if (!joined) continue;
+      take_pieces(worker);
+      state_.fetch_sub(1, std::memory_order_release);
+    }
+  }
+
+  std::vector<std::thread> workers_;
+  std::mutex submit_;  ///< held by the caller whose job the workers run
+  std::mutex mutex_;   ///< guards sleeping on wake_
+  std::condition_variable wake_;
+  std::atomic<std::uint64_t> state_{0};
+  std::atomic<std::size_t> next_{0}, done_{0};
+  std::atomic<bool> stop_{false};
+  Task task_ = nullptr;
+  void* context_ = nullptr;
+  std::size_t pieces_ = 0;
+};
+
+}  // namespace nnhal
+// ---- end nnhal/exec/thread_pool.hpp ----
 #endif
 
 namespace nnhal::detail {
@@ -25925,6 +26344,9 @@ struct DeviceContext {
   C clock;  ///< read from any thread: it must be safe to call now() concurrently
   BufferRegistry buffers;
   TraceSink* trace = nullptr;  ///< DeviceOptions::trace
+  /// Where kernels run their pieces: DeviceOptions::parallel, or the pool below; nullptr: the
+  /// executing thread.
+  Parallel* parallel = nullptr;
 
 #if NNHAL_ASYNC
   /// Queues `task` on the Device's workers; false when the Device is shutting down.
@@ -25934,6 +26356,9 @@ struct DeviceContext {
   }
   std::mutex pool_mutex;
   WorkerPool* pool = nullptr;  ///< owned by the Device; cleared before it is destroyed
+  /// The kernel pool of DeviceOptions::threads; here rather than in the Device because prepared
+  /// models, which may outlive the Device, run on it.
+  std::unique_ptr<ThreadPool> kernel_pool;
 #endif
 };
 
@@ -26140,12 +26565,25 @@ class DevicePreparedModel : public std::enable_shared_from_this<DevicePreparedMo
 
   /// executeSynchronously: runs `request` on the calling thread.
   ExecutionResult execute(const Request& request, const ExecutionArgs<C>& args = {}) {
+    ExecutionResult r;
+    execute(request, args, r);
+    return r;
+  }
+
+  /// The same into `result`, reusing its memory: its output_shapes vector and their
+  /// dimensions keep their capacity, so a caller that passes the same ExecutionResult to every
+  /// execution of a model makes no heap allocation per execution once the first has run.
+  void execute(const Request& request, const ExecutionArgs<C>& args, ExecutionResult& result) {
     const auto start = context_->clock.now();
     auto slot = acquire();
-    if (!slot) return failure(std::move(slot.error()));
-    ExecutionResult r = run(**slot, request, args, args.deadline, start, false, nullptr);
+    if (!slot) {
+      result.output_shapes.clear();
+      result.timing = {};
+      result.status = std::move(slot.error());
+      return;
+    }
+    run_into(**slot, request, args, args.deadline, start, false, nullptr, result);
     release(std::move(*slot));
-    return r;
   }
 
 #if NNHAL_ASYNC
@@ -26313,6 +26751,15 @@ class DevicePreparedModel : public std::enable_shared_from_this<DevicePreparedMo
                       std::optional<typename C::time_point> deadline, typename C::time_point start, bool fenced,
                       FencedExecutionInfo* fenced_info) {
     ExecutionResult r;
+    run_into(slot, request, args, deadline, start, fenced, fenced_info, r);
+    return r;
+  }
+
+  /// run() into `r`, whose memory is reused (see execute(request, args, result)).
+  void run_into(Slot& slot, const Request& request, const ExecutionArgs<C>& args,
+                std::optional<typename C::time_point> deadline, typename C::time_point start, bool fenced,
+                FencedExecutionInfo* fenced_info, ExecutionResult& r) {
+    r.timing = {};
     ExecuteOptions<C> options;
     options.deadline = deadline;
     options.loop_timeout = args.loop_timeout.value_or(kLoopTimeoutDefault);
@@ -26335,7 +26782,13 @@ class DevicePreparedModel : public std::enable_shared_from_this<DevicePreparedMo
     const bool shapes = s || s.error().status() == ErrorStatus::OUTPUT_INSUFFICIENT_SIZE;
     if (shapes && !fenced) {
       const auto produced = slot.execution.output_shapes();
-      r.output_shapes.assign(produced.begin(), produced.end());
+      r.output_shapes.resize(produced.size());
+      for (std::size_t i = 0; i < produced.size(); ++i) {
+        r.output_shapes[i].dimensions.assign(produced[i].dimensions.begin(), produced[i].dimensions.end());
+        r.output_shapes[i].isSufficient = produced[i].isSufficient;
+      }
+    } else {
+      r.output_shapes.clear();
     }
     const auto end = clock.now();
     if (s && args.measure == MeasureTiming::YES) {
@@ -26350,7 +26803,6 @@ class DevicePreparedModel : public std::enable_shared_from_this<DevicePreparedMo
       }
     }
     r.status = std::move(s);
-    return r;
   }
 
 #if NNHAL_ASYNC
@@ -26377,7 +26829,6 @@ class DevicePreparedModel : public std::enable_shared_from_this<DevicePreparedMo
 /// signalled, the execution is queued on the Device's workers; a waited fence in error puts the
 /// returned fence in error without running anything. Waiting costs no thread: fences call back.
 
-#include <atomic>
 
 
 #if NNHAL_ASYNC
@@ -27789,6 +28240,13 @@ struct DeviceOptions {
   /// prepared models (nnhal/util/trace.hpp), from worker threads too: it must be safe to call
   /// concurrently and outlive the device. Not owned.
   TraceSink* trace = nullptr;
+  /// Threads each execution's kernels may use, the executing thread included: above 1 the
+  /// device owns a nnhal::ThreadPool of that size (NNHAL_ASYNC builds); 0 = one per hardware
+  /// thread. Outputs are the same for any count. Ignored when `parallel` is set.
+  std::size_t threads = 1;
+  /// The driver's own pool for kernel pieces (nnhal/interface/parallel.hpp); not owned, must
+  /// outlive the device and every model it prepares.
+  Parallel* parallel = nullptr;
 };
 
 /// Arguments of prepare (prepareModel_1_3).
@@ -27831,7 +28289,16 @@ class Device {
         allow_runtime_only_(options.allow_runtime_only),
         context_(std::make_shared<detail::DeviceContext<C>>(std::move(options.clock))) {
     context_->trace = options.trace;
+    context_->parallel = options.parallel;
 #if NNHAL_ASYNC
+    if (context_->parallel == nullptr) {
+      std::size_t kernel_threads = options.threads;
+      if (kernel_threads == 0) kernel_threads = std::thread::hardware_concurrency();
+      if (kernel_threads > 1) {
+        context_->kernel_pool = std::make_unique<ThreadPool>(kernel_threads);
+        context_->parallel = context_->kernel_pool.get();
+      }
+    }
     std::size_t threads = options.worker_threads;
     if (threads == 0) threads = std::thread::hardware_concurrency();
     pool_ = std::make_unique<WorkerPool>(threads == 0 ? 1 : threads);
@@ -27975,6 +28442,7 @@ class Device {
     options.owner = std::move(owner);
     options.validation = validation();
     options.trace = context_->trace;
+    options.parallel = context_->parallel;
     auto prepared = PreparedModel::prepare(model, kernels, options);
     if (!prepared) return std::move(prepared.error().prefix("prepare"));
     if (policy_.memory_limit != 0 && prepared->arena_bytes() > policy_.memory_limit)

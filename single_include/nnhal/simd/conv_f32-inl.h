@@ -48,15 +48,27 @@ HWY_INLINE const float* tap_row(const simd::ConvF32Args& a, const float* image, 
 inline constexpr std::size_t kLanes = HWY_LANES(float);
 inline constexpr std::size_t kMaxVectors = kRegisters >= 32 ? 4 : 2;
 
-/// Vectors of channels per panel for out_c channels.
+/// Vectors of channels per panel for out_c channels: the widest panel unless two-vector panels
+/// leave fewer channels unused (96 = 3 x 32 rather than 2 x 64 with 32 unused; both tiles hold
+/// the same number of accumulators).
 constexpr std::size_t vectors_for(std::size_t out_c) {
-  return out_c > 2 * kLanes ? kMaxVectors : (out_c > kLanes ? 2 : 1);
+  if (out_c <= kLanes) return 1;
+  if (out_c <= 2 * kLanes || kMaxVectors == 2) return 2;
+  const auto padded = [out_c](std::size_t width) { return (out_c + width - 1) / width * width; };
+  return padded(2 * kLanes) < padded(kMaxVectors * kLanes) ? 2 : kMaxVectors;
 }
 
 /// Pixels per tile for NV vectors of channels (MR * NV accumulators + NV weights + 1).
 constexpr std::size_t rows_for(std::size_t nv) {
   if constexpr (kRegisters >= 32) return nv >= 4 ? 6 : 12;
   return nv >= 2 ? 6 : 12;
+}
+
+/// Asks for the cache line `bytes` past `p` (weights 8 steps ahead: the panels stream from L2,
+/// and the hardware prefetcher alone leaves the tile waiting on them about 8% of the time).
+/// Integer arithmetic: the address may lie past the buffer, which a prefetch never reads.
+HWY_INLINE void prefetch(const float* p, std::size_t bytes) {
+  __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(p) + bytes), 0, 3);
 }
 
 /// Hides a vector's value from the optimizer so that it is not hoisted out of its loop.
@@ -76,10 +88,10 @@ HWY_INLINE V clamp(V r, V lo, V hi) {
   return hn::IfThenElse(r < lo, lo, hn::IfThenElse(r > hi, hi, r));
 }
 
-/// Output pixels [p0, p0 + rows) of one image (rows <= MR), every panel.
+/// Output pixels [p0, p0 + rows) of one image (rows <= MR), panels [j_begin, j_end).
 template <std::size_t MR, std::size_t NV>
 HWY_NOINLINE void tile(const simd::ConvF32Args& a, const float* image, float* out_image, std::size_t p0,
-                       std::size_t rows) {
+                       std::size_t rows, std::size_t j_begin, std::size_t j_end) {
   using D = hn::ScalableTag<float>;
   using V = hn::Vec<D>;
   const D d;
@@ -93,7 +105,7 @@ HWY_NOINLINE void tile(const simd::ConvF32Args& a, const float* image, float* ou
     iy0[m] = static_cast<std::int64_t>(p / a.out_w) * a.stride_h - a.pad_top;
     ix0[m] = static_cast<std::int64_t>(p % a.out_w) * a.stride_w - a.pad_left;
   }
-  for (std::size_t j = 0; j < panels; ++j) {
+  for (std::size_t j = j_begin; j < j_end; ++j) {
     const float* panel = a.packed + j * (K + 1) * NR;
     V acc[MR * NV];
 #pragma GCC unroll 16
@@ -103,28 +115,49 @@ HWY_NOINLINE void tile(const simd::ConvF32Args& a, const float* image, float* ou
       for (std::size_t m = 0; m < MR; ++m) acc[m * NV + v] = bv;
     }
     const float* wp = panel + NR;
+    // acc[m] += the `count` input values at src[m] times the weight rows at wp (advanced).
+    const auto madd = [&](const float* const* src, std::size_t count) HWY_ATTR {
+      for (std::size_t c = 0; c < count; ++c) {
+        V wv[NV];
+#pragma GCC unroll 16
+        for (std::size_t v = 0; v < NV; ++v) {
+          prefetch(wp, (8 * NR + v * N) * sizeof(float));
+          wv[v] = hn::LoadU(d, wp + v * N);
+          KeepInRegister(wv[v]);
+        }
+#pragma GCC unroll 16
+        for (std::size_t m = 0; m < MR; ++m) {
+          const V xb = hn::Set(d, src[m][c]);
+#pragma GCC unroll 16
+          for (std::size_t v = 0; v < NV; ++v) acc[m * NV + v] = hn::MulAdd(xb, wv[v], acc[m * NV + v]);
+        }
+        wp += NR;
+      }
+    };
     for (std::size_t fy = 0; fy < a.filter_h; ++fy) {
+      // A filter row whose taps all lie inside the input, for every pixel of the tile, reads
+      // filter_w * in_c consecutive values (NHWC, dilation 1), in the order the weights are
+      // packed: one run instead of one per tap. Same products, same order.
+      const float* src[MR];
+      bool whole = a.dilation_w == 1;
+#pragma GCC unroll 16
+      for (std::size_t m = 0; m < MR; ++m) {
+        const std::int64_t iy = iy0[m] + static_cast<std::int64_t>(fy) * a.dilation_h;
+        whole = whole && iy >= 0 && iy < static_cast<std::int64_t>(a.in_h) && ix0[m] >= 0 &&
+                ix0[m] + static_cast<std::int64_t>(a.filter_w) <= static_cast<std::int64_t>(a.in_w);
+        src[m] = whole ? image + (static_cast<std::size_t>(iy) * a.in_w + static_cast<std::size_t>(ix0[m])) * a.in_c
+                       : nullptr;
+      }
+      if (whole) {
+        madd(src, a.filter_w * a.in_c);
+        continue;
+      }
       for (std::size_t fx = 0; fx < a.filter_w; ++fx) {
-        const float* src[MR];
 #pragma GCC unroll 16
         for (std::size_t m = 0; m < MR; ++m)
           src[m] = tap_row(a, image, zeros, iy0[m] + static_cast<std::int64_t>(fy) * a.dilation_h,
                            ix0[m] + static_cast<std::int64_t>(fx) * a.dilation_w);
-        for (std::size_t c = 0; c < a.in_c; ++c) {
-          V wv[NV];
-#pragma GCC unroll 16
-          for (std::size_t v = 0; v < NV; ++v) {
-            wv[v] = hn::LoadU(d, wp + v * N);
-            KeepInRegister(wv[v]);
-          }
-#pragma GCC unroll 16
-          for (std::size_t m = 0; m < MR; ++m) {
-            const V xb = hn::Set(d, src[m][c]);
-#pragma GCC unroll 16
-            for (std::size_t v = 0; v < NV; ++v) acc[m * NV + v] = hn::MulAdd(xb, wv[v], acc[m * NV + v]);
-          }
-          wp += NR;
-        }
+        madd(src, a.in_c);
       }
     }
     // The clamp bounds are made here (opaque to the compiler) rather than before the loops:
@@ -140,10 +173,19 @@ HWY_NOINLINE void tile(const simd::ConvF32Args& a, const float* image, float* ou
 #pragma GCC unroll 16
         for (std::size_t v = 0; v < NV; ++v) hn::StoreU(clamp(acc[m * NV + v], lo, hi), d, o + v * N);
       } else {
-        HWY_ALIGN float tmp[NR];
+        // The panel's valid channels: whole vectors, then the rest of one through a stack copy
+        // (Highway 1.0's BlendedStore rewrites the whole vector on some targets: past the
+        // image, or into a neighbour's pixel that another thread is writing).
 #pragma GCC unroll 16
-        for (std::size_t v = 0; v < NV; ++v) hn::Store(clamp(acc[m * NV + v], lo, hi), d, tmp + v * N);
-        std::memcpy(o, tmp, valid * sizeof(float));
+        for (std::size_t v = 0; v < NV; ++v) {
+          if ((v + 1) * N <= valid) {
+            hn::StoreU(clamp(acc[m * NV + v], lo, hi), d, o + v * N);
+          } else if (v * N < valid) {
+            HWY_ALIGN float tmp[N];
+            hn::Store(clamp(acc[m * NV + v], lo, hi), d, tmp);
+            std::memcpy(o + v * N, tmp, (valid - v * N) * sizeof(float));
+          }
+        }
       }
     }
   }
@@ -153,12 +195,33 @@ HWY_NOINLINE void tile(const simd::ConvF32Args& a, const float* image, float* ou
 template <std::size_t NV>
 HWY_INLINE void run_vectors(const simd::ConvF32Args& a) {
   constexpr std::size_t MR = rows_for(NV);
-  const std::size_t pixels = a.out_h * a.out_w;
+  constexpr std::size_t NR = NV * kLanes;
+  const std::size_t pixels = a.out_h * a.out_w, end = a.pixel_end < pixels ? a.pixel_end : pixels;
+  const std::size_t K = a.filter_h * a.filter_w * a.in_c, panels = (a.out_c + NR - 1) / NR;
+  const std::size_t j_begin = a.panel_begin, j_end = a.panel_end < panels ? a.panel_end : panels;
+  if (j_begin >= j_end) return;
+  // Pixel-major (every panel for each tile of pixels) while the weights stay in L2; above that,
+  // blocks of pixels whose input fits in half of L2, and within a block panel-major, so each
+  // panel is read from memory once per block and the block's input stays in L2. Only the order
+  // of the tiles changes, never what a tile computes.
+  const std::size_t weight_bytes = (j_end - j_begin) * (K + 1) * NR * sizeof(float);
+  const std::size_t input_bytes = K * sizeof(float) * MR;  // one tile's taps (an upper bound per pixel)
+  constexpr std::size_t kL2Budget = std::size_t{1} << 20;
+  std::size_t block = (kL2Budget / 2) / input_bytes * MR;
+  if (block < MR) block = MR;
   for (std::size_t b = 0; b < a.batch; ++b) {
     const float* image = a.in + b * a.in_h * a.in_w * a.in_c;
     float* out_image = a.out + b * pixels * a.out_c;
-    for (std::size_t p0 = 0; p0 < pixels; p0 += MR)
-      tile<MR, NV>(a, image, out_image, p0, pixels - p0 < MR ? pixels - p0 : MR);
+    if (weight_bytes <= kL2Budget) {
+      for (std::size_t p0 = a.pixel_begin; p0 < end; p0 += MR)
+        tile<MR, NV>(a, image, out_image, p0, end - p0 < MR ? end - p0 : MR, j_begin, j_end);
+      continue;
+    }
+    for (std::size_t q0 = a.pixel_begin; q0 < end; q0 += block) {
+      const std::size_t q1 = end - q0 < block ? end : q0 + block;
+      for (std::size_t j = j_begin; j < j_end; ++j)
+        for (std::size_t p0 = q0; p0 < q1; p0 += MR) tile<MR, NV>(a, image, out_image, p0, q1 - p0 < MR ? q1 - p0 : MR, j, j + 1);
+    }
   }
 }
 
@@ -194,14 +257,15 @@ inline void ConvF32Run(const simd::ConvF32Args& a) {
   if (NR != N) return;
   const std::size_t K = a.filter_h * a.filter_w * a.in_c;
   const std::size_t panels = (a.out_c + NR - 1) / NR, pixels = a.out_h * a.out_w;
+  const std::size_t end = a.pixel_end < pixels ? a.pixel_end : pixels;
   const float* zeros = a.packed + panels * (K + 1) * NR;
   const auto lo = hn::Set(d, a.act_min), hi = hn::Set(d, a.act_max);
   for (std::size_t b = 0; b < a.batch; ++b) {
     const float* image = a.in + b * a.in_h * a.in_w * a.in_c;
-    for (std::size_t p = 0; p < pixels; ++p) {
+    for (std::size_t p = a.pixel_begin; p < end; ++p) {
       const std::int64_t iy0 = static_cast<std::int64_t>(p / a.out_w) * a.stride_h - a.pad_top;
       const std::int64_t ix0 = static_cast<std::int64_t>(p % a.out_w) * a.stride_w - a.pad_left;
-      for (std::size_t j = 0; j < panels; ++j) {
+      for (std::size_t j = a.panel_begin; j < (a.panel_end < panels ? a.panel_end : panels); ++j) {
         const float* wp = a.packed + j * (K + 1) * NR;
         auto acc = hn::LoadU(d, wp);
         wp += NR;

@@ -224,8 +224,9 @@ HWY_INLINE void run_form(const simd::ConvQ8Args& a) {
   for (std::size_t b = 0; b < a.batch; ++b) {
     const std::uint8_t* image = base + b * a.in_h * a.in_w * row_bytes;
     std::uint8_t* out_image = a.out + b * pixels * a.out_c;
-    for (std::size_t p0 = 0; p0 < pixels; p0 += MR)
-      tile<MR, NV, kQuad>(a, image, zeros, row_bytes, out_image, p0, pixels - p0 < MR ? pixels - p0 : MR);
+    const std::size_t end = a.pixel_end < pixels ? a.pixel_end : pixels;
+    for (std::size_t p0 = a.pixel_begin; p0 < end; p0 += MR)
+      tile<MR, NV, kQuad>(a, image, zeros, row_bytes, out_image, p0, end - p0 < MR ? end - p0 : MR);
   }
 }
 

@@ -312,7 +312,7 @@ inline void DepthwiseF32(const simd::DepthwiseF32Args& a) {
   for (std::size_t b = 0; b < a.batch; ++b) {
     const float* in_b = a.in + b * a.in_h * a.in_w * C;
     float* out_b = a.out + b * a.out_h * a.out_w * C;
-    for (std::size_t y = 0; y < a.out_h; ++y) {
+    for (std::size_t y = a.row_begin; y < (a.row_end < a.out_h ? a.row_end : a.out_h); ++y) {
       float* orow = out_b + y * a.out_w * C;
 #if !HWY_HAVE_SCALABLE
       const std::int64_t iy0 = static_cast<std::int64_t>(y) * a.stride_h - a.pad_top;
