@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "support/no_allocation.hpp"
+#include "support/reversed_parallel.hpp"
 #include "nnhal/builder/builder.hpp"
 #include "nnhal/exec/prepared_model.hpp"
 #include "nnhal/exec/thread_pool.hpp"
@@ -31,21 +32,6 @@ constexpr auto QS8 = OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
 using Kernels = nnhal::KernelSet<nnhal::Use<OperationType::CONV_2D, F32, QU8, QS8>,
                                  nnhal::Use<OperationType::DEPTHWISE_CONV_2D, F32, QU8, QS8>,
                                  nnhal::Use<OperationType::FULLY_CONNECTED, F32, QU8, QS8>>;
-
-/// A Parallel without threads that runs the pieces last to first on the caller, and records them.
-class Reversed final : public nnhal::Parallel {
- public:
-  explicit Reversed(std::size_t concurrency) : concurrency_(concurrency) {}
-  std::size_t concurrency() const noexcept override { return concurrency_; }
-  void run(std::size_t pieces, Task task, void* context) noexcept override {
-    max_pieces = pieces > max_pieces ? pieces : max_pieces;
-    for (std::size_t i = pieces; i-- > 0;) task(context, i, i % concurrency_);
-  }
-  std::size_t max_pieces = 0;
-
- private:
-  std::size_t concurrency_;
-};
 
 /// Values in [-1, 1) from a 32-bit LCG, the same on every run.
 std::vector<float> pseudo_random(std::size_t n, std::uint32_t seed) {
@@ -186,31 +172,6 @@ bool same_bits(const std::vector<std::byte>& a, const std::vector<std::byte>& b)
 
 }  // namespace
 
-TEST_CASE("for_each_piece: contiguous ranges on grain boundaries, each index once, a few per thread") {
-  for (std::size_t concurrency : {1u, 2u, 3u, 5u}) {
-    for (std::size_t n : {0u, 1u, 7u, 12u, 100u, 1001u}) {
-      Reversed parallel(concurrency);
-      std::vector<int> seen(n, 0);
-      std::size_t ranges = 0;
-      nnhal::for_each_piece(&parallel, n, 4, 8, [&](std::size_t begin, std::size_t end, std::size_t worker) {
-        CHECK(begin < end);
-        CHECK(end <= n);
-        CHECK(worker < concurrency);
-        if (end != n) CHECK(end % 4 == 0);
-        CHECK(begin % 4 == 0);
-        if (ranges > 0 || end != n) CHECK(end - begin >= 8);
-        for (std::size_t i = begin; i < end; ++i) ++seen[i];
-        ++ranges;
-      });
-      for (int s : seen) CHECK(s == 1);
-      CHECK(parallel.max_pieces <= nnhal::kPiecesPerThread * concurrency);
-      if (concurrency == 1) CHECK(ranges == (n == 0 ? 0u : 1u));
-      if (n >= 8 * nnhal::kPiecesPerThread * concurrency && concurrency > 1)
-        CHECK(ranges == nnhal::kPiecesPerThread * concurrency);
-    }
-  }
-}
-
 TEST_CASE("ThreadPool: every piece once, from concurrent and nested callers") {
   nnhal::ThreadPool pool(3);
   CHECK(pool.concurrency() == 3);
@@ -260,7 +221,7 @@ TEST_CASE("threaded CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED: the same bit
       fc_net_q8<QS8>(64, 257),
   };
   nnhal::ThreadPool two(2), three(3);
-  Reversed four(4);
+  nnhal::test::Reversed four(4);
   for (const Net& net : nets) {
     const std::vector<std::byte> alone = run(net, nullptr);
     CHECK(same_bits(alone, run(net, &two)));
