@@ -790,6 +790,103 @@ HWY_NOINLINE void row3x3_fast(const simd::DepthwiseQ8Args& a, const FastBlock* b
   }
 }
 
+/// Whole rows like row3x3_fast, from a ring of the three padded rows interleaved per column:
+/// for block b (16 channels), column j and slot s (input row iy is in slot iy mod 3) the 16
+/// bytes are at ring + ((b * width + j) * 3 + s) * 16. One 64-byte load at a column then holds
+/// its three rows (and the next column's first), and one at its slot s also holds the next
+/// column's slot s 48 bytes further, so a pair vector is one single-source byte permutation
+/// (vpermb) instead of a two-source one (vpermt2b, two uops). Needs C % 16 == 0 and 64 bytes
+/// of slack after the ring; `top` is the slot of the window's first row.
+template <std::size_t S, class E, class F, bool Clamp>
+HWY_NOINLINE void row3x3_ring(const simd::DepthwiseQ8Args& a, const FastBlock* blocks, const std::uint8_t* ring,
+                              std::size_t width, std::size_t top, E* orow) {
+  constexpr std::size_t U = 8, N = 16;
+  const std::size_t C = a.channels, W = a.out_w;
+  const std::size_t mid = (top + 1) % 3, bottom = (top + 2) % 3;
+  alignas(64) std::uint8_t vi[64], hi_idx[64];
+  for (std::size_t c = 0; c < 16; ++c) {
+    vi[4 * c] = static_cast<std::uint8_t>(16 * top + c), vi[4 * c + 2] = static_cast<std::uint8_t>(16 * mid + c);
+    hi_idx[4 * c] = static_cast<std::uint8_t>(c), hi_idx[4 * c + 2] = static_cast<std::uint8_t>(48 + c);
+    vi[4 * c + 1] = vi[4 * c + 3] = hi_idx[4 * c + 1] = hi_idx[4 * c + 3] = 0;
+  }
+  constexpr __mmask64 kLow = 0x5555555555555555ull;  // the low byte of each 16-bit half
+  const __m512i vidx = _mm512_load_si512(vi), hidx = _mm512_load_si512(hi_idx);
+  const __m512i limit = _mm512_set1_epi64(-(std::int64_t{1} << 30)), neg = _mm512_set1_epi64(std::int64_t{1} << 31);
+  const __m512i lo = _mm512_set1_epi8(static_cast<char>(a.act_min)), hi = _mm512_set1_epi8(static_cast<char>(a.act_max));
+  const __m512i order = _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
+  for (std::size_t c = 0; c < C; c += N) {
+    FastBlock local;
+    if (blocks == nullptr) local = fast_block_at<E, F>(a, c);
+    const FastBlock& fb = blocks != nullptr ? blocks[c / N] : local;
+    const __m512i wq0 = fb.wq0, wq1 = fb.wq1, wq2 = fb.wq2, wr0 = fb.wr0, wr1 = fb.wr1, b = fb.bias;
+    const __m512i m = fb.m, m_odd = fb.m_odd, add_even = fb.add_even, add_odd = fb.add_odd, sh_even = fb.sh_even,
+                  sh_odd = fb.sh_odd;
+    const std::uint8_t* block = ring + (c / N) * width * 48;
+    for (std::size_t x0 = 0; x0 < W; x0 += U) {
+      const std::size_t x = x0 + U <= W ? x0 : W - U;
+      __m512i acc[U];
+#pragma GCC unroll 8
+      for (std::size_t u = 0; u < U; ++u) acc[u] = b;
+      const std::uint8_t* col = block + x * S * 48;
+#pragma GCC unroll 24
+      for (std::size_t j = 0; j < (U - 1) * S + 3; ++j, col += 48) {
+        const __m512i qv = _mm512_maskz_permutexvar_epi8(kLow, vidx, _mm512_loadu_si512(col));
+#pragma GCC unroll 3
+        for (std::size_t kx = 0; kx < 3; ++kx) {
+          if (j >= kx && (j - kx) % S == 0 && (j - kx) / S < U) {
+            const __m512i wk = kx == 0 ? wq0 : (kx == 1 ? wq1 : wq2);
+            acc[(j - kx) / S] = dot_pairs(acc[(j - kx) / S], qv, wk);
+          }
+        }
+        if (j + 1 < (U - 1) * S + 3) {
+          // (bottom row column j, column j + 1): output u with j = u S takes it with
+          // (w20, w21), output u with j = u S + 1 with (0, w22)
+          const __m512i rv = _mm512_maskz_permutexvar_epi8(kLow, hidx, _mm512_loadu_si512(col + 16 * bottom));
+          if (j % S == 0 && j / S < U) acc[j / S] = dot_pairs(acc[j / S], rv, wr0);
+          if (j >= 1 && (j - 1) % S == 0 && (j - 1) / S < U) acc[(j - 1) / S] = dot_pairs(acc[(j - 1) / S], rv, wr1);
+        }
+      }
+      __m512i r[U];
+#pragma GCC unroll 8
+      for (std::size_t u = 0; u < U; ++u)
+        r[u] = fast_rescale(acc[u], m, m_odd, add_even, add_odd, sh_even, sh_odd, limit, neg);
+      E* o = orow + x * C + c;
+      fast_store4<E, Clamp>(r[0], r[1], r[2], r[3], lo, hi, order, o, C);
+      fast_store4<E, Clamp>(r[4], r[5], r[6], r[7], lo, hi, order, o + 4 * C, C);
+    }
+  }
+}
+
+/// Writes input row iy (the input zero point outside the input; x ^ 0x80 when E is signed)
+/// into slot `slot` of row3x3_ring's ring.
+template <class E>
+HWY_INLINE void ring_row(const simd::DepthwiseQ8Args& a, const E* in_b, std::int64_t iy, std::size_t width,
+                         std::uint8_t zp, std::size_t slot, std::uint8_t* ring) {
+  const std::size_t C = a.channels, blocks = C / 16;
+  const auto pad = a.pad_left;
+  const __m128i zv = _mm_set1_epi8(static_cast<char>(zp));
+  const __m128i flip = _mm_set1_epi8(static_cast<char>(std::is_signed_v<E> ? 0x80 : 0));
+  // columns [lo, hi) are inside the input (none when the row is outside it)
+  std::size_t lo = 0, hi = 0;
+  if (iy >= 0 && iy < static_cast<std::int64_t>(a.in_h)) {
+    const std::int64_t l = pad, h = pad + static_cast<std::int64_t>(a.in_w);
+    lo = static_cast<std::size_t>(l < 0 ? 0 : (l > static_cast<std::int64_t>(width) ? static_cast<std::int64_t>(width) : l));
+    hi = static_cast<std::size_t>(h < static_cast<std::int64_t>(lo) ? static_cast<std::int64_t>(lo)
+                                                                   : (h > static_cast<std::int64_t>(width) ? static_cast<std::int64_t>(width) : h));
+  }
+  for (std::size_t b = 0; b < blocks; ++b) {
+    std::uint8_t* dst = ring + b * width * 48 + slot * 16;
+    for (std::size_t j = 0; j < lo; ++j) _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + j * 48), zv);
+    if (lo < hi) {
+      const E* src = in_b + (static_cast<std::size_t>(iy) * a.in_w + (lo - static_cast<std::size_t>(pad))) * C + b * 16;
+      for (std::size_t j = lo; j < hi; ++j, src += C)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + j * 48),
+                         _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src)), flip));
+    }
+    for (std::size_t j = hi; j < width; ++j) _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + j * 48), zv);
+  }
+}
+
 /// padded_row for row3x3_fast: the row as unsigned bytes (x ^ 0x80 when E is signed).
 template <class E>
 HWY_INLINE void padded_row_u8(const simd::DepthwiseQ8Args& a, const E* in_b, std::int64_t iy, std::size_t width,
@@ -857,6 +954,8 @@ HWY_NOINLINE void run(const simd::DepthwiseQ8Args& a) {
 #if HWY_TARGET == HWY_AVX3_DL
   // Padded rows with a rescale row3x3_fast handles take it (rows stored as unsigned bytes).
   const bool use_fast = use_padded && fast_rescale_ok(a);
+  // ... from the interleaved ring of row3x3_ring when the channels are whole blocks
+  const bool use_ring = use_fast && C % 16 == 0 && 3 * width * C + 64 <= kPaddedBytes;
   const bool clamp = a.act_min > static_cast<std::int32_t>(std::numeric_limits<E>::min()) ||
                      a.act_max < static_cast<std::int32_t>(std::numeric_limits<E>::max());
   FastBlock fast_buf[kMaxPairBlocks];
@@ -889,6 +988,26 @@ HWY_NOINLINE void run(const simd::DepthwiseQ8Args& a) {
       const std::int64_t iy0 = static_cast<std::int64_t>(y) * a.stride_h - a.pad_top;
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
 #if HWY_TARGET == HWY_AVX3_DL
+      if (use_ring) {
+        for (std::int64_t ky = 0; ky < 3; ++ky) {
+          const std::int64_t iy = iy0 + ky;
+          const auto slot = static_cast<std::size_t>(((iy % 3) + 3) % 3);
+          if (held[slot] != iy) ring_row(a, in_b, iy, width, zp_u, slot, upadded), held[slot] = iy;
+        }
+        const auto top = static_cast<std::size_t>(((iy0 % 3) + 3) % 3);
+        if (a.stride_w == 1) {
+          if (clamp)
+            row3x3_ring<1, E, F, true>(a, fast_blocks, upadded, width, top, orow);
+          else
+            row3x3_ring<1, E, F, false>(a, fast_blocks, upadded, width, top, orow);
+        } else {
+          if (clamp)
+            row3x3_ring<2, E, F, true>(a, fast_blocks, upadded, width, top, orow);
+          else
+            row3x3_ring<2, E, F, false>(a, fast_blocks, upadded, width, top, orow);
+        }
+        continue;
+      }
       if (use_fast) {
         const std::uint8_t* rows[3];
         for (std::int64_t ky = 0; ky < 3; ++ky) {
