@@ -1,7 +1,8 @@
 // CONV_2D benchmarks, timed through a prepared model (Execution::run(request)), single thread,
 // on the peers' shapes and conventions (../shared/peers: NHWC, batch 1, stride 1, SAME
 // padding, bias, no activation): a 3x3 convolution 56x56x64 -> 64 and a 1x1 convolution
-// 56x56x64 -> 128, in FLOAT32, TENSOR_QUANT8_ASYMM (qu8) and TENSOR_QUANT8_ASYMM_SIGNED (qs8).
+// 56x56x64 -> 128, in FLOAT32, TENSOR_QUANT8_ASYMM (qu8) and TENSOR_QUANT8_ASYMM_SIGNED (qs8);
+// and MobileNet v1's other pointwise shapes in qu8 and qs8 (no peer case).
 // Filter and bias are CONSTANT_REFERENCE operands (packed once at prepare). Quantization as the
 // peers' XNNPACK cases: input scale 0.02, filter 0.01, output 1.0; zero points 128 for qu8 and
 // 0 for qs8. Counter FLOPS: 2 * out_h * out_w * out_c * k * k * in_c per run.
@@ -72,8 +73,8 @@ nb::OwnedModel conv_model(OperandType type, std::uint32_t h, std::uint32_t w, st
   return om;
 }
 
-void conv(benchmark::State& state, OperandType type, std::uint32_t k, std::uint32_t oc) {
-  constexpr std::uint32_t h = 56, w = 56, ic = 64;
+void conv(benchmark::State& state, OperandType type, std::uint32_t k, std::uint32_t oc, std::uint32_t h = 56,
+          std::uint32_t w = 56, std::uint32_t ic = 64) {
   const nb::OwnedModel om = conv_model(type, h, w, ic, oc, k);
   nb::OwnedRequest req(om.model);
   if (!nb::run_model_loop(state, om.model, req)) return;
@@ -87,6 +88,16 @@ void conv3x3_qu8_56x56x64to64(benchmark::State& s) { conv(s, OperandType::TENSOR
 void conv3x3_qs8_56x56x64to64(benchmark::State& s) { conv(s, OperandType::TENSOR_QUANT8_ASYMM_SIGNED, 3, 64); }
 void conv1x1_qu8_56x56x64to128(benchmark::State& s) { conv(s, OperandType::TENSOR_QUANT8_ASYMM, 1, 128); }
 
+// MobileNet v1's pointwise shapes (no activation, as the cases above), uint8 and int8.
+constexpr OperandType kQu8 = OperandType::TENSOR_QUANT8_ASYMM, kQs8 = OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
+void conv1x1_qs8_56x56x64to128(benchmark::State& s) { conv(s, kQs8, 1, 128); }
+void conv1x1_qu8_28x28x256to256(benchmark::State& s) { conv(s, kQu8, 1, 256, 28, 28, 256); }
+void conv1x1_qs8_28x28x256to256(benchmark::State& s) { conv(s, kQs8, 1, 256, 28, 28, 256); }
+void conv1x1_qu8_14x14x512to512(benchmark::State& s) { conv(s, kQu8, 1, 512, 14, 14, 512); }
+void conv1x1_qs8_14x14x512to512(benchmark::State& s) { conv(s, kQs8, 1, 512, 14, 14, 512); }
+void conv1x1_qu8_7x7x1024to1024(benchmark::State& s) { conv(s, kQu8, 1, 1024, 7, 7, 1024); }
+void conv1x1_qs8_7x7x1024to1024(benchmark::State& s) { conv(s, kQs8, 1, 1024, 7, 7, 1024); }
+
 }  // namespace
 
 BENCHMARK(conv3x3_f32_56x56x64to64)->Unit(benchmark::kMicrosecond);
@@ -94,3 +105,10 @@ BENCHMARK(conv1x1_f32_56x56x64to128)->Unit(benchmark::kMicrosecond);
 BENCHMARK(conv3x3_qu8_56x56x64to64)->Unit(benchmark::kMicrosecond);
 BENCHMARK(conv3x3_qs8_56x56x64to64)->Unit(benchmark::kMicrosecond);
 BENCHMARK(conv1x1_qu8_56x56x64to128)->Unit(benchmark::kMicrosecond);
+BENCHMARK(conv1x1_qs8_56x56x64to128)->Unit(benchmark::kMicrosecond);
+BENCHMARK(conv1x1_qu8_28x28x256to256)->Unit(benchmark::kMicrosecond);
+BENCHMARK(conv1x1_qs8_28x28x256to256)->Unit(benchmark::kMicrosecond);
+BENCHMARK(conv1x1_qu8_14x14x512to512)->Unit(benchmark::kMicrosecond);
+BENCHMARK(conv1x1_qs8_14x14x512to512)->Unit(benchmark::kMicrosecond);
+BENCHMARK(conv1x1_qu8_7x7x1024to1024)->Unit(benchmark::kMicrosecond);
+BENCHMARK(conv1x1_qs8_7x7x1024to1024)->Unit(benchmark::kMicrosecond);
