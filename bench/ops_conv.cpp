@@ -1,7 +1,9 @@
 // CONV_2D benchmarks, timed through a prepared model (Execution::run(request)), single thread,
 // on the peers' shapes and conventions (../shared/peers: NHWC, batch 1, stride 1, SAME
 // padding, bias, no activation): a 3x3 convolution 56x56x64 -> 64 and a 1x1 convolution
-// 56x56x64 -> 128, in FLOAT32, TENSOR_QUANT8_ASYMM (qu8) and TENSOR_QUANT8_ASYMM_SIGNED (qs8).
+// 56x56x64 -> 128, in FLOAT32, TENSOR_QUANT8_ASYMM (qu8) and TENSOR_QUANT8_ASYMM_SIGNED (qs8);
+// and MobileNet v1's other pointwise shapes in qu8 and qs8 and its first layer (3x3 stride 2,
+// 224x224x3 -> 32) in f32, qu8 and qs8 (no peer case).
 // Filter and bias are CONSTANT_REFERENCE operands (packed once at prepare). Quantization as the
 // peers' XNNPACK cases: input scale 0.02, filter 0.01, output 1.0; zero points 128 for qu8 and
 // 0 for qs8. Counter FLOPS: 2 * out_h * out_w * out_c * k * k * in_c per run.
@@ -27,7 +29,7 @@ namespace nb = nnhal::bench;
 /// CONV_2D of a [1, h, w, ic] input of `type` with a [oc, k, k, ic] filter, SAME padding,
 /// stride 1, activation NONE.
 nb::OwnedModel conv_model(OperandType type, std::uint32_t h, std::uint32_t w, std::uint32_t ic, std::uint32_t oc,
-                          std::uint32_t k) {
+                          std::uint32_t k, std::int32_t stride = 1) {
   nb::OwnedModel om;
   Model& m = om.model;
   const bool is_float = type == OperandType::TENSOR_FLOAT32;
@@ -57,9 +59,10 @@ nb::OwnedModel conv_model(OperandType type, std::uint32_t h, std::uint32_t w, st
   const auto b = nb::add_operand(m, bias_type, {oc}, OperandLifeTime::CONSTANT_REFERENCE);
   m.main.operands[b].location = {0, static_cast<std::uint32_t>(w_floats * 4), oc * 4};
   const auto pad = nb::add_int32_constant(m, 1);  // SAME
-  const auto sw = nb::add_int32_constant(m, 1), sh = nb::add_int32_constant(m, 1);
+  const auto sw = nb::add_int32_constant(m, stride), sh = nb::add_int32_constant(m, stride);
   const auto act = nb::add_int32_constant(m, 0);
-  const auto y = nb::add_operand(m, type, {1, h, w, oc}, OperandLifeTime::SUBGRAPH_OUTPUT);
+  const auto st = static_cast<std::uint32_t>(stride);
+  const auto y = nb::add_operand(m, type, {1, (h + st - 1) / st, (w + st - 1) / st, oc}, OperandLifeTime::SUBGRAPH_OUTPUT);
   if (!is_float) {
     m.main.operands[x].scale = 0.02f, m.main.operands[x].zeroPoint = zp;
     m.main.operands[f].scale = 0.01f, m.main.operands[f].zeroPoint = zp;
@@ -72,12 +75,14 @@ nb::OwnedModel conv_model(OperandType type, std::uint32_t h, std::uint32_t w, st
   return om;
 }
 
-void conv(benchmark::State& state, OperandType type, std::uint32_t k, std::uint32_t oc) {
-  constexpr std::uint32_t h = 56, w = 56, ic = 64;
-  const nb::OwnedModel om = conv_model(type, h, w, ic, oc, k);
+void conv(benchmark::State& state, OperandType type, std::uint32_t k, std::uint32_t oc, std::uint32_t h = 56,
+          std::uint32_t w = 56, std::uint32_t ic = 64, std::int32_t stride = 1) {
+  const nb::OwnedModel om = conv_model(type, h, w, ic, oc, k, stride);
   nb::OwnedRequest req(om.model);
   if (!nb::run_model_loop(state, om.model, req)) return;
-  state.counters["FLOPS"] = benchmark::Counter(2.0 * h * w * oc * k * k * ic, benchmark::Counter::kIsIterationInvariantRate,
+  const auto st = static_cast<std::uint32_t>(stride);
+  const double outputs = 1.0 * ((h + st - 1) / st) * ((w + st - 1) / st) * oc;
+  state.counters["FLOPS"] = benchmark::Counter(2.0 * outputs * k * k * ic, benchmark::Counter::kIsIterationInvariantRate,
                                                benchmark::Counter::kIs1000);
 }
 
@@ -87,6 +92,20 @@ void conv3x3_qu8_56x56x64to64(benchmark::State& s) { conv(s, OperandType::TENSOR
 void conv3x3_qs8_56x56x64to64(benchmark::State& s) { conv(s, OperandType::TENSOR_QUANT8_ASYMM_SIGNED, 3, 64); }
 void conv1x1_qu8_56x56x64to128(benchmark::State& s) { conv(s, OperandType::TENSOR_QUANT8_ASYMM, 1, 128); }
 
+// MobileNet v1's pointwise shapes (no activation, as the cases above), uint8 and int8.
+constexpr OperandType kQu8 = OperandType::TENSOR_QUANT8_ASYMM, kQs8 = OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
+void conv1x1_qs8_56x56x64to128(benchmark::State& s) { conv(s, kQs8, 1, 128); }
+void conv1x1_qu8_28x28x256to256(benchmark::State& s) { conv(s, kQu8, 1, 256, 28, 28, 256); }
+void conv1x1_qs8_28x28x256to256(benchmark::State& s) { conv(s, kQs8, 1, 256, 28, 28, 256); }
+void conv1x1_qu8_14x14x512to512(benchmark::State& s) { conv(s, kQu8, 1, 512, 14, 14, 512); }
+void conv1x1_qs8_14x14x512to512(benchmark::State& s) { conv(s, kQs8, 1, 512, 14, 14, 512); }
+void conv1x1_qu8_7x7x1024to1024(benchmark::State& s) { conv(s, kQu8, 1, 1024, 7, 7, 1024); }
+void conv1x1_qs8_7x7x1024to1024(benchmark::State& s) { conv(s, kQs8, 1, 1024, 7, 7, 1024); }
+// MobileNet's first layer: 3x3 stride 2, 3 input channels.
+void conv3x3s2_f32_224x224x3to32(benchmark::State& s) { conv(s, OperandType::TENSOR_FLOAT32, 3, 32, 224, 224, 3, 2); }
+void conv3x3s2_qu8_224x224x3to32(benchmark::State& s) { conv(s, kQu8, 3, 32, 224, 224, 3, 2); }
+void conv3x3s2_qs8_224x224x3to32(benchmark::State& s) { conv(s, kQs8, 3, 32, 224, 224, 3, 2); }
+
 }  // namespace
 
 BENCHMARK(conv3x3_f32_56x56x64to64)->Unit(benchmark::kMicrosecond);
@@ -94,3 +113,13 @@ BENCHMARK(conv1x1_f32_56x56x64to128)->Unit(benchmark::kMicrosecond);
 BENCHMARK(conv3x3_qu8_56x56x64to64)->Unit(benchmark::kMicrosecond);
 BENCHMARK(conv3x3_qs8_56x56x64to64)->Unit(benchmark::kMicrosecond);
 BENCHMARK(conv1x1_qu8_56x56x64to128)->Unit(benchmark::kMicrosecond);
+BENCHMARK(conv1x1_qs8_56x56x64to128)->Unit(benchmark::kMicrosecond);
+BENCHMARK(conv1x1_qu8_28x28x256to256)->Unit(benchmark::kMicrosecond);
+BENCHMARK(conv1x1_qs8_28x28x256to256)->Unit(benchmark::kMicrosecond);
+BENCHMARK(conv1x1_qu8_14x14x512to512)->Unit(benchmark::kMicrosecond);
+BENCHMARK(conv1x1_qs8_14x14x512to512)->Unit(benchmark::kMicrosecond);
+BENCHMARK(conv1x1_qu8_7x7x1024to1024)->Unit(benchmark::kMicrosecond);
+BENCHMARK(conv1x1_qs8_7x7x1024to1024)->Unit(benchmark::kMicrosecond);
+BENCHMARK(conv3x3s2_f32_224x224x3to32)->Unit(benchmark::kMicrosecond);
+BENCHMARK(conv3x3s2_qu8_224x224x3to32)->Unit(benchmark::kMicrosecond);
+BENCHMARK(conv3x3s2_qs8_224x224x3to32)->Unit(benchmark::kMicrosecond);

@@ -122,3 +122,23 @@ TEST_CASE("simd::depthwise_q8 equals the 8-bit reference on 3x3 rows too wide fo
     }
   });
 }
+
+TEST_CASE("simd::depthwise_q8 equals the 8-bit reference on 3x3 rows of whole 16-channel blocks (the AVX3_DL ring routine)") {
+  // Channel counts that are multiples of 16 and rows of 4 to 40 outputs: the ring routine's
+  // groups of 8 and of 4 outputs, both strides, every activation, shifts inside and outside
+  // its range (log multipliers -6 and -20).
+  st::for_each_target([](const st::Target& t) {
+    std::mt19937 g(47);
+    for (std::uint32_t i = 0; i < 16; ++i) {
+      const int c = 16 * (1 + static_cast<int>(i % 4));
+      const dw::Conv cv = i % 2 == 0 ? nnhal::test::depthwise::random_wide_conv(g, 4, 12, c, c)
+                                     : nnhal::test::depthwise::random_wide_conv(g, 13, 40, c, c);
+      CAPTURE(i);
+      INFO("h=" << cv.in.h << " w=" << cv.in.w << " c=" << cv.in.c << " s=" << cv.g.stride_h);
+      const double log_multiplier = i % 8 < 6 ? -6.0 : -20.0;
+      check<std::uint8_t, std::uint8_t>(t, cv, g, log_multiplier);
+      check<std::uint8_t, std::int8_t>(t, cv, g, log_multiplier);
+      check<std::int8_t, std::int8_t>(t, cv, g, log_multiplier);
+    }
+  });
+}
