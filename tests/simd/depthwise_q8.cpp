@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "nnhal/kernels/common/quantization.hpp"
@@ -54,7 +55,7 @@ void check(const st::Target& t, const dw::Conv& cv, std::mt19937& g, double log_
                                           static_cast<std::size_t>(geo.filter_h), static_cast<std::size_t>(geo.filter_w),
                                           geo.stride_h, geo.stride_w, geo.dilation_h, geo.dilation_w, geo.pad_h.head,
                                           geo.pad_w.head, p.input_offset, p.filter_offset, p.output_offset, range.min,
-                                          range.max, mult.data(), left.data(), right.data()};
+                                          range.max, mult.data(), left.data(), right.data(), 0, SIZE_MAX};
   const auto& table_q8 = nnhal::simd::depthwise_q8_table(t.target);
   if constexpr (std::is_same_v<E, std::int8_t>)
     table_q8.s8(args);
@@ -68,6 +69,23 @@ void check(const st::Target& t, const dw::Conv& cv, std::mt19937& g, double log_
   for (std::size_t i = 0; i < kGuard; ++i) guards += (out[i] != E{42}) + (out[kGuard + out_n + i] != E{42});
   CHECK(bad == 0);
   CHECK(guards == 0);
+  // The same rows computed as two pieces (as two threads run them) give the same bytes.
+  std::vector<E> pieces(out_n + 2 * kGuard, E{42});
+  nnhal::simd::DepthwiseQ8Args half = args;
+  half.out = pieces.data() + kGuard;
+  const std::size_t split = cv.out.h / 2;
+  for (const auto& [begin, end] : {std::pair<std::size_t, std::size_t>{0, split}, {split, SIZE_MAX}}) {
+    half.row_begin = begin, half.row_end = end;
+    if constexpr (std::is_same_v<E, std::int8_t>)
+      table_q8.s8(half);
+    else if constexpr (std::is_same_v<F, std::int8_t>)
+      table_q8.u8_s8(half);
+    else
+      table_q8.u8(half);
+  }
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < pieces.size(); ++i) differ += pieces[i] != out[i];
+  CHECK(differ == 0);
 }
 
 }  // namespace

@@ -268,13 +268,19 @@ Status kernel_quant(const NodeIO& io) {
                                      static_cast<std::size_t>(g.filter_h), static_cast<std::size_t>(g.filter_w),
                                      g.stride_h, g.stride_w, g.dilation_h, g.dilation_w, g.pad_h.head, g.pad_w.head,
                                      p.input_offset, p.filter_offset, p.output_offset, range.min, range.max,
-                                     tables.multiplier, tables.left_shift, tables.right_shift};
-    if constexpr (T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED)
-      params.simd_q8->s8(args);
-    else if constexpr (FT == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL)
-      params.simd_q8->u8_s8(args);
-    else
-      params.simd_q8->u8(args);
+                                     tables.multiplier, tables.left_shift, tables.right_shift, 0, SIZE_MAX};
+    // Threads take ranges of output rows, at least kMinPieceOutputs outputs each.
+    for_each_piece(io.parallel(), args.out_h, 1, min_rows_per_piece(args.out_w * args.channels),
+                   [&](std::size_t begin, std::size_t end, std::size_t) {
+                     simd::DepthwiseQ8Args piece = args;
+                     piece.row_begin = begin, piece.row_end = end;
+                     if constexpr (T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED)
+                       params.simd_q8->s8(piece);
+                     else if constexpr (FT == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL)
+                       params.simd_q8->u8_s8(piece);
+                     else
+                       params.simd_q8->u8(piece);
+                   });
     return {};
   }
   reference_quant(in, filter, bias, out, *cv, p, tables.aos, range);

@@ -951,7 +951,7 @@ HWY_NOINLINE void run_ring(const simd::DepthwiseQ8Args& a) {
       E* out_b = out + b * a.out_h * a.out_w * C;
       std::int64_t held[3] = {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::min(),
                               std::numeric_limits<std::int64_t>::min()};
-      for (std::size_t y = 0; y < a.out_h; ++y) {
+      for (std::size_t y = a.row_begin; y < (a.row_end < a.out_h ? a.row_end : a.out_h); ++y) {
         const std::int64_t iy0 = static_cast<std::int64_t>(y) * a.stride_h - a.pad_top;
         for (std::int64_t ky = 0; ky < 3; ++ky) {
           const std::int64_t iy = iy0 + ky;
@@ -975,7 +975,7 @@ HWY_NOINLINE void run_ring(const simd::DepthwiseQ8Args& a) {
       const FastBlock fb = fast_block_at<E, F>(a, c);
       std::int64_t held[3] = {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::min(),
                               std::numeric_limits<std::int64_t>::min()};
-      for (std::size_t y = 0; y < a.out_h; ++y) {
+      for (std::size_t y = a.row_begin; y < (a.row_end < a.out_h ? a.row_end : a.out_h); ++y) {
         const std::int64_t iy0 = static_cast<std::int64_t>(y) * a.stride_h - a.pad_top;
         for (std::int64_t ky = 0; ky < 3; ++ky) {
           const std::int64_t iy = iy0 + ky;
@@ -1081,7 +1081,7 @@ HWY_NOINLINE void run(const simd::DepthwiseQ8Args& a) {
     std::int64_t held[3] = {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::min(),
                             std::numeric_limits<std::int64_t>::min()};
 #endif
-    for (std::size_t y = 0; y < a.out_h; ++y) {
+    for (std::size_t y = a.row_begin; y < (a.row_end < a.out_h ? a.row_end : a.out_h); ++y) {
       E* orow = out_b + y * a.out_w * C;
 #if !HWY_HAVE_SCALABLE
       const std::int64_t iy0 = static_cast<std::int64_t>(y) * a.stride_h - a.pad_top;

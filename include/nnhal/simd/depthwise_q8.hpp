@@ -28,6 +28,9 @@ struct DepthwiseQ8Args {
   const std::int32_t* multiplier;
   const std::int32_t* left_shift;
   const std::int32_t* right_shift;
+  /// Output rows [row_begin, row_end) of every image only (the end clamped to out_h): a piece of
+  /// the run for a thread; a row's values do not depend on the range.
+  std::size_t row_begin, row_end;
 };
 
 /// The family's entry points for one target: out = clamp(rescale(bias[c] + sum over the taps
