@@ -28,7 +28,7 @@ class ThreadPool final : public Parallel {
  public:
   /// A pool of `threads` threads in all, the caller's included (`threads - 1` workers;
   /// 0 or 1: no worker, everything on the caller).
-  explicit ThreadPool(std::size_t threads) {
+  explicit ThreadPool(std::size_t threads) : cursors_(threads > 1 ? threads : 1) {
     const std::size_t workers = threads > 1 ? threads - 1 : 0;
     workers_.reserve(workers);
     for (std::size_t i = 0; i < workers; ++i) workers_.emplace_back([this, i] { work(i + 1); });
@@ -56,8 +56,14 @@ class ThreadPool final : public Parallel {
     }
     task_ = task;
     context_ = context;
-    pieces_ = pieces;
-    next_.store(0, std::memory_order_relaxed);
+    // Thread w owns the w-th contiguous share of the pieces: consecutive kernels give each
+    // thread the same part of the image (its data stays in that core's cache), and a thread
+    // that runs out takes what is left of the others' shares.
+    const std::size_t threads = cursors_.size();
+    for (std::size_t w = 0; w < threads; ++w) {
+      cursors_[w].next.store(w * pieces / threads, std::memory_order_relaxed);
+      cursors_[w].end = (w + 1) * pieces / threads;
+    }
     done_.store(0, std::memory_order_relaxed);
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -96,10 +102,15 @@ class ThreadPool final : public Parallel {
     }
   }
 
+  /// Runs the pieces left of `worker`'s share, then of the others' shares.
   void take_pieces(std::size_t worker) noexcept {
-    for (std::size_t i; (i = next_.fetch_add(1, std::memory_order_relaxed)) < pieces_;) {
-      task_(context_, i, worker);
-      done_.fetch_add(1, std::memory_order_release);
+    const std::size_t threads = cursors_.size();
+    for (std::size_t k = 0; k < threads; ++k) {
+      Cursor& c = cursors_[(worker + k) % threads];
+      for (std::size_t i; (i = c.next.fetch_add(1, std::memory_order_relaxed)) < c.end;) {
+        task_(context_, i, worker);
+        done_.fetch_add(1, std::memory_order_release);
+      }
     }
   }
 
@@ -134,11 +145,16 @@ class ThreadPool final : public Parallel {
   std::mutex mutex_;   ///< guards sleeping on wake_
   std::condition_variable wake_;
   std::atomic<std::uint64_t> state_{0};
-  std::atomic<std::size_t> next_{0}, done_{0};
+  /// The next piece of a thread's share, and the end of the share; one cache line each.
+  struct alignas(64) Cursor {
+    std::atomic<std::size_t> next{0};
+    std::size_t end = 0;
+  };
+  std::vector<Cursor> cursors_;  ///< one per thread (the caller's first), set for every job
+  std::atomic<std::size_t> done_{0};
   std::atomic<bool> stop_{false};
   Task task_ = nullptr;
   void* context_ = nullptr;
-  std::size_t pieces_ = 0;
 };
 
 }  // namespace nnhal
