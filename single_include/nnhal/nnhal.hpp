@@ -4630,11 +4630,30 @@ void conv_q8_quad_input(const X* in, std::size_t pixels, std::size_t in_c, std::
       for (; i < n; ++i) dst[i] = static_cast<std::uint8_t>(dst[i] ^ 0x80);
     }
   } else {
+    // Four bytes at a time (per-pixel byte loops become a library call per pixel, which made
+    // this pass cost a third of a 224x224x3 layer).
+    const std::size_t full = in_c / 4 * 4, rest = in_c - full;  // rest in 1..3
+    constexpr std::uint32_t kFlip = std::uint32_t{flip} * 0x01010101u;
     for (std::size_t p = 0; p < pixels; ++p) {
-      const X* s = in + p * in_c;
+      const auto* s = reinterpret_cast<const std::uint8_t*>(in + p * in_c);
       std::uint8_t* d = dst + p * in_c4;
-      for (std::size_t c = 0; c < in_c; ++c) d[c] = static_cast<std::uint8_t>(static_cast<std::uint8_t>(s[c]) ^ flip);
-      for (std::size_t c = in_c; c < in_c4; ++c) d[c] = fill;
+      for (std::size_t g = 0; g < full; g += 4) {
+        std::uint32_t v;
+        std::memcpy(&v, s + g, 4);
+        v ^= kFlip;
+        std::memcpy(d + g, &v, 4);
+      }
+      // the last group: `rest` input bytes, then fill, built in a register (bytes written
+      // one by one and read back as four stall the store forwarding)
+      if constexpr (std::endian::native == std::endian::little) {
+        std::uint32_t v = std::uint32_t{fill} * 0x01010101u;
+        for (std::size_t k = 0; k < rest; ++k)
+          v = (v & ~(0xFFu << (8 * k))) | (static_cast<std::uint32_t>(s[full + k] ^ flip) << (8 * k));
+        std::memcpy(d + full, &v, 4);
+      } else {
+        for (std::size_t k = 0; k < 4; ++k)
+          d[full + k] = k < rest ? static_cast<std::uint8_t>(s[full + k] ^ flip) : fill;
+      }
     }
   }
   std::memset(dst + pixels * in_c4, fill, in_c4);
@@ -5321,6 +5340,9 @@ struct DepthwiseQ8Args {
   const std::int32_t* multiplier;
   const std::int32_t* left_shift;
   const std::int32_t* right_shift;
+  /// Output rows [row_begin, row_end) of every image only (the end clamped to out_h): a piece of
+  /// the run for a thread; a row's values do not depend on the range.
+  std::size_t row_begin, row_end;
 };
 
 /// The family's entry points for one target: out = clamp(rescale(bias[c] + sum over the taps
@@ -5579,13 +5601,19 @@ Status kernel_quant(const NodeIO& io) {
                                      static_cast<std::size_t>(g.filter_h), static_cast<std::size_t>(g.filter_w),
                                      g.stride_h, g.stride_w, g.dilation_h, g.dilation_w, g.pad_h.head, g.pad_w.head,
                                      p.input_offset, p.filter_offset, p.output_offset, range.min, range.max,
-                                     tables.multiplier, tables.left_shift, tables.right_shift};
-    if constexpr (T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED)
-      params.simd_q8->s8(args);
-    else if constexpr (FT == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL)
-      params.simd_q8->u8_s8(args);
-    else
-      params.simd_q8->u8(args);
+                                     tables.multiplier, tables.left_shift, tables.right_shift, 0, SIZE_MAX};
+    // Threads take ranges of output rows, at least kMinPieceOutputs outputs each.
+    for_each_piece(io.parallel(), args.out_h, 1, min_rows_per_piece(args.out_w * args.channels),
+                   [&](std::size_t begin, std::size_t end, std::size_t) {
+                     simd::DepthwiseQ8Args piece = args;
+                     piece.row_begin = begin, piece.row_end = end;
+                     if constexpr (T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED)
+                       params.simd_q8->s8(piece);
+                     else if constexpr (FT == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL)
+                       params.simd_q8->u8_s8(piece);
+                     else
+                       params.simd_q8->u8(piece);
+                   });
     return {};
   }
   reference_quant(in, filter, bias, out, *cv, p, tables.aos, range);
@@ -26218,7 +26246,7 @@ class ThreadPool final : public Parallel {
  public:
   /// A pool of `threads` threads in all, the caller's included (`threads - 1` workers;
   /// 0 or 1: no worker, everything on the caller).
-  explicit ThreadPool(std::size_t threads) {
+  explicit ThreadPool(std::size_t threads) : cursors_(threads > 1 ? threads : 1) {
     const std::size_t workers = threads > 1 ? threads - 1 : 0;
     workers_.reserve(workers);
     for (std::size_t i = 0; i < workers; ++i) workers_.emplace_back([this, i] { work(i + 1); });
@@ -26246,8 +26274,14 @@ class ThreadPool final : public Parallel {
     }
     task_ = task;
     context_ = context;
-    pieces_ = pieces;
-    next_.store(0, std::memory_order_relaxed);
+    // Thread w owns the w-th contiguous share of the pieces: consecutive kernels give each
+    // thread the same part of the image (its data stays in that core's cache), and a thread
+    // that runs out takes what is left of the others' shares.
+    const std::size_t threads = cursors_.size();
+    for (std::size_t w = 0; w < threads; ++w) {
+      cursors_[w].next.store(w * pieces / threads, std::memory_order_relaxed);
+      cursors_[w].end = (w + 1) * pieces / threads;
+    }
     done_.store(0, std::memory_order_relaxed);
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -26286,10 +26320,15 @@ class ThreadPool final : public Parallel {
     }
   }
 
+  /// Runs the pieces left of `worker`'s share, then of the others' shares.
   void take_pieces(std::size_t worker) noexcept {
-    for (std::size_t i; (i = next_.fetch_add(1, std::memory_order_relaxed)) < pieces_;) {
-      task_(context_, i, worker);
-      done_.fetch_add(1, std::memory_order_release);
+    const std::size_t threads = cursors_.size();
+    for (std::size_t k = 0; k < threads; ++k) {
+      Cursor& c = cursors_[(worker + k) % threads];
+      for (std::size_t i; (i = c.next.fetch_add(1, std::memory_order_relaxed)) < c.end;) {
+        task_(context_, i, worker);
+        done_.fetch_add(1, std::memory_order_release);
+      }
     }
   }
 
@@ -26324,11 +26363,16 @@ class ThreadPool final : public Parallel {
   std::mutex mutex_;   ///< guards sleeping on wake_
   std::condition_variable wake_;
   std::atomic<std::uint64_t> state_{0};
-  std::atomic<std::size_t> next_{0}, done_{0};
+  /// The next piece of a thread's share, and the end of the share; one cache line each.
+  struct alignas(64) Cursor {
+    std::atomic<std::size_t> next{0};
+    std::size_t end = 0;
+  };
+  std::vector<Cursor> cursors_;  ///< one per thread (the caller's first), set for every job
+  std::atomic<std::size_t> done_{0};
   std::atomic<bool> stop_{false};
   Task task_ = nullptr;
   void* context_ = nullptr;
-  std::size_t pieces_ = 0;
 };
 
 }  // namespace nnhal

@@ -135,12 +135,94 @@ HWY_INLINE const std::uint8_t* tap_row(const simd::ConvQ8Args& a, const std::uin
   return image + (static_cast<std::size_t>(iy) * a.in_w + static_cast<std::size_t>(ix)) * row_bytes;
 }
 
+#if HWY_TARGET == HWY_AVX3_DL
+// A cheaper rescale for 4-vector panels (64 output channels) whose channels all have no left
+// shift, a right shift e in [1, 22] and |output offset| < 256 (the usual 8-bit layer): the
+// same value as rescale() + offset, as one rounding of the 64-bit product (as
+// simd/depthwise_q8-inl.h's Requant64 derives it): floor((x m + 2^30 + 2^(30+e) + offset
+// 2^(31+e) - 2^31 [x m < -2^30]) / 2^(31+e)); the odd lanes' sums are shifted by e - 1 so their
+// 32-bit results land in the upper halves, and one blend joins the halves. The four vectors of
+// a pixel are then narrowed together by saturating packs (the clamp to the 8-bit range), the
+// activation clamp done on the packed bytes, and one dword permutation restores the channel
+// order for a single 64-byte store.
+
+/// One panel vector's constants of the cheaper rescale.
+struct FastRescale {
+  __m512i m, m_odd, add_even, add_odd, sh_even, sh_odd;
+};
+
+/// Whether every panel channel's rescale suits FastRescale.
+HWY_INLINE bool fast_rescale_ok(const simd::ConvQ8Args& a) {
+  if (a.output_offset <= -256 || a.output_offset >= 256) return false;
+  const std::size_t NR = a.panel, panels = (a.out_c + NR - 1) / NR;
+  const std::size_t row_bytes = a.quad ? a.in_c4 : a.in_c2 * sizeof(std::int16_t);
+  const std::size_t K = a.filter_h * a.filter_w * (row_bytes / 4);
+  for (std::size_t j = 0; j < panels; ++j) {
+    const std::int32_t* panel = a.packed + j * (K + simd::kConvQ8PanelHeader) * NR;
+    const std::size_t valid = a.out_c - j * NR < NR ? a.out_c - j * NR : NR;
+    for (std::size_t i = 0; i < valid; ++i)
+      if (panel[2 * NR + i] != 0 || panel[3 * NR + i] < 1 || panel[3 * NR + i] > 22) return false;
+  }
+  return true;
+}
+
+HWY_INLINE FastRescale fast_rescale_at(const std::int32_t* panel, std::size_t nr, std::size_t offset,
+                                       std::int32_t output_offset) {
+  alignas(64) std::int64_t add[16], sh[16];
+  for (std::size_t i = 0; i < 16; ++i) {
+    // (channels past out_c in the last panel are not stored: any shift in [1, 22] does)
+    const std::int32_t r = panel[3 * nr + offset + i], e = r < 1 ? 1 : (r > 22 ? 22 : r);
+    const std::size_t k = (i % 2) * 8 + i / 2;  // even channels in the first half, odd ones in the second
+    add[k] = (std::int64_t{1} << 30) + (std::int64_t{1} << (30 + e)) +
+             static_cast<std::int64_t>(output_offset) * (std::int64_t{1} << (31 + e));
+    sh[k] = i % 2 == 0 ? 31 + e : e - 1;
+  }
+  FastRescale f;
+  f.m = _mm512_loadu_si512(panel + nr + offset);
+  f.m_odd = _mm512_srli_epi64(f.m, 32);
+  f.add_even = _mm512_load_si512(add), f.add_odd = _mm512_load_si512(add + 8);
+  f.sh_even = _mm512_load_si512(sh), f.sh_odd = _mm512_load_si512(sh + 8);
+  return f;
+}
+
+HWY_INLINE __m512i fast_rescale(__m512i acc, const FastRescale& f) {
+  const __m512i limit = _mm512_set1_epi64(-(std::int64_t{1} << 30)), neg = _mm512_set1_epi64(std::int64_t{1} << 31);
+  const __m512i pe = _mm512_mul_epi32(acc, f.m);
+  const __m512i po = _mm512_mul_epi32(_mm512_srli_epi64(acc, 32), f.m_odd);
+  __m512i te = _mm512_add_epi64(pe, f.add_even);
+  __m512i to = _mm512_add_epi64(po, f.add_odd);
+  te = _mm512_mask_sub_epi64(te, _mm512_cmplt_epi64_mask(pe, limit), te, neg);
+  to = _mm512_mask_sub_epi64(to, _mm512_cmplt_epi64_mask(po, limit), to, neg);
+  te = _mm512_srav_epi64(te, f.sh_even);
+  to = _mm512_srav_epi64(to, f.sh_odd);
+  return _mm512_mask_blend_epi32(0xAAAA, te, to);
+}
+
+/// The 64 bytes of four rescaled vectors (channels in order), saturated to 8 bits and clamped
+/// to [lo, hi] (bytes).
+template <bool kSigned>
+HWY_INLINE __m512i fast_narrow4(__m512i r0, __m512i r1, __m512i r2, __m512i r3, __m512i lo, __m512i hi) {
+  const __m512i w01 = _mm512_packs_epi32(r0, r1), w23 = _mm512_packs_epi32(r2, r3);
+  __m512i b;
+  if constexpr (kSigned)
+    b = _mm512_min_epi8(_mm512_max_epi8(_mm512_packs_epi16(w01, w23), lo), hi);
+  else
+    b = _mm512_min_epu8(_mm512_max_epu8(_mm512_packus_epi16(w01, w23), lo), hi);
+  // 128-bit lane L holds channels 4L..4L+3 of each vector
+  const __m512i order = _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
+  return _mm512_permutexvar_epi32(order, b);
+}
+#endif
+
 /// Output pixels [p0, p0 + rows) of one image (rows <= MR), every panel.
 /// Pixel rows are `row_bytes` bytes: in_c2 int16 (pair form) or in_c4 bytes (quad form), read
 /// 32 bits at a time.
+/// `fast`, when not null (AVX3_DL, NV = 4), holds every panel's FastRescale constants.
 template <std::size_t MR, std::size_t NV, bool kQuad>
 HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, const std::uint8_t* zeros,
-                       std::size_t row_bytes, std::uint8_t* out_image, std::size_t p0, std::size_t rows) {
+                       std::size_t row_bytes, std::uint8_t* out_image, std::size_t p0, std::size_t rows,
+                       const void* fast) {
+  (void)fast;
   const D32 d;
   constexpr std::size_t N = kLanes, NR = NV * N;
   const std::size_t pairs = row_bytes / 4, K2 = a.filter_h * a.filter_w * pairs;
@@ -190,6 +272,26 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, con
     // Rescale, offset, clamp, narrow, store.
     const std::size_t oc0 = j * NR;
     const std::size_t valid = a.out_c - oc0 < NR ? a.out_c - oc0 : NR;
+#if HWY_TARGET == HWY_AVX3_DL
+    if constexpr (NV == 4) {
+      if (fast != nullptr) {
+        const FastRescale* fr = static_cast<const FastRescale*>(fast) + j * 4;
+        const FastRescale f0 = fr[0], f1 = fr[1], f2 = fr[2], f3 = fr[3];
+        const __m512i lo = _mm512_set1_epi8(static_cast<char>(a.act_min)), hi = _mm512_set1_epi8(static_cast<char>(a.act_max));
+        for (std::size_t m = 0; m < rows; ++m) {
+          const __m512i r0 = fast_rescale(acc[m * NV].raw, f0), r1 = fast_rescale(acc[m * NV + 1].raw, f1);
+          const __m512i r2 = fast_rescale(acc[m * NV + 2].raw, f2), r3 = fast_rescale(acc[m * NV + 3].raw, f3);
+          const __m512i b = a.signed_output ? fast_narrow4<true>(r0, r1, r2, r3, lo, hi) : fast_narrow4<false>(r0, r1, r2, r3, lo, hi);
+          std::uint8_t* o = out_image + (p0 + m) * a.out_c + oc0;
+          if (valid == NR)
+            _mm512_storeu_si512(o, b);
+          else
+            _mm512_mask_storeu_epi8(o, (__mmask64{1} << valid) - 1, b);  // valid < 64
+        }
+        continue;
+      }
+    }
+#endif
     const V32 offset = hn::Set(d, a.output_offset), lo = hn::Set(d, a.act_min), hi = hn::Set(d, a.act_max);
     const hn::Rebind<std::uint8_t, D32> du8;
     const hn::Rebind<std::int8_t, D32> di8;
@@ -221,12 +323,28 @@ HWY_INLINE void run_form(const simd::ConvQ8Args& a) {
   const std::size_t row_bytes = kQuad ? a.in_c4 : a.in_c2 * sizeof(std::int16_t);
   const auto* base = kQuad ? a.in_u8 : reinterpret_cast<const std::uint8_t*>(a.in);
   const std::uint8_t* zeros = base + a.batch * a.in_h * a.in_w * row_bytes;
+  const void* fast = nullptr;
+#if HWY_TARGET == HWY_AVX3_DL
+  // The FastRescale constants of up to 16 panels (1024 output channels), when they apply.
+  constexpr std::size_t kMaxFastPanels = 16;
+  FastRescale fast_buf[NV == 4 ? 4 * kMaxFastPanels : 1];
+  const std::size_t panels = (a.out_c + a.panel - 1) / a.panel;
+  if (NV == 4 && panels <= kMaxFastPanels && fast_rescale_ok(a)) {
+    const std::size_t K = a.filter_h * a.filter_w * (row_bytes / 4);
+    for (std::size_t j = 0; j < panels; ++j) {
+      const std::int32_t* panel = a.packed + j * (K + simd::kConvQ8PanelHeader) * a.panel;
+      for (std::size_t v = 0; v < 4; ++v)
+        fast_buf[j * 4 + v] = fast_rescale_at(panel, a.panel, v * 16, a.output_offset);
+    }
+    fast = fast_buf;
+  }
+#endif
   for (std::size_t b = 0; b < a.batch; ++b) {
     const std::uint8_t* image = base + b * a.in_h * a.in_w * row_bytes;
     std::uint8_t* out_image = a.out + b * pixels * a.out_c;
     const std::size_t end = a.pixel_end < pixels ? a.pixel_end : pixels;
     for (std::size_t p0 = a.pixel_begin; p0 < end; p0 += MR)
-      tile<MR, NV, kQuad>(a, image, zeros, row_bytes, out_image, p0, end - p0 < MR ? end - p0 : MR);
+      tile<MR, NV, kQuad>(a, image, zeros, row_bytes, out_image, p0, end - p0 < MR ? end - p0 : MR, fast);
   }
 }
 

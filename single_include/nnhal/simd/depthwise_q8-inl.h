@@ -597,6 +597,426 @@ HWY_INLINE void padded_row(const simd::DepthwiseQ8Args& a, const E* in_b, std::i
 }
 #endif
 
+#if HWY_TARGET == HWY_AVX3_DL
+// ---- the packed routine (AVX3_DL, padded rows, common rescales) ------------------------------
+//
+// row3x3_fast computes whole output rows from three padded rows stored as unsigned bytes
+// (signed inputs are flipped, x ^ 0x80 = x + 128, when copied: padded_row_u8), so a pair vector
+// is one byte permutation of two 16-byte loads with nothing more to do. It takes the rescales
+// whose right shifts are all in [1, 22], with no left shift and |output offset| < 256 (every
+// 8-bit layer with a multiplier below 1/2, the usual case), and spends fewer steps on them than
+// finish64_store:
+//  - the one-rounding rescale of Requant64 with the output offset folded (see above); the odd
+//    channels' 64-bit sums are shifted right by e - 1 instead of 31 + e, which leaves the
+//    32-bit result in their upper halves (bits 31 + e .. 62 + e of the sum), so one blend
+//    joins both halves instead of a two-source permutation;
+//  - four output vectors are narrowed together by saturating packs (int32 -> int16 -> 8 bits,
+//    which is the clamp to E's range), the activation clamp done once on the 64 packed bytes,
+//    and one dword permutation puts each output's 16 bytes in one 128-bit lane.
+// The results are the reference's bit for bit like the other routines (tests/simd/depthwise_q8.cpp).
+
+/// The constants of one 16-channel block of row3x3_fast.
+struct FastBlock {
+  __m512i wq0, wq1, wq2, wr0, wr1, bias;
+  __m512i m, m_odd, add_even, add_odd, sh_even, sh_odd;
+};
+
+/// pair_bytes without the zero masking: both loads are zero-extended to 512 bits, so the
+/// index's byte 16 of the first source is a zero (one fewer register copy per pair).
+HWY_INLINE __m512i fast_pair_index() {
+  alignas(64) std::uint8_t idx[64];
+  for (std::size_t c = 0; c < 16; ++c) {
+    idx[4 * c] = static_cast<std::uint8_t>(c);
+    idx[4 * c + 1] = 16;
+    idx[4 * c + 2] = static_cast<std::uint8_t>(64 + c);
+    idx[4 * c + 3] = 16;
+  }
+  return _mm512_load_si512(idx);
+}
+
+HWY_INLINE __m512i fast_pair(const std::uint8_t* lo, const std::uint8_t* hi, __m512i idx) {
+  const __m512i a = _mm512_zextsi128_si512(_mm_loadu_si128(reinterpret_cast<const __m128i*>(lo)));
+  const __m512i b = _mm512_zextsi128_si512(_mm_loadu_si128(reinterpret_cast<const __m128i*>(hi)));
+  return _mm512_permutex2var_epi8(a, idx, b);
+}
+
+/// Whether every channel's rescale is one row3x3_fast handles.
+HWY_INLINE bool fast_rescale_ok(const simd::DepthwiseQ8Args& a) {
+  if (a.output_offset <= -256 || a.output_offset >= 256) return false;
+  for (std::size_t c = 0; c < a.channels; ++c)
+    if (a.left_shift[c] != 0 || a.right_shift[c] < 1 || a.right_shift[c] > 22) return false;
+  return true;
+}
+
+template <class E, class F>
+HWY_INLINE FastBlock fast_block_at(const simd::DepthwiseQ8Args& a, std::size_t c) {
+  const std::size_t C = a.channels;
+  const auto* filter = static_cast<const F*>(a.filter);
+  const __m512i wo = _mm512_set1_epi32(a.filter_offset);
+  __m512i w[9];
+  __m512i wsum = _mm512_setzero_si512();
+  for (std::size_t k = 0; k < 9; ++k) {
+    w[k] = _mm512_add_epi32(load_wide(filter + k * C + c).raw, wo);
+    wsum = _mm512_add_epi32(wsum, w[k]);
+  }
+  FastBlock fb;
+  fb.wq0 = pair16(w[0], w[3]), fb.wq1 = pair16(w[1], w[4]), fb.wq2 = pair16(w[2], w[5]);
+  fb.wr0 = pair16(w[6], w[7]), fb.wr1 = pair16(_mm512_setzero_si512(), w[8]);
+  // the rows hold x + 128 when E is signed
+  const std::int32_t xo = a.input_offset - (std::is_signed_v<E> ? 128 : 0);
+  fb.bias = _mm512_add_epi32(_mm512_loadu_si512(a.bias + c), _mm512_mullo_epi32(_mm512_set1_epi32(xo), wsum));
+  alignas(64) std::int64_t add[16], sh[16];
+  for (std::size_t i = 0; i < 16; ++i) {
+    const std::int32_t e = a.right_shift[c + i];
+    const std::size_t k = (i % 2) * 8 + i / 2;  // even channels in the first half, odd ones in the second
+    add[k] = (std::int64_t{1} << 30) + (std::int64_t{1} << (30 + e)) +
+             static_cast<std::int64_t>(a.output_offset) * (std::int64_t{1} << (31 + e));
+    sh[k] = i % 2 == 0 ? 31 + e : e - 1;
+  }
+  fb.m = _mm512_loadu_si512(a.multiplier + c);
+  fb.m_odd = _mm512_srli_epi64(fb.m, 32);
+  fb.add_even = _mm512_load_si512(add), fb.add_odd = _mm512_load_si512(add + 8);
+  fb.sh_even = _mm512_load_si512(sh), fb.sh_odd = _mm512_load_si512(sh + 8);
+  return fb;
+}
+
+/// The rescaled sums of one vector, output offset included (not clamped).
+HWY_INLINE __m512i fast_rescale(__m512i acc, __m512i m, __m512i m_odd, __m512i add_even, __m512i add_odd,
+                                __m512i sh_even, __m512i sh_odd, __m512i limit, __m512i neg) {
+  const __m512i pe = _mm512_mul_epi32(acc, m);
+  const __m512i po = _mm512_mul_epi32(_mm512_srli_epi64(acc, 32), m_odd);
+  __m512i te = _mm512_add_epi64(pe, add_even);
+  __m512i to = _mm512_add_epi64(po, add_odd);
+  te = _mm512_mask_sub_epi64(te, _mm512_cmplt_epi64_mask(pe, limit), te, neg);
+  to = _mm512_mask_sub_epi64(to, _mm512_cmplt_epi64_mask(po, limit), to, neg);
+  te = _mm512_srav_epi64(te, sh_even);
+  to = _mm512_srav_epi64(to, sh_odd);
+  return _mm512_mask_blend_epi32(0xAAAA, te, to);
+}
+
+/// Narrows four rescaled vectors to E, clamps them to [lo, hi] when Clamp and stores vector k
+/// at p + k * step.
+template <class E, bool Clamp>
+HWY_INLINE void fast_store4(__m512i r0, __m512i r1, __m512i r2, __m512i r3, __m512i lo, __m512i hi, __m512i order, E* p,
+                            std::size_t step) {
+  const __m512i w01 = _mm512_packs_epi32(r0, r1), w23 = _mm512_packs_epi32(r2, r3);
+  __m512i b;
+  if constexpr (std::is_signed_v<E>) {
+    b = _mm512_packs_epi16(w01, w23);
+    if constexpr (Clamp) b = _mm512_min_epi8(_mm512_max_epi8(b, lo), hi);
+  } else {
+    b = _mm512_packus_epi16(w01, w23);
+    if constexpr (Clamp) b = _mm512_min_epu8(_mm512_max_epu8(b, lo), hi);
+  }
+  // 128-bit lane L holds channels 4L..4L+3 of vectors 0..3: gather each vector's 16 bytes
+  b = _mm512_permutexvar_epi32(order, b);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm512_castsi512_si128(b));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p + step), _mm512_extracti32x4_epi32(b, 1));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p + 2 * step), _mm512_extracti32x4_epi32(b, 2));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p + 3 * step), _mm512_extracti32x4_epi32(b, 3));
+}
+
+/// Output row `orow` from the padded rows rows[0..2] (unsigned bytes, column 0 = input column
+/// -pad_left, see padded_row_u8), every column (out_w >= 8). `blocks`, when not null, holds
+/// every full block's constants; otherwise each block's are computed here.
+template <std::size_t S, class E, class F, bool Clamp>
+HWY_NOINLINE void row3x3_fast(const simd::DepthwiseQ8Args& a, const FastBlock* blocks, const std::uint8_t* const* rows,
+                              E* orow) {
+  constexpr std::size_t U = 8, N = 16;
+  const std::size_t C = a.channels, W = a.out_w;
+  const std::size_t full = C - C % N;
+  const __m512i idx = fast_pair_index();
+  const __m512i limit = _mm512_set1_epi64(-(std::int64_t{1} << 30)), neg = _mm512_set1_epi64(std::int64_t{1} << 31);
+  const __m512i lo = _mm512_set1_epi8(static_cast<char>(a.act_min)), hi = _mm512_set1_epi8(static_cast<char>(a.act_max));
+  const __m512i order = _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
+  for (std::size_t c = 0; c < full; c += N) {
+    FastBlock local;
+    if (blocks == nullptr) local = fast_block_at<E, F>(a, c);
+    const FastBlock& fb = blocks != nullptr ? blocks[c / N] : local;
+    // Copies, not references: the 8-bit stores may alias any memory.
+    const __m512i wq0 = fb.wq0, wq1 = fb.wq1, wq2 = fb.wq2, wr0 = fb.wr0, wr1 = fb.wr1, b = fb.bias;
+    const __m512i m = fb.m, m_odd = fb.m_odd, add_even = fb.add_even, add_odd = fb.add_odd, sh_even = fb.sh_even,
+                  sh_odd = fb.sh_odd;
+    for (std::size_t x0 = 0; x0 < W; x0 += U) {
+      // the last group is moved back to end at W (recomputing a few outputs with the same values)
+      const std::size_t x = x0 + U <= W ? x0 : W - U;
+      const std::size_t off = x * S * C + c;
+      __m512i acc[U];
+#pragma GCC unroll 8
+      for (std::size_t u = 0; u < U; ++u) acc[u] = b;
+      const std::uint8_t *col0 = rows[0] + off, *col1 = rows[1] + off, *col2 = rows[2] + off;
+#pragma GCC unroll 24
+      for (std::size_t j = 0; j < (U - 1) * S + 3; ++j, col0 += C, col1 += C, col2 += C) {
+        const __m512i qv = fast_pair(col0, col1, idx);
+#pragma GCC unroll 3
+        for (std::size_t kx = 0; kx < 3; ++kx) {
+          if (j >= kx && (j - kx) % S == 0 && (j - kx) / S < U) {
+            const __m512i wk = kx == 0 ? wq0 : (kx == 1 ? wq1 : wq2);
+            acc[(j - kx) / S] = dot_pairs(acc[(j - kx) / S], qv, wk);
+          }
+        }
+        if (j >= 1) {
+          // (row 2 column i, column i + 1), i = j - 1: output u with i = u S takes it with
+          // (w20, w21), output u with i = u S + 1 with (0, w22)
+          const std::size_t i = j - 1;
+          const __m512i rv = fast_pair(col2 - C, col2, idx);
+          if (i % S == 0 && i / S < U) acc[i / S] = dot_pairs(acc[i / S], rv, wr0);
+          if (i >= 1 && (i - 1) % S == 0 && (i - 1) / S < U) acc[(i - 1) / S] = dot_pairs(acc[(i - 1) / S], rv, wr1);
+        }
+      }
+      __m512i r[U];
+#pragma GCC unroll 8
+      for (std::size_t u = 0; u < U; ++u)
+        r[u] = fast_rescale(acc[u], m, m_odd, add_even, add_odd, sh_even, sh_odd, limit, neg);
+      E* o = orow + x * C + c;
+      fast_store4<E, Clamp>(r[0], r[1], r[2], r[3], lo, hi, order, o, C);
+      fast_store4<E, Clamp>(r[4], r[5], r[6], r[7], lo, hi, order, o + 4 * C, C);
+    }
+  }
+  if (full < C) {
+    const auto* filter = static_cast<const F*>(a.filter);
+    const std::int32_t xo = a.input_offset - (std::is_signed_v<E> ? 128 : 0);
+    for (std::size_t x = 0; x < W; ++x)
+      for (std::size_t c = full; c < C; ++c) {
+        std::uint32_t acc = static_cast<std::uint32_t>(a.bias[c]);
+        for (std::size_t ky = 0; ky < 3; ++ky)
+          for (std::size_t kx = 0; kx < 3; ++kx) {
+            const std::int32_t xv = rows[ky][(x * S + kx) * C + c] + xo;
+            const std::int32_t wv = filter[(ky * 3 + kx) * C + c] + a.filter_offset;
+            acc += static_cast<std::uint32_t>(xv * wv);
+          }
+        orow[x * C + c] = static_cast<E>(finish_scalar(acc, a, c));
+      }
+  }
+}
+
+/// Output row `orow` (16 channels from its first, block constants fb) of run_ring, from the ring
+/// of the block's three padded input rows interleaved per column: for column j and slot s
+/// (input row iy is in slot iy mod 3) the block's 16 bytes are at ring + (j * 3 + s) * 16 (as
+/// unsigned bytes, see ring_row). One 64-byte load at a column then holds its three rows (and
+/// the next column's first), and one at its slot s also holds the next column's slot s 48
+/// bytes further, so a pair vector is one single-source byte permutation (vpermb) of one load
+/// (padded_row's rows need a two-source one, vpermt2b, two uops). Groups of U outputs, the last
+/// moved back to end at out_w (>= U); `top` is the slot of the window's first row. The ring
+/// needs 64 readable bytes past its last column.
+/// row3x3_ring's byte permutations: the pair (top row, middle row) of a column for each slot of
+/// the top row, and the pair (column, next column) of a row.
+struct RingIndex {
+  __m512i vertical[3], horizontal;
+};
+
+HWY_INLINE RingIndex ring_index() {
+  RingIndex ri;
+  alignas(64) std::uint8_t idx[64];
+  for (std::size_t top = 0; top < 4; ++top) {
+    for (std::size_t c = 0; c < 16; ++c) {
+      idx[4 * c] = static_cast<std::uint8_t>(top < 3 ? 16 * top + c : c);
+      idx[4 * c + 2] = static_cast<std::uint8_t>(top < 3 ? 16 * ((top + 1) % 3) + c : 48 + c);
+      idx[4 * c + 1] = idx[4 * c + 3] = 0;
+    }
+    (top < 3 ? ri.vertical[top] : ri.horizontal) = _mm512_load_si512(idx);
+  }
+  return ri;
+}
+
+template <std::size_t S, std::size_t U, class E, bool Clamp>
+HWY_NOINLINE void row3x3_ring(const simd::DepthwiseQ8Args& a, const FastBlock& fb, const RingIndex& ri,
+                              const std::uint8_t* ring, std::size_t top, E* orow) {
+  static_assert(U % 4 == 0, "outputs are stored four at a time");
+  const std::size_t C = a.channels, W = a.out_w;
+  const std::size_t bottom = (top + 2) % 3;
+  constexpr __mmask64 kLow = 0x5555555555555555ull;  // the low byte of each 16-bit half
+  const __m512i vidx = ri.vertical[top], hidx = ri.horizontal;
+  const __m512i limit = _mm512_set1_epi64(-(std::int64_t{1} << 30)), neg = _mm512_set1_epi64(std::int64_t{1} << 31);
+  const __m512i lo = _mm512_set1_epi8(static_cast<char>(a.act_min)), hi = _mm512_set1_epi8(static_cast<char>(a.act_max));
+  const __m512i order = _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
+  // Copies, not references: the 8-bit stores may alias any memory.
+  const __m512i wq0 = fb.wq0, wq1 = fb.wq1, wq2 = fb.wq2, wr0 = fb.wr0, wr1 = fb.wr1, b = fb.bias;
+  const __m512i m = fb.m, m_odd = fb.m_odd, add_even = fb.add_even, add_odd = fb.add_odd, sh_even = fb.sh_even,
+                sh_odd = fb.sh_odd;
+  for (std::size_t x0 = 0; x0 < W; x0 += U) {
+    const std::size_t x = x0 + U <= W ? x0 : W - U;
+    __m512i acc[U];
+#pragma GCC unroll 8
+    for (std::size_t u = 0; u < U; ++u) acc[u] = b;
+    const std::uint8_t* col = ring + x * S * 48;
+#pragma GCC unroll 24
+    for (std::size_t j = 0; j < (U - 1) * S + 3; ++j, col += 48) {
+      const __m512i qv = _mm512_maskz_permutexvar_epi8(kLow, vidx, _mm512_loadu_si512(col));
+#pragma GCC unroll 3
+      for (std::size_t kx = 0; kx < 3; ++kx) {
+        if (j >= kx && (j - kx) % S == 0 && (j - kx) / S < U) {
+          const __m512i wk = kx == 0 ? wq0 : (kx == 1 ? wq1 : wq2);
+          acc[(j - kx) / S] = dot_pairs(acc[(j - kx) / S], qv, wk);
+        }
+      }
+      if (j + 1 < (U - 1) * S + 3) {
+        // (bottom row column j, column j + 1): output u with j = u S takes it with
+        // (w20, w21), output u with j = u S + 1 with (0, w22)
+        const __m512i rv = _mm512_maskz_permutexvar_epi8(kLow, hidx, _mm512_loadu_si512(col + 16 * bottom));
+        if (j % S == 0 && j / S < U) acc[j / S] = dot_pairs(acc[j / S], rv, wr0);
+        if (j >= 1 && (j - 1) % S == 0 && (j - 1) / S < U) acc[(j - 1) / S] = dot_pairs(acc[(j - 1) / S], rv, wr1);
+      }
+    }
+    __m512i r[U];
+#pragma GCC unroll 8
+    for (std::size_t u = 0; u < U; ++u)
+      r[u] = fast_rescale(acc[u], m, m_odd, add_even, add_odd, sh_even, sh_odd, limit, neg);
+    E* o = orow + x * C;
+#pragma GCC unroll 2
+    for (std::size_t u = 0; u < U; u += 4)
+      fast_store4<E, Clamp>(r[u], r[u + 1], r[u + 2], r[u + 3], lo, hi, order, o + u * C, C);
+  }
+}
+
+/// Writes the 16 channels from c of input row iy (the input zero point outside the input;
+/// x ^ 0x80 when E is signed) into slot `slot` of row3x3_ring's ring.
+template <class E>
+HWY_INLINE void ring_row(const simd::DepthwiseQ8Args& a, const E* in_b, std::int64_t iy, std::size_t width,
+                         std::uint8_t zp, std::size_t slot, std::size_t c, std::uint8_t* ring) {
+  const std::size_t C = a.channels;
+  const auto pad = a.pad_left;
+  const __m128i zv = _mm_set1_epi8(static_cast<char>(zp));
+  const __m128i flip = _mm_set1_epi8(static_cast<char>(std::is_signed_v<E> ? 0x80 : 0));
+  // columns [lo, hi) are inside the input (none when the row is outside it)
+  std::size_t lo = 0, hi = 0;
+  if (iy >= 0 && iy < static_cast<std::int64_t>(a.in_h)) {
+    const std::int64_t w = static_cast<std::int64_t>(width), l = pad, h = pad + static_cast<std::int64_t>(a.in_w);
+    lo = static_cast<std::size_t>(l < 0 ? 0 : (l > w ? w : l));
+    hi = static_cast<std::size_t>(h < static_cast<std::int64_t>(lo) ? static_cast<std::int64_t>(lo) : (h > w ? w : h));
+  }
+  std::uint8_t* dst = ring + slot * 16;
+  for (std::size_t j = 0; j < lo; ++j) _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + j * 48), zv);
+  if (lo < hi) {
+    const E* src = in_b + (static_cast<std::size_t>(iy) * a.in_w + (lo - static_cast<std::size_t>(pad))) * C + c;
+    for (std::size_t j = lo; j < hi; ++j, src += C)
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + j * 48),
+                       _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src)), flip));
+  }
+  for (std::size_t j = hi; j < width; ++j) _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + j * 48), zv);
+}
+
+inline constexpr std::size_t kRingBytes = 32768;
+
+/// Whether run_ring takes the run: 3x3, dilation 1, equal strides 1 or 2, an input zero point
+/// in E's range, whole 16-channel blocks, at least 4 outputs a row, a ring that fits
+/// kRingBytes, and rescales fast_rescale handles.
+template <class E>
+HWY_INLINE bool ring_ok(const simd::DepthwiseQ8Args& a) {
+  if (!(a.filter_h == 3 && a.filter_w == 3 && a.dilation_h == 1 && a.dilation_w == 1 && a.stride_h == a.stride_w &&
+        (a.stride_w == 1 || a.stride_w == 2) && a.in_w >= 3 && a.in_h >= 3 && a.out_w >= 4 && a.channels % 16 == 0))
+    return false;
+  const std::int32_t zp = -a.input_offset;
+  if (zp < std::numeric_limits<E>::min() || zp > std::numeric_limits<E>::max()) return false;
+  const std::size_t width = (a.out_w - 1) * static_cast<std::size_t>(a.stride_w) + 3;
+  return 3 * width * 16 + 64 <= kRingBytes && fast_rescale_ok(a);
+}
+
+/// The run through row3x3_ring: when every block's three padded rows fit the ring, output rows
+/// outer (each input row copied once, the blocks' constants computed once); otherwise one
+/// 16-channel block at a time (its constants computed once, its three rows in the ring, each
+/// input row copied once per block).
+template <class E, class F>
+HWY_NOINLINE void run_ring(const simd::DepthwiseQ8Args& a) {
+  const std::size_t C = a.channels, S = static_cast<std::size_t>(a.stride_w);
+  const std::size_t width = (a.out_w - 1) * S + 3;
+  alignas(64) std::uint8_t ring[kRingBytes];
+  const auto zp = static_cast<std::uint8_t>(static_cast<std::uint8_t>(static_cast<E>(-a.input_offset)) ^
+                                            (std::is_signed_v<E> ? 0x80u : 0u));
+  const bool clamp = a.act_min > static_cast<std::int32_t>(std::numeric_limits<E>::min()) ||
+                     a.act_max < static_cast<std::int32_t>(std::numeric_limits<E>::max());
+  const bool wide = a.out_w >= 8;
+  using Row = void (*)(const simd::DepthwiseQ8Args&, const FastBlock&, const RingIndex&, const std::uint8_t*, std::size_t,
+                       E*);
+  const RingIndex ri = ring_index();
+  Row row;
+  if (S == 1)
+    row = wide ? (clamp ? &row3x3_ring<1, 8, E, true> : &row3x3_ring<1, 8, E, false>)
+               : (clamp ? &row3x3_ring<1, 4, E, true> : &row3x3_ring<1, 4, E, false>);
+  else
+    row = wide ? (clamp ? &row3x3_ring<2, 8, E, true> : &row3x3_ring<2, 8, E, false>)
+               : (clamp ? &row3x3_ring<2, 4, E, true> : &row3x3_ring<2, 4, E, false>);
+  const auto* in = static_cast<const E*>(a.in);
+  auto* out = static_cast<E*>(a.out);
+  constexpr std::size_t kMaxBlocks = 16;
+  const std::size_t blocks = C / 16;
+  if (blocks <= kMaxBlocks && 3 * width * C + 64 <= kRingBytes) {
+    // Every block's rows fit: output rows outer, so the input and output rows are read and
+    // written whole (block-outer order reads the input once per block, 16 bytes a pixel,
+    // which costs more than it saves on wide tensors).
+    FastBlock fbs[kMaxBlocks];
+    for (std::size_t k = 0; k < blocks; ++k) fbs[k] = fast_block_at<E, F>(a, 16 * k);
+    for (std::size_t b = 0; b < a.batch; ++b) {
+      const E* in_b = in + b * a.in_h * a.in_w * C;
+      E* out_b = out + b * a.out_h * a.out_w * C;
+      std::int64_t held[3] = {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::min(),
+                              std::numeric_limits<std::int64_t>::min()};
+      for (std::size_t y = a.row_begin; y < (a.row_end < a.out_h ? a.row_end : a.out_h); ++y) {
+        const std::int64_t iy0 = static_cast<std::int64_t>(y) * a.stride_h - a.pad_top;
+        for (std::int64_t ky = 0; ky < 3; ++ky) {
+          const std::int64_t iy = iy0 + ky;
+          const auto slot = static_cast<std::size_t>(((iy % 3) + 3) % 3);
+          if (held[slot] != iy) {
+            for (std::size_t k = 0; k < blocks; ++k) ring_row(a, in_b, iy, width, zp, slot, 16 * k, ring + k * width * 48);
+            held[slot] = iy;
+          }
+        }
+        const auto top = static_cast<std::size_t>(((iy0 % 3) + 3) % 3);
+        for (std::size_t k = 0; k < blocks; ++k)
+          row(a, fbs[k], ri, ring + k * width * 48, top, out_b + y * a.out_w * C + 16 * k);
+      }
+    }
+    return;
+  }
+  for (std::size_t b = 0; b < a.batch; ++b) {
+    const E* in_b = in + b * a.in_h * a.in_w * C;
+    E* out_b = out + b * a.out_h * a.out_w * C;
+    for (std::size_t c = 0; c < C; c += 16) {
+      const FastBlock fb = fast_block_at<E, F>(a, c);
+      std::int64_t held[3] = {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::min(),
+                              std::numeric_limits<std::int64_t>::min()};
+      for (std::size_t y = a.row_begin; y < (a.row_end < a.out_h ? a.row_end : a.out_h); ++y) {
+        const std::int64_t iy0 = static_cast<std::int64_t>(y) * a.stride_h - a.pad_top;
+        for (std::int64_t ky = 0; ky < 3; ++ky) {
+          const std::int64_t iy = iy0 + ky;
+          const auto slot = static_cast<std::size_t>(((iy % 3) + 3) % 3);
+          if (held[slot] != iy) ring_row(a, in_b, iy, width, zp, slot, c, ring), held[slot] = iy;
+        }
+        row(a, fb, ri, ring, static_cast<std::size_t>(((iy0 % 3) + 3) % 3), out_b + y * a.out_w * C + c);
+      }
+    }
+  }
+}
+
+/// padded_row for row3x3_fast: the row as unsigned bytes (x ^ 0x80 when E is signed).
+template <class E>
+HWY_INLINE void padded_row_u8(const simd::DepthwiseQ8Args& a, const E* in_b, std::int64_t iy, std::size_t width,
+                              std::uint8_t zp, std::uint8_t* dst) {
+  const std::size_t C = a.channels;
+  const auto pad = static_cast<std::size_t>(a.pad_left);
+  if (iy < 0 || iy >= static_cast<std::int64_t>(a.in_h)) {
+    std::memset(dst, zp, width * C);
+    return;
+  }
+  const std::size_t lo = pad < width ? pad : width;
+  std::size_t hi = a.in_w + pad < width ? a.in_w + pad : width;
+  if (hi < lo) hi = lo;
+  std::memset(dst, zp, lo * C);
+  const E* src = in_b + (static_cast<std::size_t>(iy) * a.in_w + (lo - pad)) * C;
+  const std::size_t n = (hi - lo) * C;
+  if constexpr (std::is_signed_v<E>) {
+    std::size_t i = 0;
+    const __m512i flip = _mm512_set1_epi8(static_cast<char>(0x80));
+    for (; i + 64 <= n; i += 64)
+      _mm512_storeu_si512(dst + lo * C + i, _mm512_xor_si512(_mm512_loadu_si512(src + i), flip));
+    for (; i < n; ++i) dst[lo * C + i] = static_cast<std::uint8_t>(static_cast<std::uint8_t>(src[i]) ^ 0x80u);
+  } else {
+    std::memcpy(dst + lo * C, src, n);
+  }
+  std::memset(dst + hi * C, zp, (width - hi) * C);
+}
+#endif
+
 template <class E, class F>
 HWY_NOINLINE void run(const simd::DepthwiseQ8Args& a) {
   const std::size_t C = a.channels;
@@ -632,7 +1052,23 @@ HWY_NOINLINE void run(const simd::DepthwiseQ8Args& a) {
   constexpr std::size_t kMaxPairBlocks = 16;
   PairBlock block_buf[kMaxPairBlocks];
   const PairBlock* blocks = nullptr;
-  if (fast && C / 16 <= kMaxPairBlocks) {
+#if HWY_TARGET == HWY_AVX3_DL
+  // Padded rows with a rescale row3x3_fast handles take it (rows stored as unsigned bytes).
+  const bool use_fast = use_padded && fast_rescale_ok(a);
+  const bool clamp = a.act_min > static_cast<std::int32_t>(std::numeric_limits<E>::min()) ||
+                     a.act_max < static_cast<std::int32_t>(std::numeric_limits<E>::max());
+  FastBlock fast_buf[kMaxPairBlocks];
+  const FastBlock* fast_blocks = nullptr;
+  if (use_fast && C / 16 <= kMaxPairBlocks) {
+    for (std::size_t c = 0; c + 16 <= C; c += 16) fast_buf[c / 16] = fast_block_at<E, F>(a, c);
+    fast_blocks = fast_buf;
+  }
+  auto* upadded = reinterpret_cast<std::uint8_t*>(padded);
+  const auto zp_u = static_cast<std::uint8_t>(static_cast<std::uint8_t>(zp_e) ^ (std::is_signed_v<E> ? 0x80u : 0u));
+#else
+  constexpr bool use_fast = false;
+#endif
+  if (fast && !use_fast && C / 16 <= kMaxPairBlocks) {
     for (std::size_t c = 0; c + 16 <= C; c += 16) block_buf[c / 16] = pair_block_at<E, F>(a, c);
     blocks = block_buf;
   }
@@ -645,11 +1081,35 @@ HWY_NOINLINE void run(const simd::DepthwiseQ8Args& a) {
     std::int64_t held[3] = {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::min(),
                             std::numeric_limits<std::int64_t>::min()};
 #endif
-    for (std::size_t y = 0; y < a.out_h; ++y) {
+    for (std::size_t y = a.row_begin; y < (a.row_end < a.out_h ? a.row_end : a.out_h); ++y) {
       E* orow = out_b + y * a.out_w * C;
 #if !HWY_HAVE_SCALABLE
       const std::int64_t iy0 = static_cast<std::int64_t>(y) * a.stride_h - a.pad_top;
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+#if HWY_TARGET == HWY_AVX3_DL
+      if (use_fast) {
+        const std::uint8_t* rows[3];
+        for (std::int64_t ky = 0; ky < 3; ++ky) {
+          const std::int64_t iy = iy0 + ky;
+          const auto slot = static_cast<std::size_t>(((iy % 3) + 3) % 3);
+          std::uint8_t* dst = upadded + slot * width * C;
+          if (held[slot] != iy) padded_row_u8(a, in_b, iy, width, zp_u, dst), held[slot] = iy;
+          rows[ky] = dst;
+        }
+        if (a.stride_w == 1) {
+          if (clamp)
+            row3x3_fast<1, E, F, true>(a, fast_blocks, rows, orow);
+          else
+            row3x3_fast<1, E, F, false>(a, fast_blocks, rows, orow);
+        } else {
+          if (clamp)
+            row3x3_fast<2, E, F, true>(a, fast_blocks, rows, orow);
+          else
+            row3x3_fast<2, E, F, false>(a, fast_blocks, rows, orow);
+        }
+        continue;
+      }
+#endif
       if (use_padded) {
         const E* rows[3];
         for (std::int64_t ky = 0; ky < 3; ++ky) {
@@ -695,9 +1155,20 @@ HWY_NOINLINE void run(const simd::DepthwiseQ8Args& a) {
 
 }  // namespace dwq_detail
 
-inline void DepthwiseQ8U8(const simd::DepthwiseQ8Args& a) { dwq_detail::run<std::uint8_t, std::uint8_t>(a); }
-inline void DepthwiseQ8U8S8(const simd::DepthwiseQ8Args& a) { dwq_detail::run<std::uint8_t, std::int8_t>(a); }
-inline void DepthwiseQ8S8(const simd::DepthwiseQ8Args& a) { dwq_detail::run<std::int8_t, std::int8_t>(a); }
+namespace dwq_detail {
+/// run_ring where it applies (AVX3_DL), otherwise run.
+template <class E, class F>
+HWY_INLINE void entry(const simd::DepthwiseQ8Args& a) {
+#if HWY_TARGET == HWY_AVX3_DL
+  if (a.batch != 0 && a.out_h != 0 && a.out_w != 0 && a.channels != 0 && ring_ok<E>(a)) return run_ring<E, F>(a);
+#endif
+  run<E, F>(a);
+}
+}  // namespace dwq_detail
+
+inline void DepthwiseQ8U8(const simd::DepthwiseQ8Args& a) { dwq_detail::entry<std::uint8_t, std::uint8_t>(a); }
+inline void DepthwiseQ8U8S8(const simd::DepthwiseQ8Args& a) { dwq_detail::entry<std::uint8_t, std::int8_t>(a); }
+inline void DepthwiseQ8S8(const simd::DepthwiseQ8Args& a) { dwq_detail::entry<std::int8_t, std::int8_t>(a); }
 
 /// This target's table of the family.
 inline constexpr simd::DepthwiseQ8 kDepthwiseQ8{&DepthwiseQ8U8, &DepthwiseQ8U8S8, &DepthwiseQ8S8};
