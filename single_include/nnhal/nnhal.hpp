@@ -6955,6 +6955,15 @@ Status kernel_quant(const NodeIO& io) {
   const auto range = quant::activation_range(static_cast<FusedActivationFunc>(*act), o.scale(),
                                              o.zero_point(), storage.min, storage.max);
   const std::size_t batch = o.size() == 0 ? 0 : o.dim(0), input_size = w.dim(1), units = w.dim(0);
+  // Output (b, u) from its sum of products: plus the bias (wrapping), rescaled, offset, clamped.
+  const auto finish = [&](std::size_t b, std::size_t u, std::uint32_t sum) {
+    const std::uint32_t acc = sum + static_cast<std::uint32_t>(bias[u]);
+    std::int32_t r = quant::multiply_by_quantized_multiplier(static_cast<std::int32_t>(acc), p.output.value,
+                                                             p.output.shift);
+    r += p.output_offset;
+    r = r < range.min ? range.min : (r > range.max ? range.max : r);
+    o[b * units + u] = static_cast<E>(r);
+  };
   if (p.simd != nullptr && io.workspace() != nullptr && p.depth == input_size && p.units == units) {
     // The SIMD dot products: per batch row, the input widened once (offset included), every
     // unit's exact int32 sum (threads take ranges of units), then bias, rescale and clamp.
@@ -6971,14 +6980,7 @@ Status kernel_quant(const NodeIO& io) {
         else
           p.simd->dot_s8(row, wd + begin * input_size, p.weights_offset, input_size, end - begin, sums + begin);
       });
-      for (std::size_t u = 0; u < units; ++u) {
-        const std::uint32_t acc = static_cast<std::uint32_t>(sums[u]) + static_cast<std::uint32_t>(bias[u]);
-        std::int32_t r = quant::multiply_by_quantized_multiplier(static_cast<std::int32_t>(acc), p.output.value,
-                                                                 p.output.shift);
-        r += p.output_offset;
-        r = r < range.min ? range.min : (r > range.max ? range.max : r);
-        o[b * units + u] = static_cast<E>(r);
-      }
+      for (std::size_t u = 0; u < units; ++u) finish(b, u, static_cast<std::uint32_t>(sums[u]));
     }
     return {};
   }
@@ -6990,12 +6992,7 @@ Status kernel_quant(const NodeIO& io) {
         const std::int32_t wv = w[u * input_size + k] + p.weights_offset;
         acc += static_cast<std::uint32_t>(xv * wv);
       }
-      acc += static_cast<std::uint32_t>(bias[u]);
-      std::int32_t r = quant::multiply_by_quantized_multiplier(static_cast<std::int32_t>(acc),
-                                                               p.output.value, p.output.shift);
-      r += p.output_offset;
-      r = r < range.min ? range.min : (r > range.max ? range.max : r);
-      o[b * units + u] = static_cast<E>(r);
+      finish(b, u, acc);
     }
   }
   return {};
