@@ -212,7 +212,7 @@ TEST_CASE("malformed TRANSPOSE_CONV_2D: strides, output shape tensor, filter and
   check_ok(transpose_implicit({1, 3, 3, 4}, {4}, 2, {1, 4, 4, 4}));  // VALID: 3 + 2 - 1
   check_error(transpose_implicit({1, 4, 4}, {3}, 1), "output shape of 3 values", op);
   check_error(transpose_implicit({1, 4, 4, 4}, {2, 2}, 1), "output shape of rank 2", op);
-  check_error(transpose_implicit({1, 4, 4, 4}, {4}, 7), "padding scheme", op);
+  check_error(transpose_implicit({1, 4, 4, 4}, {4}, 7), "padding scheme", "input 4 (padding_scheme");
 
   check_ok(transpose_q(QA8, 0.25f));
   check_ok(transpose_q(QPC8, 0.0f, {0.5f, 0.25f}));

@@ -184,7 +184,7 @@ TEST_CASE("LSTM: malformed shapes and scalars are refused at prepare") {
   for (std::int32_t act : {2, 5, 7}) {
     Lstm k;
     k.activation = act;
-    check_refused(lstm(k), name, "activation");
+    check_model_invalid(lstm(k).model(), {name, "activation"});  // a constant: refused at validation
   }
   for (float clip : {-0.5f, std::numeric_limits<float>::quiet_NaN()}) {
     Lstm k;
@@ -220,7 +220,7 @@ TEST_CASE("UNIDIRECTIONAL_SEQUENCE_LSTM: malformed shapes are refused at prepare
   {
     Sequence k;
     k.activation = 5;
-    check_refused(sequence(k), name, "activation");
+    check_model_invalid(sequence(k).model(), {name, "activation"});
   }
 }
 

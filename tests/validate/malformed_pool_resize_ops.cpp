@@ -57,7 +57,7 @@ OneOp resize_scale(OperationType op, float w, float h) {
 
 }  // namespace
 
-TEST_CASE("malformed pool ops: strides, paddings, filters, activation and scheme refused at prepare") {
+TEST_CASE("malformed pool ops: strides, paddings, filters, activation and scheme refused before running") {
   for (OperationType op : {OperationType::AVERAGE_POOL_2D, OperationType::MAX_POOL_2D, OperationType::L2_POOL_2D}) {
     const char* name = op == OperationType::AVERAGE_POOL_2D ? "AVERAGE_POOL_2D"
                        : op == OperationType::MAX_POOL_2D   ? "MAX_POOL_2D"
@@ -69,14 +69,15 @@ TEST_CASE("malformed pool ops: strides, paddings, filters, activation and scheme
     check_refused(pool_explicit(op, {0, 0, 0, 0, 1, 1, 0, 2, 0}), name, "filter");
     check_refused(pool_explicit(op, {0, 0, 0, 0, 1, 1, 5, 2, 0}), name, "smaller than the filter");
     check_refused(pool_explicit(op, {2, 0, 0, 0, 1, 1, 2, 2, 0}), name, "larger than each padding");
-    check_refused(pool_explicit(op, {0, 0, 0, 0, 1, 1, 2, 2, 9}), name, "activation");
+    // A constant activation or scheme outside its set is refused by validation itself.
+    check_model_invalid(pool_explicit(op, {0, 0, 0, 0, 1, 1, 2, 2, 9}).model(), {name, "input 9 (activation"});
     // Extreme values: a 2^31 - 1 filter with paddings just below it gives an output too large.
     check_refused(pool_explicit(op, {kMax - 1, kMax - 1, 0, 0, 1, 1, kMax, 2, 0}), name, "too large");
     check_prepares(pool_explicit(op, {0, 0, 0, 0, kMax, kMax, 2, 2, 0}));
     // Implicit padding: an undefined scheme.
     OneOp bad_scheme = data_op(op, F32, {1, 4, 4, 2});
     bad_scheme.ints({7, 1, 1, 2, 2, 0});
-    check_refused(bad_scheme, name, "padding scheme");
+    check_model_invalid(bad_scheme.model(), {name, "input 1 (padding_scheme"});
     // (A 0 in a model input's shape means "unknown", checked at execution: tests/ops/pooling.cpp
     // covers the empty dimensions.) A pool's output is never much larger than its input; an input this large is already
     // refused by model validation.

@@ -99,9 +99,10 @@ constexpr std::uint64_t compute_fingerprint() noexcept {
     f.add(info.name);
     f.add(static_cast<std::uint64_t>(info.since));
     f.add(info.flags);
-    for (std::span<const Slot> slots : {info.inputs, info.outputs}) {
+    for (std::span<const Slot> slots : {info.inputs, info.outputs, info.implicit_inputs}) {
       f.add(slots.size());
-      for (const Slot& s : slots) f.add(static_cast<std::uint64_t>(s.role) << 8 | s.flags);
+      for (const Slot& s : slots)
+        f.add(std::uint64_t{s.values} << 16 | static_cast<std::uint64_t>(s.role) << 8 | s.flags);
     }
     f.add(info.signatures.size());
     for (const Signature& sig : info.signatures) {

@@ -37,6 +37,9 @@ struct OperationInfo {
   std::span<const Signature> signatures;
   ValidateFn validate = nullptr;  ///< checks beyond the signature table; nullptr = none
   std::uint32_t flags = kOpNone;
+  /// The inputs of the implicit-padding form, for operations that have one (`inputs` is then
+  /// the explicit form); empty otherwise. See input_slots().
+  std::span<const Slot> implicit_inputs;
   /// Derived from kSlotValueRead: bit i set when shape inference reads the value of input i.
   std::uint64_t value_inputs = 0;
 
@@ -50,6 +53,7 @@ struct RowSpec {
   std::span<const Signature> signatures;
   ValidateFn validate = nullptr;
   std::uint32_t flags = kOpNone;
+  std::span<const Slot> implicit_inputs = {};  ///< see OperationInfo::implicit_inputs
 };
 
 /// Builds the row of operation `type` from its named members.
@@ -62,6 +66,7 @@ constexpr OperationInfo make_row(OperationType type, const RowSpec& spec) {
   info.signatures = spec.signatures;
   info.validate = spec.validate;
   info.flags = spec.flags;
+  info.implicit_inputs = spec.implicit_inputs;
   info.since = HalVersion::UNSUPPORTED;
   for (const Signature& s : spec.signatures) info.since = std::min(info.since, s.version);
   for (std::size_t i = 0; i < spec.inputs.size() && i < 64; ++i)
@@ -78,6 +83,23 @@ struct Row;
 constexpr bool input_omittable(const OperationInfo& info, std::size_t position) noexcept {
   return info.has(kOpAllowsOmitted) && position < info.inputs.size() &&
          (info.inputs[position].flags & kSlotOmittable) != 0;
+}
+
+/// The slots of `op`'s inputs: the implicit-padding form when the row has one and `op` fits it
+/// (its input count lies between the form's required slots and all of them, and every layout
+/// slot present holds a BOOL), otherwise `info.inputs`. That is the reference's rule without
+/// naming a position: CONV_2D with 10 inputs is implicit (with layout and dilation) when input
+/// 7 is BOOL and explicit when it is INT32.
+inline std::span<const Slot> input_slots(const OperationInfo& info, const OperationView& op) noexcept {
+  const std::span<const Slot> imp = info.implicit_inputs;
+  if (imp.empty()) return info.inputs;
+  const std::size_t n = op.input_count();
+  std::size_t required = 0;
+  for (const Slot& s : imp) required += (s.flags & kSlotTrailing) == 0 ? 1 : 0;
+  if (n < required || n > imp.size()) return info.inputs;
+  for (std::size_t i = 0; i < n; ++i)
+    if (imp[i].role == Role::Layout && op.input(i).type != OperandType::BOOL) return info.inputs;
+  return imp;
 }
 
 }  // namespace nnhal

@@ -27,7 +27,31 @@ enum class Role : std::uint8_t {
   Condition,   ///< IF condition
   Subgraph,    ///< SUBGRAPH reference (IF branches, WHILE condition/body)
   State,       ///< recurrent state
+  Padding,     ///< implicit padding scheme code (INT32 scalar: 1 SAME, 2 VALID)
 };
+
+/// A closed set of values of an INT32 or BOOL scalar slot: bit v is set when value v (0..31) is
+/// accepted. 0 = no closed set. Model validation rejects a constant outside the set
+/// (nnhal/validate/slot_values.hpp); a value given at run time is checked by the kernel.
+using ValueSet = std::uint32_t;
+
+/// The set of the listed values (each in 0..31).
+constexpr ValueSet value_set(std::initializer_list<int> values) {
+  ValueSet s = 0;
+  for (int v : values) s |= ValueSet{1} << v;
+  return s;
+}
+
+/// Fused activation codes (FusedActivationFunc): NONE, RELU, RELU1, RELU6. The default set of a
+/// Role::Activation slot.
+inline constexpr ValueSet kFuseCodes = value_set({0, 1, 2, 3});
+/// Activation of the LSTM family (TFLite's enum): NONE 0, RELU 1, RELU6 3, TANH 4, SIGMOID 6.
+inline constexpr ValueSet kLstmActivations = value_set({0, 1, 3, 4, 6});
+/// Implicit padding schemes (PaddingCode): SAME 1, VALID 2. The default set of a Role::Padding
+/// slot.
+inline constexpr ValueSet kPaddingCodes = value_set({1, 2});
+/// false / true: the set of every BOOL scalar input, and of INT32 flags (0 or 1).
+inline constexpr ValueSet kFlagValues = value_set({0, 1});
 
 /// Flags of an operand slot.
 enum SlotFlags : std::uint8_t {
@@ -44,6 +68,9 @@ struct Slot {
   std::string_view name;
   Role role = Role::Data;
   std::uint8_t flags = kSlotRequired;
+  /// Closed set of accepted constant values; 0 = the default of the role (kFuseCodes for
+  /// Activation, kPaddingCodes for Padding), or none.
+  ValueSet values = 0;
 };
 
 /// Largest number of operands in one signature (BIDIRECTIONAL_SEQUENCE_LSTM has 61 inputs).

@@ -27,6 +27,7 @@ struct Row<OperationType::AVERAGE_POOL_2D> {
       .outputs = ops::average_pool_2d::kOutputs,
       .signatures = ops::average_pool_2d::kSignatures,
       .flags = kOpAllowsZeroSized,
+      .implicit_inputs = ops::pool::kImplicitInputs,
   });
 };
 

@@ -69,7 +69,7 @@ inline constexpr std::array<Slot, 61> kInputs{{
     {"bw_aux_input_to_forget_weights", Role::Weights, kSlotOmittable},
     {"bw_aux_input_to_cell_weights", Role::Weights, kSlotOmittable},
     {"bw_aux_input_to_output_weights", Role::Weights, kSlotOmittable},
-    {"activation", Role::Activation},
+    {"activation", Role::Activation, kSlotRequired, kLstmActivations},
     {"cell_clip", Role::Parameter},
     {"projection_clip", Role::Parameter},
     {"merge_outputs", Role::Parameter},

@@ -16,7 +16,7 @@ inline constexpr std::array<Slot, 9> kInputs{{
     {"batch_index", Role::Data, kSlotValueRead},  // TENSOR_INT32 [num_rois]
     {"score_threshold", Role::Parameter},      // fT
     {"max_detections", Role::Parameter},       // INT32, < 0 = unlimited
-    {"nms_kernel", Role::Parameter},           // INT32: 0 hard, 1 linear, 2 gaussian
+    {"nms_kernel", Role::Parameter, kSlotRequired, value_set({0, 1, 2})},  // 0 hard, 1 linear, 2 gaussian
     {"iou_threshold", Role::Parameter},        // fT
     {"sigma", Role::Parameter},                // fT
     {"nms_score_threshold", Role::Parameter},  // fT

@@ -32,7 +32,7 @@ inline constexpr std::array<Slot, 10> kImplicitInputs{{
     {"input", Role::Data},
     {"filter", Role::Weights},
     {"bias", Role::Bias},
-    {"padding_scheme", Role::Parameter},
+    {"padding_scheme", Role::Padding},
     {"stride_w", Role::Parameter},
     {"stride_h", Role::Parameter},
     {"activation", Role::Activation},
@@ -64,6 +64,7 @@ struct Row<OperationType::CONV_2D> {
       .signatures = ops::conv_2d::kSignatures,
       .validate = &ops::conv_2d::validate,
       .flags = kOpAllowsZeroSized,
+      .implicit_inputs = ops::conv_2d::kImplicitInputs,
   });
 };
 

@@ -34,7 +34,7 @@ inline constexpr std::array<Slot, 11> kImplicitInputs{{
     {"input", Role::Data},
     {"filter", Role::Weights},
     {"bias", Role::Bias},
-    {"padding_scheme", Role::Parameter},
+    {"padding_scheme", Role::Padding},
     {"stride_w", Role::Parameter},
     {"stride_h", Role::Parameter},
     {"depth_multiplier", Role::Parameter},
@@ -67,6 +67,7 @@ struct Row<OperationType::DEPTHWISE_CONV_2D> {
       .signatures = ops::depthwise_conv_2d::kSignatures,
       .validate = &ops::depthwise_conv_2d::validate,
       .flags = kOpAllowsZeroSized,
+      .implicit_inputs = ops::depthwise_conv_2d::kImplicitInputs,
   });
 };
 

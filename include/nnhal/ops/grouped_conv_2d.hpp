@@ -9,9 +9,7 @@
 namespace nnhal::ops {
 
 namespace grouped_conv_2d {
-/// Explicit-padding form (12 inputs). The implicit form (9 inputs) has {input, filter, bias,
-/// padding_scheme, stride_w, stride_h, num_groups, activation, layout}; slot names follow the
-/// explicit form.
+/// Explicit-padding form (12 inputs); `kImplicitInputs` lists the implicit form (9 inputs).
 inline constexpr std::array<Slot, 12> kInputs{{
     {"input", Role::Data},
     {"filter", Role::Weights},  // [depth_out, fh, fw, depth_group]
@@ -25,6 +23,18 @@ inline constexpr std::array<Slot, 12> kInputs{{
     {"num_groups", Role::Parameter},
     {"activation", Role::Activation},
     {"layout", Role::Layout},  // mandatory in both forms
+}};
+/// Implicit-padding form (9 inputs).
+inline constexpr std::array<Slot, 9> kImplicitInputs{{
+    {"input", Role::Data},
+    {"filter", Role::Weights},
+    {"bias", Role::Bias},
+    {"padding_scheme", Role::Padding},
+    {"stride_w", Role::Parameter},
+    {"stride_h", Role::Parameter},
+    {"num_groups", Role::Parameter},
+    {"activation", Role::Activation},
+    {"layout", Role::Layout},
 }};
 inline constexpr std::array<Slot, 1> kOutputs{{{"output", Role::Data}}};
 
@@ -54,6 +64,7 @@ struct Row<OperationType::GROUPED_CONV_2D> {
       .outputs = ops::grouped_conv_2d::kOutputs,
       .signatures = ops::grouped_conv_2d::kSignatures,
       .validate = &ops::grouped_conv_2d::validate,
+      .implicit_inputs = ops::grouped_conv_2d::kImplicitInputs,
   });
 };
 

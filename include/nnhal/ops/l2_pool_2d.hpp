@@ -27,6 +27,7 @@ struct Row<OperationType::L2_POOL_2D> {
       .outputs = ops::l2_pool_2d::kOutputs,
       .signatures = ops::l2_pool_2d::kSignatures,
       .flags = kOpAllowsZeroSized,
+      .implicit_inputs = ops::pool::kImplicitInputs,
   });
 };
 

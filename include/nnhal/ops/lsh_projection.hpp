@@ -17,7 +17,7 @@ inline constexpr std::array<Slot, 4> kInputs{{
     {"hash", Role::Weights},
     {"input", Role::Data},
     {"weight", Role::Weights, kSlotOmittable},  // NO_VALUE: every weight is 1.0
-    {"type", Role::Parameter},
+    {"type", Role::Parameter, kSlotRequired, value_set({1, 2, 3})},  // SPARSE_DEPRECATED, DENSE, SPARSE
 }};
 inline constexpr auto& kOutputs = v1_0::kSingleOutput;
 
@@ -40,13 +40,13 @@ inline constexpr auto kSignatures = [] {
   return out;
 }();
 
-/// What the declared shapes and constants already show (the reference's runtime checks): hash
-/// [num_hash, num_bits] with 1 <= num_bits <= 32, a constant type 1, 2 or 3, a given weight 1-D.
+/// What the declared shapes already show (the reference's runtime checks): hash [num_hash,
+/// num_bits] with 1 <= num_bits <= 32, a given weight 1-D. (A constant type outside 1, 2, 3 is
+/// refused by the generic check of the slot's value set, nnhal/validate/slot_values.hpp.)
 inline Status validate(const OperationView& op, HalVersion&) {
   NNHAL_TRY(rules::check_shape(op, 0, "hash", {0, 0}));
   if (auto bits = rules::known_dim(op, 0, 1); bits && *bits > 32)
     return NNHAL_INVALID("input 0 (hash) has %u bits per function, at most 32 are supported", *bits);
-  NNHAL_TRY(rules::check_scalar_range(op, 3, "type", 1, 3));
   if (op.input(2).lifetime != OperandLifeTime::NO_VALUE) NNHAL_TRY(rules::check_1d(op, 2, "weight"));
   return {};
 }

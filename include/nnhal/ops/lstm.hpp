@@ -20,7 +20,7 @@ inline constexpr auto kInputs = lstm_cell::join_slots(
     std::array<Slot, 5>{{
         {"output_state_in", Role::State},
         {"cell_state_in", Role::State},
-        {"activation", Role::Activation},
+        {"activation", Role::Activation, kSlotRequired, kLstmActivations},
         {"cell_clip", Role::Parameter},
         {"projection_clip", Role::Parameter},
     }},

@@ -27,6 +27,7 @@ struct Row<OperationType::MAX_POOL_2D> {
       .outputs = ops::max_pool_2d::kOutputs,
       .signatures = ops::max_pool_2d::kSignatures,
       .flags = kOpAllowsZeroSized,
+      .implicit_inputs = ops::pool::kImplicitInputs,
   });
 };
 

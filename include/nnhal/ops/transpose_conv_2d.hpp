@@ -8,9 +8,7 @@
 namespace nnhal::ops {
 
 namespace transpose_conv_2d {
-/// Explicit-padding form (11 inputs). The implicit form (9 inputs) has {input, filter, bias,
-/// output_shape (TENSOR_INT32 [4]), padding_scheme, stride_w, stride_h, activation, layout};
-/// slot names follow the explicit form.
+/// Explicit-padding form (11 inputs); `kImplicitInputs` lists the implicit form (9 inputs).
 inline constexpr std::array<Slot, 11> kInputs{{
     {"input", Role::Data},
     {"filter", Role::Weights},  // [depth_out, fh, fw, depth_in]
@@ -23,6 +21,18 @@ inline constexpr std::array<Slot, 11> kInputs{{
     {"stride_h", Role::Parameter},
     {"activation", Role::Activation},
     {"layout", Role::Layout},  // mandatory in both forms
+}};
+/// Implicit-padding form (9 inputs).
+inline constexpr std::array<Slot, 9> kImplicitInputs{{
+    {"input", Role::Data},
+    {"filter", Role::Weights},
+    {"bias", Role::Bias},
+    {"output_shape", Role::Parameter},  // TENSOR_INT32 [4]
+    {"padding_scheme", Role::Padding},
+    {"stride_w", Role::Parameter},
+    {"stride_h", Role::Parameter},
+    {"activation", Role::Activation},
+    {"layout", Role::Layout},
 }};
 inline constexpr std::array<Slot, 1> kOutputs{{{"output", Role::Data}}};
 
@@ -53,6 +63,7 @@ struct Row<OperationType::TRANSPOSE_CONV_2D> {
       .signatures = ops::transpose_conv_2d::kSignatures,
       .validate = &ops::transpose_conv_2d::validate,
       .flags = kOpAllowsZeroSized,
+      .implicit_inputs = ops::transpose_conv_2d::kImplicitInputs,
   });
 };
 

@@ -17,7 +17,7 @@ inline constexpr auto kInputs =
                           std::array<Slot, 6>{{
                               {"output_state_in", Role::State},
                               {"cell_state_in", Role::State},
-                              {"activation", Role::Activation},
+                              {"activation", Role::Activation, kSlotRequired, kLstmActivations},
                               {"cell_clip", Role::Parameter},
                               {"projection_clip", Role::Parameter},
                               {"time_major", Role::Parameter},

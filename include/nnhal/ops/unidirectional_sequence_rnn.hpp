@@ -16,7 +16,7 @@ inline constexpr std::array<Slot, 7> kInputs{{
     {"bias", Role::Bias},                  // [num_units]
     {"hidden_state", Role::State},         // [batch, num_units]
     {"activation", Role::Activation},
-    {"time_major", Role::Parameter},  // INT32 0 or 1
+    {"time_major", Role::Parameter, kSlotRequired, kFlagValues},  // INT32 0 or 1
 }};
 /// The output sequence; with 2 outputs (1.3) also the final hidden state.
 inline constexpr std::array<Slot, 2> kOutputs{{

@@ -14,6 +14,7 @@
 #include "nnhal/util/log.hpp"
 #include "nnhal/validate/operand.hpp"
 #include "nnhal/validate/signature_match.hpp"
+#include "nnhal/validate/slot_values.hpp"
 
 namespace nnhal {
 
@@ -141,6 +142,9 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
                              info->name.data(), ins, outs);
       }
       op_version = *matched;
+      // Closed-set scalars (fused activation, padding scheme, flags, ...) given as constants.
+      if (auto s = check_slot_values(*info, view); !s)
+        return std::move(s.error().prefix("operation %zu (%s)", k, info->name.data()));
     }
     if (record != nullptr) record->signatures[k] = op_version;
     if (info->validate != nullptr) {

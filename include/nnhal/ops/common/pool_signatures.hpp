@@ -30,7 +30,7 @@ inline constexpr std::array<Slot, 11> kInputs{{
 /// Inputs of the implicit-padding form.
 inline constexpr std::array<Slot, 8> kImplicitInputs{{
     {"input", Role::Data},
-    {"padding_scheme", Role::Parameter},
+    {"padding_scheme", Role::Padding},
     {"stride_w", Role::Parameter},
     {"stride_h", Role::Parameter},
     {"filter_w", Role::Parameter},
