@@ -39,18 +39,28 @@ int main() {
     return 1;
   }
 
-  // One memory pool holds both inputs and the output, as a driver's mapped memory would.
-  std::vector<float> pool = {1, 2, 3, 4, /* x */ 2, 2, -1, 0.5f, /* y */ 0, 0, 0, 0};
-  nnhal::Request request;
-  request.pools.push_back({{reinterpret_cast<std::byte*>(pool.data()), pool.size() * sizeof(float)}, 0});
-  request.inputs = {{false, {0, 0, 16}, {}}, {false, {0, 16, 16}, {}}};
-  request.outputs = {{false, {0, 32, 16}, {}}};
-  if (auto s = execution->run(request); !s) {
+  // Bind the inputs and the output by their handles to typed spans: the request points at these
+  // vectors (nothing is copied), and the same request serves every run.
+  const std::vector<float> a_values = {1, 2, 3, 4}, x_values = {2, 2, -1, 0.5f};
+  std::vector<float> y_values(4);
+  nnhal::RequestBuilder request(model);
+  for (auto s : {request.input(a, a_values), request.input(x, x_values), request.output(sum, y_values)}) {
+    if (!s) {
+      std::printf("cannot bind: %s\n", s.error().c_str());
+      return 1;
+    }
+  }
+  if (auto s = execution->run(request.request()); !s) {
     std::printf("execution failed: %s: %s\n", nnhal::to_string(s.error().status()).data(), s.error().c_str());
     return 1;
   }
-  const auto& shape = execution->output_shapes()[0].dimensions;
-  std::printf("relu(a * x + c) = [[%g, %g], [%g, %g]] (shape %ux%u)\n", pool[8], pool[9], pool[10],
-              pool[11], shape[0], shape[1]);
+  // The output as a typed tensor of y_values, shaped by the execution.
+  auto y = request.output_view(sum, execution->output_shapes());
+  if (!y) {
+    std::printf("no output: %s\n", y.error().c_str());
+    return 1;
+  }
+  std::printf("relu(a * x + c) = [[%g, %g], [%g, %g]] (shape %ux%u)\n", (*y)[0], (*y)[1], (*y)[2], (*y)[3],
+              y->dim(0), y->dim(1));
   return 0;
 }

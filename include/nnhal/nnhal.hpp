@@ -18,6 +18,7 @@
 #include "nnhal/exec/prepared_model.hpp"
 #include "nnhal/interface/kernel_set.hpp"
 #include "nnhal/model/model.hpp"
+#include "nnhal/model/request_builder.hpp"
 #include "nnhal/ops/registry.hpp"
 #include "nnhal/tensor/tensor_view.hpp"
 #include "nnhal/util/chrome_trace.hpp"
