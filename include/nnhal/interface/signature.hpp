@@ -43,14 +43,19 @@ constexpr ValueSet value_set(std::initializer_list<int> values) {
 }
 
 /// Fused activation codes (FusedActivationFunc): NONE, RELU, RELU1, RELU6. The default set of a
-/// Role::Activation slot.
+/// Role::Activation slot, also for RNN, BIDIRECTIONAL_SEQUENCE_RNN, UNIDIRECTIONAL_SEQUENCE_RNN
+/// and SVDF, whose kernels here take these four codes only.
 inline constexpr ValueSet kFuseCodes = value_set({0, 1, 2, 3});
 /// Activation of the LSTM family (TFLite's enum): NONE 0, RELU 1, RELU6 3, TANH 4, SIGMOID 6.
 inline constexpr ValueSet kLstmActivations = value_set({0, 1, 3, 4, 6});
 /// Implicit padding schemes (PaddingCode): SAME 1, VALID 2. The default set of a Role::Padding
-/// slot.
+/// slot. Quirk: 0 is not a PaddingCode, but the reference executor pads only for SAME, so 0 (like
+/// any other value) runs as VALID there, and HAL13.md a.5 lists it as "none/unknown"; nnhal's
+/// kernels still accept a 0 given at run time, while a constant 0 is refused at validation. No
+/// model of the conformance corpus uses 0.
 inline constexpr ValueSet kPaddingCodes = value_set({1, 2});
-/// false / true: the set of every BOOL scalar input, and of INT32 flags (0 or 1).
+/// false / true: the set of every BOOL scalar input, and of INT32 flags (0 or 1). The reference
+/// reads any non-zero BOOL byte as true; a constant BOOL byte other than 0 or 1 is refused.
 inline constexpr ValueSet kFlagValues = value_set({0, 1});
 
 /// Flags of an operand slot.
