@@ -140,12 +140,16 @@ class GraphBuilder {
   }
 
   /// Appends operation Op reading `inputs` and producing one new operand of type Out. Does not
-  /// compile when an input belongs to another subgraph, or when no signature of Op in the
+  /// compile for IF and WHILE (if_() and while_() build those), when an input belongs to another
+  /// subgraph, or when no signature of Op in the
   /// operation table accepts these operand types (the error names the input position and the
   /// expected and given types, against the closest signature).
   template <OperationType Op, OperandType Out, OperandType... Ts, class... Gs>
   OperandRef<Out, G> operation(OperandSpec out_spec, OperandRef<Ts, Gs>... inputs) {
-    if constexpr (!detail::all_in_graph<G, Gs...>) {
+    if constexpr (Op == OperationType::IF || Op == OperationType::WHILE) {
+      (void)sizeof(diagnostic::build_control_flow_with_if_or_while<detail::operation_name<Op>>);
+      return {};
+    } else if constexpr (!detail::all_in_graph<G, Gs...>) {
       detail::report_foreign_operand<G, Op, 0, Gs...>();
       return {};
     } else if constexpr (!detail::table_accepts<Op>(std::array<OperandType, sizeof...(Ts)>{Ts...}, Out)) {

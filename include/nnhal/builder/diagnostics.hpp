@@ -84,6 +84,12 @@ struct no_single_output_signature {
                 "nnhal: operation<>() builds operations with one output; this operation has none");
 };
 
+template <class Operation>
+struct build_control_flow_with_if_or_while {
+  static_assert(detail::always_false<Operation>,
+                "nnhal: IF and WHILE are built with if_() and while_(), which check their subgraphs");
+};
+
 template <class Operation, class Position, class UsedIn, class BelongsTo>
 struct operand_of_another_subgraph {
   static_assert(detail::always_false<Operation, Position, UsedIn, BelongsTo>,
