@@ -127,54 +127,44 @@ nnhal::Model switching_model(std::uint32_t rows) {
   constexpr auto I32 = OperandType::TENSOR_INT32;
   const nnhal::OperandSpec one{{1}}, big{{rows, kWidth}};
   nnhal::ModelBuilder b;
-  nnhal::GraphBuilder cond = b.add_subgraph();
-  {
-    const auto i = cond.input<F32>(one);
-    const auto limit = cond.input<F32>(one);
-    cond.input<F32>(one);
-    cond.input<F32>(big);
-    cond.output(cond.operation<OperationType::LESS, OperandType::TENSOR_BOOL8>(one, i, limit));
-  }
+  auto cond_b = b.add_subgraph<struct Cond, F32, F32, F32, F32>(one, one, one, big);
+  const auto cond = [&] {
+    const auto [i, limit, at, x] = cond_b.inputs();
+    (void)at, (void)x;
+    return cond_b.returns(cond_b.operation<OperationType::LESS, OperandType::TENSOR_BOOL8>(one, i, limit));
+  }();
   const float k_one[1] = {1.0f}, k_zero[1] = {0.0f};
-  nnhal::GraphBuilder cheap = b.add_subgraph();
-  {
-    const auto i = cheap.input<F32>(one);
-    cheap.input<F32>(big);
-    cheap.output(cheap.operation<OperationType::ADD, F32>(one, i, cheap.constant<F32>(k_one, one),
-                                                           cheap.scalar<OperandType::INT32>(0)));
-  }
-  nnhal::GraphBuilder expensive = b.add_subgraph();
-  {
-    const auto i = expensive.input<F32>(one);
-    const auto x = expensive.input<F32>(big);
-    const auto act = expensive.scalar<OperandType::INT32>(0);
+  auto cheap_b = b.add_subgraph<struct Cheap, F32, F32>(one, big);
+  const auto cheap = cheap_b.returns(cheap_b.operation<OperationType::ADD, F32>(
+      one, cheap_b.input<0>(), cheap_b.constant<F32>(k_one, one), cheap_b.scalar<OperandType::INT32>(0)));
+  auto expensive_b = b.add_subgraph<struct Expensive, F32, F32>(one, big);
+  const auto expensive = [&] {
+    auto& e = expensive_b;
+    const auto [i, x] = e.inputs();
+    const auto act = e.scalar<OperandType::INT32>(0);
     const std::vector<float> w(std::size_t{kWidth} * kWidth, 1e-3f), bias(kWidth, 0.0f);
-    const auto y = expensive.operation<OperationType::FULLY_CONNECTED, F32>(
-        big, x, expensive.constant<F32>(w, {{kWidth, kWidth}}), expensive.constant<F32>(bias, {{kWidth}}), act);
+    const auto y = e.operation<OperationType::FULLY_CONNECTED, F32>(big, x, e.constant<F32>(w, {{kWidth, kWidth}}),
+                                                                    e.constant<F32>(bias, {{kWidth}}), act);
     const std::int32_t begin[2] = {0, 0}, size[2] = {1, 1}, flat[1] = {1};
-    const auto corner = expensive.operation<OperationType::SLICE, F32>(
-        {{1, 1}}, y, expensive.constant<I32>(begin, {{2}}), expensive.constant<I32>(size, {{2}}));
-    const auto value = expensive.operation<OperationType::RESHAPE, F32>(one, corner, expensive.constant<I32>(flat, one));
-    const auto nothing = expensive.operation<OperationType::MUL, F32>(one, value, expensive.constant<F32>(k_zero, one), act);
-    const auto next = expensive.operation<OperationType::ADD, F32>(one, i, expensive.constant<F32>(k_one, one), act);
-    expensive.output(expensive.operation<OperationType::ADD, F32>(one, next, nothing, act));
-  }
-  nnhal::GraphBuilder body = b.add_subgraph();
-  {
-    const auto i = body.input<F32>(one);
-    body.input<F32>(one);
-    const auto at = body.input<F32>(one);
-    const auto x = body.input<F32>(big);
-    const auto c = body.operation<OperationType::LESS, OperandType::TENSOR_BOOL8>(one, i, at);
-    const std::uint32_t ins[] = {c.index, body.subgraph(cheap).index, body.subgraph(expensive).index, i.index, x.index};
-    body.output(body.control_flow(OperationType::IF, ins, {{F32, one}})[0]);
-  }
+    const auto corner =
+        e.operation<OperationType::SLICE, F32>({{1, 1}}, y, e.constant<I32>(begin, {{2}}), e.constant<I32>(size, {{2}}));
+    const auto value = e.operation<OperationType::RESHAPE, F32>(one, corner, e.constant<I32>(flat, one));
+    const auto nothing = e.operation<OperationType::MUL, F32>(one, value, e.constant<F32>(k_zero, one), act);
+    const auto next = e.operation<OperationType::ADD, F32>(one, i, e.constant<F32>(k_one, one), act);
+    return e.returns(e.operation<OperationType::ADD, F32>(one, next, nothing, act));
+  }();
+  auto body_b = b.add_subgraph<struct Body, F32, F32, F32, F32>(one, one, one, big);
+  const auto body = [&] {
+    const auto [i, limit, at, x] = body_b.inputs();
+    (void)limit;
+    const auto c = body_b.operation<OperationType::LESS, OperandType::TENSOR_BOOL8>(one, i, at);
+    return body_b.returns(std::get<0>(body_b.if_(c, cheap, expensive, i, x)));
+  }();
   const auto i0 = b.input<F32>(one);
   const auto limit = b.input<F32>(one);
   const auto at = b.input<F32>(one);
   const auto x = b.input<F32>(big);
-  const std::uint32_t ins[] = {b.subgraph(cond).index, b.subgraph(body).index, i0.index, limit.index, at.index, x.index};
-  b.output(b.control_flow(OperationType::WHILE, ins, {{F32, one}})[0]);
+  b.output(std::get<0>(b.while_(cond, body, i0, limit, at, x)));
   return std::move(b).model();
 }
 

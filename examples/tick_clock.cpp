@@ -47,24 +47,17 @@ nnhal::Model counter_model() {
   constexpr auto I32 = OperandType::TENSOR_INT32;
   const nnhal::OperandSpec one{{1}};
   nnhal::ModelBuilder b;
-  nnhal::GraphBuilder cond = b.add_subgraph();
-  {
-    const auto i = cond.input<I32>(one);
-    const auto limit = cond.input<I32>(one);
-    cond.output(cond.operation<OperationType::LESS, OperandType::TENSOR_BOOL8>(one, i, limit));
-  }
-  nnhal::GraphBuilder body = b.add_subgraph();
-  {
-    const auto i = body.input<I32>(one);
-    body.input<I32>(one);
-    const std::int32_t step[1] = {1};
-    body.output(body.operation<OperationType::ADD, I32>(one, i, body.constant<I32>(step, one),
-                                                         body.scalar<OperandType::INT32>(0)));
-  }
+  auto cond_b = b.add_subgraph<struct Cond, I32, I32>(one, one);
+  const auto [ci, climit] = cond_b.inputs();
+  const auto cond = cond_b.returns(cond_b.operation<OperationType::LESS, OperandType::TENSOR_BOOL8>(one, ci, climit));
+  auto body_b = b.add_subgraph<struct Body, I32, I32>(one, one);  // (i, limit) -> i + 1
+  const std::int32_t step[1] = {1};
+  const auto body = body_b.returns(body_b.operation<OperationType::ADD, I32>(
+      one, body_b.input<0>(), body_b.constant<I32>(step, one), body_b.scalar<OperandType::INT32>(0)));
   const auto i0 = b.input<I32>(one);
   const auto limit = b.input<I32>(one);
-  const std::uint32_t ins[] = {b.subgraph(cond).index, b.subgraph(body).index, i0.index, limit.index};
-  b.output(b.control_flow(OperationType::WHILE, ins, {{I32, one}})[0]);
+  const auto [result] = b.while_(cond, body, i0, limit);
+  b.output(result);
   return std::move(b).model();
 }
 

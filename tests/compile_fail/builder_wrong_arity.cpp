@@ -1,5 +1,6 @@
-// expect-error: no signature of this operation accepts these operand types
-// ADD without its activation scalar must not compile.
+// expect-error: wrong_number_of_inputs<nnhal::operations::ADD, void, nnhal::diagnostic::expected<nnhal::diagnostic::count<3(ul|UL)?> ?>, nnhal::diagnostic::given<nnhal::diagnostic::count<2(ul|UL)?> ?> ?>
+// ADD without its activation scalar must not compile; the error names the operation and the
+// expected and given numbers of inputs.
 #include "nnhal/builder/builder.hpp"
 
 int main() {

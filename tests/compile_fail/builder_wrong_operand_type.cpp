@@ -1,5 +1,7 @@
-// expect-error: no signature of this operation accepts these operand types
-// ADD of a TENSOR_QUANT8_ASYMM and a TENSOR_FLOAT32 operand must not compile.
+// expect-error: wrong_operand_type<nnhal::operations::ADD, nnhal::diagnostic::input<1>, nnhal::diagnostic::expected<nnhal::types::TENSOR_QUANT8_ASYMM>, nnhal::diagnostic::given<nnhal::types::TENSOR_FLOAT32> ?>
+// ADD of a TENSOR_QUANT8_ASYMM and a TENSOR_FLOAT32 operand must not compile; the error names the
+// operation, the input position (1: the first that differs from the closest signature,
+// ADD(TENSOR_QUANT8_ASYMM, TENSOR_QUANT8_ASYMM, INT32)) and the expected and given types by name.
 #include "nnhal/builder/builder.hpp"
 
 int main() {

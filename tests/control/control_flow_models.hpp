@@ -14,57 +14,70 @@ inline constexpr auto kBool = OperandType::TENSOR_BOOL8;
 
 inline OperandSpec one_element() { return {{1}}; }
 
-/// cond(i, limit, ...) = i < limit. `extra` read-only inputs follow.
-inline GraphBuilder less_condition(ModelBuilder& b, int extra_carried = 0) {
-  GraphBuilder g = b.add_subgraph();
-  const auto i = g.input<kI32>(one_element());
-  for (int k = 0; k < extra_carried; ++k) g.input<kI32>(one_element());
-  const auto limit = g.input<kI32>(one_element());
-  g.output(g.operation<OperationType::LESS, kBool>(one_element(), i, limit));
-  return g;
+/// cond(i, limit) = i < limit, tagged Tag.
+template <class Tag>
+auto less_condition(ModelBuilder& b) {
+  auto g = b.add_subgraph<Tag, kI32, kI32>(one_element(), one_element());
+  const auto [i, limit] = g.inputs();
+  return g.returns(g.template operation<OperationType::LESS, kBool>(one_element(), i, limit));
 }
 
-/// body(i, limit) = i + step.
-inline GraphBuilder add_body(ModelBuilder& b, std::int32_t step) {
-  GraphBuilder g = b.add_subgraph();
-  const auto i = g.input<kI32>(one_element());
-  g.input<kI32>(one_element());  // limit, read-only
+/// body(i, limit) = i + step, tagged Tag (limit is read-only).
+template <class Tag>
+auto add_body(ModelBuilder& b, std::int32_t step) {
+  auto g = b.add_subgraph<Tag, kI32, kI32>(one_element(), one_element());
+  const auto i = g.template input<0>();
   const std::int32_t s[1] = {step};
-  const auto c = g.constant<kI32>(s, one_element());
-  const auto act = g.scalar<OperandType::INT32>(0);
-  g.output(g.operation<OperationType::ADD, kI32>(one_element(), i, c, act));
-  return g;
+  const auto c = g.template constant<kI32>(s, one_element());
+  const auto act = g.template scalar<OperandType::INT32>(0);
+  return g.returns(g.template operation<OperationType::ADD, kI32>(one_element(), i, c, act));
 }
 
 /// main(i0, limit) = WHILE(i < limit) i = i + 1.
 inline Model while_counter_model() {
   ModelBuilder b;
-  const GraphBuilder cond = less_condition(b);
-  const GraphBuilder body = add_body(b, 1);
+  const auto cond = less_condition<struct Cond>(b);
+  const auto body = add_body<struct Body>(b, 1);
   const auto i0 = b.input<kI32>(one_element());
   const auto limit = b.input<kI32>(one_element());
-  const std::uint32_t ins[] = {b.subgraph(cond).index, b.subgraph(body).index, i0.index, limit.index};
-  b.output(b.control_flow(OperationType::WHILE, ins, {{kI32, one_element()}})[0]);
+  const auto [i] = b.while_(cond, body, i0, limit);
+  b.output(i);
   return std::move(b).model();
+}
+
+/// A tag for the K-th subgraph made by a helper called with tag Tag.
+template <class Tag, int K>
+struct Part;
+
+/// A subgraph (x) -> x + step, tagged Tag.
+template <class Tag>
+auto plus_graph(ModelBuilder& b, std::int32_t step) {
+  auto g = b.add_subgraph<Tag, kI32>(one_element());
+  const std::int32_t s[1] = {step};
+  return g.returns(g.template operation<OperationType::ADD, kI32>(one_element(), g.template input<0>(),
+                                                                  g.template constant<kI32>(s, one_element()),
+                                                                  g.template scalar<OperandType::INT32>(0)));
+}
+
+/// A branch (x) -> x + 1 (Op = ADD) or x - 1 (Op = SUB), tagged Tag.
+template <class Tag, OperationType Op>
+auto step_branch(ModelBuilder& b) {
+  auto g = b.add_subgraph<Tag, kI32>(one_element());
+  const std::int32_t one[1] = {1};
+  const auto c1 = g.template constant<kI32>(one, one_element());
+  const auto act = g.template scalar<OperandType::INT32>(0);
+  return g.returns(g.template operation<Op, kI32>(one_element(), g.template input<0>(), c1, act));
 }
 
 /// main(c, x) = c ? x + 1 : x - 1.
 inline Model if_model() {
   ModelBuilder b;
-  GraphBuilder then_g = b.add_subgraph();
-  GraphBuilder else_g = b.add_subgraph();
-  const std::int32_t one[1] = {1};
-  for (GraphBuilder* g : {&then_g, &else_g}) {
-    const auto x = g->input<kI32>(one_element());
-    const auto c1 = g->constant<kI32>(one, one_element());
-    const auto act = g->scalar<OperandType::INT32>(0);
-    if (g == &then_g) g->output(g->operation<OperationType::ADD, kI32>(one_element(), x, c1, act));
-    else g->output(g->operation<OperationType::SUB, kI32>(one_element(), x, c1, act));
-  }
+  const auto then_g = step_branch<struct Then, OperationType::ADD>(b);
+  const auto else_g = step_branch<struct Else, OperationType::SUB>(b);
   const auto c = b.input<kBool>(one_element());
   const auto x = b.input<kI32>(one_element());
-  const std::uint32_t ins[] = {c.index, b.subgraph(then_g).index, b.subgraph(else_g).index, x.index};
-  b.output(b.control_flow(OperationType::IF, ins, {{kI32, one_element()}})[0]);
+  const auto [y] = b.if_(c, then_g, else_g, x);
+  b.output(y);
   return std::move(b).model();
 }
 

@@ -15,7 +15,6 @@
 #include "control_flow_models.hpp"
 #include "nnhal/exec/prepared_model.hpp"
 
-using nnhal::GraphBuilder;
 using nnhal::ModelBuilder;
 using nnhal::OperandType;
 using nnhal::OperationType;
@@ -92,34 +91,27 @@ class PlainSimClock {
 static_assert(nnhal::Clock<PlainSimClock> && !nnhal::CoarseClock<PlainSimClock>);
 
 /// cond(i, limit) = i < limit; body = (i < pivot) ? i + 1 : i + 2 through an IF (the generic
-/// iteration path, with control flow in the body).
-GraphBuilder if_body(ModelBuilder& b, std::int32_t pivot) {
-  GraphBuilder plus1 = b.add_subgraph(), plus2 = b.add_subgraph();
-  for (GraphBuilder* g : {&plus1, &plus2}) {
-    const auto x = g->input<kI32>(one_element());
-    const std::int32_t s[1] = {g == &plus1 ? 1 : 2};
-    g->output(g->operation<OperationType::ADD, kI32>(one_element(), x, g->constant<kI32>(s, one_element()),
-                                                      g->scalar<OperandType::INT32>(0)));
-  }
-  GraphBuilder body = b.add_subgraph();
-  const auto i = body.input<kI32>(one_element());
-  body.input<kI32>(one_element());
+/// iteration path, with control flow in the body), tagged Tag.
+template <class Tag>
+auto if_body(ModelBuilder& b, std::int32_t pivot) {
+  const auto plus1 = cf::plus_graph<cf::Part<Tag, 1>>(b, 1);
+  const auto plus2 = cf::plus_graph<cf::Part<Tag, 2>>(b, 2);
+  auto body = b.add_subgraph<Tag, kI32, kI32>(one_element(), one_element());
+  const auto i = body.template input<0>();
   const std::int32_t p[1] = {pivot};
-  const auto c = body.operation<OperationType::LESS, kBool>(one_element(), i, body.constant<kI32>(p, one_element()));
-  const std::uint32_t ins[] = {c.index, body.subgraph(plus1).index, body.subgraph(plus2).index, i.index};
-  body.output(body.control_flow(OperationType::IF, ins, {{kI32, one_element()}})[0]);
-  return body;
+  const auto c = body.template operation<OperationType::LESS, kBool>(one_element(), i,
+                                                                     body.template constant<kI32>(p, one_element()));
+  return body.returns(std::get<0>(body.if_(c, plus1, plus2, i)));
 }
 
 /// main(i0, limit) = WHILE (i < limit) i = (i < pivot) ? i + 1 : i + 2.
 nnhal::Model if_in_while_model() {
   ModelBuilder b;
-  const GraphBuilder cond = cf::less_condition(b);
-  const GraphBuilder body = if_body(b, 5);
+  const auto cond = cf::less_condition<struct Cond>(b);
+  const auto body = if_body<struct Body>(b, 5);
   const auto i0 = b.input<kI32>(one_element());
   const auto limit = b.input<kI32>(one_element());
-  const std::uint32_t ins[] = {b.subgraph(cond).index, b.subgraph(body).index, i0.index, limit.index};
-  b.output(b.control_flow(OperationType::WHILE, ins, {{kI32, one_element()}})[0]);
+  b.output(std::get<0>(b.while_(cond, body, i0, limit)));
   return std::move(b).model();
 }
 
@@ -127,52 +119,43 @@ nnhal::Model if_in_while_model() {
 /// every outer iteration runs `inner` inner iterations.
 nnhal::Model nested_model(std::int32_t inner) {
   ModelBuilder b;
-  const GraphBuilder inner_cond = cf::less_condition(b);
-  const GraphBuilder inner_body = cf::add_body(b, 1);
-  const GraphBuilder outer_cond = cf::less_condition(b);
-  GraphBuilder outer_body = b.add_subgraph();
-  {
-    const auto j = outer_body.input<kI32>(one_element());
-    outer_body.input<kI32>(one_element());
+  const auto inner_cond = cf::less_condition<struct InnerCond>(b);
+  const auto inner_body = cf::add_body<struct InnerBody>(b, 1);
+  const auto outer_cond = cf::less_condition<struct OuterCond>(b);
+  auto outer = b.add_subgraph<struct OuterBody, kI32, kI32>(one_element(), one_element());
+  const auto outer_body = [&] {
+    const auto j = outer.input<0>();
     const std::int32_t n[1] = {inner};
-    const auto target = outer_body.operation<OperationType::ADD, kI32>(
-        one_element(), j, outer_body.constant<kI32>(n, one_element()), outer_body.scalar<OperandType::INT32>(0));
-    const std::uint32_t ins[] = {outer_body.subgraph(inner_cond).index, outer_body.subgraph(inner_body).index, j.index,
-                                 target.index};
-    outer_body.output(outer_body.control_flow(OperationType::WHILE, ins, {{kI32, one_element()}})[0]);
-  }
+    const auto target = outer.operation<OperationType::ADD, kI32>(
+        one_element(), j, outer.constant<kI32>(n, one_element()), outer.scalar<OperandType::INT32>(0));
+    return outer.returns(std::get<0>(outer.while_(inner_cond, inner_body, j, target)));
+  }();
   const auto j0 = b.input<kI32>(one_element());
   const auto limit = b.input<kI32>(one_element());
-  const std::uint32_t ins[] = {b.subgraph(outer_cond).index, b.subgraph(outer_body).index, j0.index, limit.index};
-  b.output(b.control_flow(OperationType::WHILE, ins, {{kI32, one_element()}})[0]);
+  b.output(std::get<0>(b.while_(outer_cond, outer_body, j0, limit)));
   return std::move(b).model();
 }
 
 /// main(c, x, limit) = c ? (WHILE (x < limit) x = (x < 5) ? x + 1 : x + 2) : x - 100.
 nnhal::Model if_while_if_model() {
   ModelBuilder b;
-  const GraphBuilder cond = cf::less_condition(b);
-  const GraphBuilder body = if_body(b, 5);
-  GraphBuilder then_g = b.add_subgraph();
-  {
-    const auto x = then_g.input<kI32>(one_element());
-    const auto limit = then_g.input<kI32>(one_element());
-    const std::uint32_t ins[] = {then_g.subgraph(cond).index, then_g.subgraph(body).index, x.index, limit.index};
-    then_g.output(then_g.control_flow(OperationType::WHILE, ins, {{kI32, one_element()}})[0]);
-  }
-  GraphBuilder else_g = b.add_subgraph();
-  {
-    const auto x = else_g.input<kI32>(one_element());
-    else_g.input<kI32>(one_element());
+  const auto cond = cf::less_condition<struct Cond>(b);
+  const auto body = if_body<struct Body>(b, 5);
+  auto then_b = b.add_subgraph<struct Then, kI32, kI32>(one_element(), one_element());
+  const auto then_g = [&] {
+    const auto [x, limit] = then_b.inputs();
+    return then_b.returns(std::get<0>(then_b.while_(cond, body, x, limit)));
+  }();
+  auto else_b = b.add_subgraph<struct Else, kI32, kI32>(one_element(), one_element());
+  const auto else_g = [&] {
     const std::int32_t k[1] = {100};
-    else_g.output(else_g.operation<OperationType::SUB, kI32>(one_element(), x, else_g.constant<kI32>(k, one_element()),
-                                                             else_g.scalar<OperandType::INT32>(0)));
-  }
+    return else_b.returns(else_b.operation<OperationType::SUB, kI32>(
+        one_element(), else_b.input<0>(), else_b.constant<kI32>(k, one_element()), else_b.scalar<OperandType::INT32>(0)));
+  }();
   const auto c = b.input<kBool>(one_element());
   const auto x = b.input<kI32>(one_element());
   const auto limit = b.input<kI32>(one_element());
-  const std::uint32_t ins[] = {c.index, b.subgraph(then_g).index, b.subgraph(else_g).index, x.index, limit.index};
-  b.output(b.control_flow(OperationType::IF, ins, {{kI32, one_element()}})[0]);
+  b.output(std::get<0>(b.if_(c, then_g, else_g, x, limit)));
   return std::move(b).model();
 }
 

@@ -10,7 +10,6 @@
 #include "nnhal/exec/prepared_model.hpp"
 #include "../support/run_model.hpp"
 
-using nnhal::GraphBuilder;
 using nnhal::ModelBuilder;
 using nnhal::OperandType;
 using nnhal::OperationType;
@@ -21,32 +20,24 @@ using t::cf::one_element;
 
 namespace {
 
-/// A subgraph (x) -> x + step.
-GraphBuilder step_graph(ModelBuilder& b, std::int32_t step) {
-  GraphBuilder g = b.add_subgraph();
-  const auto x = g.input<kI32>(one_element());
+/// A subgraph (x) -> x + step, tagged Tag.
+template <class Tag>
+auto step_graph(ModelBuilder& b, std::int32_t step) {
+  auto g = b.add_subgraph<Tag, kI32>(one_element());
   const std::int32_t s[1] = {step};
-  const auto c = g.constant<kI32>(s, one_element());
-  g.output(g.operation<OperationType::ADD, kI32>(one_element(), x, c, g.scalar<OperandType::INT32>(0)));
-  return g;
+  const auto c = g.template constant<kI32>(s, one_element());
+  return g.returns(g.template operation<OperationType::ADD, kI32>(one_element(), g.template input<0>(), c,
+                                                                  g.template scalar<OperandType::INT32>(0)));
 }
 
-/// In `g`: IF (x < pivot) then x + a else x + b, on an existing operand x.
-std::uint32_t emit_if_less(ModelBuilder& b, GraphBuilder& g, nnhal::OperandRef<kI32> x, std::int32_t pivot,
-                           const GraphBuilder& then_g, const GraphBuilder& else_g) {
+/// In `g`: IF (x < pivot) then x + a else x + b, on an existing operand x of g.
+template <class G, class Then, class Else>
+nnhal::OperandRef<kI32, G> emit_if_less(nnhal::GraphBuilder<G>& g, nnhal::OperandRef<kI32, G> x, std::int32_t pivot,
+                                        const Then& then_g, const Else& else_g) {
   const std::int32_t p[1] = {pivot};
-  const auto pv = g.constant<kI32>(p, one_element());
-  const auto cond = g.operation<OperationType::LESS, kBool>(one_element(), x, pv);
-  const std::uint32_t ins[] = {cond.index, g.subgraph(then_g).index, g.subgraph(else_g).index, x.index};
-  (void)b;
-  return g.control_flow(OperationType::IF, ins, {{kI32, one_element()}})[0];
-}
-
-/// In `g`: WHILE (i < limit) i = body(i, limit), with the given condition and body graphs.
-std::uint32_t emit_while(GraphBuilder& g, std::uint32_t i, std::uint32_t limit, const GraphBuilder& cond,
-                         const GraphBuilder& body) {
-  const std::uint32_t ins[] = {g.subgraph(cond).index, g.subgraph(body).index, i, limit};
-  return g.control_flow(OperationType::WHILE, ins, {{kI32, one_element()}})[0];
+  const auto pv = g.template constant<kI32>(p, one_element());
+  const auto cond = g.template operation<OperationType::LESS, kBool>(one_element(), x, pv);
+  return std::get<0>(g.if_(cond, then_g, else_g, x));
 }
 
 std::int32_t run_i32(const nnhal::Model& model, std::vector<std::int32_t> inputs) {
@@ -63,15 +54,14 @@ std::int32_t run_i32(const nnhal::Model& model, std::vector<std::int32_t> inputs
 TEST_CASE("IF inside a WHILE body") {
   // while (i < limit) i = (i < 5) ? i + 1 : i + 2
   ModelBuilder b;
-  const GraphBuilder cond = t::cf::less_condition(b);
-  const GraphBuilder plus1 = step_graph(b, 1), plus2 = step_graph(b, 2);
-  GraphBuilder body = b.add_subgraph();
-  const auto i = body.input<kI32>(one_element());
-  body.input<kI32>(one_element());
-  body.output(emit_if_less(b, body, i, 5, plus1, plus2));
+  const auto cond = t::cf::less_condition<struct Cond>(b);
+  const auto plus1 = step_graph<struct Plus1>(b, 1);
+  const auto plus2 = step_graph<struct Plus2>(b, 2);
+  auto body = b.add_subgraph<struct Body, kI32, kI32>(one_element(), one_element());
+  const auto body_graph = body.returns(emit_if_less(body, body.input<0>(), 5, plus1, plus2));
   const auto i0 = b.input<kI32>(one_element());
   const auto limit = b.input<kI32>(one_element());
-  b.output(emit_while(b, i0.index, limit.index, cond, body));
+  b.output(std::get<0>(b.while_(cond, body_graph, i0, limit)));
   const nnhal::Model model = std::move(b).model();
   for (std::int32_t lim : {0, 3, 10, 101}) {
     std::int32_t want = 0;
@@ -83,26 +73,21 @@ TEST_CASE("IF inside a WHILE body") {
 TEST_CASE("WHILE inside an IF branch, and IF inside an IF branch") {
   // c ? (while (x < limit) x += 3) : ((x < 0) ? x + 100 : x - 100)
   ModelBuilder b;
-  const GraphBuilder cond = t::cf::less_condition(b);
-  const GraphBuilder body = t::cf::add_body(b, 3);
-  GraphBuilder then_g = b.add_subgraph();
-  {
-    const auto x = then_g.input<kI32>(one_element());
-    const auto limit = then_g.input<kI32>(one_element());
-    then_g.output(emit_while(then_g, x.index, limit.index, cond, body));
-  }
-  const GraphBuilder plus100 = step_graph(b, 100), minus100 = step_graph(b, -100);
-  GraphBuilder else_g = b.add_subgraph();
-  {
-    const auto x = else_g.input<kI32>(one_element());
-    else_g.input<kI32>(one_element());
-    else_g.output(emit_if_less(b, else_g, x, 0, plus100, minus100));
-  }
+  const auto cond = t::cf::less_condition<struct Cond>(b);
+  const auto body = t::cf::add_body<struct Body>(b, 3);
+  auto then_b = b.add_subgraph<struct Then, kI32, kI32>(one_element(), one_element());
+  const auto then_g = [&] {
+    const auto [x, limit] = then_b.inputs();
+    return then_b.returns(std::get<0>(then_b.while_(cond, body, x, limit)));
+  }();
+  const auto plus100 = step_graph<struct Plus100>(b, 100);
+  const auto minus100 = step_graph<struct Minus100>(b, -100);
+  auto else_b = b.add_subgraph<struct Else, kI32, kI32>(one_element(), one_element());
+  const auto else_g = else_b.returns(emit_if_less(else_b, else_b.input<0>(), 0, plus100, minus100));
   const auto c = b.input<kBool>(one_element());
   const auto x = b.input<kI32>(one_element());
   const auto limit = b.input<kI32>(one_element());
-  const std::uint32_t ins[] = {c.index, b.subgraph(then_g).index, b.subgraph(else_g).index, x.index, limit.index};
-  b.output(b.control_flow(OperationType::IF, ins, {{kI32, one_element()}})[0]);
+  b.output(std::get<0>(b.if_(c, then_g, else_g, x, limit)));
   const nnhal::Model model = std::move(b).model();
 
   // The BOOL8 condition travels as the first byte of an int32 argument here.
@@ -123,22 +108,20 @@ TEST_CASE("WHILE inside a WHILE body") {
   // outer: while (j < m) { j = inner(j) } where inner counts j up by 1 while j < (j / 7 + 1) * 7
   // Simplified: the inner loop runs i from j to limit2 = j + 3 each outer step, so j grows by 3.
   ModelBuilder b;
-  const GraphBuilder inner_cond = t::cf::less_condition(b);
-  const GraphBuilder inner_body = t::cf::add_body(b, 1);
-  const GraphBuilder outer_cond = t::cf::less_condition(b);
-  GraphBuilder outer_body = b.add_subgraph();
-  {
-    const auto j = outer_body.input<kI32>(one_element());
-    outer_body.input<kI32>(one_element());  // m
+  const auto inner_cond = t::cf::less_condition<struct InnerCond>(b);
+  const auto inner_body = t::cf::add_body<struct InnerBody>(b, 1);
+  const auto outer_cond = t::cf::less_condition<struct OuterCond>(b);
+  auto outer = b.add_subgraph<struct OuterBody, kI32, kI32>(one_element(), one_element());
+  const auto outer_body = [&] {
+    const auto j = outer.input<0>();  // input 1, m, is read-only
     const std::int32_t three[1] = {3};
-    const auto c3 = outer_body.constant<kI32>(three, one_element());
-    const auto target = outer_body.operation<OperationType::ADD, kI32>(one_element(), j, c3,
-                                                                         outer_body.scalar<OperandType::INT32>(0));
-    outer_body.output(emit_while(outer_body, j.index, target.index, inner_cond, inner_body));
-  }
+    const auto c3 = outer.constant<kI32>(three, one_element());
+    const auto target = outer.operation<OperationType::ADD, kI32>(one_element(), j, c3, outer.scalar<OperandType::INT32>(0));
+    return outer.returns(std::get<0>(outer.while_(inner_cond, inner_body, j, target)));
+  }();
   const auto j0 = b.input<kI32>(one_element());
   const auto m = b.input<kI32>(one_element());
-  b.output(emit_while(b, j0.index, m.index, outer_cond, outer_body));
+  b.output(std::get<0>(b.while_(outer_cond, outer_body, j0, m)));
   const nnhal::Model model = std::move(b).model();
   CHECK(run_i32(model, {0, 10}) == 12);
   CHECK(run_i32(model, {0, 0}) == 0);
@@ -148,16 +131,15 @@ TEST_CASE("WHILE inside a WHILE body") {
 TEST_CASE("IF nested 100 deep runs; nesting beyond the supported depth is refused at prepare") {
   auto build = [](int depth) {
     ModelBuilder b;
-    // Innermost: x + 1. Each level: IF(x < 1000) then <level below> else <level below>.
-    GraphBuilder level = step_graph(b, 1);
+    // Innermost: x + 1. Each level: IF(x < 1000) then <level below> else <level below>. Every
+    // level has the same tag (and so the same handle type): they are built in a loop.
+    auto level = step_graph<struct Level>(b, 1);
     for (int d = 0; d < depth; ++d) {
-      GraphBuilder up = b.add_subgraph();
-      const auto x = up.input<kI32>(one_element());
-      up.output(emit_if_less(b, up, x, 1000, level, level));
-      level = up;
+      auto up = b.add_subgraph<Level, kI32>(one_element());
+      level = up.returns(emit_if_less(up, up.input<0>(), 1000, level, level));
     }
     const auto x = b.input<kI32>(one_element());
-    b.output(emit_if_less(b, b, x, 1000, level, level));
+    b.output(emit_if_less(b, x, 1000, level, level));
     return std::move(b).model();
   };
   CHECK(run_i32(build(100), {5}) == 6);
@@ -172,37 +154,33 @@ TEST_CASE("a WHILE loop whose carried tensor grows, with unknown dimensions and 
     CAPTURE(unknown_rank);
     const nnhal::OperandSpec growing{unknown_rank ? std::vector<std::uint32_t>{} : std::vector<std::uint32_t>{0}};
     ModelBuilder b;
-    GraphBuilder cond = b.add_subgraph();
-    {
-      const auto i = cond.input<kI32>(one_element());
-      cond.input<F32>(growing);
-      const auto limit = cond.input<kI32>(one_element());
-      cond.output(cond.operation<OperationType::LESS, kBool>(one_element(), i, limit));
-    }
-    GraphBuilder body = b.add_subgraph();
-    {
+    auto cond_b = b.add_subgraph<struct Cond, kI32, F32, kI32>(one_element(), growing, one_element());
+    const auto cond = [&] {
+      const auto [i, v, limit] = cond_b.inputs();
+      (void)v;
+      return cond_b.returns(cond_b.operation<OperationType::LESS, kBool>(one_element(), i, limit));
+    }();
+    auto body_b = b.add_subgraph<struct Body, kI32, F32, kI32>(one_element(), growing, one_element());
+    const auto body = [&] {
       // (i, v, limit) -> (i + 1, concat(v, [i + 0.5]))
-      const auto i = body.input<kI32>(one_element());
-      const auto v = body.input<F32>(growing);
-      body.input<kI32>(one_element());
+      const auto [i, v, limit] = body_b.inputs();
+      (void)limit;
       const std::int32_t one[1] = {1};
-      const auto next = body.operation<OperationType::ADD, kI32>(one_element(), i, body.constant<kI32>(one, one_element()),
-                                                                   body.scalar<OperandType::INT32>(0));
-      const auto as_float = body.operation<OperationType::CAST, F32>(one_element(), i);
+      const auto next = body_b.operation<OperationType::ADD, kI32>(
+          one_element(), i, body_b.constant<kI32>(one, one_element()), body_b.scalar<OperandType::INT32>(0));
+      const auto as_float = body_b.operation<OperationType::CAST, F32>(one_element(), i);
       const float half[1] = {0.5f};
-      const auto value = body.operation<OperationType::ADD, F32>(one_element(), as_float, body.constant<F32>(half, one_element()),
-                                                                   body.scalar<OperandType::INT32>(0));
-      const auto grown = body.operation<OperationType::CONCATENATION, F32>(growing, v, value, body.scalar<OperandType::INT32>(0));
-      body.output(next);
-      body.output(grown);
-    }
+      const auto value = body_b.operation<OperationType::ADD, F32>(
+          one_element(), as_float, body_b.constant<F32>(half, one_element()), body_b.scalar<OperandType::INT32>(0));
+      const auto grown =
+          body_b.operation<OperationType::CONCATENATION, F32>(growing, v, value, body_b.scalar<OperandType::INT32>(0));
+      return body_b.returns(next, grown);
+    }();
     const auto i0 = b.input<kI32>(one_element());
     const auto v0 = b.input<F32>({{1}});
     const auto limit = b.input<kI32>(one_element());
-    const std::uint32_t ins[] = {b.subgraph(cond).index, b.subgraph(body).index, i0.index, v0.index, limit.index};
-    const auto outs = b.control_flow(OperationType::WHILE, ins, {{kI32, one_element()}, {F32, {{0}}}});
-    b.output(outs[0]);
-    b.output(outs[1]);
+    const auto [i_out, v_out] = b.while_(cond, body, i0, v0, limit);
+    b.output(i_out, v_out);
     const nnhal::Model model = std::move(b).model();
     // Unknown sizes across a WHILE are a runtime-only feature (HAL13.md d.4 rule 4): refused by
     // default, run on request.

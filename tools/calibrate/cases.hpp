@@ -271,20 +271,18 @@ inline Case if_model() {
   constexpr auto F32 = OperandType::TENSOR_FLOAT32;
   const std::vector<std::uint32_t> shape{64};
   ModelBuilder b;
-  GraphBuilder then_g = b.add_subgraph();
-  GraphBuilder else_g = b.add_subgraph();
-  for (GraphBuilder* g : {&then_g, &else_g}) {
-    const float k[1] = {g == &then_g ? 1.0f : -1.0f};
-    const auto x = g->input<F32>(spec(shape));
-    const auto c = g->constant<F32>(k, spec({1}));
-    const auto act = g->scalar<OperandType::INT32>(0);
-    g->output(g->operation<OperationType::ADD, F32>(spec(shape), x, c, act));
-  }
+  const auto branch = [&]<class Tag>(float k) {
+    auto g = b.add_subgraph<Tag, F32>(spec(shape));
+    const float value[1] = {k};
+    const auto c = g.template constant<F32>(value, spec({1}));
+    const auto act = g.template scalar<OperandType::INT32>(0);
+    return g.returns(g.template operation<OperationType::ADD, F32>(spec(shape), g.template input<0>(), c, act));
+  };
+  const auto then_g = branch.template operator()<struct Then>(1.0f);
+  const auto else_g = branch.template operator()<struct Else>(-1.0f);
   const auto cond = b.input<OperandType::TENSOR_BOOL8>(spec({1}));
   const auto x = b.input<F32>(spec(shape));
-  const std::uint32_t ins[] = {cond.index, b.subgraph(then_g).index, b.subgraph(else_g).index,
-                               x.index};
-  b.output(b.control_flow(OperationType::IF, ins, {{F32, spec(shape)}})[0]);
+  b.output(std::get<0>(b.if_(cond, then_g, else_g, x)));
   Case c = finish(F32, "IF, branches ADD [64] +1 / -1", b, &ref::branch_add, 1e-6);
   c.args.count = 64;
   return c;
@@ -295,27 +293,18 @@ inline Case while_model() {
   constexpr auto I32 = OperandType::TENSOR_INT32;
   const std::vector<std::uint32_t> one{1};
   ModelBuilder b;
-  GraphBuilder cond = b.add_subgraph();
-  {
-    const auto i = cond.input<I32>(spec(one));
-    const auto limit = cond.input<I32>(spec(one));
-    cond.output(
-        cond.operation<OperationType::LESS, OperandType::TENSOR_BOOL8>(spec(one), i, limit));
-  }
-  GraphBuilder body = b.add_subgraph();
-  {
-    const auto i = body.input<I32>(spec(one));
-    body.input<I32>(spec(one));  // limit, read only
-    const std::int32_t step[1] = {1};
-    const auto c = body.constant<I32>(step, spec(one));
-    const auto act = body.scalar<OperandType::INT32>(0);
-    body.output(body.operation<OperationType::ADD, I32>(spec(one), i, c, act));
-  }
+  auto cond_b = b.add_subgraph<struct Cond, I32, I32>(spec(one), spec(one));
+  const auto [ci, climit] = cond_b.inputs();
+  const auto cond = cond_b.returns(
+      cond_b.operation<OperationType::LESS, OperandType::TENSOR_BOOL8>(spec(one), ci, climit));
+  auto body_b = b.add_subgraph<struct Body, I32, I32>(spec(one), spec(one));  // limit: read only
+  const std::int32_t step[1] = {1};
+  const auto k = body_b.constant<I32>(step, spec(one));
+  const auto act = body_b.scalar<OperandType::INT32>(0);
+  const auto body = body_b.returns(body_b.operation<OperationType::ADD, I32>(spec(one), body_b.input<0>(), k, act));
   const auto i0 = b.input<I32>(spec(one));
   const auto limit = b.input<I32>(spec(one));
-  const std::uint32_t ins[] = {b.subgraph(cond).index, b.subgraph(body).index, i0.index,
-                               limit.index};
-  b.output(b.control_flow(OperationType::WHILE, ins, {{I32, spec(one)}})[0]);
+  b.output(std::get<0>(b.while_(cond, body, i0, limit)));
   Case c = finish(I32, "WHILE i < limit: i = i + 1 [1]", b, &ref::counting_loop, 0.0);
   c.args.count = 1;
   return c;

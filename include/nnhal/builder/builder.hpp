@@ -1,28 +1,41 @@
 #pragma once
 /// \file
-/// ModelBuilder: builds a Model in code with operand handles typed by their OperandType. Every
-/// operation is checked at compile time against the operation table: an operand type
-/// combination that no signature of the operation accepts does not compile.
+/// ModelBuilder: builds a Model in code with typed handles, checked at compile time.
+///
+/// - Operand handles carry their operand type and their subgraph (a tag type): an operation
+///   whose operand types no signature of the operation table accepts does not compile, nor does
+///   an operation reading an operand of another subgraph.
+/// - Referenced subgraphs are made by `add_subgraph<Tag, InputTypes...>(specs...)` and finished
+///   by `returns(outputs...)`, which gives a `SubgraphRef<Tag, In<...>, Out<...>>` handle; IF and
+///   WHILE (`if_`, `while_`) take those handles and check the HAL's layout rules (HAL13.md d.2-d.4)
+///   where types decide them; shapes and quantization are checked by validation.
+///
+/// The errors name the rule, the operation, the position and the operand types
+/// (nnhal/builder/diagnostics.hpp).
+///
+///     nnhal::ModelBuilder b;
+///     auto cond = b.add_subgraph<struct Cond, I32, I32>(one, one);
+///     auto [i, limit] = cond.inputs();
+///     const auto less = cond.returns(cond.operation<OperationType::LESS, BOOL8>(one, i, limit));
+///     ...
+///     auto [result] = b.while_(less, body, i0, limit0);
 
+#include <array>
 #include <cstdint>
 #include <cstring>
-#include <initializer_list>
 #include <span>
+#include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "nnhal/builder/diagnostics.hpp"
+#include "nnhal/builder/subgraph.hpp"
 #include "nnhal/core/operand_traits.hpp"
 #include "nnhal/model/model.hpp"
 #include "nnhal/ops/registry.hpp"
 
 namespace nnhal {
-
-/// A handle to an operand of type T in a ModelBuilder.
-template <OperandType T>
-struct OperandRef {
-  static constexpr OperandType type = T;
-  std::uint32_t index = 0;
-};
 
 /// Shape and quantization of an operand to create.
 struct OperandSpec {
@@ -31,50 +44,68 @@ struct OperandSpec {
   std::int32_t zero_point = 0;
 };
 
+/// while_<kAllOutputs>: the WHILE has one output per body output.
+inline constexpr std::size_t kAllOutputs = ~std::size_t{0};
+
 namespace detail {
-/// True when some signature of `Op` accepts inputs `in` and the single output `out`.
-template <OperationType Op, std::size_t N>
-constexpr bool table_accepts(const std::array<OperandType, N>& in, OperandType out) {
-  for (const Signature& s : operation_info<Op>().signatures) {
-    if (!s.inputs.accepts_count(N) || !s.outputs.accepts_count(1)) continue;
-    bool ok = s.outputs.code_at(0, 1) == kAnyTypeCode ||
-              s.outputs.code_at(0, 1) == static_cast<std::uint8_t>(out);
-    for (std::size_t i = 0; ok && i < N; ++i) {
-      const std::uint8_t c = s.inputs.code_at(i, N);
-      ok = c == kAnyTypeCode || c == static_cast<std::uint8_t>(in[i]);
-    }
-    if (ok) return true;
+template <OperandType>
+struct spec_of {
+  using type = const OperandSpec&;
+};
+
+/// True when every handle type's subgraph is G.
+template <class G, class... Gs>
+inline constexpr bool all_in_graph = (std::is_same_v<Gs, G> && ...);
+
+/// Reports the first of Gs... that is not G, at input position First + k of operation Op.
+template <class G, OperationType Op, std::size_t First, class... Gs>
+constexpr void report_foreign_operand() {
+  constexpr std::size_t k = first_false(std::array<bool, sizeof...(Gs)>{std::is_same_v<Gs, G>...});
+  (void)sizeof(diagnostic::operand_of_another_subgraph<operation_name<Op>, diagnostic::input<First + k>,
+                                                       diagnostic::used_in<G>,
+                                                       diagnostic::belongs_to<std::tuple_element_t<k, std::tuple<Gs...>>>>);
+}
+
+/// True when the types `want` (a subgraph's inputs) are X..., in number and order.
+template <auto want, OperandType... X>
+inline constexpr bool inputs_match = want.size() == sizeof...(X) &&
+                                     first_difference(want, std::array<OperandType, sizeof...(X)>{X...}) == want.size();
+
+/// Reports why `want` differs from X...: a count error, or a type error
+/// `Mismatch<Where, input<First + k>, expected, given>` at the first difference.
+template <OperationType Op, class Where, template <class, class, class, class> class Mismatch, std::size_t First,
+          auto want, OperandType... X>
+constexpr void report_inputs() {
+  constexpr std::array<OperandType, sizeof...(X)> got{X...};
+  if constexpr (want.size() != got.size()) {
+    (void)sizeof(diagnostic::wrong_number_of_inputs<operation_name<Op>, Where,
+                                                    diagnostic::expected<diagnostic::count<First + want.size()>>,
+                                                    diagnostic::given<diagnostic::count<First + got.size()>>>);
+  } else {
+    constexpr std::size_t k = first_difference(want, got);
+    (void)sizeof(Mismatch<Where, diagnostic::input<First + k>, diagnostic::expected<operand_type_name<want[k]>>,
+                          diagnostic::given<operand_type_name<got[k]>>>);
   }
-  return false;
+}
+
+/// Number of outputs of a WHILE asked for M (kAllOutputs or a count) of a body with n outputs.
+constexpr std::size_t while_output_count(std::size_t m, std::size_t n) noexcept {
+  return m == kAllOutputs || m > n ? n : m;
 }
 }  // namespace detail
 
-/// An untyped operand of a GraphBuilder's subgraph, for control-flow operands whose types the
-/// table does not fix.
-struct AnyOperandRef {
-  OperandType type;
-  std::uint32_t index = 0;
-};
-
-/// Builds one subgraph of a Model: main, or a referenced subgraph for IF / WHILE.
+/// Builds one subgraph (tagged G) of a Model: the main one (ModelBuilder) or a referenced one
+/// (SubgraphBuilder). Every handle it takes must be of subgraph G; every handle it returns is.
+template <class G>
 class GraphBuilder {
  public:
+  using tag = G;
+
   GraphBuilder(Model& model, std::uint32_t graph) noexcept : model_(&model), graph_(graph) {}
-
-  /// Index of this subgraph in Model::referenced (meaningless for main).
-  std::uint32_t referenced_index() const noexcept { return graph_ - 1; }
-
-  /// A subgraph input of type T.
-  template <OperandType T>
-  OperandRef<T> input(OperandSpec spec = {}) {
-    const auto i = add_operand(T, spec, OperandLifeTime::SUBGRAPH_INPUT);
-    graph().inputIndexes.push_back(i);
-    return {i};
-  }
 
   /// A constant tensor of type T holding `values` (copied into the model).
   template <OperandType T>
-  OperandRef<T> constant(std::span<const element_t<T>> values, OperandSpec spec) {
+  OperandRef<T, G> constant(std::span<const element_t<T>> values, OperandSpec spec) {
     static_assert(is_tensor(T), "nnhal: use scalar<T>() for scalar constants");
     const auto i = add_operand(T, spec, OperandLifeTime::CONSTANT_COPY);
     set_value(i, values.data(), values.size_bytes());
@@ -91,8 +122,8 @@ class GraphBuilder {
   /// A constant tensor of type T whose `length` bytes stay at `offset` in memory pool `pool`
   /// (CONSTANT_REFERENCE: not copied into the model, so large weights are not duplicated).
   template <OperandType T>
-  OperandRef<T> constant_reference(std::uint32_t pool, std::uint32_t offset, std::uint32_t length,
-                                   OperandSpec spec) {
+  OperandRef<T, G> constant_reference(std::uint32_t pool, std::uint32_t offset, std::uint32_t length,
+                                      OperandSpec spec) {
     static_assert(is_tensor(T), "nnhal: constant_reference() is for tensor constants");
     const auto i = add_operand(T, spec, OperandLifeTime::CONSTANT_REFERENCE);
     graph().operands[i].location = {pool, offset, length};
@@ -101,71 +132,205 @@ class GraphBuilder {
 
   /// A constant scalar of type T.
   template <OperandType T>
-  OperandRef<T> scalar(element_t<T> value) {
+  OperandRef<T, G> scalar(element_t<T> value) {
     static_assert(!is_tensor(T), "nnhal: use constant<T>() for tensor constants");
     const auto i = add_operand(T, {}, OperandLifeTime::CONSTANT_COPY);
     set_value(i, &value, sizeof value);
     return {i};
   }
 
-  /// A SUBGRAPH operand naming `target` (for IF / WHILE inputs).
-  OperandRef<OperandType::SUBGRAPH> subgraph(const GraphBuilder& target) {
-    const auto i = add_operand(OperandType::SUBGRAPH, {}, OperandLifeTime::SUBGRAPH);
-    graph().operands[i].location = {0, target.referenced_index(), 0};
-    return {i};
-  }
-
   /// Appends operation Op reading `inputs` and producing one new operand of type Out. Does not
-  /// compile when no signature of Op in the operation table accepts these operand types.
-  template <OperationType Op, OperandType Out, OperandType... In>
-  OperandRef<Out> operation(OperandSpec out_spec, OperandRef<In>... inputs) {
-    static_assert(detail::table_accepts<Op>(std::array<OperandType, sizeof...(In)>{In...}, Out),
-                  "nnhal: no signature of this operation accepts these operand types");
-    const std::uint32_t ins[] = {inputs.index...};
-    return {append(Op, ins, {{Out, std::move(out_spec)}})[0]};
+  /// compile for IF and WHILE (if_() and while_() build those), when an input belongs to another
+  /// subgraph, or when no signature of Op in the
+  /// operation table accepts these operand types (the error names the input position and the
+  /// expected and given types, against the closest signature).
+  template <OperationType Op, OperandType Out, OperandType... Ts, class... Gs>
+  OperandRef<Out, G> operation(OperandSpec out_spec, OperandRef<Ts, Gs>... inputs) {
+    if constexpr (Op == OperationType::IF || Op == OperationType::WHILE) {
+      (void)sizeof(diagnostic::build_control_flow_with_if_or_while<detail::operation_name<Op>>);
+      return {};
+    } else if constexpr (!detail::all_in_graph<G, Gs...>) {
+      detail::report_foreign_operand<G, Op, 0, Gs...>();
+      return {};
+    } else if constexpr (!detail::table_accepts<Op>(std::array<OperandType, sizeof...(Ts)>{Ts...}, Out)) {
+      detail::report_signature_miss<Op, Out, Ts...>();
+      return {};
+    } else {
+      const std::uint32_t ins[] = {inputs.index..., 0};
+      Operand out;
+      out.type = Out;
+      set_spec(out, out_spec);
+      return {append(Op, std::span(ins, sizeof...(Ts)), &out, 1)[0]};
+    }
   }
 
-  /// Appends IF or WHILE (whose operand layout is variable; validation checks it) reading
-  /// `inputs` and producing new operands of the given types; returns their indexes.
-  std::vector<std::uint32_t> control_flow(OperationType op, std::span<const std::uint32_t> inputs,
-                                          std::vector<std::pair<OperandType, OperandSpec>> outputs) {
-    return append(op, inputs, std::move(outputs));
+  /// Appends IF(condition, then_branch, else_branch, inputs...). Does not compile unless the
+  /// condition is TENSOR_BOOL8, the inputs have the branches' input types (in number and
+  /// order), both branches return the same types, and every handle is of this subgraph. The
+  /// outputs take the then branch's output operands' shapes and quantization; returns them.
+  template <OperandType C, class GC, TypedSubgraph Then, TypedSubgraph Else, OperandType... X, class... GX>
+  typename Then::template output_refs<G> if_(OperandRef<C, GC> condition, const Then& then_branch,
+                                             const Else& else_branch, OperandRef<X, GX>... inputs) {
+    using Result = typename Then::template output_refs<G>;
+    using ThenWhere = diagnostic::then_branch<typename Then::tag>;
+    using ElseWhere = diagnostic::else_branch<typename Else::tag>;
+    constexpr auto then_out = Then::outputs;
+    constexpr auto else_out = Else::outputs;
+    constexpr std::size_t out_diff = detail::first_difference(then_out, else_out);
+    if constexpr (!detail::all_in_graph<G, GC>) {
+      detail::report_foreign_operand<G, OperationType::IF, 0, GC>();
+      return {};
+    } else if constexpr (!detail::all_in_graph<G, GX...>) {
+      detail::report_foreign_operand<G, OperationType::IF, 3, GX...>();
+      return {};
+    } else if constexpr (C != OperandType::TENSOR_BOOL8) {
+      (void)sizeof(diagnostic::if_condition_is_not_tensor_bool8<diagnostic::given<detail::operand_type_name<C>>>);
+      return {};
+    } else if constexpr (!detail::inputs_match<Then::inputs, X...>) {
+      detail::report_inputs<OperationType::IF, ThenWhere, diagnostic::if_branch_input_type_mismatch, 3, Then::inputs,
+                            X...>();
+      return {};
+    } else if constexpr (!detail::inputs_match<Else::inputs, X...>) {
+      detail::report_inputs<OperationType::IF, ElseWhere, diagnostic::if_branch_input_type_mismatch, 3, Else::inputs,
+                            X...>();
+      return {};
+    } else if constexpr (then_out.size() == 0) {
+      (void)sizeof(diagnostic::if_branch_has_no_output<ThenWhere>);
+      return {};
+    } else if constexpr (then_out.size() != else_out.size()) {
+      (void)sizeof(diagnostic::if_branch_output_count_mismatch<
+                   diagnostic::then_branch<diagnostic::count<then_out.size()>>,
+                   diagnostic::else_branch<diagnostic::count<else_out.size()>>>);
+      return {};
+    } else if constexpr (out_diff < then_out.size()) {
+      (void)sizeof(diagnostic::if_branch_output_type_mismatch<
+                   diagnostic::output<out_diff>, ThenWhere, ElseWhere,
+                   diagnostic::expected<detail::operand_type_name<then_out[out_diff]>>,
+                   diagnostic::given<detail::operand_type_name<else_out[out_diff]>>>);
+      return {};
+    } else {
+      const std::uint32_t ins[] = {condition.index, subgraph_operand(then_branch.referenced_index()),
+                                   subgraph_operand(else_branch.referenced_index()), inputs.index...};
+      return append_control_flow<Result>(OperationType::IF, ins, then_branch.referenced_index());
+    }
   }
 
-  /// Marks an operation result as a subgraph output (in call order).
-  void output(std::uint32_t operand) {
-    graph().operands[operand].lifetime = OperandLifeTime::SUBGRAPH_OUTPUT;
-    graph().outputIndexes.push_back(operand);
-  }
-  template <OperandType T>
-  void output(OperandRef<T> r) {
-    output(r.index);
+  /// Appends WHILE(condition, body, inputs...) with M outputs (default: one per body output).
+  /// Does not compile unless the condition returns one TENSOR_BOOL8 operand, the condition and
+  /// the body take the inputs' types (in number and order), each body output has the type of
+  /// the body input at its position (the loop operand it carries), 1 <= M <= body outputs, and
+  /// every handle is of this subgraph. The outputs take the body's output operands' shapes and
+  /// quantization; returns them.
+  template <std::size_t M = kAllOutputs, TypedSubgraph Cond, TypedSubgraph Body, OperandType... X, class... GX>
+  typename Body::template output_refs<G, detail::while_output_count(M, Body::outputs.size())> while_(
+      const Cond& condition, const Body& body, OperandRef<X, GX>... inputs) {
+    using Result = typename Body::template output_refs<G, detail::while_output_count(M, Body::outputs.size())>;
+    using CondWhere = diagnostic::condition<typename Cond::tag>;
+    using BodyWhere = diagnostic::body<typename Body::tag>;
+    constexpr auto cond_out = Cond::outputs;
+    constexpr auto body_in = Body::inputs;
+    constexpr auto body_out = Body::outputs;
+    constexpr std::size_t carried_diff = detail::first_difference(body_in, body_out);
+    if constexpr (!detail::all_in_graph<G, GX...>) {
+      detail::report_foreign_operand<G, OperationType::WHILE, 2, GX...>();
+      return {};
+    } else if constexpr (cond_out.size() != 1) {
+      (void)sizeof(diagnostic::while_condition_output_is_not_tensor_bool8<
+                   CondWhere, diagnostic::given<diagnostic::count<cond_out.size()>>>);
+      return {};
+    } else if constexpr (cond_out[0] != OperandType::TENSOR_BOOL8) {
+      (void)sizeof(diagnostic::while_condition_output_is_not_tensor_bool8<
+                   CondWhere, diagnostic::given<detail::operand_type_name<cond_out[0]>>>);
+      return {};
+    } else if constexpr (!detail::inputs_match<Cond::inputs, X...>) {
+      detail::report_inputs<OperationType::WHILE, CondWhere, diagnostic::while_condition_input_type_mismatch, 2,
+                            Cond::inputs, X...>();
+      return {};
+    } else if constexpr (!detail::inputs_match<Body::inputs, X...>) {
+      detail::report_inputs<OperationType::WHILE, BodyWhere, diagnostic::while_body_input_type_mismatch, 2,
+                            Body::inputs, X...>();
+      return {};
+    } else if constexpr (body_out.size() == 0 || body_out.size() > body_in.size()) {
+      (void)sizeof(diagnostic::while_body_output_count_out_of_range<
+                   BodyWhere, diagnostic::given<diagnostic::count<body_out.size()>>, diagnostic::count<body_in.size()>>);
+      return {};
+    } else if constexpr (carried_diff < body_out.size()) {
+      (void)sizeof(diagnostic::while_body_output_type_mismatch<
+                   BodyWhere, diagnostic::output<carried_diff>,
+                   diagnostic::expected<detail::operand_type_name<body_in[carried_diff]>>,
+                   diagnostic::given<detail::operand_type_name<body_out[carried_diff]>>>);
+      return {};
+    } else if constexpr (M != kAllOutputs && (M == 0 || M > body_out.size())) {
+      (void)sizeof(diagnostic::while_output_count_out_of_range<diagnostic::count<M>,
+                                                               diagnostic::count<body_out.size()>>);
+      return {};
+    } else {
+      const std::uint32_t ins[] = {subgraph_operand(condition.referenced_index()),
+                                   subgraph_operand(body.referenced_index()), inputs.index...};
+      return append_control_flow<Result>(OperationType::WHILE, ins, body.referenced_index());
+    }
   }
 
  protected:
   Subgraph& graph() noexcept { return graph_ == 0 ? model_->main : model_->referenced[graph_ - 1]; }
 
-  std::uint32_t add_operand(OperandType t, const OperandSpec& spec, OperandLifeTime lifetime) {
-    Operand op;
-    op.type = t;
+  static void set_spec(Operand& op, const OperandSpec& spec) {
     op.dimensions = spec.dims;
     op.scale = spec.scale;
     op.zeroPoint = spec.zero_point;
+  }
+
+  std::uint32_t add_operand(OperandType t, const OperandSpec& spec, OperandLifeTime lifetime) {
+    Operand op;
+    op.type = t;
+    set_spec(op, spec);
     op.lifetime = lifetime;
     graph().operands.push_back(std::move(op));
     return static_cast<std::uint32_t>(graph().operands.size() - 1);
   }
 
+  /// A SUBGRAPH operand naming Model::referenced[index].
+  std::uint32_t subgraph_operand(std::uint32_t referenced_index) {
+    const auto i = add_operand(OperandType::SUBGRAPH, {}, OperandLifeTime::SUBGRAPH);
+    graph().operands[i].location = {0, referenced_index, 0};
+    return i;
+  }
+
+  /// Appends an operation with `count` new TEMPORARY_VARIABLE outputs shaped as `outputs`
+  /// (type, dimensions, quantization); returns their indexes.
   std::vector<std::uint32_t> append(OperationType type, std::span<const std::uint32_t> inputs,
-                                    std::vector<std::pair<OperandType, OperandSpec>> outputs) {
+                                    const Operand* outputs, std::size_t count) {
     Operation op;
     op.type = type;
     op.inputs.assign(inputs.begin(), inputs.end());
     for (std::uint32_t i : op.inputs) ++graph().operands[i].numberOfConsumers;
-    for (const auto& [t, spec] : outputs)
-      op.outputs.push_back(add_operand(t, spec, OperandLifeTime::TEMPORARY_VARIABLE));
+    for (std::size_t k = 0; k < count; ++k) {
+      Operand o;
+      o.type = outputs[k].type;
+      o.dimensions = outputs[k].dimensions;
+      o.scale = outputs[k].scale;
+      o.zeroPoint = outputs[k].zeroPoint;
+      o.channelQuant = outputs[k].channelQuant;
+      o.lifetime = OperandLifeTime::TEMPORARY_VARIABLE;
+      graph().operands.push_back(std::move(o));
+      op.outputs.push_back(static_cast<std::uint32_t>(graph().operands.size() - 1));
+    }
     graph().operations.push_back(op);
     return op.outputs;
+  }
+
+  /// Appends IF / WHILE whose outputs are shaped as the first outputs of `like` (a branch or
+  /// the body), as many as Result holds.
+  template <class Result>
+  Result append_control_flow(OperationType type, std::span<const std::uint32_t> inputs, std::uint32_t like) {
+    constexpr std::size_t n = std::tuple_size_v<Result>;
+    std::array<Operand, n> shapes;
+    const Subgraph& from = model_->referenced[like];
+    for (std::size_t k = 0; k < n; ++k) shapes[k] = from.operands[from.outputIndexes[k]];
+    const auto outs = append(type, inputs, shapes.data(), n);
+    return [&]<std::size_t... K>(std::index_sequence<K...>) {
+      return Result(std::tuple_element_t<K, Result>{outs[K]}...);
+    }(std::make_index_sequence<n>{});
   }
 
   // Appends bytes to operandValues at the HAL alignment for their length (HAL13.md a.6).
@@ -179,22 +344,103 @@ class GraphBuilder {
                                           static_cast<std::uint32_t>(bytes)};
   }
 
+  /// Marks operand handles as the subgraph's outputs, in order (reporting one of another
+  /// subgraph).
+  template <OperandType... T, class... Gs>
+  bool set_outputs(const OperandRef<T, Gs>&... outputs) {
+    if constexpr (!detail::all_in_graph<G, Gs...>) {
+      constexpr std::size_t k = detail::first_false(std::array<bool, sizeof...(Gs)>{std::is_same_v<Gs, G>...});
+      (void)sizeof(diagnostic::output_of_another_subgraph<diagnostic::output<k>, diagnostic::used_in<G>,
+                                                          diagnostic::belongs_to<std::tuple_element_t<k, std::tuple<Gs...>>>>);
+      return false;
+    } else {
+      (mark_output(outputs.index), ...);
+      return true;
+    }
+  }
+
+  void mark_output(std::uint32_t operand) {
+    graph().operands[operand].lifetime = OperandLifeTime::SUBGRAPH_OUTPUT;
+    graph().outputIndexes.push_back(operand);
+  }
+
+  std::uint32_t add_input(OperandType t, const OperandSpec& spec) {
+    const auto i = add_operand(t, spec, OperandLifeTime::SUBGRAPH_INPUT);
+    graph().inputIndexes.push_back(i);
+    return i;
+  }
+
   Model* model_;
   std::uint32_t graph_;
 };
 
-/// Builds a Model: GraphBuilder methods build the main subgraph; add_subgraph() starts a
-/// referenced one. Not copyable: its GraphBuilders point into it.
-class ModelBuilder : public GraphBuilder {
+/// Builds the referenced subgraph tagged Tag whose inputs have types Ins... (created with it,
+/// in order). Finish it with returns(), which gives the typed handle IF and WHILE take.
+template <class Tag, OperandType... Ins>
+class SubgraphBuilder : public GraphBuilder<Tag> {
+ public:
+  SubgraphBuilder(Model& model, std::uint32_t graph, typename detail::spec_of<Ins>::type... specs)
+      : GraphBuilder<Tag>(model, graph) {
+    std::size_t k = 0;
+    ((inputs_[k++] = this->add_input(Ins, specs)), ...);
+  }
+
+  /// Handles of the subgraph's inputs, in order (for structured bindings).
+  std::tuple<OperandRef<Ins, Tag>...> inputs() const {
+    return [&]<std::size_t... K>(std::index_sequence<K...>) {
+      return std::tuple<OperandRef<Ins, Tag>...>(OperandRef<Ins, Tag>{inputs_[K]}...);
+    }(std::make_index_sequence<sizeof...(Ins)>{});
+  }
+
+  /// Handle of input K.
+  template <std::size_t K>
+  std::tuple_element_t<K, std::tuple<OperandRef<Ins, Tag>...>> input() const {
+    return {inputs_[K]};
+  }
+
+  /// Sets the subgraph's outputs (replacing any set before) and returns its typed handle.
+  template <OperandType... Os, class... Gs>
+  SubgraphRef<Tag, In<Ins...>, Out<Os...>> returns(OperandRef<Os, Gs>... outputs) {
+    this->graph().outputIndexes.clear();
+    this->set_outputs(outputs...);
+    return SubgraphRef<Tag, In<Ins...>, Out<Os...>>(this->graph_ - 1);
+  }
+
+ private:
+  std::array<std::uint32_t, sizeof...(Ins)> inputs_{};
+};
+
+/// Builds a Model: GraphBuilder methods build the main subgraph (tag MainGraph);
+/// add_subgraph() starts a referenced one. Not copyable: its builders point into it.
+class ModelBuilder : public GraphBuilder<MainGraph> {
  public:
   ModelBuilder() : GraphBuilder(model_storage_, 0) {}
   ModelBuilder(const ModelBuilder&) = delete;
   ModelBuilder& operator=(const ModelBuilder&) = delete;
 
-  /// Starts a new referenced subgraph (Model::referenced[k], k in creation order).
-  GraphBuilder add_subgraph() {
+  /// A main-subgraph input of type T (model inputs are numbered in call order).
+  template <OperandType T>
+  OperandRef<T> input(OperandSpec spec = {}) {
+    return {add_input(T, spec)};
+  }
+
+  /// Marks operands of the main subgraph as model outputs (in call order).
+  template <OperandType... T, class... Gs>
+  void output(OperandRef<T, Gs>... r) {
+    set_outputs(r...);
+  }
+
+  /// Starts a new referenced subgraph (Model::referenced[k], k in creation order) tagged Tag
+  /// (a type naming it, e.g. `struct Body`), with inputs of types Ins... shaped by `specs`.
+  /// Handles of its operands are of type OperandRef<T, Tag>: another subgraph's builder does
+  /// not take them. Subgraphs made with the same tag share handle types (use that only for
+  /// subgraphs built in a loop).
+  template <class Tag, OperandType... Ins>
+  SubgraphBuilder<Tag, Ins...> add_subgraph(typename detail::spec_of<Ins>::type... specs) {
+    static_assert(!std::is_same_v<Tag, MainGraph>, "nnhal: MainGraph is the main subgraph's tag");
     model_storage_.referenced.emplace_back();
-    return GraphBuilder(model_storage_, static_cast<std::uint32_t>(model_storage_.referenced.size()));
+    return SubgraphBuilder<Tag, Ins...>(model_storage_, static_cast<std::uint32_t>(model_storage_.referenced.size()),
+                                        specs...);
   }
 
   /// Sets relaxComputationFloat32toFloat16.
