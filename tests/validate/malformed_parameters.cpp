@@ -161,7 +161,7 @@ OneOp pool(OperationType type, std::initializer_list<std::int32_t> scalars) {
 }
 
 constexpr std::int32_t kBadActivations[] = {7, -1, 4};
-constexpr std::int32_t kBadSchemes[] = {0, 3, -1};
+constexpr std::int32_t kBadSchemes[] = {3, -1, 7};
 
 }  // namespace
 
@@ -197,7 +197,8 @@ TEST_CASE("CONV_2D: activation and padding scheme in every form; the form follow
   refused(conv_head().ints({0, 0, 0, 0, 1, 1, 0}).flag(2).ints({1, 1}).output(TENSOR_FLOAT32), "CONV_2D", 10, "layout",
           2);
   // Implicit (7 inputs): scheme is input 3, activation input 6.
-  for (std::int32_t scheme : {1, 2}) valid(conv_head().ints({scheme, 1, 1, 0}).output(TENSOR_FLOAT32));
+  // 0 runs as VALID, as in the reference (kPaddingCodes).
+  for (std::int32_t scheme : {0, 1, 2}) valid(conv_head().ints({scheme, 1, 1, 0}).output(TENSOR_FLOAT32));
   for (std::int32_t scheme : kBadSchemes)
     refused(conv_head().ints({scheme, 1, 1, 0}).output(TENSOR_FLOAT32), "CONV_2D", 3, "padding_scheme", scheme);
   refused(conv_head().ints({1, 1, 1, 7}).output(TENSOR_FLOAT32), "CONV_2D", 6, "activation", 7);
@@ -268,7 +269,8 @@ TEST_CASE("TRANSPOSE_CONV_2D and GROUPED_CONV_2D: activation and padding scheme 
   refused(grouped().ints({0, 0, 0, 0, 1, 1, 2, 4}).flag(0).output(TENSOR_FLOAT32), "GROUPED_CONV_2D", 10, "activation",
           4);
   valid(grouped().ints({2, 1, 1, 2, 0}).flag(1).output(TENSOR_FLOAT32));
-  refused(grouped().ints({0, 1, 1, 2, 0}).flag(1).output(TENSOR_FLOAT32), "GROUPED_CONV_2D", 3, "padding_scheme", 0);
+  valid(grouped().ints({0, 1, 1, 2, 0}).flag(1).output(TENSOR_FLOAT32));
+  refused(grouped().ints({3, 1, 1, 2, 0}).flag(1).output(TENSOR_FLOAT32), "GROUPED_CONV_2D", 3, "padding_scheme", 3);
   refused(grouped().ints({2, 1, 1, 2, 0}).flag(2).output(TENSOR_FLOAT32), "GROUPED_CONV_2D", 8, "layout", 2);
 }
 

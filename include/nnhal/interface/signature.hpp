@@ -48,12 +48,11 @@ constexpr ValueSet value_set(std::initializer_list<int> values) {
 inline constexpr ValueSet kFuseCodes = value_set({0, 1, 2, 3});
 /// Activation of the LSTM family (TFLite's enum): NONE 0, RELU 1, RELU6 3, TANH 4, SIGMOID 6.
 inline constexpr ValueSet kLstmActivations = value_set({0, 1, 3, 4, 6});
-/// Implicit padding schemes (PaddingCode): SAME 1, VALID 2. The default set of a Role::Padding
-/// slot. Quirk: 0 is not a PaddingCode, but the reference executor pads only for SAME, so 0 (like
-/// any other value) runs as VALID there, and HAL13.md a.5 lists it as "none/unknown"; nnhal's
-/// kernels still accept a 0 given at run time, while a constant 0 is refused at validation. No
-/// model of the conformance corpus uses 0.
-inline constexpr ValueSet kPaddingCodes = value_set({1, 2});
+/// Implicit padding schemes: SAME 1, VALID 2, and 0. The default set of a Role::Padding slot.
+/// Quirk, following the reference: 0 is not a PaddingCode, but HAL13.md lists it as
+/// "none/unknown" and the reference executor pads only for SAME, so 0 runs as VALID there (no
+/// padding); nnhal accepts it the same way, as a constant and at run time.
+inline constexpr ValueSet kPaddingCodes = value_set({0, 1, 2});
 /// false / true: the set of every BOOL scalar input, and of INT32 flags (0 or 1). The reference
 /// reads any non-zero BOOL byte as true; a constant BOOL byte other than 0 or 1 is refused.
 inline constexpr ValueSet kFlagValues = value_set({0, 1});
