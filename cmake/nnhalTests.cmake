@@ -231,8 +231,19 @@ if(NNHAL_STATIC_SOURCES)
   set_tests_properties(static_checks PROPERTIES RESOURCE_LOCK nnhal_build_tree)
 endif()
 
+# The other of g++ / clang++, when installed: the must-not-compile cases and the embedded profile
+# are checked with both compilers (their diagnostics differ).
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  find_program(NNHAL_OTHER_CXX NAMES clang++-14 clang++
+    DOC "Second compiler for the must-not-compile and embedded-profile checks")
+elseif(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+  find_program(NNHAL_OTHER_CXX NAMES g++-12 g++
+    DOC "Second compiler for the must-not-compile and embedded-profile checks")
+endif()
+
 # ---------------------------------------------------------------------------------------------
-# Must-not-compile cases: first line "// expect-error: <CMake regex>"
+# Must-not-compile cases: first line "// expect-error: <CMake regex>", matched against the
+# output of this compiler and of the other one (compile_fail.<name>.<other compiler>).
 # ---------------------------------------------------------------------------------------------
 set(_nnhal_check_flags ${NNHAL_ARCH_FLAGS})
 foreach(def IN LISTS NNHAL_ARCH_DEFINES)
@@ -250,6 +261,16 @@ foreach(src IN LISTS NNHAL_COMPILE_FAIL_SOURCES)
       "-DOWN_INCLUDES=${PROJECT_SOURCE_DIR}/include|${NNHAL_TESTS_DIR}"
       "-DIMPLICIT=${NNHAL_IMPLICIT_INCLUDES}" "-DFLAGS=${flags}"
       -P ${PROJECT_SOURCE_DIR}/cmake/nnhalCompileCheck.cmake)
+  if(NNHAL_OTHER_CXX)
+    get_filename_component(_nnhal_other_name ${NNHAL_OTHER_CXX} NAME)
+    add_test(NAME compile_fail.${name}.${_nnhal_other_name}
+      COMMAND ${CMAKE_COMMAND}
+        -DMODE=fail -DCXX=${NNHAL_OTHER_CXX} -DSOURCE=${src}
+        -DINCLUDES_FILE=${NNHAL_INCLUDES_FILE}
+        "-DOWN_INCLUDES=${PROJECT_SOURCE_DIR}/include|${NNHAL_TESTS_DIR}"
+        "-DIMPLICIT=${NNHAL_IMPLICIT_INCLUDES}" "-DFLAGS=${flags}"
+        -P ${PROJECT_SOURCE_DIR}/cmake/nnhalCompileCheck.cmake)
+  endif()
 endforeach()
 
 # ---------------------------------------------------------------------------------------------
@@ -279,13 +300,6 @@ if(EXISTS ${_nnhal_embedded_src})
   target_include_directories(nnhal_embedded_no_async PRIVATE ${NNHAL_GENERATED_DIR}/embedded)
   add_test(NAME embedded_profile.no_async COMMAND nnhal_embedded_no_async)
 
-  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-    find_program(NNHAL_OTHER_CXX NAMES clang++-14 clang++
-      DOC "Second compiler for the embedded-profile check")
-  elseif(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
-    find_program(NNHAL_OTHER_CXX NAMES g++-12 g++
-      DOC "Second compiler for the embedded-profile check")
-  endif()
   if(NNHAL_OTHER_CXX)
     get_filename_component(_nnhal_other_name ${NNHAL_OTHER_CXX} NAME)
     set(flags ${_nnhal_check_flags} ${NNHAL_EMBEDDED_FLAGS} -O2)
