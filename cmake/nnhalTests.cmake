@@ -46,7 +46,7 @@ list(FILTER NNHAL_TEST_SOURCES EXCLUDE REGEX
 list(SORT NNHAL_TEST_SOURCES)
 
 add_executable(nnhal_tests ${NNHAL_TEST_SOURCES})
-target_link_libraries(nnhal_tests PRIVATE nnhal_dev doctest::doctest)
+target_link_libraries(nnhal_tests PRIVATE nnhal_dev nnhal_default_kernels doctest::doctest)
 # Test files include the library's headers through the tests' own include root too
 # (e.g. a shared helper header under tests/).
 target_include_directories(nnhal_tests PRIVATE ${NNHAL_TESTS_DIR})
@@ -58,6 +58,37 @@ target_precompile_headers(nnhal_tests PRIVATE
   <string> <string_view> <type_traits> <utility> <variant> <vector>)
 # The main TU defines DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN before including doctest.
 set_source_files_properties(${NNHAL_TESTS_DIR}/main.cpp PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
+
+# Unity build of the suite (tools/test.sh turns it on): test files of one folder are compiled in
+# groups of NNHAL_UNITY_TESTS_BATCH, so that the device, executor and validation templates that
+# the files of a folder share are instantiated once per group rather than once per file (the
+# device tests compile in about half the time). Off by default: editing one test file then
+# recompiles only that file. Test files therefore keep their helpers in a namespace of their own.
+option(NNHAL_UNITY_TESTS "Compile the doctest suite's files in per-folder groups (unity build)" OFF)
+set(NNHAL_UNITY_TESTS_BATCH 4 CACHE STRING "Test files per unity group (NNHAL_UNITY_TESTS)")
+if(NNHAL_UNITY_TESTS)
+  set_target_properties(nnhal_tests PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
+  set(_nnhal_group_folder "")
+  set(_nnhal_group_count 0)
+  foreach(src IN LISTS NNHAL_TEST_SOURCES)
+    file(RELATIVE_PATH rel ${NNHAL_TESTS_DIR} ${src})
+    get_filename_component(folder ${rel} DIRECTORY)
+    # main.cpp (doctest's main), the kernel-set instantiation and the allocation counter (it
+    # replaces the global operator new) stay alone.
+    if(folder STREQUAL "" OR folder STREQUAL "support")
+      set_source_files_properties(${src} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+      continue()
+    endif()
+    if(NOT folder STREQUAL _nnhal_group_folder)
+      set(_nnhal_group_folder ${folder})
+      set(_nnhal_group_count 0)
+    endif()
+    math(EXPR _nnhal_group "${_nnhal_group_count} / ${NNHAL_UNITY_TESTS_BATCH}")
+    string(REPLACE "/" "_" _nnhal_group_name "${folder}_${_nnhal_group}")
+    set_source_files_properties(${src} PROPERTIES UNITY_GROUP ${_nnhal_group_name})
+    math(EXPR _nnhal_group_count "${_nnhal_group_count} + 1")
+  endforeach()
+endif()
 if(NNHAL_DOCTEST_PER_CASE)
   # One ctest test per TEST_CASE, listed after each link (see cmake/nnhalDoctestDiscover.cmake).
   set(_nnhal_cases_file ${PROJECT_BINARY_DIR}/nnhal_tests_cases.cmake)
@@ -102,7 +133,7 @@ set(NNHAL_CTS_DIR ${_nnhal_default_cts} CACHE PATH "Folder holding the conforman
 if(NNHAL_CTS_SOURCES)
   find_package(nlohmann_json 3 REQUIRED CONFIG)
   add_executable(nnhal_cts ${NNHAL_CTS_SOURCES})
-  target_link_libraries(nnhal_cts PRIVATE nnhal_dev nlohmann_json::nlohmann_json)
+  target_link_libraries(nnhal_cts PRIVATE nnhal_dev nnhal_default_kernels nlohmann_json::nlohmann_json)
   target_include_directories(nnhal_cts PRIVATE ${NNHAL_TESTS_DIR})
   if(IS_DIRECTORY ${NNHAL_CTS_DIR})
     set(_nnhal_cts_paths "")
@@ -359,7 +390,7 @@ nnhal_add_consumer_test(subdirectory)
 # operation table and the default kernel set.
 # ---------------------------------------------------------------------------------------------
 add_executable(nnhal_support_matrix ${PROJECT_SOURCE_DIR}/tools/support_matrix/support_matrix.cpp)
-target_link_libraries(nnhal_support_matrix PRIVATE nnhal_dev)
+target_link_libraries(nnhal_support_matrix PRIVATE nnhal_dev nnhal_default_kernels)
 if(NNHAL_PYTHON3)
   add_test(NAME docs_in_sync COMMAND ${NNHAL_PYTHON3} ${NNHAL_TESTS_DIR}/cmake/check_docs.py ${PROJECT_SOURCE_DIR}
            --matrix $<TARGET_FILE:nnhal_support_matrix>)

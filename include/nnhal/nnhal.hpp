@@ -30,3 +30,14 @@
 #include "nnhal/validate/request.hpp"
 #include "nnhal/validate/support.hpp"
 #include "nnhal/version.hpp"
+
+/// NNHAL_EXTERN_DEFAULT_KERNELS=1 (a compile definition for every file of a program): one file
+/// of the program compiles the default kernel set and the default clock's executor
+/// (NNHAL_INSTANTIATE_KERNEL_SET(nnhal::AllKernels); NNHAL_INSTANTIATE_EXECUTION(nnhal::SteadyClock);
+/// as in examples/two_files/kernels.cpp), and every other file, even one that includes
+/// <nnhal/nnhal_all.hpp>, uses them without compiling them again: the same as writing
+/// NNHAL_EXTERN_KERNEL_SET / NNHAL_EXTERN_EXECUTION in each file, set once in the build.
+#if defined(NNHAL_EXTERN_DEFAULT_KERNELS) && NNHAL_EXTERN_DEFAULT_KERNELS
+NNHAL_EXTERN_KERNEL_SET(nnhal::AllKernels);
+NNHAL_EXTERN_EXECUTION(nnhal::SteadyClock);
+#endif

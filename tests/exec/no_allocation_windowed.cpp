@@ -13,6 +13,9 @@
 #include "nnhal/exec/prepared_model.hpp"
 #include "validate/model_fixtures.hpp"
 
+// This file's own scope: test files are compiled in groups (NNHAL_UNITY_TESTS).
+namespace test_exec_no_allocation_windowed {
+
 namespace {
 
 using nnhal::Model;
@@ -177,3 +180,5 @@ TEST_CASE("an 8-bit convolution whose filter is a runtime input executes without
 TEST_CASE("an 8-bit convolution with a per-channel filter executes without allocating") {
   check_runs_without_allocating(windowed_model(true, Filters::PerChannel), true, false);
 }
+
+}  // namespace test_exec_no_allocation_windowed

@@ -21,6 +21,9 @@
 #include "nnhal/kernels/fully_connected.hpp"
 #include "nnhal/kernels/resolve.hpp"
 
+// This file's own scope: test files are compiled in groups (NNHAL_UNITY_TESTS).
+namespace test_exec_thread_pool {
+
 namespace {
 
 using nnhal::OperandType;
@@ -230,3 +233,5 @@ TEST_CASE("threaded CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED: the same bit
   }
   CHECK(four.max_pieces > 1);  // the kernels did split
 }
+
+}  // namespace test_exec_thread_pool

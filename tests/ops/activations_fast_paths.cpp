@@ -30,6 +30,9 @@
 #include "nnhal/kernels/tanh.hpp"
 #include "ops/kernel_test_util.hpp"
 
+// This file's own scope: test files are compiled in groups (NNHAL_UNITY_TESTS).
+namespace test_ops_activations_fast_paths {
+
 using nnhal::Dims;
 using nnhal::KernelFn;
 using nnhal::OperandType;
@@ -272,3 +275,5 @@ TEST_CASE_TEMPLATE("FLOAT32 QUANTIZE and DEQUANTIZE: the SIMD kernels give the s
       for (std::size_t i = 0; i < got.size(); ++i) CHECK(std::memcmp(&got[i], &want[i], sizeof(float)) == 0);
     }
 }
+
+}  // namespace test_ops_activations_fast_paths

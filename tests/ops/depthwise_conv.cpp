@@ -17,6 +17,9 @@
 #include "nnhal/kernels/depthwise_conv_2d.hpp"
 #include "ops/kernel_test_util.hpp"
 
+// This file's own scope: test files are compiled in groups (NNHAL_UNITY_TESTS).
+namespace test_ops_depthwise_conv {
+
 using nnhal::Dims;
 using nnhal::Half;
 using nnhal::OperandType;
@@ -344,3 +347,5 @@ TEST_CASE("DEPTHWISE_CONV_2D shape and parameter errors") {
   pc.in(1).channel_quant = &none;
   CHECK_FALSE(pc.select(k));
 }
+
+}  // namespace test_ops_depthwise_conv

@@ -20,6 +20,9 @@
 #include "nnhal/simd/conv_q8.hpp"
 #include "simd/simd_tester.hpp"
 
+// This file's own scope: test files are compiled in groups (NNHAL_UNITY_TESTS).
+namespace test_simd_conv_q8 {
+
 namespace {
 
 namespace st = nnhal::test::simd;
@@ -197,3 +200,5 @@ TEST_CASE("simd::conv_q8 widening equals the scalar widening (sizes around the v
     }
   });
 }
+
+}  // namespace test_simd_conv_q8

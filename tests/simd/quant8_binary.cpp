@@ -21,6 +21,9 @@
 #include "nnhal/simd/quant8_binary.hpp"
 #include "simd/simd_tester.hpp"
 
+// This file's own scope: test files are compiled in groups (NNHAL_UNITY_TESTS).
+namespace test_simd_quant8_binary {
+
 namespace {
 
 namespace ar = nnhal::kernels::arithmetic;
@@ -235,3 +238,5 @@ TEST_CASE("simd::quant8_binary: every input pair of one quantization, uint8 and 
     });
   }
 }
+
+}  // namespace test_simd_quant8_binary
