@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds nnhal and runs all of its tests:
-#   1. build/       Release: every target (tests, conformance runner, header/static/compile-fail/
+#   1. build/       Release: every target (the doctest suite as a unity build, NNHAL_UNITY_TESTS) (tests, conformance runner, header/static/compile-fail/
 #                   embedded checks, examples, benchmarks) and every ctest test;
 #   2. build-asan/  AddressSanitizer + UndefinedBehaviorSanitizer in a Debug build (-O0 -g,
 #                   assertions on): the doctest suite (in one process), the conformance runner
@@ -69,7 +69,7 @@ build_stage() {
 
 total_start=$(seconds)
 
-if build_stage release build -DCMAKE_BUILD_TYPE=Release; then
+if build_stage release build -DCMAKE_BUILD_TYPE=Release -DNNHAL_UNITY_TESTS=ON; then
   banner "release: ctest"
   ctest_stage release build
 fi
@@ -77,7 +77,7 @@ fi
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 if build_stage sanitizers build-asan \
-    -DCMAKE_BUILD_TYPE=Debug \
+    -DCMAKE_BUILD_TYPE=Debug -DNNHAL_UNITY_TESTS=ON \
     -DNNHAL_SANITIZE=address,undefined \
     -DNNHAL_BUILD_CHECKS=OFF -DNNHAL_BUILD_BENCH=OFF -DNNHAL_DOCTEST_PER_CASE=OFF \
     "-DNNHAL_CTS_SUITES=V1_0;V1_3_cts_only"; then

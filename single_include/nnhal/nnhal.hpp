@@ -1754,7 +1754,35 @@ enum class Role : std::uint8_t {
   Condition,   ///< IF condition
   Subgraph,    ///< SUBGRAPH reference (IF branches, WHILE condition/body)
   State,       ///< recurrent state
+  Padding,     ///< implicit padding scheme code (INT32 scalar: 1 SAME, 2 VALID)
 };
+
+/// A closed set of values of an INT32 or BOOL scalar slot: bit v is set when value v (0..31) is
+/// accepted. 0 = no closed set. Model validation rejects a constant outside the set
+/// (nnhal/validate/slot_values.hpp); a value given at run time is checked by the kernel.
+using ValueSet = std::uint32_t;
+
+/// The set of the listed values (each in 0..31).
+constexpr ValueSet value_set(std::initializer_list<int> values) {
+  ValueSet s = 0;
+  for (int v : values) s |= ValueSet{1} << v;
+  return s;
+}
+
+/// Fused activation codes (FusedActivationFunc): NONE, RELU, RELU1, RELU6. The default set of a
+/// Role::Activation slot, also for RNN, BIDIRECTIONAL_SEQUENCE_RNN, UNIDIRECTIONAL_SEQUENCE_RNN
+/// and SVDF, whose kernels here take these four codes only.
+inline constexpr ValueSet kFuseCodes = value_set({0, 1, 2, 3});
+/// Activation of the LSTM family (TFLite's enum): NONE 0, RELU 1, RELU6 3, TANH 4, SIGMOID 6.
+inline constexpr ValueSet kLstmActivations = value_set({0, 1, 3, 4, 6});
+/// Implicit padding schemes: SAME 1, VALID 2, and 0. The default set of a Role::Padding slot.
+/// Quirk, following the reference: 0 is not a PaddingCode, but HAL13.md lists it as
+/// "none/unknown" and the reference executor pads only for SAME, so 0 runs as VALID there (no
+/// padding); nnhal accepts it the same way, as a constant and at run time.
+inline constexpr ValueSet kPaddingCodes = value_set({0, 1, 2});
+/// false / true: the set of every BOOL scalar input, and of INT32 flags (0 or 1). The reference
+/// reads any non-zero BOOL byte as true; a constant BOOL byte other than 0 or 1 is refused.
+inline constexpr ValueSet kFlagValues = value_set({0, 1});
 
 /// Flags of an operand slot.
 enum SlotFlags : std::uint8_t {
@@ -1771,6 +1799,9 @@ struct Slot {
   std::string_view name;
   Role role = Role::Data;
   std::uint8_t flags = kSlotRequired;
+  /// Closed set of accepted constant values; 0 = the default of the role (kFuseCodes for
+  /// Activation, kPaddingCodes for Padding), or none.
+  ValueSet values = 0;
 };
 
 /// Largest number of operands in one signature (BIDIRECTIONAL_SEQUENCE_LSTM has 61 inputs).
@@ -1887,6 +1918,9 @@ struct OperationInfo {
   std::span<const Signature> signatures;
   ValidateFn validate = nullptr;  ///< checks beyond the signature table; nullptr = none
   std::uint32_t flags = kOpNone;
+  /// The inputs of the implicit-padding form, for operations that have one (`inputs` is then
+  /// the explicit form); empty otherwise. See input_slots().
+  std::span<const Slot> implicit_inputs;
   /// Derived from kSlotValueRead: bit i set when shape inference reads the value of input i.
   std::uint64_t value_inputs = 0;
 
@@ -1900,6 +1934,7 @@ struct RowSpec {
   std::span<const Signature> signatures;
   ValidateFn validate = nullptr;
   std::uint32_t flags = kOpNone;
+  std::span<const Slot> implicit_inputs = {};  ///< see OperationInfo::implicit_inputs
 };
 
 /// Builds the row of operation `type` from its named members.
@@ -1912,6 +1947,7 @@ constexpr OperationInfo make_row(OperationType type, const RowSpec& spec) {
   info.signatures = spec.signatures;
   info.validate = spec.validate;
   info.flags = spec.flags;
+  info.implicit_inputs = spec.implicit_inputs;
   info.since = HalVersion::UNSUPPORTED;
   for (const Signature& s : spec.signatures) info.since = std::min(info.since, s.version);
   for (std::size_t i = 0; i < spec.inputs.size() && i < 64; ++i)
@@ -1928,6 +1964,23 @@ struct Row;
 constexpr bool input_omittable(const OperationInfo& info, std::size_t position) noexcept {
   return info.has(kOpAllowsOmitted) && position < info.inputs.size() &&
          (info.inputs[position].flags & kSlotOmittable) != 0;
+}
+
+/// The slots of `op`'s inputs: the implicit-padding form when the row has one and `op` fits it
+/// (its input count lies between the form's required slots and all of them, and every layout
+/// slot present holds a BOOL), otherwise `info.inputs`. That is the reference's rule without
+/// naming a position: CONV_2D with 10 inputs is implicit (with layout and dilation) when input
+/// 7 is BOOL and explicit when it is INT32.
+inline std::span<const Slot> input_slots(const OperationInfo& info, const OperationView& op) noexcept {
+  const std::span<const Slot> imp = info.implicit_inputs;
+  if (imp.empty()) return info.inputs;
+  const std::size_t n = op.input_count();
+  std::size_t required = 0;
+  for (const Slot& s : imp) required += (s.flags & kSlotTrailing) == 0 ? 1 : 0;
+  if (n < required || n > imp.size()) return info.inputs;
+  for (std::size_t i = 0; i < n; ++i)
+    if (imp[i].role == Role::Layout && op.input(i).type != OperandType::BOOL) return info.inputs;
+  return imp;
 }
 
 }  // namespace nnhal
@@ -3734,7 +3787,7 @@ inline constexpr std::array<Slot, 11> kInputs{{
 /// Inputs of the implicit-padding form.
 inline constexpr std::array<Slot, 8> kImplicitInputs{{
     {"input", Role::Data},
-    {"padding_scheme", Role::Parameter},
+    {"padding_scheme", Role::Padding},
     {"stride_w", Role::Parameter},
     {"stride_h", Role::Parameter},
     {"filter_w", Role::Parameter},
@@ -3784,6 +3837,7 @@ struct Row<OperationType::AVERAGE_POOL_2D> {
       .outputs = ops::average_pool_2d::kOutputs,
       .signatures = ops::average_pool_2d::kSignatures,
       .flags = kOpAllowsZeroSized,
+      .implicit_inputs = ops::pool::kImplicitInputs,
   });
 };
 
@@ -5112,7 +5166,7 @@ inline constexpr std::array<Slot, 10> kImplicitInputs{{
     {"input", Role::Data},
     {"filter", Role::Weights},
     {"bias", Role::Bias},
-    {"padding_scheme", Role::Parameter},
+    {"padding_scheme", Role::Padding},
     {"stride_w", Role::Parameter},
     {"stride_h", Role::Parameter},
     {"activation", Role::Activation},
@@ -5144,6 +5198,7 @@ struct Row<OperationType::CONV_2D> {
       .signatures = ops::conv_2d::kSignatures,
       .validate = &ops::conv_2d::validate,
       .flags = kOpAllowsZeroSized,
+      .implicit_inputs = ops::conv_2d::kImplicitInputs,
   });
 };
 
@@ -5218,7 +5273,7 @@ inline constexpr std::array<Slot, 11> kImplicitInputs{{
     {"input", Role::Data},
     {"filter", Role::Weights},
     {"bias", Role::Bias},
-    {"padding_scheme", Role::Parameter},
+    {"padding_scheme", Role::Padding},
     {"stride_w", Role::Parameter},
     {"stride_h", Role::Parameter},
     {"depth_multiplier", Role::Parameter},
@@ -5251,6 +5306,7 @@ struct Row<OperationType::DEPTHWISE_CONV_2D> {
       .signatures = ops::depthwise_conv_2d::kSignatures,
       .validate = &ops::depthwise_conv_2d::validate,
       .flags = kOpAllowsZeroSized,
+      .implicit_inputs = ops::depthwise_conv_2d::kImplicitInputs,
   });
 };
 
@@ -7700,6 +7756,7 @@ struct Row<OperationType::L2_POOL_2D> {
       .outputs = ops::l2_pool_2d::kOutputs,
       .signatures = ops::l2_pool_2d::kSignatures,
       .flags = kOpAllowsZeroSized,
+      .implicit_inputs = ops::pool::kImplicitInputs,
   });
 };
 
@@ -8318,7 +8375,7 @@ inline constexpr std::array<Slot, 4> kInputs{{
     {"hash", Role::Weights},
     {"input", Role::Data},
     {"weight", Role::Weights, kSlotOmittable},  // NO_VALUE: every weight is 1.0
-    {"type", Role::Parameter},
+    {"type", Role::Parameter, kSlotRequired, value_set({1, 2, 3})},  // SPARSE_DEPRECATED, DENSE, SPARSE
 }};
 inline constexpr auto& kOutputs = v1_0::kSingleOutput;
 
@@ -8341,13 +8398,13 @@ inline constexpr auto kSignatures = [] {
   return out;
 }();
 
-/// What the declared shapes and constants already show (the reference's runtime checks): hash
-/// [num_hash, num_bits] with 1 <= num_bits <= 32, a constant type 1, 2 or 3, a given weight 1-D.
+/// What the declared shapes already show (the reference's runtime checks): hash [num_hash,
+/// num_bits] with 1 <= num_bits <= 32, a given weight 1-D. (A constant type outside 1, 2, 3 is
+/// refused by the generic check of the slot's value set, nnhal/validate/slot_values.hpp.)
 inline Status validate(const OperationView& op, HalVersion&) {
   NNHAL_TRY(rules::check_shape(op, 0, "hash", {0, 0}));
   if (auto bits = rules::known_dim(op, 0, 1); bits && *bits > 32)
     return NNHAL_INVALID("input 0 (hash) has %u bits per function, at most 32 are supported", *bits);
-  NNHAL_TRY(rules::check_scalar_range(op, 3, "type", 1, 3));
   if (op.input(2).lifetime != OperandLifeTime::NO_VALUE) NNHAL_TRY(rules::check_1d(op, 2, "weight"));
   return {};
 }
@@ -9370,7 +9427,7 @@ inline constexpr auto kInputs = lstm_cell::join_slots(
     std::array<Slot, 5>{{
         {"output_state_in", Role::State},
         {"cell_state_in", Role::State},
-        {"activation", Role::Activation},
+        {"activation", Role::Activation, kSlotRequired, kLstmActivations},
         {"cell_clip", Role::Parameter},
         {"projection_clip", Role::Parameter},
     }},
@@ -9552,6 +9609,7 @@ struct Row<OperationType::MAX_POOL_2D> {
       .outputs = ops::max_pool_2d::kOutputs,
       .signatures = ops::max_pool_2d::kSignatures,
       .flags = kOpAllowsZeroSized,
+      .implicit_inputs = ops::pool::kImplicitInputs,
   });
 };
 
@@ -13765,7 +13823,7 @@ inline constexpr std::array<Slot, 61> kInputs{{
     {"bw_aux_input_to_forget_weights", Role::Weights, kSlotOmittable},
     {"bw_aux_input_to_cell_weights", Role::Weights, kSlotOmittable},
     {"bw_aux_input_to_output_weights", Role::Weights, kSlotOmittable},
-    {"activation", Role::Activation},
+    {"activation", Role::Activation, kSlotRequired, kLstmActivations},
     {"cell_clip", Role::Parameter},
     {"projection_clip", Role::Parameter},
     {"merge_outputs", Role::Parameter},
@@ -14398,7 +14456,7 @@ inline constexpr std::array<Slot, 9> kInputs{{
     {"batch_index", Role::Data, kSlotValueRead},  // TENSOR_INT32 [num_rois]
     {"score_threshold", Role::Parameter},      // fT
     {"max_detections", Role::Parameter},       // INT32, < 0 = unlimited
-    {"nms_kernel", Role::Parameter},           // INT32: 0 hard, 1 linear, 2 gaussian
+    {"nms_kernel", Role::Parameter, kSlotRequired, value_set({0, 1, 2})},  // 0 hard, 1 linear, 2 gaussian
     {"iou_threshold", Role::Parameter},        // fT
     {"sigma", Role::Parameter},                // fT
     {"nms_score_threshold", Role::Parameter},  // fT
@@ -16509,9 +16567,7 @@ inline Status check_per_channel_filter(const OperationView& op, std::size_t i,
 namespace nnhal::ops {
 
 namespace grouped_conv_2d {
-/// Explicit-padding form (12 inputs). The implicit form (9 inputs) has {input, filter, bias,
-/// padding_scheme, stride_w, stride_h, num_groups, activation, layout}; slot names follow the
-/// explicit form.
+/// Explicit-padding form (12 inputs); `kImplicitInputs` lists the implicit form (9 inputs).
 inline constexpr std::array<Slot, 12> kInputs{{
     {"input", Role::Data},
     {"filter", Role::Weights},  // [depth_out, fh, fw, depth_group]
@@ -16525,6 +16581,18 @@ inline constexpr std::array<Slot, 12> kInputs{{
     {"num_groups", Role::Parameter},
     {"activation", Role::Activation},
     {"layout", Role::Layout},  // mandatory in both forms
+}};
+/// Implicit-padding form (9 inputs).
+inline constexpr std::array<Slot, 9> kImplicitInputs{{
+    {"input", Role::Data},
+    {"filter", Role::Weights},
+    {"bias", Role::Bias},
+    {"padding_scheme", Role::Padding},
+    {"stride_w", Role::Parameter},
+    {"stride_h", Role::Parameter},
+    {"num_groups", Role::Parameter},
+    {"activation", Role::Activation},
+    {"layout", Role::Layout},
 }};
 inline constexpr std::array<Slot, 1> kOutputs{{{"output", Role::Data}}};
 
@@ -16554,6 +16622,7 @@ struct Row<OperationType::GROUPED_CONV_2D> {
       .outputs = ops::grouped_conv_2d::kOutputs,
       .signatures = ops::grouped_conv_2d::kSignatures,
       .validate = &ops::grouped_conv_2d::validate,
+      .implicit_inputs = ops::grouped_conv_2d::kImplicitInputs,
   });
 };
 
@@ -20443,9 +20512,7 @@ static_assert(kernels_cover_row<OperationType::TOPK_V2>());
 namespace nnhal::ops {
 
 namespace transpose_conv_2d {
-/// Explicit-padding form (11 inputs). The implicit form (9 inputs) has {input, filter, bias,
-/// output_shape (TENSOR_INT32 [4]), padding_scheme, stride_w, stride_h, activation, layout};
-/// slot names follow the explicit form.
+/// Explicit-padding form (11 inputs); `kImplicitInputs` lists the implicit form (9 inputs).
 inline constexpr std::array<Slot, 11> kInputs{{
     {"input", Role::Data},
     {"filter", Role::Weights},  // [depth_out, fh, fw, depth_in]
@@ -20458,6 +20525,18 @@ inline constexpr std::array<Slot, 11> kInputs{{
     {"stride_h", Role::Parameter},
     {"activation", Role::Activation},
     {"layout", Role::Layout},  // mandatory in both forms
+}};
+/// Implicit-padding form (9 inputs).
+inline constexpr std::array<Slot, 9> kImplicitInputs{{
+    {"input", Role::Data},
+    {"filter", Role::Weights},
+    {"bias", Role::Bias},
+    {"output_shape", Role::Parameter},  // TENSOR_INT32 [4]
+    {"padding_scheme", Role::Padding},
+    {"stride_w", Role::Parameter},
+    {"stride_h", Role::Parameter},
+    {"activation", Role::Activation},
+    {"layout", Role::Layout},
 }};
 inline constexpr std::array<Slot, 1> kOutputs{{{"output", Role::Data}}};
 
@@ -20488,6 +20567,7 @@ struct Row<OperationType::TRANSPOSE_CONV_2D> {
       .signatures = ops::transpose_conv_2d::kSignatures,
       .validate = &ops::transpose_conv_2d::validate,
       .flags = kOpAllowsZeroSized,
+      .implicit_inputs = ops::transpose_conv_2d::kImplicitInputs,
   });
 };
 
@@ -20750,7 +20830,7 @@ inline constexpr auto kInputs =
                           std::array<Slot, 6>{{
                               {"output_state_in", Role::State},
                               {"cell_state_in", Role::State},
-                              {"activation", Role::Activation},
+                              {"activation", Role::Activation, kSlotRequired, kLstmActivations},
                               {"cell_clip", Role::Parameter},
                               {"projection_clip", Role::Parameter},
                               {"time_major", Role::Parameter},
@@ -20945,7 +21025,7 @@ inline constexpr std::array<Slot, 7> kInputs{{
     {"bias", Role::Bias},                  // [num_units]
     {"hidden_state", Role::State},         // [batch, num_units]
     {"activation", Role::Activation},
-    {"time_major", Role::Parameter},  // INT32 0 or 1
+    {"time_major", Role::Parameter, kSlotRequired, kFlagValues},  // INT32 0 or 1
 }};
 /// The output sequence; with 2 outputs (1.3) also the final hidden state.
 inline constexpr std::array<Slot, 2> kOutputs{{
@@ -22267,11 +22347,138 @@ const KernelTable& KernelResolver<Set>::table() noexcept {
 
 // ---- begin nnhal/builder/builder.hpp ----
 /// \file
-/// ModelBuilder: builds a Model in code with operand handles typed by their OperandType. Every
-/// operation is checked at compile time against the operation table: an operand type
-/// combination that no signature of the operation accepts does not compile.
+/// ModelBuilder: builds a Model in code with typed handles, checked at compile time.
+///
+/// - Operand handles carry their operand type and their subgraph (a tag type): an operation
+///   whose operand types no signature of the operation table accepts does not compile, nor does
+///   an operation reading an operand of another subgraph.
+/// - Referenced subgraphs are made by `add_subgraph<Tag, InputTypes...>(specs...)` and finished
+///   by `returns(outputs...)`, which gives a `SubgraphRef<Tag, In<...>, Out<...>>` handle; IF and
+///   WHILE (`if_`, `while_`) take those handles and check the HAL's layout rules (HAL13.md d.2-d.4)
+///   where types decide them; shapes and quantization are checked by validation.
+///
+/// The errors name the rule, the operation, the position and the operand types
+/// (nnhal/builder/diagnostics.hpp).
+///
+///     nnhal::ModelBuilder b;
+///     auto cond = b.add_subgraph<struct Cond, I32, I32>(one, one);
+///     auto [i, limit] = cond.inputs();
+///     const auto less = cond.returns(cond.operation<OperationType::LESS, BOOL8>(one, i, limit));
+///     ...
+///     auto [result] = b.while_(less, body, i0, limit0);
+
+#include <tuple>
+
+// ---- begin nnhal/builder/diagnostics.hpp ----
+/// \file
+/// Compile-time errors of the typed builder. Each rule the builder checks has a class template
+/// named after the rule, whose template arguments say where and what: the operation
+/// (`operations::ADD`), the position (`input<1>`), the expected and given operand types
+/// (`expected<types::TENSOR_INT32>`), the subgraphs involved (by their tag types). Breaking a
+/// rule instantiates that template, whose static_assert fails; g++ ("In instantiation of ...")
+/// and clang ("in instantiation of template class ...") both print the template with its
+/// arguments by name. Only the failing path instantiates anything here, so a model that
+/// compiles pays nothing for these.
 
 
+// ---- begin nnhal/builder/type_names.hpp ----
+/// \file
+/// Tag types named after operand types (`nnhal::types::TENSOR_INT32`) and operations
+/// (`nnhal::operations::ADD`), for compile-time diagnostics: g++ and clang print a template
+/// argument that is a type by its name, whereas an enum value may print as
+/// `(nnhal::OperandType)4`. The tags are only declared (never defined): naming them costs
+/// nothing.
+
+
+
+/// One tag per HAL operand type, named exactly as the OperandType enumerator.
+namespace nnhal::types {
+struct FLOAT32;
+struct INT32;
+struct UINT32;
+struct TENSOR_FLOAT32;
+struct TENSOR_INT32;
+struct TENSOR_QUANT8_ASYMM;
+struct BOOL;
+struct TENSOR_QUANT16_SYMM;
+struct TENSOR_FLOAT16;
+struct TENSOR_BOOL8;
+struct FLOAT16;
+struct TENSOR_QUANT8_SYMM_PER_CHANNEL;
+struct TENSOR_QUANT16_ASYMM;
+struct TENSOR_QUANT8_SYMM;
+struct TENSOR_QUANT8_ASYMM_SIGNED;
+struct SUBGRAPH;
+struct OEM;
+struct TENSOR_OEM_BYTE;
+/// Any other operand type code (an extension type), shown by its number.
+template <std::int32_t Code>
+struct operand_type_code;
+}  // namespace nnhal::types
+
+/// One tag per HAL operation, named exactly as the OperationType enumerator.
+namespace nnhal::operations {
+#define NNHAL_DECLARE_OPERATION_TAG(name, code) struct name;
+NNHAL_OPERATION_TYPES(NNHAL_DECLARE_OPERATION_TAG)
+#undef NNHAL_DECLARE_OPERATION_TAG
+/// Any other operation code (OEM, an extension), shown by its number.
+template <std::int32_t Code>
+struct operation_code;
+}  // namespace nnhal::operations
+
+namespace nnhal::detail {
+
+template <OperandType T>
+struct operand_type_tag {
+  using type = types::operand_type_code<static_cast<std::int32_t>(T)>;
+};
+#define NNHAL_OPERAND_TYPE_TAG(name)                \
+  template <>                                       \
+  struct operand_type_tag<OperandType::name> {      \
+    using type = types::name;                       \
+  };
+NNHAL_OPERAND_TYPE_TAG(FLOAT32)
+NNHAL_OPERAND_TYPE_TAG(INT32)
+NNHAL_OPERAND_TYPE_TAG(UINT32)
+NNHAL_OPERAND_TYPE_TAG(TENSOR_FLOAT32)
+NNHAL_OPERAND_TYPE_TAG(TENSOR_INT32)
+NNHAL_OPERAND_TYPE_TAG(TENSOR_QUANT8_ASYMM)
+NNHAL_OPERAND_TYPE_TAG(BOOL)
+NNHAL_OPERAND_TYPE_TAG(TENSOR_QUANT16_SYMM)
+NNHAL_OPERAND_TYPE_TAG(TENSOR_FLOAT16)
+NNHAL_OPERAND_TYPE_TAG(TENSOR_BOOL8)
+NNHAL_OPERAND_TYPE_TAG(FLOAT16)
+NNHAL_OPERAND_TYPE_TAG(TENSOR_QUANT8_SYMM_PER_CHANNEL)
+NNHAL_OPERAND_TYPE_TAG(TENSOR_QUANT16_ASYMM)
+NNHAL_OPERAND_TYPE_TAG(TENSOR_QUANT8_SYMM)
+NNHAL_OPERAND_TYPE_TAG(TENSOR_QUANT8_ASYMM_SIGNED)
+NNHAL_OPERAND_TYPE_TAG(SUBGRAPH)
+NNHAL_OPERAND_TYPE_TAG(OEM)
+NNHAL_OPERAND_TYPE_TAG(TENSOR_OEM_BYTE)
+#undef NNHAL_OPERAND_TYPE_TAG
+
+/// The tag naming operand type T (`types::TENSOR_INT32`).
+template <OperandType T>
+using operand_type_name = typename operand_type_tag<T>::type;
+
+template <OperationType Op>
+struct operation_tag {
+  using type = operations::operation_code<static_cast<std::int32_t>(Op)>;
+};
+#define NNHAL_OPERATION_TAG(name, code)                \
+  template <>                                          \
+  struct operation_tag<OperationType::name> {          \
+    using type = operations::name;                     \
+  };
+NNHAL_OPERATION_TYPES(NNHAL_OPERATION_TAG)
+#undef NNHAL_OPERATION_TAG
+
+/// The tag naming operation Op (`operations::ADD`).
+template <OperationType Op>
+using operation_name = typename operation_tag<Op>::type;
+
+}  // namespace nnhal::detail
+// ---- end nnhal/builder/type_names.hpp ----
 // ---- begin nnhal/ops/registry.hpp ----
 /// \file
 /// THE operation table: one row (OperationInfo) per HAL 1.3 operation code 0..101, gathered at
@@ -22628,12 +22835,333 @@ constexpr const OperationInfo& operation_info() noexcept {
 
 namespace nnhal {
 
-/// A handle to an operand of type T in a ModelBuilder.
-template <OperandType T>
+/// The tag of a model's main subgraph (operand handles without a tag belong to it).
+struct MainGraph;
+
+/// Template arguments of the builder's compile-time errors (declared only).
+namespace diagnostic {
+template <std::size_t I>
+struct input;  ///< operation input position I (0-based, as in the HAL)
+template <std::size_t I>
+struct output;  ///< output position I (0-based)
+template <class TypeName>
+struct expected;
+template <class TypeName>
+struct given;
+template <std::size_t N>
+struct count;  ///< a number of operands
+template <class Tag>
+struct used_in;  ///< the subgraph being built
+template <class Tag>
+struct belongs_to;  ///< the subgraph an operand handle comes from
+template <class Tag>
+struct then_branch;
+template <class Tag>
+struct else_branch;
+template <class Tag>
+struct condition;  ///< a WHILE condition subgraph
+template <class Tag>
+struct body;  ///< a WHILE body subgraph
+}  // namespace diagnostic
+
+namespace detail {
+template <class...>
+inline constexpr bool always_false = false;
+}  // namespace detail
+
+/// The rules; their names are what a compiler shows first.
+namespace diagnostic {
+
+template <class Operation, class Position, class Expected, class Given>
+struct wrong_operand_type {
+  static_assert(detail::always_false<Operation, Position, Expected, Given>,
+                "nnhal: no signature of this operation accepts these operand types: the template arguments "
+                "name the operation, the first input that differs from the closest signature, the type that "
+                "signature expects there and the type given");
+};
+
+template <class Operation, class Expected, class Given>
+struct wrong_output_type {
+  static_assert(detail::always_false<Operation, Expected, Given>,
+                "nnhal: no signature of this operation accepts these operand types: the inputs match a "
+                "signature whose output type is the expected one, not the one given");
+};
+
+template <class Operation, class Where, class Expected, class Given>
+struct wrong_number_of_inputs {
+  static_assert(detail::always_false<Operation, Where, Expected, Given>,
+                "nnhal: wrong number of inputs: the template arguments name the operation (and the subgraph "
+                "it calls), the expected number of inputs and the number given");
+};
+
+template <class Operation>
+struct no_single_output_signature {
+  static_assert(detail::always_false<Operation>,
+                "nnhal: operation<>() builds operations with one output; this operation has none");
+};
+
+template <class Operation>
+struct build_control_flow_with_if_or_while {
+  static_assert(detail::always_false<Operation>,
+                "nnhal: IF and WHILE are built with if_() and while_(), which check their subgraphs");
+};
+
+template <class Operation, class Position, class UsedIn, class BelongsTo>
+struct operand_of_another_subgraph {
+  static_assert(detail::always_false<Operation, Position, UsedIn, BelongsTo>,
+                "nnhal: an operand handle of another subgraph is used here; operands cannot cross "
+                "subgraphs (pass them as IF / WHILE inputs instead)");
+};
+
+template <class Position, class UsedIn, class BelongsTo>
+struct output_of_another_subgraph {
+  static_assert(detail::always_false<Position, UsedIn, BelongsTo>,
+                "nnhal: a subgraph output must be an operand of that subgraph");
+};
+
+template <class Given>
+struct if_condition_is_not_tensor_bool8 {
+  static_assert(detail::always_false<Given>, "nnhal: the IF condition (input 0) must be a TENSOR_BOOL8 operand");
+};
+
+template <class Branch, class Position, class Expected, class Given>
+struct if_branch_input_type_mismatch {
+  static_assert(detail::always_false<Branch, Position, Expected, Given>,
+                "nnhal: an IF input's type differs from the branch's input type");
+};
+
+template <class Position, class ThenBranch, class ElseBranch, class Expected, class Given>
+struct if_branch_output_type_mismatch {
+  static_assert(detail::always_false<Position, ThenBranch, ElseBranch, Expected, Given>,
+                "nnhal: the then and else branches of an IF must have the same output types (expected: the "
+                "then branch's, given: the else branch's)");
+};
+
+template <class ThenCount, class ElseCount>
+struct if_branch_output_count_mismatch {
+  static_assert(detail::always_false<ThenCount, ElseCount>,
+                "nnhal: the then and else branches of an IF must have the same number of outputs");
+};
+
+template <class Branch>
+struct if_branch_has_no_output {
+  static_assert(detail::always_false<Branch>, "nnhal: an IF branch must have at least one output");
+};
+
+template <class Condition, class Given>
+struct while_condition_output_is_not_tensor_bool8 {
+  static_assert(detail::always_false<Condition, Given>,
+                "nnhal: a WHILE condition must return exactly one TENSOR_BOOL8 operand");
+};
+
+template <class Condition, class Position, class Expected, class Given>
+struct while_condition_input_type_mismatch {
+  static_assert(detail::always_false<Condition, Position, Expected, Given>,
+                "nnhal: a WHILE input's type differs from the condition's input type");
+};
+
+template <class Body, class Position, class Expected, class Given>
+struct while_body_input_type_mismatch {
+  static_assert(detail::always_false<Body, Position, Expected, Given>,
+                "nnhal: a WHILE input's type differs from the body's input type");
+};
+
+template <class Body, class Position, class Expected, class Given>
+struct while_body_output_type_mismatch {
+  static_assert(detail::always_false<Body, Position, Expected, Given>,
+                "nnhal: a WHILE body output must have the type of the loop operand it carries (the body "
+                "input at the same position)");
+};
+
+template <class Body, class Outputs, class Inputs>
+struct while_body_output_count_out_of_range {
+  static_assert(detail::always_false<Body, Outputs, Inputs>,
+                "nnhal: a WHILE body must have at least one output and no more outputs than inputs");
+};
+
+template <class Requested, class BodyOutputs>
+struct while_output_count_out_of_range {
+  static_assert(detail::always_false<Requested, BodyOutputs>,
+                "nnhal: a WHILE has between 1 and (body outputs) outputs");
+};
+
+}  // namespace diagnostic
+
+namespace detail {
+
+/// Operand type code `c` of a signature accepts type `t`.
+constexpr bool code_accepts(std::uint8_t c, OperandType t) noexcept {
+  return c == kAnyTypeCode || static_cast<std::int32_t>(c) == static_cast<std::int32_t>(t);
+}
+
+/// True when some signature of `Op` accepts inputs `in` and the single output `out`.
+template <OperationType Op, std::size_t N>
+constexpr bool table_accepts(const std::array<OperandType, N>& in, OperandType out) {
+  for (const Signature& s : operation_info<Op>().signatures) {
+    if (!s.inputs.accepts_count(N) || !s.outputs.accepts_count(1)) continue;
+    bool ok = code_accepts(s.outputs.code_at(0, 1), out);
+    for (std::size_t i = 0; ok && i < N; ++i) ok = code_accepts(s.inputs.code_at(i, N), in[i]);
+    if (ok) return true;
+  }
+  return false;
+}
+
+/// Why no signature accepts an operand list, against the closest signature: the one of the
+/// right arity matching the most leading inputs (then: whose output matches); without one of
+/// the right arity, the arity nearest to the given one.
+struct SignatureMiss {
+  enum Kind { kInputType, kOutputType, kInputCount, kNoSingleOutput } kind = kNoSingleOutput;
+  std::size_t position = 0;         ///< kInputType
+  std::int32_t expected = 0;        ///< kInputType / kOutputType: the expected type code
+  std::size_t expected_count = 0;   ///< kInputCount
+};
+
+template <OperationType Op, std::size_t N>
+constexpr SignatureMiss closest_signature_miss(const std::array<OperandType, N>& in, OperandType out) {
+  SignatureMiss miss;
+  bool arity_found = false;
+  std::size_t best_lead = 0, best_distance = ~std::size_t{0};
+  bool best_out = false;
+  for (const Signature& s : operation_info<Op>().signatures) {
+    if (!s.outputs.accepts_count(1)) continue;
+    if (!s.inputs.accepts_count(N)) {
+      const std::size_t size = s.inputs.size;
+      const std::size_t distance = size > N ? size - N : N - size;
+      if (!arity_found && distance < best_distance) {
+        best_distance = distance;
+        miss = {SignatureMiss::kInputCount, 0, 0, size};
+      }
+      continue;
+    }
+    std::size_t lead = 0;
+    while (lead < N && code_accepts(s.inputs.code_at(lead, N), in[lead])) ++lead;
+    const bool out_ok = code_accepts(s.outputs.code_at(0, 1), out);
+    if (!arity_found || lead > best_lead || (lead == best_lead && out_ok && !best_out)) {
+      arity_found = true;
+      best_lead = lead;
+      best_out = out_ok;
+      if (lead < N)
+        miss = {SignatureMiss::kInputType, lead, s.inputs.code_at(lead, N), 0};
+      else
+        miss = {SignatureMiss::kOutputType, 0, s.outputs.code_at(0, 1), 0};
+    }
+  }
+  return miss;
+}
+
+/// Instantiates the error naming why operation Op does not accept inputs Ts... and output Out.
+template <OperationType Op, OperandType Out, OperandType... Ts>
+constexpr void report_signature_miss() {
+  constexpr SignatureMiss m = closest_signature_miss<Op>(std::array<OperandType, sizeof...(Ts)>{Ts...}, Out);
+  using Operation = operation_name<Op>;
+  if constexpr (m.kind == SignatureMiss::kInputType) {
+    constexpr OperandType given_type = std::array<OperandType, sizeof...(Ts)>{Ts...}[m.position];
+    (void)sizeof(diagnostic::wrong_operand_type<Operation, diagnostic::input<m.position>,
+                                                diagnostic::expected<operand_type_name<OperandType{m.expected}>>,
+                                                diagnostic::given<operand_type_name<given_type>>>);
+  } else if constexpr (m.kind == SignatureMiss::kOutputType) {
+    (void)sizeof(diagnostic::wrong_output_type<Operation,
+                                               diagnostic::expected<operand_type_name<OperandType{m.expected}>>,
+                                               diagnostic::given<operand_type_name<Out>>>);
+  } else if constexpr (m.kind == SignatureMiss::kInputCount) {
+    (void)sizeof(diagnostic::wrong_number_of_inputs<Operation, void, diagnostic::expected<diagnostic::count<m.expected_count>>,
+                                                    diagnostic::given<diagnostic::count<sizeof...(Ts)>>>);
+  } else {
+    (void)sizeof(diagnostic::no_single_output_signature<Operation>);
+  }
+}
+
+/// Position of the first false entry (N when none).
+template <std::size_t N>
+constexpr std::size_t first_false(const std::array<bool, N>& a) noexcept {
+  for (std::size_t i = 0; i < N; ++i)
+    if (!a[i]) return i;
+  return N;
+}
+
+/// Position of the first difference between two type lists over their common length.
+template <std::size_t N, std::size_t M>
+constexpr std::size_t first_difference(const std::array<OperandType, N>& a,
+                                       const std::array<OperandType, M>& b) noexcept {
+  for (std::size_t i = 0; i < N && i < M; ++i)
+    if (a[i] != b[i]) return i;
+  return N < M ? N : M;
+}
+
+}  // namespace detail
+}  // namespace nnhal
+// ---- end nnhal/builder/diagnostics.hpp ----
+// ---- begin nnhal/builder/subgraph.hpp ----
+/// \file
+/// Typed handles of the builder: an operand handle carries its operand type and the subgraph
+/// it belongs to (a tag type), and a subgraph handle carries its input and output operand
+/// types, so that IF and WHILE can be checked against the HAL's rules at compile time.
+
+
+
+namespace nnhal {
+
+/// A handle to an operand of type T in subgraph G (a tag type; MainGraph for the main
+/// subgraph). Handles of different subgraphs are different types, so one cannot be used in
+/// another subgraph's builder.
+template <OperandType T, class G = MainGraph>
 struct OperandRef {
   static constexpr OperandType type = T;
-  std::uint32_t index = 0;
+  using graph = G;
+  std::uint32_t index = 0;  ///< index in its subgraph's operands
 };
+
+/// The operand types of a subgraph's inputs, in order.
+template <OperandType... T>
+struct In {};
+/// The operand types of a subgraph's outputs, in order.
+template <OperandType... T>
+struct Out {};
+
+template <class Tag, class Inputs, class Outputs>
+class SubgraphRef;
+
+/// A finished referenced subgraph (Model::referenced[referenced_index()]) tagged Tag, taking
+/// inputs of types I... and returning outputs of types O...; IF and WHILE take these.
+template <class Tag, OperandType... I, OperandType... O>
+class SubgraphRef<Tag, In<I...>, Out<O...>> {
+ public:
+  using tag = Tag;
+  static constexpr std::array<OperandType, sizeof...(I)> inputs{I...};
+  static constexpr std::array<OperandType, sizeof...(O)> outputs{O...};
+
+  /// Declared only: its return type is output_refs (public, as clang checks access where the
+  /// alias is used).
+  template <class G, std::size_t... K>
+  static auto first_refs(std::index_sequence<K...>) -> std::tuple<OperandRef<outputs[K], G>...>;
+
+  /// Handles, in subgraph G, of operands with this subgraph's first M output types.
+  template <class G, std::size_t M = sizeof...(O)>
+  using output_refs = decltype(first_refs<G>(std::make_index_sequence<M>{}));
+
+  explicit constexpr SubgraphRef(std::uint32_t referenced_index) noexcept : index_(referenced_index) {}
+  /// Index of this subgraph in Model::referenced.
+  constexpr std::uint32_t referenced_index() const noexcept { return index_; }
+
+ private:
+  std::uint32_t index_;
+};
+
+namespace detail {
+template <class T>
+inline constexpr bool is_subgraph = false;
+template <class Tag, class I, class O>
+inline constexpr bool is_subgraph<SubgraphRef<Tag, I, O>> = true;
+}  // namespace detail
+
+/// A subgraph handle made by SubgraphBuilder::returns().
+template <class S>
+concept TypedSubgraph = detail::is_subgraph<S>;
+
+}  // namespace nnhal
+// ---- end nnhal/builder/subgraph.hpp ----
+
+namespace nnhal {
 
 /// Shape and quantization of an operand to create.
 struct OperandSpec {
@@ -22642,50 +23170,68 @@ struct OperandSpec {
   std::int32_t zero_point = 0;
 };
 
+/// while_<kAllOutputs>: the WHILE has one output per body output.
+inline constexpr std::size_t kAllOutputs = ~std::size_t{0};
+
 namespace detail {
-/// True when some signature of `Op` accepts inputs `in` and the single output `out`.
-template <OperationType Op, std::size_t N>
-constexpr bool table_accepts(const std::array<OperandType, N>& in, OperandType out) {
-  for (const Signature& s : operation_info<Op>().signatures) {
-    if (!s.inputs.accepts_count(N) || !s.outputs.accepts_count(1)) continue;
-    bool ok = s.outputs.code_at(0, 1) == kAnyTypeCode ||
-              s.outputs.code_at(0, 1) == static_cast<std::uint8_t>(out);
-    for (std::size_t i = 0; ok && i < N; ++i) {
-      const std::uint8_t c = s.inputs.code_at(i, N);
-      ok = c == kAnyTypeCode || c == static_cast<std::uint8_t>(in[i]);
-    }
-    if (ok) return true;
+template <OperandType>
+struct spec_of {
+  using type = const OperandSpec&;
+};
+
+/// True when every handle type's subgraph is G.
+template <class G, class... Gs>
+inline constexpr bool all_in_graph = (std::is_same_v<Gs, G> && ...);
+
+/// Reports the first of Gs... that is not G, at input position First + k of operation Op.
+template <class G, OperationType Op, std::size_t First, class... Gs>
+constexpr void report_foreign_operand() {
+  constexpr std::size_t k = first_false(std::array<bool, sizeof...(Gs)>{std::is_same_v<Gs, G>...});
+  (void)sizeof(diagnostic::operand_of_another_subgraph<operation_name<Op>, diagnostic::input<First + k>,
+                                                       diagnostic::used_in<G>,
+                                                       diagnostic::belongs_to<std::tuple_element_t<k, std::tuple<Gs...>>>>);
+}
+
+/// True when the types `want` (a subgraph's inputs) are X..., in number and order.
+template <auto want, OperandType... X>
+inline constexpr bool inputs_match = want.size() == sizeof...(X) &&
+                                     first_difference(want, std::array<OperandType, sizeof...(X)>{X...}) == want.size();
+
+/// Reports why `want` differs from X...: a count error, or a type error
+/// `Mismatch<Where, input<First + k>, expected, given>` at the first difference.
+template <OperationType Op, class Where, template <class, class, class, class> class Mismatch, std::size_t First,
+          auto want, OperandType... X>
+constexpr void report_inputs() {
+  constexpr std::array<OperandType, sizeof...(X)> got{X...};
+  if constexpr (want.size() != got.size()) {
+    (void)sizeof(diagnostic::wrong_number_of_inputs<operation_name<Op>, Where,
+                                                    diagnostic::expected<diagnostic::count<First + want.size()>>,
+                                                    diagnostic::given<diagnostic::count<First + got.size()>>>);
+  } else {
+    constexpr std::size_t k = first_difference(want, got);
+    (void)sizeof(Mismatch<Where, diagnostic::input<First + k>, diagnostic::expected<operand_type_name<want[k]>>,
+                          diagnostic::given<operand_type_name<got[k]>>>);
   }
-  return false;
+}
+
+/// Number of outputs of a WHILE asked for M (kAllOutputs or a count) of a body with n outputs.
+constexpr std::size_t while_output_count(std::size_t m, std::size_t n) noexcept {
+  return m == kAllOutputs || m > n ? n : m;
 }
 }  // namespace detail
 
-/// An untyped operand of a GraphBuilder's subgraph, for control-flow operands whose types the
-/// table does not fix.
-struct AnyOperandRef {
-  OperandType type;
-  std::uint32_t index = 0;
-};
-
-/// Builds one subgraph of a Model: main, or a referenced subgraph for IF / WHILE.
+/// Builds one subgraph (tagged G) of a Model: the main one (ModelBuilder) or a referenced one
+/// (SubgraphBuilder). Every handle it takes must be of subgraph G; every handle it returns is.
+template <class G>
 class GraphBuilder {
  public:
+  using tag = G;
+
   GraphBuilder(Model& model, std::uint32_t graph) noexcept : model_(&model), graph_(graph) {}
-
-  /// Index of this subgraph in Model::referenced (meaningless for main).
-  std::uint32_t referenced_index() const noexcept { return graph_ - 1; }
-
-  /// A subgraph input of type T.
-  template <OperandType T>
-  OperandRef<T> input(OperandSpec spec = {}) {
-    const auto i = add_operand(T, spec, OperandLifeTime::SUBGRAPH_INPUT);
-    graph().inputIndexes.push_back(i);
-    return {i};
-  }
 
   /// A constant tensor of type T holding `values` (copied into the model).
   template <OperandType T>
-  OperandRef<T> constant(std::span<const element_t<T>> values, OperandSpec spec) {
+  OperandRef<T, G> constant(std::span<const element_t<T>> values, OperandSpec spec) {
     static_assert(is_tensor(T), "nnhal: use scalar<T>() for scalar constants");
     const auto i = add_operand(T, spec, OperandLifeTime::CONSTANT_COPY);
     set_value(i, values.data(), values.size_bytes());
@@ -22702,8 +23248,8 @@ class GraphBuilder {
   /// A constant tensor of type T whose `length` bytes stay at `offset` in memory pool `pool`
   /// (CONSTANT_REFERENCE: not copied into the model, so large weights are not duplicated).
   template <OperandType T>
-  OperandRef<T> constant_reference(std::uint32_t pool, std::uint32_t offset, std::uint32_t length,
-                                   OperandSpec spec) {
+  OperandRef<T, G> constant_reference(std::uint32_t pool, std::uint32_t offset, std::uint32_t length,
+                                      OperandSpec spec) {
     static_assert(is_tensor(T), "nnhal: constant_reference() is for tensor constants");
     const auto i = add_operand(T, spec, OperandLifeTime::CONSTANT_REFERENCE);
     graph().operands[i].location = {pool, offset, length};
@@ -22712,71 +23258,205 @@ class GraphBuilder {
 
   /// A constant scalar of type T.
   template <OperandType T>
-  OperandRef<T> scalar(element_t<T> value) {
+  OperandRef<T, G> scalar(element_t<T> value) {
     static_assert(!is_tensor(T), "nnhal: use constant<T>() for tensor constants");
     const auto i = add_operand(T, {}, OperandLifeTime::CONSTANT_COPY);
     set_value(i, &value, sizeof value);
     return {i};
   }
 
-  /// A SUBGRAPH operand naming `target` (for IF / WHILE inputs).
-  OperandRef<OperandType::SUBGRAPH> subgraph(const GraphBuilder& target) {
-    const auto i = add_operand(OperandType::SUBGRAPH, {}, OperandLifeTime::SUBGRAPH);
-    graph().operands[i].location = {0, target.referenced_index(), 0};
-    return {i};
-  }
-
   /// Appends operation Op reading `inputs` and producing one new operand of type Out. Does not
-  /// compile when no signature of Op in the operation table accepts these operand types.
-  template <OperationType Op, OperandType Out, OperandType... In>
-  OperandRef<Out> operation(OperandSpec out_spec, OperandRef<In>... inputs) {
-    static_assert(detail::table_accepts<Op>(std::array<OperandType, sizeof...(In)>{In...}, Out),
-                  "nnhal: no signature of this operation accepts these operand types");
-    const std::uint32_t ins[] = {inputs.index...};
-    return {append(Op, ins, {{Out, std::move(out_spec)}})[0]};
+  /// compile for IF and WHILE (if_() and while_() build those), when an input belongs to another
+  /// subgraph, or when no signature of Op in the
+  /// operation table accepts these operand types (the error names the input position and the
+  /// expected and given types, against the closest signature).
+  template <OperationType Op, OperandType Out, OperandType... Ts, class... Gs>
+  OperandRef<Out, G> operation(OperandSpec out_spec, OperandRef<Ts, Gs>... inputs) {
+    if constexpr (Op == OperationType::IF || Op == OperationType::WHILE) {
+      (void)sizeof(diagnostic::build_control_flow_with_if_or_while<detail::operation_name<Op>>);
+      return {};
+    } else if constexpr (!detail::all_in_graph<G, Gs...>) {
+      detail::report_foreign_operand<G, Op, 0, Gs...>();
+      return {};
+    } else if constexpr (!detail::table_accepts<Op>(std::array<OperandType, sizeof...(Ts)>{Ts...}, Out)) {
+      detail::report_signature_miss<Op, Out, Ts...>();
+      return {};
+    } else {
+      const std::uint32_t ins[] = {inputs.index..., 0};
+      Operand out;
+      out.type = Out;
+      set_spec(out, out_spec);
+      return {append(Op, std::span(ins, sizeof...(Ts)), &out, 1)[0]};
+    }
   }
 
-  /// Appends IF or WHILE (whose operand layout is variable; validation checks it) reading
-  /// `inputs` and producing new operands of the given types; returns their indexes.
-  std::vector<std::uint32_t> control_flow(OperationType op, std::span<const std::uint32_t> inputs,
-                                          std::vector<std::pair<OperandType, OperandSpec>> outputs) {
-    return append(op, inputs, std::move(outputs));
+  /// Appends IF(condition, then_branch, else_branch, inputs...). Does not compile unless the
+  /// condition is TENSOR_BOOL8, the inputs have the branches' input types (in number and
+  /// order), both branches return the same types, and every handle is of this subgraph. The
+  /// outputs take the then branch's output operands' shapes and quantization; returns them.
+  template <OperandType C, class GC, TypedSubgraph Then, TypedSubgraph Else, OperandType... X, class... GX>
+  typename Then::template output_refs<G> if_(OperandRef<C, GC> condition, const Then& then_branch,
+                                             const Else& else_branch, OperandRef<X, GX>... inputs) {
+    using Result = typename Then::template output_refs<G>;
+    using ThenWhere = diagnostic::then_branch<typename Then::tag>;
+    using ElseWhere = diagnostic::else_branch<typename Else::tag>;
+    constexpr auto then_out = Then::outputs;
+    constexpr auto else_out = Else::outputs;
+    constexpr std::size_t out_diff = detail::first_difference(then_out, else_out);
+    if constexpr (!detail::all_in_graph<G, GC>) {
+      detail::report_foreign_operand<G, OperationType::IF, 0, GC>();
+      return {};
+    } else if constexpr (!detail::all_in_graph<G, GX...>) {
+      detail::report_foreign_operand<G, OperationType::IF, 3, GX...>();
+      return {};
+    } else if constexpr (C != OperandType::TENSOR_BOOL8) {
+      (void)sizeof(diagnostic::if_condition_is_not_tensor_bool8<diagnostic::given<detail::operand_type_name<C>>>);
+      return {};
+    } else if constexpr (!detail::inputs_match<Then::inputs, X...>) {
+      detail::report_inputs<OperationType::IF, ThenWhere, diagnostic::if_branch_input_type_mismatch, 3, Then::inputs,
+                            X...>();
+      return {};
+    } else if constexpr (!detail::inputs_match<Else::inputs, X...>) {
+      detail::report_inputs<OperationType::IF, ElseWhere, diagnostic::if_branch_input_type_mismatch, 3, Else::inputs,
+                            X...>();
+      return {};
+    } else if constexpr (then_out.size() == 0) {
+      (void)sizeof(diagnostic::if_branch_has_no_output<ThenWhere>);
+      return {};
+    } else if constexpr (then_out.size() != else_out.size()) {
+      (void)sizeof(diagnostic::if_branch_output_count_mismatch<
+                   diagnostic::then_branch<diagnostic::count<then_out.size()>>,
+                   diagnostic::else_branch<diagnostic::count<else_out.size()>>>);
+      return {};
+    } else if constexpr (out_diff < then_out.size()) {
+      (void)sizeof(diagnostic::if_branch_output_type_mismatch<
+                   diagnostic::output<out_diff>, ThenWhere, ElseWhere,
+                   diagnostic::expected<detail::operand_type_name<then_out[out_diff]>>,
+                   diagnostic::given<detail::operand_type_name<else_out[out_diff]>>>);
+      return {};
+    } else {
+      const std::uint32_t ins[] = {condition.index, subgraph_operand(then_branch.referenced_index()),
+                                   subgraph_operand(else_branch.referenced_index()), inputs.index...};
+      return append_control_flow<Result>(OperationType::IF, ins, then_branch.referenced_index());
+    }
   }
 
-  /// Marks an operation result as a subgraph output (in call order).
-  void output(std::uint32_t operand) {
-    graph().operands[operand].lifetime = OperandLifeTime::SUBGRAPH_OUTPUT;
-    graph().outputIndexes.push_back(operand);
-  }
-  template <OperandType T>
-  void output(OperandRef<T> r) {
-    output(r.index);
+  /// Appends WHILE(condition, body, inputs...) with M outputs (default: one per body output).
+  /// Does not compile unless the condition returns one TENSOR_BOOL8 operand, the condition and
+  /// the body take the inputs' types (in number and order), each body output has the type of
+  /// the body input at its position (the loop operand it carries), 1 <= M <= body outputs, and
+  /// every handle is of this subgraph. The outputs take the body's output operands' shapes and
+  /// quantization; returns them.
+  template <std::size_t M = kAllOutputs, TypedSubgraph Cond, TypedSubgraph Body, OperandType... X, class... GX>
+  typename Body::template output_refs<G, detail::while_output_count(M, Body::outputs.size())> while_(
+      const Cond& condition, const Body& body, OperandRef<X, GX>... inputs) {
+    using Result = typename Body::template output_refs<G, detail::while_output_count(M, Body::outputs.size())>;
+    using CondWhere = diagnostic::condition<typename Cond::tag>;
+    using BodyWhere = diagnostic::body<typename Body::tag>;
+    constexpr auto cond_out = Cond::outputs;
+    constexpr auto body_in = Body::inputs;
+    constexpr auto body_out = Body::outputs;
+    constexpr std::size_t carried_diff = detail::first_difference(body_in, body_out);
+    if constexpr (!detail::all_in_graph<G, GX...>) {
+      detail::report_foreign_operand<G, OperationType::WHILE, 2, GX...>();
+      return {};
+    } else if constexpr (cond_out.size() != 1) {
+      (void)sizeof(diagnostic::while_condition_output_is_not_tensor_bool8<
+                   CondWhere, diagnostic::given<diagnostic::count<cond_out.size()>>>);
+      return {};
+    } else if constexpr (cond_out[0] != OperandType::TENSOR_BOOL8) {
+      (void)sizeof(diagnostic::while_condition_output_is_not_tensor_bool8<
+                   CondWhere, diagnostic::given<detail::operand_type_name<cond_out[0]>>>);
+      return {};
+    } else if constexpr (!detail::inputs_match<Cond::inputs, X...>) {
+      detail::report_inputs<OperationType::WHILE, CondWhere, diagnostic::while_condition_input_type_mismatch, 2,
+                            Cond::inputs, X...>();
+      return {};
+    } else if constexpr (!detail::inputs_match<Body::inputs, X...>) {
+      detail::report_inputs<OperationType::WHILE, BodyWhere, diagnostic::while_body_input_type_mismatch, 2,
+                            Body::inputs, X...>();
+      return {};
+    } else if constexpr (body_out.size() == 0 || body_out.size() > body_in.size()) {
+      (void)sizeof(diagnostic::while_body_output_count_out_of_range<
+                   BodyWhere, diagnostic::given<diagnostic::count<body_out.size()>>, diagnostic::count<body_in.size()>>);
+      return {};
+    } else if constexpr (carried_diff < body_out.size()) {
+      (void)sizeof(diagnostic::while_body_output_type_mismatch<
+                   BodyWhere, diagnostic::output<carried_diff>,
+                   diagnostic::expected<detail::operand_type_name<body_in[carried_diff]>>,
+                   diagnostic::given<detail::operand_type_name<body_out[carried_diff]>>>);
+      return {};
+    } else if constexpr (M != kAllOutputs && (M == 0 || M > body_out.size())) {
+      (void)sizeof(diagnostic::while_output_count_out_of_range<diagnostic::count<M>,
+                                                               diagnostic::count<body_out.size()>>);
+      return {};
+    } else {
+      const std::uint32_t ins[] = {subgraph_operand(condition.referenced_index()),
+                                   subgraph_operand(body.referenced_index()), inputs.index...};
+      return append_control_flow<Result>(OperationType::WHILE, ins, body.referenced_index());
+    }
   }
 
  protected:
   Subgraph& graph() noexcept { return graph_ == 0 ? model_->main : model_->referenced[graph_ - 1]; }
 
-  std::uint32_t add_operand(OperandType t, const OperandSpec& spec, OperandLifeTime lifetime) {
-    Operand op;
-    op.type = t;
+  static void set_spec(Operand& op, const OperandSpec& spec) {
     op.dimensions = spec.dims;
     op.scale = spec.scale;
     op.zeroPoint = spec.zero_point;
+  }
+
+  std::uint32_t add_operand(OperandType t, const OperandSpec& spec, OperandLifeTime lifetime) {
+    Operand op;
+    op.type = t;
+    set_spec(op, spec);
     op.lifetime = lifetime;
     graph().operands.push_back(std::move(op));
     return static_cast<std::uint32_t>(graph().operands.size() - 1);
   }
 
+  /// A SUBGRAPH operand naming Model::referenced[index].
+  std::uint32_t subgraph_operand(std::uint32_t referenced_index) {
+    const auto i = add_operand(OperandType::SUBGRAPH, {}, OperandLifeTime::SUBGRAPH);
+    graph().operands[i].location = {0, referenced_index, 0};
+    return i;
+  }
+
+  /// Appends an operation with `count` new TEMPORARY_VARIABLE outputs shaped as `outputs`
+  /// (type, dimensions, quantization); returns their indexes.
   std::vector<std::uint32_t> append(OperationType type, std::span<const std::uint32_t> inputs,
-                                    std::vector<std::pair<OperandType, OperandSpec>> outputs) {
+                                    const Operand* outputs, std::size_t count) {
     Operation op;
     op.type = type;
     op.inputs.assign(inputs.begin(), inputs.end());
     for (std::uint32_t i : op.inputs) ++graph().operands[i].numberOfConsumers;
-    for (const auto& [t, spec] : outputs)
-      op.outputs.push_back(add_operand(t, spec, OperandLifeTime::TEMPORARY_VARIABLE));
+    for (std::size_t k = 0; k < count; ++k) {
+      Operand o;
+      o.type = outputs[k].type;
+      o.dimensions = outputs[k].dimensions;
+      o.scale = outputs[k].scale;
+      o.zeroPoint = outputs[k].zeroPoint;
+      o.channelQuant = outputs[k].channelQuant;
+      o.lifetime = OperandLifeTime::TEMPORARY_VARIABLE;
+      graph().operands.push_back(std::move(o));
+      op.outputs.push_back(static_cast<std::uint32_t>(graph().operands.size() - 1));
+    }
     graph().operations.push_back(op);
     return op.outputs;
+  }
+
+  /// Appends IF / WHILE whose outputs are shaped as the first outputs of `like` (a branch or
+  /// the body), as many as Result holds.
+  template <class Result>
+  Result append_control_flow(OperationType type, std::span<const std::uint32_t> inputs, std::uint32_t like) {
+    constexpr std::size_t n = std::tuple_size_v<Result>;
+    std::array<Operand, n> shapes;
+    const Subgraph& from = model_->referenced[like];
+    for (std::size_t k = 0; k < n; ++k) shapes[k] = from.operands[from.outputIndexes[k]];
+    const auto outs = append(type, inputs, shapes.data(), n);
+    return [&]<std::size_t... K>(std::index_sequence<K...>) {
+      return Result(std::tuple_element_t<K, Result>{outs[K]}...);
+    }(std::make_index_sequence<n>{});
   }
 
   // Appends bytes to operandValues at the HAL alignment for their length (HAL13.md a.6).
@@ -22790,22 +23470,103 @@ class GraphBuilder {
                                           static_cast<std::uint32_t>(bytes)};
   }
 
+  /// Marks operand handles as the subgraph's outputs, in order (reporting one of another
+  /// subgraph).
+  template <OperandType... T, class... Gs>
+  bool set_outputs(const OperandRef<T, Gs>&... outputs) {
+    if constexpr (!detail::all_in_graph<G, Gs...>) {
+      constexpr std::size_t k = detail::first_false(std::array<bool, sizeof...(Gs)>{std::is_same_v<Gs, G>...});
+      (void)sizeof(diagnostic::output_of_another_subgraph<diagnostic::output<k>, diagnostic::used_in<G>,
+                                                          diagnostic::belongs_to<std::tuple_element_t<k, std::tuple<Gs...>>>>);
+      return false;
+    } else {
+      (mark_output(outputs.index), ...);
+      return true;
+    }
+  }
+
+  void mark_output(std::uint32_t operand) {
+    graph().operands[operand].lifetime = OperandLifeTime::SUBGRAPH_OUTPUT;
+    graph().outputIndexes.push_back(operand);
+  }
+
+  std::uint32_t add_input(OperandType t, const OperandSpec& spec) {
+    const auto i = add_operand(t, spec, OperandLifeTime::SUBGRAPH_INPUT);
+    graph().inputIndexes.push_back(i);
+    return i;
+  }
+
   Model* model_;
   std::uint32_t graph_;
 };
 
-/// Builds a Model: GraphBuilder methods build the main subgraph; add_subgraph() starts a
-/// referenced one. Not copyable: its GraphBuilders point into it.
-class ModelBuilder : public GraphBuilder {
+/// Builds the referenced subgraph tagged Tag whose inputs have types Ins... (created with it,
+/// in order). Finish it with returns(), which gives the typed handle IF and WHILE take.
+template <class Tag, OperandType... Ins>
+class SubgraphBuilder : public GraphBuilder<Tag> {
+ public:
+  SubgraphBuilder(Model& model, std::uint32_t graph, typename detail::spec_of<Ins>::type... specs)
+      : GraphBuilder<Tag>(model, graph) {
+    std::size_t k = 0;
+    ((inputs_[k++] = this->add_input(Ins, specs)), ...);
+  }
+
+  /// Handles of the subgraph's inputs, in order (for structured bindings).
+  std::tuple<OperandRef<Ins, Tag>...> inputs() const {
+    return [&]<std::size_t... K>(std::index_sequence<K...>) {
+      return std::tuple<OperandRef<Ins, Tag>...>(OperandRef<Ins, Tag>{inputs_[K]}...);
+    }(std::make_index_sequence<sizeof...(Ins)>{});
+  }
+
+  /// Handle of input K.
+  template <std::size_t K>
+  std::tuple_element_t<K, std::tuple<OperandRef<Ins, Tag>...>> input() const {
+    return {inputs_[K]};
+  }
+
+  /// Sets the subgraph's outputs (replacing any set before) and returns its typed handle.
+  template <OperandType... Os, class... Gs>
+  SubgraphRef<Tag, In<Ins...>, Out<Os...>> returns(OperandRef<Os, Gs>... outputs) {
+    this->graph().outputIndexes.clear();
+    this->set_outputs(outputs...);
+    return SubgraphRef<Tag, In<Ins...>, Out<Os...>>(this->graph_ - 1);
+  }
+
+ private:
+  std::array<std::uint32_t, sizeof...(Ins)> inputs_{};
+};
+
+/// Builds a Model: GraphBuilder methods build the main subgraph (tag MainGraph);
+/// add_subgraph() starts a referenced one. Not copyable: its builders point into it.
+class ModelBuilder : public GraphBuilder<MainGraph> {
  public:
   ModelBuilder() : GraphBuilder(model_storage_, 0) {}
   ModelBuilder(const ModelBuilder&) = delete;
   ModelBuilder& operator=(const ModelBuilder&) = delete;
 
-  /// Starts a new referenced subgraph (Model::referenced[k], k in creation order).
-  GraphBuilder add_subgraph() {
+  /// A main-subgraph input of type T (model inputs are numbered in call order).
+  template <OperandType T>
+  OperandRef<T> input(OperandSpec spec = {}) {
+    return {add_input(T, spec)};
+  }
+
+  /// Marks operands of the main subgraph as model outputs (in call order).
+  template <OperandType... T, class... Gs>
+  void output(OperandRef<T, Gs>... r) {
+    set_outputs(r...);
+  }
+
+  /// Starts a new referenced subgraph (Model::referenced[k], k in creation order) tagged Tag
+  /// (a type naming it, e.g. `struct Body`), with inputs of types Ins... shaped by `specs`.
+  /// Handles of its operands are of type OperandRef<T, Tag>: another subgraph's builder does
+  /// not take them. Subgraphs made with the same tag share handle types (use that only for
+  /// subgraphs built in a loop).
+  template <class Tag, OperandType... Ins>
+  SubgraphBuilder<Tag, Ins...> add_subgraph(typename detail::spec_of<Ins>::type... specs) {
+    static_assert(!std::is_same_v<Tag, MainGraph>, "nnhal: MainGraph is the main subgraph's tag");
     model_storage_.referenced.emplace_back();
-    return GraphBuilder(model_storage_, static_cast<std::uint32_t>(model_storage_.referenced.size()));
+    return SubgraphBuilder<Tag, Ins...>(model_storage_, static_cast<std::uint32_t>(model_storage_.referenced.size()),
+                                        specs...);
   }
 
   /// Sets relaxComputationFloat32toFloat16.
@@ -25050,6 +25811,75 @@ inline void describe_types(const OperationView& op, bool outputs, char* buf, std
 
 }  // namespace nnhal
 // ---- end nnhal/validate/signature_match.hpp ----
+// ---- begin nnhal/validate/slot_values.hpp ----
+/// \file
+/// The generic check of scalar parameters with a closed set of values, driven by the slots of
+/// the operation's row: a constant fused activation, implicit padding scheme, BOOL flag or
+/// other enumerated INT32 (a slot's `values`) outside its set is refused at validation, so a
+/// fused activation of 7 no longer passes validation and preparation to fail only when running.
+/// Values given at run time (model inputs) are still checked by the kernels.
+
+
+
+namespace nnhal {
+
+/// The closed set of values of `slot` holding an operand of type `type`, or 0 for none: the
+/// slot's own set, else its role's default, else {0, 1} for any BOOL.
+constexpr ValueSet closed_values(const Slot& slot, OperandType type) noexcept {
+  if (type != OperandType::INT32 && type != OperandType::BOOL) return 0;
+  if (slot.values != 0) return slot.values;
+  if (slot.role == Role::Activation && type == OperandType::INT32) return kFuseCodes;
+  if (slot.role == Role::Padding && type == OperandType::INT32) return kPaddingCodes;
+  return type == OperandType::BOOL ? kFlagValues : 0;
+}
+
+/// The slot of input `i` of `count` inputs laid out as `slots` (a kSlotRepeated slot stands for
+/// `count - slots.size() + 1` inputs), or nullptr when `i` lies beyond the slots.
+inline const Slot* slot_at(std::span<const Slot> slots, std::size_t i, std::size_t count) noexcept {
+  for (std::size_t r = 0; r < slots.size(); ++r) {
+    if ((slots[r].flags & kSlotRepeated) == 0 || count < slots.size()) continue;
+    const std::size_t extra = count - slots.size();
+    if (i < r) return &slots[i];
+    if (i <= r + extra) return &slots[r];
+    i -= extra;
+    break;
+  }
+  return i < slots.size() ? &slots[i] : nullptr;
+}
+
+/// INVALID_ARGUMENT naming the input position, slot, operand and value when a constant scalar
+/// input of `op` lies outside its slot's closed set. Run after the signature matched (the
+/// operand types are then the row's). Control-flow rows pass: their inputs are data.
+inline Status check_slot_values(const OperationInfo& info, const OperationView& op) {
+  if (info.has(kOpControlFlow)) return {};
+  const std::span<const Slot> slots = input_slots(info, op);
+  const std::size_t n = op.input_count();
+  for (std::size_t i = 0; i < n; ++i) {
+    const Slot* slot = slot_at(slots, i, n);
+    if (slot == nullptr) continue;
+    const ValueSet set = closed_values(*slot, op.input(i).type);
+    if (set == 0) continue;
+    std::optional<std::int64_t> value;
+    if (auto v = op.constant_scalar<OperandType::INT32>(i)) value = *v;
+    else if (auto b = op.constant_scalar<OperandType::BOOL>(i)) value = *b;
+    if (!value || (*value >= 0 && *value < 32 && ((set >> *value) & 1u) != 0)) continue;
+    char allowed[96];
+    std::size_t at = 0;
+    for (int v = 0; v < 32; ++v) {
+      if (((set >> v) & 1u) == 0) continue;
+      const int w = std::snprintf(allowed + at, sizeof allowed - at, at == 0 ? "%d" : ", %d", v);
+      if (w < 0 || static_cast<std::size_t>(w) >= sizeof allowed - at) break;
+      at += static_cast<std::size_t>(w);
+    }
+    return NNHAL_INVALID("input %zu (%.*s, operand %u) is %lld, it must be one of {%s}", i,
+                         static_cast<int>(slot->name.size()), slot->name.data(), op.operation.inputs[i],
+                         static_cast<long long>(*value), allowed);
+  }
+  return {};
+}
+
+}  // namespace nnhal
+// ---- end nnhal/validate/slot_values.hpp ----
 
 namespace nnhal {
 
@@ -25177,6 +26007,9 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
                              info->name.data(), ins, outs);
       }
       op_version = *matched;
+      // Closed-set scalars (fused activation, padding scheme, flags, ...) given as constants.
+      if (auto s = check_slot_values(*info, view); !s)
+        return std::move(s.error().prefix("operation %zu (%s)", k, info->name.data()));
     }
     if (record != nullptr) record->signatures[k] = op_version;
     if (info->validate != nullptr) {
@@ -27195,9 +28028,10 @@ constexpr std::uint64_t compute_fingerprint() noexcept {
     f.add(info.name);
     f.add(static_cast<std::uint64_t>(info.since));
     f.add(info.flags);
-    for (std::span<const Slot> slots : {info.inputs, info.outputs}) {
+    for (std::span<const Slot> slots : {info.inputs, info.outputs, info.implicit_inputs}) {
       f.add(slots.size());
-      for (const Slot& s : slots) f.add(static_cast<std::uint64_t>(s.role) << 8 | s.flags);
+      for (const Slot& s : slots)
+        f.add(std::uint64_t{s.values} << 16 | static_cast<std::uint64_t>(s.role) << 8 | s.flags);
     }
     f.add(info.signatures.size());
     for (const Signature& sig : info.signatures) {
@@ -28541,6 +29375,267 @@ class Device {
 
 }  // namespace nnhal
 // ---- end nnhal/device/device.hpp ----
+// ---- begin nnhal/model/request_builder.hpp ----
+/// \file
+/// RequestBuilder: a Request made from typed spans instead of raw HAL records. Inputs and
+/// outputs of a model's main subgraph are bound by position, or by the typed builder's operand
+/// handle (nnhal::OperandRef<T>), to `std::span`s of the operand type's element type; the
+/// builder writes the HAL Request and its memory pools (one pool per argument, pointing at the
+/// caller's memory: nothing is copied). After an execution, output_view() reads an output as a
+/// typed TensorView of the caller's buffer with the dimensions the execution reported.
+///
+///     nnhal::RequestBuilder rb(model);
+///     rb.input(x, std::span<const float>(x_values));   // x: OperandRef<TENSOR_FLOAT32>
+///     rb.output(y, std::span<float>(y_values));
+///     if (auto s = rb.ready(); !s) ...                  // every argument bound?
+///     execution->run(rb.request());                     // the same Request for every run
+///     auto y_view = rb.output_view(y, execution->output_shapes());
+///
+/// Errors are values. The builder allocates when it is constructed; binding again (new data in
+/// the same places, or the same span) and running the same Request allocate nothing. Drivers
+/// that receive a HAL Request keep using it as it is.
+
+
+
+namespace nnhal {
+
+/// A typed operand handle: `H::type` is a constant OperandType and `h.index` the operand's
+/// index in its subgraph (nnhal::OperandRef<T> of nnhal/builder/builder.hpp).
+template <class H>
+concept TypedOperandHandle = requires(const H& h) {
+  requires std::is_same_v<std::remove_cvref_t<decltype(H::type)>, OperandType>;
+  typename std::integral_constant<OperandType, H::type>;
+  { h.index } -> std::convertible_to<std::uint32_t>;
+};
+
+namespace detail {
+/// True when E is the element type of the fundamental operand type `t`.
+template <class E>
+constexpr bool element_type_of(OperandType t) noexcept {
+  return [t]<std::size_t... I>(std::index_sequence<I...>) {
+    return ((t == static_cast<OperandType>(I) && std::is_same_v<E, element_t<static_cast<OperandType>(I)>>) || ...);
+  }(std::make_index_sequence<kOperandTypeCount>{});
+}
+}  // namespace detail
+
+/// Builds a Request for the main subgraph of one model from typed spans. See the file comment.
+class RequestBuilder {
+ public:
+  /// Reads the main subgraph's input and output operands (type, declared dimensions): the
+  /// builder does not keep a reference to `model`.
+  explicit RequestBuilder(const Model& model) {
+    const Subgraph& g = model.main;
+    inputs_.reserve(g.inputIndexes.size());
+    outputs_.reserve(g.outputIndexes.size());
+    for (std::uint32_t i : g.inputIndexes) inputs_.push_back(describe(g, i));
+    for (std::uint32_t i : g.outputIndexes) outputs_.push_back(describe(g, i));
+    request_.inputs.resize(inputs_.size());
+    request_.outputs.resize(outputs_.size());
+    request_.pools.resize(inputs_.size() + outputs_.size());
+    for (std::size_t k = 0; k < inputs_.size(); ++k) request_.inputs[k].dimensions.reserve(inputs_[k].declared.rank());
+    for (std::size_t k = 0; k < outputs_.size(); ++k)
+      request_.outputs[k].dimensions.reserve(outputs_[k].declared.rank());
+  }
+
+  /// Number of inputs / outputs of the model's main subgraph.
+  std::size_t input_count() const noexcept { return inputs_.size(); }
+  std::size_t output_count() const noexcept { return outputs_.size(); }
+
+  /// Position of operand `index` among main's inputs (outputs when `output`), or an error.
+  Expected<std::size_t> position_of(std::uint32_t index, bool output) const {
+    const auto& args = output ? outputs_ : inputs_;
+    for (std::size_t k = 0; k < args.size(); ++k)
+      if (args[k].operand == index) return k;
+    return NNHAL_INVALID("operand %u is not a model %s", index, output ? "output" : "input");
+  }
+
+  /// Binds input `position` to `data`. E must be the element type of the input's operand type.
+  /// `dims` gives the dimensions of an input whose declared ones are not all known (and, when
+  /// given for a known shape, must equal it); `data` must hold exactly that many elements.
+  template <class E>
+  Status input(std::size_t position, std::span<const E> data, std::span<const std::uint32_t> dims = {}) {
+    return bind(false, position, detail::element_type_of<E>, data.data(), data.size(), sizeof(E), dims);
+  }
+  template <class E>
+  Status input(std::size_t position, std::span<E> data, std::span<const std::uint32_t> dims = {}) {
+    return input(position, std::span<const E>(data), dims);
+  }
+  /// Binds the input of handle `h` (an operand of main) to elements of its operand type: a span
+  /// of any other element type does not compile.
+  template <TypedOperandHandle H>
+  Status input(const H& h, std::span<const element_t<H::type>> data, std::span<const std::uint32_t> dims = {}) {
+    auto k = position_of(h.index, false);
+    if (!k) return std::move(k.error());
+    return input(*k, data, dims);
+  }
+
+  /// Leaves input `position` without a value (`hasNoValue`), for an optional operand.
+  Status omit_input(std::size_t position) {
+    if (position >= inputs_.size())
+      return NNHAL_INVALID("input %zu does not exist (the model has %zu)", position, inputs_.size());
+    RequestArgument& a = request_.inputs[position];
+    a.hasNoValue = true;
+    a.location = {};
+    a.dimensions.clear();
+    request_.pools[position] = {};
+    inputs_[position].bound = true;
+    return {};
+  }
+  template <TypedOperandHandle H>
+  Status omit_input(const H& h) {
+    auto k = position_of(h.index, false);
+    if (!k) return std::move(k.error());
+    return omit_input(*k);
+  }
+
+  /// Binds output `position` to `data`, which receives the result: it must hold at least the
+  /// elements of the declared shape when that is known; otherwise it is the capacity, and the
+  /// execution reports the shape (OUTPUT_INSUFFICIENT_SIZE when it does not fit). `dims`
+  /// optionally states the shape expected.
+  template <class E>
+  Status output(std::size_t position, std::span<E> data, std::span<const std::uint32_t> dims = {}) {
+    static_assert(!std::is_const_v<E>, "nnhal: an output needs a writable span");
+    return bind(true, position, detail::element_type_of<E>, data.data(), data.size(), sizeof(E), dims);
+  }
+  template <TypedOperandHandle H>
+  Status output(const H& h, std::span<element_t<H::type>> data, std::span<const std::uint32_t> dims = {}) {
+    auto k = position_of(h.index, true);
+    if (!k) return std::move(k.error());
+    return output(*k, data, dims);
+  }
+
+  /// Success when every input and output is bound (or the input omitted).
+  Status ready() const {
+    for (std::size_t k = 0; k < inputs_.size(); ++k)
+      if (!inputs_[k].bound) return NNHAL_INVALID("input %zu (operand %u) is not bound", k, inputs_[k].operand);
+    for (std::size_t k = 0; k < outputs_.size(); ++k)
+      if (!outputs_[k].bound) return NNHAL_INVALID("output %zu (operand %u) is not bound", k, outputs_[k].operand);
+    return {};
+  }
+
+  /// The HAL Request, pointing at the bound spans; valid as long as they are. Run it as many
+  /// times as needed: binding again updates it in place.
+  const Request& request() const noexcept { return request_; }
+
+  /// Output `position` of operand type T after an execution: the bound buffer seen as a tensor
+  /// with the dimensions `shapes` (Execution::output_shapes()) reports. An error when the type is
+  /// not the output's, the output is not bound, the shapes are missing or the buffer was too
+  /// small (the execution then failed with OUTPUT_INSUFFICIENT_SIZE).
+  template <OperandType T>
+  Expected<TensorView<T>> output_view(std::size_t position, std::span<const OutputShape> shapes) const {
+    if (position >= outputs_.size())
+      return NNHAL_INVALID("output %zu does not exist (the model has %zu)", position, outputs_.size());
+    const Arg& a = outputs_[position];
+    if (a.type != T)
+      return NNHAL_INVALID("output %zu (operand %u) is %s, not %s", position, a.operand, to_string(a.type).data(),
+                           to_string(T).data());
+    if (!a.bound) return NNHAL_INVALID("output %zu (operand %u) is not bound", position, a.operand);
+    if (position >= shapes.size())
+      return NNHAL_INVALID("no shape for output %zu (%zu shapes: did the execution succeed?)", position, shapes.size());
+    const OutputShape& s = shapes[position];
+    Dims dims;
+    if (!dims.assign(s.dimensions))
+      return NNHAL_INVALID("output %zu has rank %zu, above %zu", position, s.dimensions.size(), kMaxRank);
+    if (!s.isSufficient || dims.element_count() > a.elements)
+      return NNHAL_INVALID("output %zu (operand %u) needs %llu elements, its buffer holds %zu", position, a.operand,
+                           static_cast<unsigned long long>(dims.element_count()), a.elements);
+    const auto* data = reinterpret_cast<const element_t<T>*>(request_.pools[inputs_.size() + position].memory.data);
+    return TensorView<T>(data, dims, a.scale, a.zero_point);
+  }
+  /// The output of handle `h` after an execution (see above).
+  template <TypedOperandHandle H>
+  Expected<TensorView<H::type>> output_view(const H& h, std::span<const OutputShape> shapes) const {
+    auto k = position_of(h.index, true);
+    if (!k) return std::move(k.error());
+    return output_view<H::type>(*k, shapes);
+  }
+
+ private:
+  struct Arg {
+    std::uint32_t operand = 0;
+    OperandType type = OperandType::TENSOR_FLOAT32;
+    Dims declared;            ///< empty: unknown rank
+    bool rank_known = false;  ///< scalars have rank 0 and known "dimensions"
+    float scale = 0.0f;
+    std::int32_t zero_point = 0;
+    bool bound = false;
+    std::size_t elements = 0;  ///< elements of the bound span
+  };
+
+  static Arg describe(const Subgraph& g, std::uint32_t index) {
+    Arg a;
+    a.operand = index;
+    if (index >= g.operands.size()) return a;  // an invalid model: binding reports it
+    const Operand& o = g.operands[index];
+    a.type = o.type;
+    a.rank_known = !o.dimensions.empty() || !is_tensor(o.type);
+    (void)a.declared.assign(o.dimensions);
+    a.scale = o.scale;
+    a.zero_point = o.zeroPoint;
+    return a;
+  }
+
+  Status bind(bool output, std::size_t position, bool (*element_matches)(OperandType) noexcept, const void* data,
+              std::size_t count, std::size_t element_bytes, std::span<const std::uint32_t> dims) {
+    auto& args = output ? outputs_ : inputs_;
+    const char* what = output ? "output" : "input";
+    if (position >= args.size())
+      return NNHAL_INVALID("%s %zu does not exist (the model has %zu)", what, position, args.size());
+    Arg& a = args[position];
+    if (!element_matches(a.type))
+      return NNHAL_INVALID("%s %zu (operand %u) is %s: the span's element type (%zu bytes) is not its element type",
+                           what, position, a.operand, to_string(a.type).data(), element_bytes);
+    // The shape: the declared one when fully known, else the one given, which must agree with
+    // every known declared entry.
+    Dims shape;
+    if (!dims.empty()) {
+      if (!shape.assign(dims)) return NNHAL_INVALID("%s %zu: rank %zu is above %zu", what, position, dims.size(), kMaxRank);
+      if (a.rank_known && shape.rank() != a.declared.rank())
+        return NNHAL_INVALID("%s %zu (operand %u): rank %zu given, the model declares %zu", what, position, a.operand,
+                             shape.rank(), a.declared.rank());
+      for (std::size_t d = 0; a.rank_known && d < shape.rank(); ++d)
+        if (a.declared[d] != 0 && a.declared[d] != shape[d])
+          return NNHAL_INVALID("%s %zu (operand %u): dimension %zu is %u, the model declares %u", what, position,
+                               a.operand, d, shape[d], a.declared[d]);
+    } else if (a.rank_known && a.declared.all_known()) {
+      shape = a.declared;
+    } else if (!output) {
+      return NNHAL_INVALID("input %zu (operand %u) has unknown dimensions in the model: give them", position,
+                           a.operand);
+    }
+    const bool shape_known = !dims.empty() || (a.rank_known && a.declared.all_known());
+    if (shape_known) {
+      const std::uint64_t need = shape.element_count();
+      if (!output && count != need)
+        return NNHAL_INVALID("input %zu (operand %u): the span holds %zu elements, the shape has %llu", position,
+                             a.operand, count, static_cast<unsigned long long>(need));
+      if (output && count < need)
+        return NNHAL_INVALID("output %zu (operand %u): the span holds %zu elements, the shape needs %llu", position,
+                             a.operand, count, static_cast<unsigned long long>(need));
+    }
+    if (count > UINT32_MAX / element_bytes)
+      return NNHAL_INVALID("%s %zu (operand %u): %zu elements exceed a HAL location (4 GiB)", what, position,
+                           a.operand, count);
+    RequestArgument& r = output ? request_.outputs[position] : request_.inputs[position];
+    const std::size_t pool = output ? inputs_.size() + position : position;
+    r.hasNoValue = false;
+    r.location = {static_cast<std::uint32_t>(pool), 0, static_cast<std::uint32_t>(count * element_bytes)};
+    // Given dimensions go in the request (unknown declared ones need them); with none given the
+    // request relies on the model's, as a HAL client would.
+    r.dimensions.assign(dims.begin(), dims.end());
+    // Inputs are only read by an execution; Memory has one pointer type for both directions.
+    request_.pools[pool] = {{static_cast<std::byte*>(const_cast<void*>(data)), count * element_bytes}, 0};
+    a.bound = true;
+    a.elements = count;
+    return {};
+  }
+
+  std::vector<Arg> inputs_, outputs_;
+  Request request_;
+};
+
+}  // namespace nnhal
+// ---- end nnhal/model/request_builder.hpp ----
 // ---- begin nnhal/util/chrome_trace.hpp ----
 /// \file
 /// Ready TraceSinks (nnhal/util/trace.hpp) for hosted builds:
