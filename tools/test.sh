@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds nnhal and runs all of its tests:
-#   1. build/       Release: every target (the doctest suite as a unity build, NNHAL_UNITY_TESTS) (tests, conformance runner, header/static/compile-fail/
+#   1. build/       Release: every target (tests, conformance runner, header/static/compile-fail/
 #                   embedded checks, examples, benchmarks) and every ctest test;
 #   2. build-asan/  AddressSanitizer + UndefinedBehaviorSanitizer in a Debug build (-O0 -g,
 #                   assertions on): the doctest suite (in one process), the conformance runner
@@ -8,7 +8,8 @@
 #                   examples.
 #                   -O0 because sanitizers at -O1 make the test files compile about 5x slower.
 #   3. build-tsan/  ThreadSanitizer: the device concurrency stress test (nnhal_stress) only.
-# Exits non-zero if any step fails. NNHAL_JOBS sets the parallelism (default 2).
+# Both builds compile the doctest suite in per-folder groups (NNHAL_UNITY_TESTS): about half the
+# compile time of one file at a time. Exits non-zero if any step fails. NNHAL_JOBS sets the parallelism (default 2).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
