@@ -24,6 +24,9 @@
 #include "nnhal/validate/model.hpp"
 #include "../support/run_model.hpp"
 
+// This file's own scope: test files are compiled in groups (NNHAL_UNITY_TESTS).
+namespace test_builder_control_flow {
+
 namespace {
 
 using nnhal::ModelBuilder;
@@ -268,3 +271,5 @@ TEST_CASE("builder: subgraphs made in a loop share a tag and nest") {
     CHECK(run(model, {i32(5)}, {t::output_of(4)}).output<std::int32_t>(0)[0] == 6);
   }
 }
+
+}  // namespace test_builder_control_flow

@@ -14,18 +14,10 @@
 #include "cts/compare.hpp"
 #include "cts/model_builder.hpp"
 #include "cts/names.hpp"
-// g++ 12 -O2 warns (-Wformat-truncation) inside nnhal/validate/model.hpp, where SubgraphName
-// formats "referenced[%zu]" into 32 bytes; reported to the library's owners. Silenced for these
-// includes only, so -Werror does not stop the runner; drop this once the header is fixed.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-truncation"
-#endif
+// The default kernel set is compiled once, in the nnhal_default_kernels library this program
+// links (NNHAL_EXTERN_DEFAULT_KERNELS): only the light headers here.
 #include "nnhal/device/device.hpp"
-#include "nnhal/kernels/all.hpp"
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+#include "nnhal/nnhal.hpp"
 
 namespace nnhal::cts {
 namespace {
