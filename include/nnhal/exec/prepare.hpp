@@ -13,6 +13,7 @@
 
 #include "nnhal/exec/plan.hpp"
 #include "nnhal/model/model.hpp"
+#include "nnhal/interface/extension.hpp"
 #include "nnhal/interface/kernel_set.hpp"
 #include "nnhal/ops/registry.hpp"
 
@@ -157,6 +158,10 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
   plan.operands.resize(n);
   plan.storage.assign(n, OperandPlan{});
   for (std::size_t i = 0; i < n; ++i) {
+    if (is_extension(sg.operands[i].type))
+      return NNHAL_FAILURE("operand %zu has extension operand type 0x%x: nnhal validates extension operand "
+                           "types but does not execute them",
+                           i, static_cast<unsigned>(sg.operands[i].type));
     auto r = make_record(model, sg.operands[i]);
     if (!r) return std::move(r.error().prefix("operand %zu", i));
     plan.operands[i] = *r;
@@ -181,6 +186,12 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
     const Operation& operation = sg.operations[k];
     const OperationInfo* info = find_operation(operation.type);
     const OpKernel* op = kernels.find(operation.type);
+    if (is_extension(operation.type)) {
+      auto found = resolve_extension_operation(model, kernels.extensions, operation.type);
+      if (!found) return std::move(found.error().prefix("operation %u", k));
+      info = (*found)->row;
+      op = (*found)->kernel;
+    }
     if (info == nullptr || op == nullptr)
       return NNHAL_FAILURE("operation %u (%s) has no kernel in this program's kernel set", k,
                            info ? info->name.data() : "unknown");
