@@ -10,6 +10,7 @@
 
 #include "interface/extension_fixture.hpp"
 #include "nnhal/exec/prepared_model.hpp"
+#include "nnhal/validate/compliance.hpp"
 #include "support/run_model.hpp"
 
 using namespace nnhal;
@@ -266,4 +267,22 @@ TEST_CASE("built-in models are unchanged by a kernel set with extensions") {
   CHECK(with.output<float>(0) == without.output<float>(0));
   for (std::size_t i = 0; i < 4; ++i)
     CHECK(with.output<float>(0)[i] == doctest::Approx(2 * (d.x[i] + d.y[i]) * d.z[i]).epsilon(1e-6));
+}
+
+TEST_CASE("compliance: the extension map and extension operations explain HAL 1.2") {
+  ValidationOptions options;
+  options.extensions = kernel_table<Set>().extensions;
+  auto report = check_compliance(chain_model(), options);
+  REQUIRE(report.has_value());
+  CHECK(report->minimum == HalVersion::V1_2);
+  bool map = false, operation = false;
+  for (const VersionReason& r : report->reasons) {
+    map = map || (r.kind == VersionReason::Kind::Extensions && has(r.message, "extensionNameToPrefix"));
+    operation = operation || (r.kind == VersionReason::Kind::Operation && r.index == 1 &&
+                              has(r.message, "extension operation 0x10000: extensions exist since HAL 1.2"));
+  }
+  CHECK(map);
+  CHECK(operation);
+  CHECK_FALSE(check_complies_with(chain_model(), HalVersion::V1_1, options).has_value());
+  CHECK(check_complies_with(chain_model(), HalVersion::V1_2, options).has_value());
 }
