@@ -10,6 +10,7 @@
 
 #include "interface/extension_fixture.hpp"
 #include "nnhal/exec/prepared_model.hpp"
+#include "nnhal/util/trace.hpp"
 #include "nnhal/validate/compliance.hpp"
 #include "support/run_model.hpp"
 
@@ -285,4 +286,28 @@ TEST_CASE("compliance: the extension map and extension operations explain HAL 1.
   CHECK(operation);
   CHECK_FALSE(check_complies_with(chain_model(), HalVersion::V1_1, options).has_value());
   CHECK(check_complies_with(chain_model(), HalVersion::V1_2, options).has_value());
+}
+
+namespace {
+/// Keeps the names of node spans.
+struct NodeNames final : TraceSink {
+  std::vector<std::string> names;
+  std::int64_t now_ns() noexcept override { return 0; }
+  void span(const Span& s) noexcept override {
+    if (s.kind == SpanKind::Node) names.emplace_back(s.name);
+  }
+};
+}  // namespace
+
+TEST_CASE("a trace names an extension node by its row") {
+  auto prepared = PreparedModel::prepare<Set>(chain_model());
+  REQUIRE(prepared.has_value());
+  auto execution = prepared->create_execution();
+  REQUIRE(execution.has_value());
+  ChainRequest q{ChainData{}};
+  NodeNames sink;
+  ExecuteOptions<> options;
+  options.trace = &sink;
+  REQUIRE(execution->run(q.request, options).has_value());
+  CHECK(sink.names == std::vector<std::string>{"ADD", "GELU", "MUL"});
 }

@@ -401,7 +401,9 @@ Status Execution<C>::run_nodes(std::uint32_t g) {
                                       [](const WhileNode&) { return OperationType::WHILE; },
                                   },
                                   node);
-      span.name = to_string(span.operation);
+      // The row's name: an extension operation's own (its row's type is OEM_OPERATION).
+      const auto* compute = std::get_if<ComputeNode>(&node);
+      span.name = compute != nullptr ? compute->info->name : to_string(span.operation);
       span.subgraph = g;
       span.node = static_cast<std::uint32_t>(k);
       span.begin_ns = trace_->now_ns();
