@@ -123,3 +123,29 @@ TEST_CASE("device: a policy can refuse extension operations") {
   CHECK(std::string(refused.error().c_str()).find("main operation 1 (GELU) is not supported by this device") !=
         std::string::npos);
 }
+
+TEST_CASE("device: operands of an extension's types are checked and run by their registered sizes") {
+  Device<SteadyClock, Set> device;
+  auto flags = device.supported_operations(round_trip_model());
+  REQUIRE(flags.has_value());
+  CHECK(*flags == std::vector<bool>{true, true});
+  auto prepared = device.prepare(round_trip_model());
+  REQUIRE_MESSAGE(prepared.has_value(), std::string(prepared ? "" : prepared.error().c_str()));
+  std::vector<float> pool{1.0f, -2.5f, 3.14159f, 1.0e-3f, 0, 0, 0, 0};
+  Request request;
+  request.pools.push_back({{reinterpret_cast<std::byte*>(pool.data()), pool.size() * sizeof(float)}, 0});
+  request.inputs = {{false, {0, 0, 16}, {}}};
+  request.outputs = {{false, {0, 16, 16}, {}}};
+  const ExecutionResult r = (*prepared)->execute(request);
+  REQUIRE_MESSAGE(r.status.has_value(), message_of(r.status));
+  for (std::size_t i = 0; i < 4; ++i) CHECK(pool[4 + i] == from_bf16(to_bf16(pool[i])));
+
+  SUBCASE("a policy refusing extensions refuses their operand types too") {
+    DeviceOptions<> options;
+    options.policy.extension_operations = false;
+    Device<SteadyClock, Set> strict(options);
+    auto none = strict.supported_operations(round_trip_model());
+    REQUIRE(none.has_value());
+    CHECK(*none == std::vector<bool>{false, false});
+  }
+}

@@ -51,10 +51,11 @@ TEST_CASE("a kernel set's extensions are in its table, in order; sets without an
   REQUIRE(with.extensions.size() == 2);
   CHECK(with.extensions[0]->name == "com.example.test_ops");
   CHECK(with.extensions[1]->name == "com.example.other_ops");
-  CHECK(with.extensions[0]->operations.size() == 2);
+  CHECK(with.extensions[0]->operations.size() == 4);
   CHECK(with.extensions[0]->operation(0)->kernel != nullptr);
-  CHECK(with.extensions[0]->operation(1)->kernel == nullptr);  // WIDEN: no kernels
-  CHECK(with.extensions[0]->operation(2) == nullptr);
+  CHECK(with.extensions[0]->operation(1)->kernel != nullptr);
+  CHECK(with.extensions[0]->operation(3)->kernel == nullptr);  // OPAQUE: no kernels
+  CHECK(with.extensions[0]->operation(4) == nullptr);
   CHECK(with.extensions[0]->operand_type(1)->byteSize == 8);
   CHECK(with.extensions[0]->operand_type(2) == nullptr);
   CHECK(kernel_table<BuiltinOnly>().extensions.empty());
@@ -210,15 +211,51 @@ TEST_CASE("supported operations: registered extension operations with kernels ar
   auto without = supported_operations<BuiltinOnly>(chain_model());
   REQUIRE_FALSE(without.has_value());
   CHECK(without.error().status() == ErrorStatus::INVALID_ARGUMENT);
-  // WIDEN has no kernels (and reads an extension operand type): valid but unsupported.
-  const Model widen = unary_model(extension_code(1, 1), operand(static_cast<OperandType>(0x10000), {}, 1),
-                                  operand(F32, {}, 0));
-  auto widen_flags = supported_operations<Set>(widen);
-  REQUIRE(widen_flags.has_value());
-  CHECK(*widen_flags == std::vector<bool>{false});
-  auto refused = PreparedModel::prepare<Set>(widen);
+  // Operations of the extension's own operand types.
+  auto round_trip = supported_operations<Set>(round_trip_model());
+  REQUIRE(round_trip.has_value());
+  CHECK(*round_trip == std::vector<bool>{true, true});
+  // OPAQUE has no kernels: valid but unsupported, and refused at prepare by name.
+  const auto bf16 = static_cast<OperandType>(extension_code(1, 0));
+  const Model opaque = unary_model(extension_code(1, 3), operand(bf16, {}, 1), operand(bf16, {}, 0));
+  REQUIRE(validate_model<Set>(opaque).has_value());
+  auto opaque_flags = supported_operations<Set>(opaque);
+  REQUIRE(opaque_flags.has_value());
+  CHECK(*opaque_flags == std::vector<bool>{false});
+  auto refused = PreparedModel::prepare<Set>(opaque);
   REQUIRE_FALSE(refused.has_value());
-  CHECK(has(refused.error().c_str(), "extension operand type 0x10000"));
+  CHECK(has(refused.error().c_str(), "operation 0 (OPAQUE) has no kernel"));
+}
+
+TEST_CASE("operands of an extension's types are sized by its registration: request arguments and temporaries") {
+  const std::vector<float> x{1.0f, -2.5f, 3.14159f, 1.0e-3f};
+  SUBCASE("a temporary between NARROW and WIDEN") {
+    const auto r = nnhal::test::run_model<Set>(round_trip_model(), {nnhal::test::arg_of<float>(x)},
+                                               {nnhal::test::output_of(16)});
+    REQUIRE_MESSAGE(r.status.has_value(), std::string(r.status ? "" : r.status.error().c_str()));
+    CHECK(r.guards_intact);
+    const std::vector<float> got = r.output<float>(0);
+    REQUIRE(got.size() == 4);
+    for (std::size_t i = 0; i < 4; ++i) CHECK(got[i] == from_bf16(to_bf16(x[i])));
+  }
+  std::vector<std::uint16_t> bf16(4);
+  for (std::size_t i = 0; i < 4; ++i) bf16[i] = to_bf16(x[i]);
+  const Model widen = unary_model(extension_code(1, 1), operand(static_cast<OperandType>(extension_code(1, 0)), {}, 1),
+                                  operand(F32, {}, 0));
+  SUBCASE("a request input of the extension's type: 4 elements of 2 bytes") {
+    const auto r = nnhal::test::run_model<Set>(widen, {nnhal::test::arg_of<std::uint16_t>(bf16)},
+                                               {nnhal::test::output_of(16)});
+    REQUIRE_MESSAGE(r.status.has_value(), std::string(r.status ? "" : r.status.error().c_str()));
+    for (std::size_t i = 0; i < 4; ++i) CHECK(r.output<float>(0)[i] == from_bf16(bf16[i]));
+  }
+  SUBCASE("a request input shorter than its registered size") {
+    bf16.pop_back();
+    const auto r = nnhal::test::run_model<Set>(widen, {nnhal::test::arg_of<std::uint16_t>(bf16)},
+                                               {nnhal::test::output_of(16)});
+    REQUIRE_FALSE(r.status.has_value());
+    CHECK(r.status.error().status() == ErrorStatus::INVALID_ARGUMENT);
+    CHECK(has(r.status.error().c_str(), "input 0: buffer of 6 bytes is smaller than the 8 bytes of its data"));
+  }
 }
 
 TEST_CASE("an extension operation is prepared and run between built-in ones") {

@@ -1,9 +1,10 @@
 #pragma once
 // Test extensions and models for tests/interface/extension.cpp and tests/device/extension.cpp.
 //
-// `com.example.test_ops` defines two operand types (0: a tensor of 2-byte elements, 1: an
-// 8-byte scalar) and two operations: 0 GELU over TENSOR_FLOAT32 (with a rule: rank <= 4), and
-// 1 WIDEN, from the extension's tensor type 0 to TENSOR_FLOAT32, validated but without kernels.
+// `com.example.test_ops` defines two operand types (0: a tensor of 2-byte elements, bfloat16
+// here; 1: an 8-byte scalar) and four operations: 0 GELU over TENSOR_FLOAT32 (with a rule:
+// rank <= 4), 1 WIDEN from its type 0 to TENSOR_FLOAT32, 2 NARROW from TENSOR_FLOAT32 to its
+// type 0, and 3 OPAQUE from type 0 to type 0, validated but without kernels.
 // `com.example.other_ops` defines one operand type and no operation.
 #include <array>
 #include <cmath>
@@ -60,21 +61,84 @@ struct GeluKernels : KernelFamily {
   }
 };
 
-struct WidenRow {
+/// A unary row from `In` to `Out` (local codes for the extension's types) named `Name`.
+template <OperandType In, OperandType Out, const char* Name>
+struct UnaryRow {
   static constexpr std::array<Slot, 1> kInputs{{{"input", Role::Data}}};
   static constexpr std::array<Slot, 1> kOutputs{{{"output", Role::Data}}};
-  static constexpr std::array<Signature, 1> kSignatures{sig(HalVersion::V1_2, {extension_operand(0)}, {F32})};
-  static constexpr OperationInfo info = make_extension_row("WIDEN", {
+  static constexpr std::array<Signature, 1> kSignatures{sig(HalVersion::V1_2, {In}, {Out})};
+  static constexpr OperationInfo info = make_extension_row(Name, {
       .inputs = kInputs,
       .outputs = kOutputs,
       .signatures = kSignatures,
+      .flags = kOpAllowsZeroSized,
   });
+};
+inline constexpr char kWiden[] = "WIDEN";
+inline constexpr char kNarrow[] = "NARROW";
+inline constexpr char kOpaque[] = "OPAQUE";
+inline constexpr OperandType kBf16 = extension_operand(0);
+
+/// bfloat16 <-> float: the high 16 bits of a float (truncated).
+inline std::uint16_t to_bf16(float x) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &x, 4);
+  return static_cast<std::uint16_t>(bits >> 16);
+}
+inline float from_bf16(std::uint16_t b) {
+  const std::uint32_t bits = std::uint32_t{b} << 16;
+  float x;
+  std::memcpy(&x, &bits, 4);
+  return x;
+}
+
+/// Kernels of WIDEN (key type: the extension's bfloat16) and NARROW (key type: FLOAT32). Data
+/// of an extension type is reached as bytes (no typed view knows its C++ type).
+struct WidenKernels : KernelFamily {
+  static constexpr std::array types{kBf16};
+  static Status infer(const NodeIO& io) { return kernels::elementwise::infer_same_shape(io, "WIDEN"); }
+  static Status run(const NodeIO& io) {
+    const auto n = static_cast<std::size_t>(io.input(0).dims.element_count());
+    const std::byte* in = io.input(0).data;
+    float* out = io.out_data<F32>(0);
+    for (std::size_t i = 0; i < n; ++i) {
+      std::uint16_t b;
+      std::memcpy(&b, in + 2 * i, 2);
+      out[i] = from_bf16(b);
+    }
+    return {};
+  }
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO&, KernelPrepare&) {
+    return &run;
+  }
+};
+struct NarrowKernels : KernelFamily {
+  static constexpr std::array types{F32};
+  static Status infer(const NodeIO& io) { return kernels::elementwise::infer_same_shape(io, "NARROW"); }
+  static Status run(const NodeIO& io) {
+    const auto n = static_cast<std::size_t>(io.input(0).dims.element_count());
+    const float* in = io.in_data<F32>(0);
+    std::byte* out = io.output(0).data;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint16_t b = to_bf16(in[i]);
+      std::memcpy(out + 2 * i, &b, 2);
+    }
+    return {};
+  }
+  template <OperandType T>
+  static Expected<KernelFn> select(const NodeIO&, KernelPrepare&) {
+    return &run;
+  }
 };
 
 struct TestOps {
   static constexpr std::string_view name = "com.example.test_ops";
   static constexpr std::array<Extension::OperandTypeInformation, 2> operand_types{{{0, true, 2}, {1, false, 8}}};
-  using operations = ExtensionOperations<ExtensionOp<0, GeluRow, GeluKernels>, ExtensionOp<1, WidenRow, NoKernelsYet>>;
+  using operations = ExtensionOperations<ExtensionOp<0, GeluRow, GeluKernels>,
+                                         ExtensionOp<1, UnaryRow<kBf16, F32, kWiden>, WidenKernels>,
+                                         ExtensionOp<2, UnaryRow<F32, kBf16, kNarrow>, NarrowKernels>,
+                                         ExtensionOp<3, UnaryRow<kBf16, kBf16, kOpaque>, NoKernelsYet>>;
 };
 
 struct OtherOps {
@@ -145,6 +209,22 @@ inline Model chain_model(std::int32_t gelu_code, std::vector<ExtensionNameAndPre
 }
 
 inline Model chain_model() { return chain_model(extension_code(1, 0), {{std::string(kTestOps), 1}}); }
+
+/// out = WIDEN(NARROW(x)) over 4 floats at prefix 1: the middle operand, of the extension's
+/// type, is a temporary of the arena.
+inline Model round_trip_model() {
+  using L = OperandLifeTime;
+  Model m;
+  m.main.operands = {operand(F32, L::SUBGRAPH_INPUT, 1),
+                     operand(static_cast<OperandType>(extension_code(1, 0)), L::TEMPORARY_VARIABLE, 1),
+                     operand(F32, L::SUBGRAPH_OUTPUT, 0)};
+  m.main.operations = {{static_cast<OperationType>(extension_code(1, 2)), {0}, {1}},
+                       {static_cast<OperationType>(extension_code(1, 1)), {1}, {2}}};
+  m.main.inputIndexes = {0};
+  m.main.outputIndexes = {2};
+  m.extensionNameToPrefix = {{std::string(kTestOps), 1}};
+  return m;
+}
 
 /// The inputs of chain_model() and the output its operations compute from them.
 struct ChainData {

@@ -24,8 +24,8 @@ struct SupportPolicy {
 
   /// Operations the device takes, by code (IF and WHILE included).
   std::bitset<kOperationCount> operations = std::bitset<kOperationCount>().set();
-  /// Whether the device takes the operations of the extensions its kernel set registers
-  /// (codes above 0xFFFF).
+  /// Whether the device takes the operations and operand types of the extensions its kernel
+  /// set registers (codes above 0xFFFF).
   bool extension_operations = true;
   /// Operand types the device takes: an operation with any input or output of a type outside
   /// this set is unsupported.
@@ -60,7 +60,11 @@ struct SupportPolicy {
       for (std::uint32_t index : *list) {
         const Operand& operand = sg.operands[index];
         const auto type = static_cast<std::size_t>(operand.type);
-        if (type >= kOperandTypeCount || !operand_types.test(type)) return false;
+        if (is_extension(operand.type)) {
+          if (!extension_operations) return false;
+        } else if (type >= kOperandTypeCount || !operand_types.test(type)) {
+          return false;
+        }
         const auto size = operand_byte_size(operand);  // 0 when not fully known
         bytes += size ? *size : 0;
       }

@@ -92,6 +92,7 @@ class PreparedModel {
     const Model& m = core->model;
     core->graphs.resize(1 + m.referenced.size());
     core->parallel = options.parallel;
+    core->extensions = validation.extensions;
     PrepareCounters counters;
     counters.concurrency = options.parallel != nullptr ? piece_slots(options.parallel->concurrency()) : 1;
     for (std::size_t g = 0; g < core->graphs.size(); ++g) {
@@ -118,6 +119,9 @@ class PreparedModel {
  public:
   /// The prepared copy of the model.
   const Model& model() const noexcept { return core_->model; }
+  /// The extensions it was validated and prepared with (its kernel set's, unless the options
+  /// named others).
+  ExtensionList extensions() const noexcept { return core_->extensions; }
   /// Bytes of the arena every execution reserves for temporaries of known size.
   std::uint64_t arena_bytes() const noexcept { return core_->arena_bytes; }
 

@@ -159,6 +159,21 @@ inline Expected<const ExtensionOperation*> resolve_extension_operation(const Mod
                        type_within_extension(code));
 }
 
+/// The registered description of extension operand type `type` in `model`, or nullptr (not an
+/// extension type, or none registered: validation rejects those).
+inline const Extension::OperandTypeInformation* find_extension_operand_type(const Model& model,
+                                                                            ExtensionList extensions,
+                                                                            OperandType type) {
+  if (!is_extension(type)) return nullptr;
+  const auto code = static_cast<std::int32_t>(type);
+  for (const ExtensionNameAndPrefix& e : model.extensionNameToPrefix)
+    if (e.prefix == extension_prefix(code)) {
+      const ExtensionInfo* found = find_extension(extensions, e.name);
+      return found != nullptr ? found->operand_type(type_within_extension(code)) : nullptr;
+    }
+  return nullptr;
+}
+
 /// Registration vocabulary. Operation `Type` of an extension: its row (a class with
 /// `static constexpr OperationInfo info`) and its kernels (a kernel family, or NoKernelsYet).
 template <std::uint16_t Type, class RowT, class KernelsT>

@@ -19,6 +19,27 @@ namespace nnhal {
 
 namespace detail {
 
+/// Picks, once at prepare time, the kernel of extension family K for the type of its key input
+/// among Ts, where the extension's own operand types are named by their local codes
+/// (extension_operand(n)): validation matched the node's types with the model's prefix, so
+/// an extension type there is this extension's.
+template <class K, OperandType... Ts>
+Expected<KernelFn> select_extension_kernel(const NodeIO& io, KernelPrepare& prepare) {
+  OperandType t = io.input(K::key_input).type;
+  if (is_extension(t)) t = extension_operand(type_within_extension(static_cast<std::int32_t>(t)));
+  Expected<KernelFn> chosen = NNHAL_FAILURE("no kernel for the key input's type 0x%x", static_cast<unsigned>(t));
+  (void)((t == Ts && (chosen = K::template select<Ts>(io, prepare), true)) || ...);
+  return chosen;
+}
+
+template <class K, OperandType... Ts>
+inline constexpr OpKernel kExtensionFamilyKernel{&K::infer, &select_extension_kernel<K, Ts...>};
+
+template <class K, std::size_t... I>
+constexpr const OpKernel* extension_kernel_for(std::index_sequence<I...>) noexcept {
+  return &kExtensionFamilyKernel<K, K::types[I]...>;
+}
+
 /// The kernels of family K for an extension operation: every type K has a kernel for.
 template <class K>
 constexpr const OpKernel* extension_kernel() noexcept {
@@ -27,7 +48,7 @@ constexpr const OpKernel* extension_kernel() noexcept {
   if constexpr (std::is_base_of_v<NoKernelsYet, K>) {
     return nullptr;
   } else {
-    return kernel_for<K, K::types>(std::make_index_sequence<K::types.size()>{});
+    return extension_kernel_for<K>(std::make_index_sequence<K::types.size()>{});
   }
 }
 

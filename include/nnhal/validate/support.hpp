@@ -36,9 +36,8 @@ inline const OperationInfo* find_row(const KernelTable& kernels, const Model& mo
   return found ? (*found)->row : nullptr;
 }
 
-/// Index of the first operand of `operation` whose type is an extension's, or -1. nnhal
-/// validates extension operand types but its executor does not run them (their element sizes
-/// are the extension's), so a node with one has no kernel.
+/// Index of the first operand of `operation` whose type is an extension's, or -1. IF and WHILE
+/// do not take operands of extension types (their subgraphs' operations may).
 inline std::ptrdiff_t extension_operand_position(const Subgraph& sg, const Operation& operation) noexcept {
   for (std::uint32_t i : operation.inputs)
     if (is_extension(sg.operands[i].type)) return static_cast<std::ptrdiff_t>(i);
@@ -49,19 +48,19 @@ inline std::ptrdiff_t extension_operand_position(const Subgraph& sg, const Opera
 
 /// True when the kernel choice of `op` accepts the declared operand records of `operation`.
 inline bool kernel_available(const Model& model, const Subgraph& sg, const Operation& operation,
-                             const OpKernel& op) {
+                             const OpKernel& op, ExtensionList extensions) {
   if (op.select == nullptr) return false;
   std::vector<RtOperand> records;
   std::vector<std::uint32_t> ins, outs;
   records.reserve(operation.inputs.size() + operation.outputs.size());
   for (std::uint32_t i : operation.inputs) {
-    auto r = make_record(model, sg.operands[i]);
+    auto r = make_record(model, sg.operands[i], find_extension_operand_type(model, extensions, sg.operands[i].type));
     if (!r) return false;
     ins.push_back(static_cast<std::uint32_t>(records.size()));
     records.push_back(*r);
   }
   for (std::uint32_t o : operation.outputs) {
-    auto r = make_record(model, sg.operands[o]);
+    auto r = make_record(model, sg.operands[o], find_extension_operand_type(model, extensions, sg.operands[o].type));
     if (!r) return false;
     outs.push_back(static_cast<std::uint32_t>(records.size()));
     records.push_back(*r);
@@ -126,9 +125,10 @@ class SupportQuery {
  private:
   bool operation(const Subgraph& sg, const Operation& op) const {
     const OpKernel* kernel = find_kernel(kernels_, model_, op.type);
-    if (kernel == nullptr || extension_operand_position(sg, op) >= 0) return false;
+    if (kernel == nullptr) return false;
     if (allowed_ && !allowed_(sg, op)) return false;
-    if (!kernel->control_flow) return kernel_available(model_, sg, op, *kernel);
+    if (!kernel->control_flow) return kernel_available(model_, sg, op, *kernel, kernels_.extensions);
+    if (extension_operand_position(sg, op) >= 0) return false;
     for (std::uint32_t in : op.inputs) {
       const Operand& operand = sg.operands[in];
       if (operand.lifetime == OperandLifeTime::SUBGRAPH && !supported_[operand.location.offset]) return false;
