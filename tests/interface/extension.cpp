@@ -12,6 +12,7 @@
 #include "nnhal/exec/prepared_model.hpp"
 #include "nnhal/util/trace.hpp"
 #include "nnhal/validate/compliance.hpp"
+#include "support/counting_allocator.hpp"
 #include "support/run_model.hpp"
 
 using namespace nnhal;
@@ -347,4 +348,19 @@ TEST_CASE("a trace names an extension node by its row") {
   options.trace = &sink;
   REQUIRE(execution->run(q.request, options).has_value());
   CHECK(sink.names == std::vector<std::string>{"ADD", "GELU", "MUL"});
+}
+
+TEST_CASE("running extension operations and operands allocates nothing") {
+  auto prepared = PreparedModel::prepare<Set>(round_trip_model());
+  REQUIRE(prepared.has_value());
+  auto execution = prepared->create_execution();
+  REQUIRE(execution.has_value());
+  std::vector<float> pool{1.0f, -2.5f, 3.14159f, 1.0e-3f, 0, 0, 0, 0};
+  Request request;
+  request.pools.push_back({{reinterpret_cast<std::byte*>(pool.data()), pool.size() * sizeof(float)}, 0});
+  request.inputs = {{false, {0, 0, 16}, {}}};
+  request.outputs = {{false, {0, 16, 16}, {}}};
+  REQUIRE(execution->run(request).has_value());
+  CHECK(nnhal::test::allocations_during([&] { REQUIRE(execution->run(request).has_value()); }) == 0);
+  for (std::size_t i = 0; i < 4; ++i) CHECK(pool[4 + i] == from_bf16(to_bf16(pool[i])));
 }
