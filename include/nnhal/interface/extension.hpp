@@ -18,7 +18,10 @@
 ///     using Set = KernelSet<Use<OperationType::ADD>, UseExtension<FusedGelu>>;
 ///
 /// In an extension row's signatures, `extension_operand(n)` stands for the extension's own
-/// operand type n (whatever prefix a model gives the extension). Validation reaches the
+/// operand type n (whatever prefix a model gives the extension); a kernel family may list it in
+/// its `types` to key on it. Operands of an extension's types are sized by its registration
+/// (byteSize per element, isTensor) in the arena and in request checks; kernels reach their
+/// data as bytes (NodeIO::input(i).data). IF and WHILE do not take them. Validation reaches the
 /// registered extensions through ValidationOptions::extensions (preparation, the support query
 /// and the Device fill it from their kernel set); without them, extension codes are rejected.
 /// This header is light: descriptors and lookups, no kernels.
