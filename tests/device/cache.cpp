@@ -194,6 +194,11 @@ void check_same_model(const Model& a, const Model& b) {
   }
   CHECK(a.operandValues == b.operandValues);
   CHECK(a.relaxComputationFloat32toFloat16 == b.relaxComputationFloat32toFloat16);
+  REQUIRE(a.extensionNameToPrefix.size() == b.extensionNameToPrefix.size());
+  for (std::size_t e = 0; e < a.extensionNameToPrefix.size(); ++e) {
+    CHECK(a.extensionNameToPrefix[e].name == b.extensionNameToPrefix[e].name);
+    CHECK(a.extensionNameToPrefix[e].prefix == b.extensionNameToPrefix[e].prefix);
+  }
   REQUIRE(a.pools.size() == b.pools.size());
   for (std::size_t p = 0; p < a.pools.size(); ++p) {
     CAPTURE(p);
@@ -246,6 +251,18 @@ Expected<CachedModel> read(const CacheBlobs& b, const CacheToken& token) {
 // ---------------------------------------------------------------------------------------------
 // Round trips
 // ---------------------------------------------------------------------------------------------
+
+TEST_CASE("cache: the extension map is kept, in order") {
+  const CacheToken token = token_of(2);
+  fx::ModelFixture f = fx::if_model();
+  f.model.extensionNameToPrefix = {{"com.example.a", 3}, {"org.b_c.d", 0x7FFF}};
+  auto blobs = write_model_cache(f.model, token);
+  REQUIRE(blobs.has_value());
+  auto cached = read(*blobs, token);
+  REQUIRE_MESSAGE(cached.has_value(), std::string(cached ? "" : cached.error().c_str()));
+  check_same_model(f.model, cached->model);
+  CHECK(cache_fingerprint(ExtensionList{}) == cache_fingerprint());
+}
 
 TEST_CASE("cache: models read back equal the original field by field and run like it") {
   const CacheToken token = token_of(1);
@@ -451,7 +468,7 @@ TEST_CASE("cache: another format version or nnhal build is rejected even with a 
     CacheBlobs b = *written;
     b.model_cache[fmt::kVersionOffset] = static_cast<std::byte>(kCacheFormatVersion + 1);
     reseal(b.model_cache);
-    check_rejected(read(b, token), "format version 2");
+    check_rejected(read(b, token), "format version " + std::to_string(kCacheFormatVersion + 1));
   }
   SUBCASE("data cache version (with the model cache updated to match its digest)") {
     CacheBlobs b = *written;
@@ -571,14 +588,20 @@ TEST_CASE("cache: forged enums, ranks, flags and trailing bytes are rejected") {
       // Passes the operand-count check (37 bytes follow) but ends inside the 8 dimensions.
       {"truncated operand", Bytes().u8(0).u32(1).u32(3).u32(8).zeros(29).v, no_data(),
        "while reading dimensions"},
-      {"trailing structure bytes", Bytes().u8(0).empty_subgraph().u32(0).u8(0).v, no_data(),
+      {"trailing structure bytes", Bytes().u8(0).empty_subgraph().u32(0).u32(0).u8(0).v, no_data(),
        "1 unexpected bytes after the model structure"},
-      {"trailing data bytes", Bytes().u8(0).empty_subgraph().u32(0).v,
+      {"missing extension map", Bytes().u8(0).empty_subgraph().u32(0).v, no_data(),
+       "while reading extensionNameToPrefix entries"},
+      {"extension prefix", Bytes().u8(0).empty_subgraph().u32(0).u32(1).u32(0x10000).u32(0).v, no_data(),
+       "extension prefix 65536 does not fit 16 bits"},
+      {"extension name length", Bytes().u8(0).empty_subgraph().u32(0).u32(1).u32(1).u32(9).u8(97).v, no_data(),
+       "an extension name claims 9 bytes but only 1 remain"},
+      {"trailing data bytes", Bytes().u8(0).empty_subgraph().u32(0).u32(0).v,
        Bytes().u64(0).u32(0).u8(9).v, "unexpected bytes after the memory pools"},
       {"empty structure", {}, no_data(), "while reading relax"},
       {"empty data", Bytes().u8(0).v, {}, "operandValues length"},
       // Well-formed but not a valid model: validate_model has the last word.
-      {"empty model", Bytes().u8(0).empty_subgraph().u32(0).v, no_data(),
+      {"empty model", Bytes().u8(0).empty_subgraph().u32(0).u32(0).v, no_data(),
        "cached model is invalid"},
   };
   for (const Forgery& f : forgeries) {

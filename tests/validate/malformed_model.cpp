@@ -128,9 +128,9 @@ TEST_CASE("malformed model: operand type and lifetime codes") {
     ops[1].type = static_cast<OperandType>(9999);
     check_model_invalid(f.model, {"operand 1", "invalid operand type 9999"});
   }
-  SUBCASE("type 0x10000 (extension types are not supported)") {
+  SUBCASE("type 0x10000 (an extension type without a registered extension)") {
     ops[1].type = static_cast<OperandType>(0x10000);
-    check_model_invalid(f.model, {"operand 1", "invalid operand type 65536"});
+    check_model_invalid(f.model, {"operand 1", "extension operand type 0x10000 (prefix 1) has no registered extension"});
   }
   SUBCASE("type INT32_MIN") {
     ops[2].type = static_cast<OperandType>(std::numeric_limits<std::int32_t>::min());
@@ -731,13 +731,17 @@ TEST_CASE("malformed model: unknown operation types") {
     type = OperationType::OEM_OPERATION;
     check_model_invalid(f.model, {"operation 0 has invalid type 10000"});
   }
-  SUBCASE("extension operation 0x10000") {
+  SUBCASE("extension operation 0x10000 (no registered extension)") {
     type = static_cast<OperationType>(0x10000);
-    check_model_invalid(f.model, {"operation 0 has invalid type 65536"});
+    check_model_invalid(f.model, {"operation 0: extension operation 0x10000 (prefix 1) has no registered extension"});
   }
-  SUBCASE("INT32_MAX") {
+  SUBCASE("INT32_MAX (an extension code whose prefix the model does not map)") {
     type = static_cast<OperationType>(std::numeric_limits<std::int32_t>::max());
-    check_model_invalid(f.model, {"operation 0 has invalid type 2147483647"});
+    check_model_invalid(f.model, {"operation 0: extension operation 0x7fffffff (prefix 32767) has no registered extension"});
+  }
+  SUBCASE("negative") {
+    type = static_cast<OperationType>(-1);
+    check_model_invalid(f.model, {"operation 0 has invalid type -1"});
   }
 }
 

@@ -52,6 +52,7 @@ inline constexpr std::size_t kMinSubgraphBytes = 4 * 4;     // four counts
 inline constexpr std::size_t kMinOperandBytes = 4 * 9 + 1;  // 9 words + extra-params tag
 inline constexpr std::size_t kMinOperationBytes = 3 * 4;    // type + two counts
 inline constexpr std::size_t kMinPoolBytes = 8;             // size
+inline constexpr std::size_t kMinExtensionEntryBytes = 8;   // prefix + name length
 
 /// Writes `v.size()` as a u32 count (false if it does not fit).
 template <class V>
@@ -127,11 +128,11 @@ inline Status get_u32_list(ByteReader& r, const char* what, std::vector<std::uin
 
 constexpr bool known_operand_type(std::int32_t t) noexcept {
   return (t >= 0 && t < kOperandTypeCount) || t == static_cast<std::int32_t>(OperandType::OEM) ||
-         t == static_cast<std::int32_t>(OperandType::TENSOR_OEM_BYTE);
+         t == static_cast<std::int32_t>(OperandType::TENSOR_OEM_BYTE) || is_extension_code(t);
 }
 constexpr bool known_operation_type(std::int32_t t) noexcept {
   return (t >= 0 && t < kOperationTypeCount) ||
-         t == static_cast<std::int32_t>(OperationType::OEM_OPERATION);
+         t == static_cast<std::int32_t>(OperationType::OEM_OPERATION) || is_extension_code(t);
 }
 
 inline Status get_operand(ByteReader& r, Operand& op) {
@@ -190,7 +191,7 @@ inline Status get_subgraph(ByteReader& r, Subgraph& sg) {
   return {};
 }
 
-/// Model cache payload: relax flag, main, referenced subgraphs.
+/// Model cache payload: relax flag, main, referenced subgraphs, extensionNameToPrefix.
 inline Status decode_structure(std::span<const std::byte> payload, Model& m) {
   ByteReader r(payload);
   std::uint8_t relax = 0;
@@ -204,6 +205,18 @@ inline Status decode_structure(std::span<const std::byte> payload, Model& m) {
   for (std::uint32_t g = 0; g < n; ++g)
     if (auto s = get_subgraph(r, m.referenced[g]); !s)
       return std::move(s.error().prefix("referenced[%u]", g));
+  NNHAL_TRY(get_count(r, kMinExtensionEntryBytes, "extensionNameToPrefix entries", n));
+  m.extensionNameToPrefix.resize(n);
+  for (ExtensionNameAndPrefix& e : m.extensionNameToPrefix) {
+    std::uint32_t length = 0, prefix = 0;
+    std::span<const std::byte> name;
+    if (!r.u32(prefix) || !r.u32(length)) return truncated(r, "extensionNameToPrefix entry");
+    if (prefix > UINT16_MAX) return NNHAL_FAILURE("extension prefix %u does not fit 16 bits", prefix);
+    if (length > r.remaining() || !r.bytes(length, name))
+      return NNHAL_FAILURE("an extension name claims %u bytes but only %zu remain", length, r.remaining());
+    e.prefix = static_cast<std::uint16_t>(prefix);
+    e.name.assign(reinterpret_cast<const char*>(name.data()), name.size());
+  }
   if (r.remaining() != 0)
     return NNHAL_FAILURE("%zu unexpected bytes after the model structure", r.remaining());
   return {};
@@ -246,8 +259,10 @@ inline Status decode_data(std::span<const std::byte> payload, CachedModel& out) 
 /// channel quantization, operations, input/output indexes, operandValues, the bytes of every
 /// memory pool, relaxComputationFloat32toFloat16) bound to `token`. Fails with GENERAL_FAILURE
 /// only for a model the format cannot hold (a rank above NNHAL_MAX_RANK, counts beyond 32 bits,
-/// a pool without data); the device layer then just does not cache.
-inline Expected<CacheBlobs> write_model_cache(const Model& model, const CacheToken& token) {
+/// a pool without data); the device layer then just does not cache. `extensions`: those of the
+/// program (its kernel set's), which a cache is bound to as it is to the operation table.
+inline Expected<CacheBlobs> write_model_cache(const Model& model, const CacheToken& token,
+                                              ExtensionList extensions = {}) {
   using namespace detail::cache;
   std::vector<std::byte> data;
   ByteWriter d(data);
@@ -271,12 +286,21 @@ inline Expected<CacheBlobs> write_model_cache(const Model& model, const CacheTok
   for (std::size_t g = 0; g < model.referenced.size(); ++g)
     if (auto st = put_subgraph(s, model.referenced[g]); !st)
       return std::move(st.error().prefix("cannot cache referenced[%zu]", g));
+  if (!put_count(s, model.extensionNameToPrefix)) return NNHAL_FAILURE("too many extensions to cache");
+  for (const ExtensionNameAndPrefix& e : model.extensionNameToPrefix) {
+    if (e.name.size() > std::numeric_limits<std::uint32_t>::max())
+      return NNHAL_FAILURE("extension name too long to cache");
+    s.u32(e.prefix);
+    s.u32(static_cast<std::uint32_t>(e.name.size()));
+    s.bytes(e.name.data(), e.name.size());
+  }
+  const std::uint64_t fingerprint = cache_fingerprint(extensions);
   CacheBlobs out;
-  out.data_cache = seal_blob(Kind::Data, cache_fingerprint(), token, data, Sha256Digest{});
+  out.data_cache = seal_blob(Kind::Data, fingerprint, token, data, Sha256Digest{});
   Sha256Digest data_digest{};
   std::memcpy(data_digest.data(), out.data_cache.data() + out.data_cache.size() - kDigestBytes,
               kDigestBytes);
-  out.model_cache = seal_blob(Kind::Model, cache_fingerprint(), token, structure, data_digest);
+  out.model_cache = seal_blob(Kind::Model, fingerprint, token, structure, data_digest);
   return out;
 }
 
@@ -284,7 +308,8 @@ inline Expected<CacheBlobs> write_model_cache(const Model& model, const CacheTok
 /// token, another format version or nnhal build, or a data cache of another model give
 /// GENERAL_FAILURE with a message saying what is wrong. The decoded model is run through
 /// validate_model with `options` (a failure there is reported as GENERAL_FAILURE too: the cache
-/// is unusable).
+/// is unusable); `options.extensions` are the program's, which the cache must have been written
+/// with.
 namespace detail::cache {
 inline Expected<CachedModel> read_model_cache(std::span<const std::byte> model_cache,
                                               std::span<const std::byte> data_cache, const CacheToken& token,
@@ -306,9 +331,10 @@ inline Expected<CachedModel> detail::cache::read_model_cache(std::span<const std
                                                              const CacheToken& token,
                                                              const ValidationOptions& options) {
   // The security-sensitive file first, then its data, then that they belong together.
-  auto model_blob = open_blob(model_cache, Kind::Model, cache_fingerprint(), token);
+  const std::uint64_t fingerprint = cache_fingerprint(options.extensions);
+  auto model_blob = open_blob(model_cache, Kind::Model, fingerprint, token);
   if (!model_blob) return std::move(model_blob.error());
-  auto data_blob = open_blob(data_cache, Kind::Data, cache_fingerprint(), token);
+  auto data_blob = open_blob(data_cache, Kind::Data, fingerprint, token);
   if (!data_blob) return std::move(data_blob.error());
   if (model_blob->data_digest != data_blob->digest)
     return NNHAL_FAILURE("data cache belongs to a different model cache (digest mismatch)");

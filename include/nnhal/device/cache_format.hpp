@@ -28,6 +28,7 @@
 #include "nnhal/core/enums.hpp"
 #include "nnhal/core/result.hpp"
 #include "nnhal/device/sha256.hpp"
+#include "nnhal/interface/extension.hpp"
 #include "nnhal/ops/registry.hpp"
 
 namespace nnhal {
@@ -36,7 +37,7 @@ namespace nnhal {
 using CacheToken = std::array<std::uint8_t, 32>;
 
 /// Version of the cache encoding; bump it whenever the byte layout changes.
-inline constexpr std::uint32_t kCacheFormatVersion = 1;
+inline constexpr std::uint32_t kCacheFormatVersion = 2;
 
 namespace detail::cache {
 
@@ -83,6 +84,27 @@ struct Fnv1a {
   }
 };
 
+/// Adds what a row means to a fingerprint: code, name, version, flags, slots, signatures.
+constexpr void add_row(Fnv1a& f, const OperationInfo& info) noexcept {
+  f.add(static_cast<std::uint64_t>(info.type));
+  f.add(info.name);
+  f.add(static_cast<std::uint64_t>(info.since));
+  f.add(info.flags);
+  for (std::span<const Slot> slots : {info.inputs, info.outputs, info.implicit_inputs}) {
+    f.add(slots.size());
+    for (const Slot& s : slots)
+      f.add(std::uint64_t{s.values} << 16 | static_cast<std::uint64_t>(s.role) << 8 | s.flags);
+  }
+  f.add(info.signatures.size());
+  for (const Signature& sig : info.signatures) {
+    f.add(static_cast<std::uint64_t>(sig.version));
+    for (const TypeSeq* seq : {&sig.inputs, &sig.outputs}) {
+      f.add(static_cast<std::uint64_t>(seq->size) << 8 | static_cast<std::uint8_t>(seq->repeat));
+      for (std::size_t i = 0; i < seq->size; ++i) f.add(seq->code(i));
+    }
+  }
+}
+
 /// Fingerprint of what a cache's meaning depends on besides its own bytes: the format version,
 /// the limits the reader enforces, and the operation table (codes, names, slots, signatures,
 /// flags). A build whose table differs reads a cache as foreign. (Whether a row has a kernel is
@@ -94,23 +116,27 @@ constexpr std::uint64_t compute_fingerprint() noexcept {
   f.add(NNHAL_MAX_CONTROL_FLOW_DEPTH);
   f.add(static_cast<std::uint64_t>(kOperandTypeCount));
   f.add(static_cast<std::uint64_t>(kOperationTypeCount));
-  for (const OperationInfo& info : operation_table()) {
-    f.add(static_cast<std::uint64_t>(info.type));
-    f.add(info.name);
-    f.add(static_cast<std::uint64_t>(info.since));
-    f.add(info.flags);
-    for (std::span<const Slot> slots : {info.inputs, info.outputs, info.implicit_inputs}) {
-      f.add(slots.size());
-      for (const Slot& s : slots)
-        f.add(std::uint64_t{s.values} << 16 | static_cast<std::uint64_t>(s.role) << 8 | s.flags);
-    }
-    f.add(info.signatures.size());
-    for (const Signature& sig : info.signatures) {
-      f.add(static_cast<std::uint64_t>(sig.version));
-      for (const TypeSeq* seq : {&sig.inputs, &sig.outputs}) {
-        f.add(static_cast<std::uint64_t>(seq->size) << 8 | static_cast<std::uint8_t>(seq->repeat));
-        for (std::size_t i = 0; i < seq->size; ++i) f.add(seq->code(i));
-      }
+  for (const OperationInfo& info : operation_table()) add_row(f, info);
+  return f.h;
+}
+
+/// `base` extended with the registered extensions (names, operand types, operation rows and
+/// whether each has kernels), in order: a program with another extension set reads a cache as
+/// foreign. `base` itself when there are none.
+inline std::uint64_t extend_fingerprint(std::uint64_t base, ExtensionList extensions) noexcept {
+  if (extensions.empty()) return base;
+  Fnv1a f;
+  f.add(base);
+  f.add(extensions.size());
+  for (const ExtensionInfo* e : extensions) {
+    f.add(e->name);
+    f.add(e->operand_types.size());
+    for (const auto& t : e->operand_types)
+      f.add(std::uint64_t{t.type} << 40 | std::uint64_t{t.isTensor} << 32 | t.byteSize);
+    f.add(e->operations.size());
+    for (const ExtensionOperation& op : e->operations) {
+      f.add(std::uint64_t{op.type} << 1 | (op.kernel != nullptr ? 1u : 0u));
+      add_row(f, *op.row);
     }
   }
   return f.h;
@@ -282,6 +308,11 @@ inline Expected<Opened> open_blob(std::span<const std::byte> blob, Kind kind,
 inline std::uint64_t cache_fingerprint() noexcept {
   static const std::uint64_t fingerprint = detail::cache::compute_fingerprint();
   return fingerprint;
+}
+
+/// The fingerprint of a program that registers `extensions` (cache_fingerprint() without any).
+inline std::uint64_t cache_fingerprint(ExtensionList extensions) noexcept {
+  return detail::cache::extend_fingerprint(cache_fingerprint(), extensions);
 }
 
 }  // namespace nnhal

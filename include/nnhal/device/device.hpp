@@ -79,11 +79,6 @@ struct PrepareArgs {
   std::optional<std::chrono::nanoseconds> idle_release;
 };
 
-/// A vendor extension the device supports (none for nnhal's CPU device).
-struct Extension {
-  std::string name;
-};
-
 /// What allocate() returns: the buffer and its token (> 0) for request pools.
 struct AllocatedBuffer {
   std::shared_ptr<DeviceBuffer> buffer;
@@ -137,7 +132,14 @@ class Device {
   std::string_view version_string() const noexcept { return "nnhal " NNHAL_VERSION_STRING; }
   DeviceType type() const noexcept { return DeviceType::CPU; }
   HalVersion feature_level() const noexcept { return HalVersion::V1_3; }
-  std::vector<Extension> supported_extensions() const { return {}; }
+  /// getSupportedExtensions: the extensions the kernel set registers (UseExtension entries),
+  /// each with its operand types. Empty for the default set.
+  std::vector<Extension> supported_extensions() const {
+    std::vector<Extension> out;
+    for (const ExtensionInfo* e : kernel_table<Set>().extensions)
+      out.push_back({std::string(e->name), {e->operand_types.begin(), e->operand_types.end()}});
+    return out;
+  }
   /// getCapabilities_1_3: the calibrated constants (the same on every call and every run).
   Capabilities capabilities() const { return cpu_capabilities(); }
   /// getNumberOfCacheFilesNeeded: {model cache files, data cache files}.
@@ -192,7 +194,7 @@ class Device {
       return NNHAL_FAILURE("prepareFromCache: a cache file cannot be read");
     // The cache's own check admits runtime-only features, so that a well-formed cache of a model
     // this device refuses gets the same INVALID_ARGUMENT as prepare() (from the check below).
-    ValidationOptions well_formed;
+    ValidationOptions well_formed = validation();
     well_formed.allow_runtime_only = true;
     auto cached = read_model_cache(model_bytes, data_bytes, token, well_formed);
     if (!cached) return Error(ErrorStatus::GENERAL_FAILURE, cached.error().message()).prefix("prepareFromCache");
@@ -235,6 +237,7 @@ class Device {
   ValidationOptions validation() const noexcept {
     ValidationOptions v;
     v.allow_runtime_only = allow_runtime_only_;
+    v.extensions = kernel_table<Set>().extensions;
     return v;
   }
 
@@ -272,7 +275,7 @@ class Device {
   void write_cache(const Model& model, const PrepareArgs<C>& args) {
     if (args.model_cache.size() != kModelCacheFiles || args.data_cache.size() != kDataCacheFiles) return;
     if (args.model_cache[0] == nullptr || args.data_cache[0] == nullptr) return;
-    auto blobs = write_model_cache(model, args.token);
+    auto blobs = write_model_cache(model, args.token, kernel_table<Set>().extensions);
     if (!blobs) {
       NNHAL_VLOG(cache, "cache not written: %s", blobs.error().c_str());
       return;

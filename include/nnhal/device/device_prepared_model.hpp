@@ -98,7 +98,9 @@ class DevicePreparedModel : public std::enable_shared_from_this<DevicePreparedMo
                        std::shared_ptr<ExecutionCallback> callback) {
     if (callback == nullptr) return NNHAL_INVALID("execute: the callback is null");
     const auto start = context_->clock.now();
-    if (Status s = validate_request(request, prepared_.model()); !s) {
+    RequestValidationOptions checks;
+    checks.extensions = prepared_.extensions();
+    if (Status s = validate_request(request, prepared_.model(), checks); !s) {
       callback->notify(failure(s.error()));
       return s;
     }
@@ -139,6 +141,7 @@ class DevicePreparedModel : public std::enable_shared_from_this<DevicePreparedMo
     const auto start = context_->clock.now();
     RequestValidationOptions fenced;
     fenced.allow_unspecified_outputs = false;
+    fenced.extensions = prepared_.extensions();
     if (Status s = validate_request(request, prepared_.model(), fenced); !s)
       return std::move(s.error().prefix("executeFenced"));
     bool pending = false;
@@ -273,7 +276,10 @@ class DevicePreparedModel : public std::enable_shared_from_this<DevicePreparedMo
     auto device_start = fences_done, device_end = fences_done;
     // With driver-managed buffers, the request is validated before their use is checked, so a
     // malformed request gets INVALID_ARGUMENT even when it also reads an uninitialized buffer.
-    Status s = has_token_pool(request) ? validate_request(request, prepared_.model(), options.request) : Status{};
+    // (The execution sets the prepared model's extensions in its own check; this one needs them too.)
+    RequestValidationOptions checks = options.request;
+    checks.extensions = prepared_.extensions();
+    Status s = has_token_pool(request) ? validate_request(request, prepared_.model(), checks) : Status{};
     if (s) s = slot.buffers.bind(request, prepared_, context_->buffers);
     if (s) {
       options.token_memory = slot.buffers.token_memory();

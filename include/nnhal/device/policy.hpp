@@ -24,6 +24,9 @@ struct SupportPolicy {
 
   /// Operations the device takes, by code (IF and WHILE included).
   std::bitset<kOperationCount> operations = std::bitset<kOperationCount>().set();
+  /// Whether the device takes the operations and operand types of the extensions its kernel
+  /// set registers (codes above 0xFFFF).
+  bool extension_operations = true;
   /// Operand types the device takes: an operation with any input or output of a type outside
   /// this set is unsupported.
   std::bitset<kOperandTypeCount> operand_types = std::bitset<kOperandTypeCount>().set();
@@ -47,13 +50,21 @@ struct SupportPolicy {
   /// Whether the policy lets the device run `op` of subgraph `sg` (kernels aside).
   bool allows(const Model& model, const Subgraph& sg, const Operation& op) const {
     const auto code = static_cast<std::size_t>(op.type);
-    if (code >= kOperationCount || !operations.test(code)) return false;
+    if (is_extension(op.type)) {
+      if (!extension_operations) return false;
+    } else if (code >= kOperationCount || !operations.test(code)) {
+      return false;
+    }
     std::uint64_t bytes = 0;
     for (const auto* list : {&op.inputs, &op.outputs})
       for (std::uint32_t index : *list) {
         const Operand& operand = sg.operands[index];
         const auto type = static_cast<std::size_t>(operand.type);
-        if (type >= kOperandTypeCount || !operand_types.test(type)) return false;
+        if (is_extension(operand.type)) {
+          if (!extension_operations) return false;
+        } else if (type >= kOperandTypeCount || !operand_types.test(type)) {
+          return false;
+        }
         const auto size = operand_byte_size(operand);  // 0 when not fully known
         bytes += size ? *size : 0;
       }

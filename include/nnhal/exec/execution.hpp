@@ -34,6 +34,8 @@ struct PreparedCore {
   std::uint32_t while_nodes = 0;
   /// Where kernels run pieces of their work (PrepareOptions::parallel); nullptr: the caller.
   Parallel* parallel = nullptr;
+  /// The extensions of the kernel set it was prepared with (their operand types' sizes).
+  ExtensionList extensions{};
 };
 
 /// True when `now` is later than `deadline` (signed difference, so counters may wrap).
@@ -401,7 +403,9 @@ Status Execution<C>::run_nodes(std::uint32_t g) {
                                       [](const WhileNode&) { return OperationType::WHILE; },
                                   },
                                   node);
-      span.name = to_string(span.operation);
+      // The row's name: an extension operation's own (its row's type is OEM_OPERATION).
+      const auto* compute = std::get_if<ComputeNode>(&node);
+      span.name = compute != nullptr ? compute->info->name : to_string(span.operation);
       span.subgraph = g;
       span.node = static_cast<std::uint32_t>(k);
       span.begin_ns = trace_->now_ns();
@@ -434,7 +438,7 @@ Status Execution<C>::run_compute(std::uint32_t g, const ComputeNode& node) {
         return NNHAL_INVALID("%s: input %zu is omitted but required", info.name.data(), i);
       continue;
     }
-    if (!info.has(kOpAllowsZeroSized) && is_tensor(in.type) && in.rank_known && in.dims.element_count() == 0)
+    if (!info.has(kOpAllowsZeroSized) && in.tensor() && in.rank_known && in.dims.element_count() == 0)
       return NNHAL_FAILURE("%s: input %zu is zero-sized", info.name.data(), i);
   }
   if (node.dynamic) {
@@ -713,7 +717,14 @@ Status Execution<C>::run_request(const Request& request, const ExecuteOptions<C>
   loop_depth_ = 0;
   // The request is validated before the deadline is looked at (HAL13.md c.1.2, c.3): an invalid
   // request is INVALID_ARGUMENT whatever the deadline.
-  if (auto s = validate_request(request, core_->model, options.request, &regions_); !s) return s;
+  const RequestValidationOptions* request_options = &options.request;
+  RequestValidationOptions with_extensions;
+  if (!core_->extensions.empty()) [[unlikely]] {
+    with_extensions = options.request;
+    with_extensions.extensions = core_->extensions;
+    request_options = &with_extensions;
+  }
+  if (auto s = validate_request(request, core_->model, *request_options, &regions_); !s) return s;
   if (deadline_ && detail::passed(clock_.now(), *deadline_))
     return Error(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "the deadline passed before the execution started");
   if (auto s = bind_main(request, options.token_memory); !s) return s;

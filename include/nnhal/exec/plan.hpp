@@ -89,7 +89,7 @@ inline Status merge_declared_shape(const RtOperand& declared, RtOperand& compute
   if (computed.required_bytes() > kMaxTensorBytes)
     return NNHAL_FAILURE("a computed shape of %llu elements exceeds the size limit",
                          static_cast<unsigned long long>(computed.dims.element_count()));
-  if (!is_tensor(declared.type) || !declared.rank_known) return {};
+  if (!declared.tensor() || !declared.rank_known) return {};
   if (declared.dims.rank() != computed.dims.rank())
     return NNHAL_FAILURE("computed rank %zu differs from the declared rank %zu",
                          computed.dims.rank(), declared.dims.rank());
@@ -105,7 +105,7 @@ inline Status merge_declared_shape(const RtOperand& declared, RtOperand& compute
 /// (rank when known, every known dimension) and with the size limit: the subgraph was planned
 /// for its declaration.
 inline Status check_bound_shape(const RtOperand& declared, const RtOperand& bound) noexcept {
-  if (!bound.has_value() || !is_tensor(declared.type)) return {};
+  if (!bound.has_value() || !declared.tensor()) return {};
   if (bound.required_bytes() > kMaxTensorBytes) return NNHAL_FAILURE("an input shape exceeds the size limit");
   if (!declared.rank_known) return {};
   if (!bound.rank_known || bound.dims.rank() != declared.dims.rank())

@@ -13,6 +13,7 @@
 
 #include "nnhal/exec/plan.hpp"
 #include "nnhal/model/model.hpp"
+#include "nnhal/interface/extension.hpp"
 #include "nnhal/interface/kernel_set.hpp"
 #include "nnhal/ops/registry.hpp"
 
@@ -29,7 +30,7 @@ inline bool inputs_static(const SubgraphPlan& plan, const OperationInfo& info,
     if (!op.has_value()) continue;
     if (!op.shape_known()) return false;
     const bool value_needed =
-        !is_tensor(op.type) || (i < 64 && ((info.value_inputs >> i) & 1u) != 0);
+        !op.tensor() || (i < 64 && ((info.value_inputs >> i) & 1u) != 0);
     if (value_needed && plan.storage[inputs[i]].storage != Storage::Constant) return false;
   }
   return true;
@@ -142,7 +143,7 @@ inline bool inputs_need_checks(const SubgraphPlan& plan, std::span<const std::ui
   for (std::uint32_t in : ins) {
     const RtOperand& r = plan.operands[in];
     if (!r.has_value() || (is_main && r.lifetime == OperandLifeTime::SUBGRAPH_INPUT)) return true;
-    if (is_tensor(r.type) && !(r.shape_known() && r.dims.element_count() != 0)) return true;
+    if (r.tensor() && !(r.shape_known() && r.dims.element_count() != 0)) return true;
   }
   return false;
 }
@@ -157,7 +158,8 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
   plan.operands.resize(n);
   plan.storage.assign(n, OperandPlan{});
   for (std::size_t i = 0; i < n; ++i) {
-    auto r = make_record(model, sg.operands[i]);
+    auto r = make_record(model, sg.operands[i],
+                         find_extension_operand_type(model, kernels.extensions, sg.operands[i].type));
     if (!r) return std::move(r.error().prefix("operand %zu", i));
     plan.operands[i] = *r;
     switch (sg.operands[i].lifetime) {
@@ -181,12 +183,28 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
     const Operation& operation = sg.operations[k];
     const OperationInfo* info = find_operation(operation.type);
     const OpKernel* op = kernels.find(operation.type);
+    if (is_extension(operation.type)) {
+      auto found = resolve_extension_operation(model, kernels.extensions, operation.type);
+      if (!found) return std::move(found.error().prefix("operation %u", k));
+      info = (*found)->row;
+      op = (*found)->kernel;
+    }
     if (info == nullptr || op == nullptr)
       return NNHAL_FAILURE("operation %u (%s) has no kernel in this program's kernel set", k,
                            info ? info->name.data() : "unknown");
     for (std::uint32_t in : operation.inputs) last_use[in] = k;
     for (std::uint32_t out : operation.outputs) first_use[out] = last_use[out] = k;
 
+    if (op->control_flow) {
+      for (std::uint32_t i : operation.inputs)
+        if (is_extension(sg.operands[i].type))
+          return NNHAL_FAILURE("operation %u (%s): operand %u has an extension type; IF and WHILE do not take them",
+                               k, info->name.data(), i);
+      for (std::uint32_t o : operation.outputs)
+        if (is_extension(sg.operands[o].type))
+          return NNHAL_FAILURE("operation %u (%s): operand %u has an extension type; IF and WHILE do not take them",
+                               k, info->name.data(), o);
+    }
     if (operation.type == OperationType::IF) {
       IfNode node;
       node.condition = operation.inputs[0];
@@ -223,7 +241,8 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
       for (std::uint32_t out : outs) {
         RtOperand& rec = plan.operands[out];
         rec.rank_known = true;
-        RtOperand declared = *make_record(model, sg.operands[out]);
+        RtOperand declared =
+            *make_record(model, sg.operands[out], find_extension_operand_type(model, kernels.extensions, sg.operands[out].type));
         if (auto s = merge_declared_shape(declared, rec); !s)
           return std::move(s.error().prefix("operation %u (%s) output operand %u", k, info->name.data(), out));
       }

@@ -78,7 +78,9 @@ class PreparedModel {
  private:
   static Expected<PreparedModel> prepare_untraced(const Model& model, const KernelTable& kernels,
                                                   const PrepareOptions& options) {
-    auto version = validate_model(model, options.validation);
+    ValidationOptions validation = options.validation;
+    if (validation.extensions.empty()) validation.extensions = kernels.extensions;
+    auto version = validate_model(model, validation);
     if (!version) return std::move(version.error());
     if (const std::size_t depth = control_flow_depth(model); depth > NNHAL_MAX_CONTROL_FLOW_DEPTH)
       return NNHAL_FAILURE("control flow is nested %zu deep; the executor supports %d", depth,
@@ -90,6 +92,7 @@ class PreparedModel {
     const Model& m = core->model;
     core->graphs.resize(1 + m.referenced.size());
     core->parallel = options.parallel;
+    core->extensions = validation.extensions;
     PrepareCounters counters;
     counters.concurrency = options.parallel != nullptr ? piece_slots(options.parallel->concurrency()) : 1;
     for (std::size_t g = 0; g < core->graphs.size(); ++g) {
@@ -116,6 +119,9 @@ class PreparedModel {
  public:
   /// The prepared copy of the model.
   const Model& model() const noexcept { return core_->model; }
+  /// The extensions it was validated and prepared with (its kernel set's, unless the options
+  /// named others).
+  ExtensionList extensions() const noexcept { return core_->extensions; }
   /// Bytes of the arena every execution reserves for temporaries of known size.
   std::uint64_t arena_bytes() const noexcept { return core_->arena_bytes; }
 
@@ -140,6 +146,14 @@ template <class Set = AllKernels>
 Expected<std::vector<bool>> supported_operations(const Model& model, const ValidationOptions& options = {},
                                                  detail::SupportQuery::Filter allowed = {}) {
   return Runtime<Set>::supported_operations(model, options, std::move(allowed));
+}
+
+/// Validates `model` as validate_model does, with the extensions kernel set `Set` registers
+/// (UseExtension entries) valid in it.
+template <class Set>
+Expected<HalVersion> validate_model(const Model& model, ValidationOptions options = {}) {
+  if (options.extensions.empty()) options.extensions = kernel_table<Set>().extensions;
+  return validate_model(model, options);
 }
 
 template <class Set>

@@ -22,6 +22,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 
 #include "nnhal/core/enums.hpp"
 #include "nnhal/interface/node_io.hpp"
@@ -46,9 +47,26 @@ struct UseKernels {
 template <OperationType Op, OperandType... Types>
 using Use = UseKernels<Op, Kernels<Op>, Types...>;
 
-/// A compile-time set of kernels: UseKernels / Use entries, at most one per operation.
+/// A kernel set entry naming a vendor extension X (nnhal/interface/extension.hpp): its operand
+/// types, operations and their kernels. Resolving a set with one needs
+/// <nnhal/kernels/extension.hpp> (included by <nnhal/kernels/resolve.hpp>).
+template <class X>
+struct UseExtension {
+  using extension = X;
+};
+
+/// True for UseExtension entries.
+template <class E>
+inline constexpr bool kIsExtensionEntry = false;
+template <class X>
+inline constexpr bool kIsExtensionEntry<UseExtension<X>> = true;
+
+/// A compile-time set of kernels: UseKernels / Use entries, at most one per operation, and
+/// UseExtension entries, at most one per extension name.
 template <class... Entries>
 struct KernelSet {};
+
+struct ExtensionInfo;
 
 /// Shorthand: the full kernels of the listed operations.
 template <OperationType... Ops>
@@ -69,6 +87,8 @@ using AllKernels = decltype(detail::drop_leading_void(
 /// operation outside the set (or without kernels yet).
 struct KernelTable {
   std::array<const OpKernel*, static_cast<std::size_t>(kOperationTypeCount)> kernels{};
+  /// The extensions the set registers (UseExtension entries); empty for most sets.
+  std::span<const ExtensionInfo* const> extensions{};
 
   /// The kernels of `type`, or nullptr.
   constexpr const OpKernel* find(OperationType type) const noexcept {

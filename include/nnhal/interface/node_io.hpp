@@ -34,17 +34,25 @@ struct RtOperand {
   const SymmPerChannelQuantParams* channel_quant = nullptr;
   std::byte* data = nullptr;
   std::size_t length = 0;  ///< bytes available at `data`
+  /// For an operand type of an extension: its registered element size (> 0) and kind.
+  std::uint32_t extension_bytes = 0;
+  bool extension_tensor = false;
+
+  /// Whether the operand is a tensor (an extension type's registered kind included).
+  bool tensor() const noexcept { return extension_bytes != 0 ? extension_tensor : is_tensor(type); }
+  /// Bytes per element (an extension type's registered size included).
+  std::uint32_t element_bytes() const noexcept { return extension_bytes != 0 ? extension_bytes : element_size(type); }
 
   /// Bytes the current shape needs (0 when unknown or zero-sized; UINT64_MAX when the size
   /// does not fit 64 bits, so every "is the buffer large enough" check fails safely).
   std::uint64_t required_bytes() const noexcept {
-    if (!is_tensor(type)) return element_size(type);
+    if (!tensor()) return element_bytes();
     if (!rank_known) return 0;
     std::uint64_t bytes = 0;
-    return __builtin_mul_overflow(dims.element_count(), std::uint64_t{element_size(type)}, &bytes) ? UINT64_MAX : bytes;
+    return __builtin_mul_overflow(dims.element_count(), std::uint64_t{element_bytes()}, &bytes) ? UINT64_MAX : bytes;
   }
   bool has_value() const noexcept { return lifetime != OperandLifeTime::NO_VALUE; }
-  bool shape_known() const noexcept { return !is_tensor(type) || (rank_known && dims.all_known()); }
+  bool shape_known() const noexcept { return !tensor() || (rank_known && dims.all_known()); }
 };
 
 /// Size in bytes of per-node parameters a kernel may precompute at prepare time.
@@ -198,11 +206,17 @@ struct OpKernel {
 };
 
 /// The runtime record of a declared operand of `model`, with constants bound to their bytes.
-inline Expected<RtOperand> make_record(const Model& model, const Operand& op) {
+/// `extension`: the registered description of the operand's type when it is an extension's.
+inline Expected<RtOperand> make_record(const Model& model, const Operand& op,
+                                       const Extension::OperandTypeInformation* extension = nullptr) {
   RtOperand r;
   r.type = op.type;
   r.lifetime = op.lifetime;
-  r.rank_known = !(is_tensor(op.type) && op.dimensions.empty());
+  if (extension != nullptr) {
+    r.extension_bytes = extension->byteSize;
+    r.extension_tensor = extension->isTensor;
+  }
+  r.rank_known = !(r.tensor() && op.dimensions.empty());
   if (!r.dims.assign(op.dimensions))
     return NNHAL_FAILURE("rank %zu exceeds the supported maximum %zu", op.dimensions.size(), kMaxRank);
   r.scale = op.scale;

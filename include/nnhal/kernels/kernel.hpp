@@ -94,19 +94,18 @@ constexpr const OpKernel* entry_kernel() noexcept {
 
 }  // namespace detail
 
-/// True when every signature of Op's row has, for its key-input type, a kernel in Kernels<Op>
-/// or an entry of its `no_kernel` list, and every type with a kernel occurs in some signature.
-template <OperationType Op>
-constexpr bool kernels_cover_row() noexcept {
-  using K = Kernels<Op>;
+namespace detail {
+/// True when every signature of `row` has, for its key-input type, a kernel in family K or an
+/// entry of its `no_kernel` list, and every type with a kernel occurs in some signature.
+template <class K>
+constexpr bool family_covers_row(const OperationInfo& row) noexcept {
   if constexpr (std::is_base_of_v<NoKernelsYet, K> || std::is_base_of_v<ControlFlowKernels, K>) {
     return true;
   } else {
-    const OperationInfo& row = Row<Op>::info;
     for (const Signature& s : row.signatures) {
       if (K::key_input >= s.inputs.size) return false;
       const OperandType key = s.inputs[K::key_input];
-      if (!detail::contains(K::types, key) && !detail::contains(K::no_kernel, key)) return false;
+      if (!contains(K::types, key) && !contains(K::no_kernel, key)) return false;
     }
     for (OperandType t : K::types) {
       bool used = false;
@@ -115,6 +114,14 @@ constexpr bool kernels_cover_row() noexcept {
     }
     return true;
   }
+}
+}  // namespace detail
+
+/// True when every signature of Op's row has, for its key-input type, a kernel in Kernels<Op>
+/// or an entry of its `no_kernel` list, and every type with a kernel occurs in some signature.
+template <OperationType Op>
+constexpr bool kernels_cover_row() noexcept {
+  return detail::family_covers_row<Kernels<Op>>(Row<Op>::info);
 }
 
 }  // namespace nnhal

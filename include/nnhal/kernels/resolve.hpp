@@ -7,26 +7,65 @@
 #include <cstddef>
 
 #include "nnhal/interface/kernel_set.hpp"
+#include "nnhal/kernels/extension.hpp"
 #include "nnhal/kernels/kernel.hpp"
 
 namespace nnhal {
 
 namespace detail {
+/// Index of an operation entry's code; past the table for UseExtension entries.
+template <class E>
+constexpr std::size_t entry_index() noexcept {
+  if constexpr (kIsExtensionEntry<E>) return static_cast<std::size_t>(kOperationTypeCount);
+  else return static_cast<std::size_t>(E::op);
+}
+
+template <class E>
+constexpr void add_entry(KernelTable& table) noexcept {
+  if constexpr (!kIsExtensionEntry<E>) {
+    static_assert(static_cast<std::size_t>(E::op) < static_cast<std::size_t>(kOperationTypeCount),
+                  "nnhal: a kernel set names an operation code outside 0..101");
+    table.kernels[static_cast<std::size_t>(E::op)] = entry_kernel<E>();
+  }
+}
+
+/// The descriptors of the UseExtension entries among E, in order.
+template <class... E>
+inline constexpr auto kSetExtensions = [] {
+  std::array<const ExtensionInfo*, (std::size_t{kIsExtensionEntry<E>} + ... + 0)> out{};
+  std::size_t at = 0;
+  auto add = [&]<class Entry>(Entry*) {
+    if constexpr (kIsExtensionEntry<Entry>) out[at++] = &kExtensionInfo<typename Entry::extension>;
+  };
+  (add(static_cast<E*>(nullptr)), ...);
+  return out;
+}();
+
+template <std::size_t N>
+constexpr bool extension_names_unique(const std::array<const ExtensionInfo*, N>& list) noexcept {
+  for (std::size_t i = 0; i < N; ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (list[i]->name == list[j]->name) return false;
+  return true;
+}
+
 template <class... E>
 constexpr KernelTable build_kernel_table(KernelSet<E...>*) noexcept {
-  static_assert(((static_cast<std::size_t>(E::op) < static_cast<std::size_t>(kOperationTypeCount)) && ...),
-                "nnhal: a kernel set names an operation code outside 0..101");
   KernelTable table{};
-  ((table.kernels[static_cast<std::size_t>(E::op)] = entry_kernel<E>()), ...);
+  (add_entry<E>(table), ...);
+  if constexpr ((kIsExtensionEntry<E> || ...)) {
+    static_assert(extension_names_unique(kSetExtensions<E...>),
+                  "nnhal: a kernel set names an extension more than once");
+    table.extensions = kSetExtensions<E...>;
+  }
   return table;
 }
 
 template <class... E>
 constexpr bool kernel_set_unique(KernelSet<E...>*) noexcept {
-  std::array<bool, static_cast<std::size_t>(kOperationTypeCount)> named{};
+  std::array<bool, static_cast<std::size_t>(kOperationTypeCount) + 1> named{};
   bool unique = true;
-  ((unique = unique && !named[static_cast<std::size_t>(E::op)], named[static_cast<std::size_t>(E::op)] = true),
-   ...);
+  ((unique = unique && (kIsExtensionEntry<E> || !named[entry_index<E>()]), named[entry_index<E>()] = true), ...);
   return unique;
 }
 }  // namespace detail

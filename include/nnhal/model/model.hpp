@@ -91,14 +91,37 @@ struct Memory {
   std::size_t size = 0;
 };
 
+/// One entry of a model's extension map (`@1.2::Model.ExtensionNameAndPrefix`): operand and
+/// operation type codes whose high 16 bits are `prefix` belong to the extension `name`.
+struct ExtensionNameAndPrefix {
+  std::string name;
+  std::uint16_t prefix = 0;
+};
+
 /// A complete model (`@1.3::Model`): the main subgraph, the subgraphs IF/WHILE refer to, the
-/// inline constant bytes and the memory pools of CONSTANT_REFERENCE operands.
+/// inline constant bytes, the memory pools of CONSTANT_REFERENCE operands and the names of the
+/// vendor extensions its type codes from 0x10000 refer to.
 struct Model {
   Subgraph main;
   std::vector<Subgraph> referenced;
   std::vector<std::uint8_t> operandValues;
   std::vector<Memory> pools;
   bool relaxComputationFloat32toFloat16 = false;
+  std::vector<ExtensionNameAndPrefix> extensionNameToPrefix;
+};
+
+/// A vendor extension as a device reports it (`@1.2::Extension`, getSupportedExtensions): its
+/// name and the operand types it defines.
+struct Extension {
+  /// One operand type of an extension: its code within the extension (the low 16 bits of an
+  /// operand type), whether it is a tensor, and the bytes of one element (of the scalar).
+  struct OperandTypeInformation {
+    std::uint16_t type = 0;
+    bool isTensor = false;
+    std::uint32_t byteSize = 0;
+  };
+  std::string name;
+  std::vector<OperandTypeInformation> operandTypes;
 };
 
 /// One request argument (`@1.0::RequestArgument`).

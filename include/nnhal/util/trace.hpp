@@ -49,7 +49,8 @@ struct Span {
   /// Node: the operation's name ("CONV_2D", "IF", "WHILE"); Iteration: "WHILE iteration";
   /// Prepare / Execution: "prepare" / "execution".
   std::string_view name;
-  /// Node and Iteration: the operation (WHILE for an iteration).
+  /// Node and Iteration: the operation (WHILE for an iteration; OEM_OPERATION, the type of an
+  /// extension row, for an extension operation, whose `name` is its row's).
   OperationType operation = OperationType::ADD;
   /// Node and Iteration: the subgraph the node belongs to (0 = main, 1 + i = referenced[i]).
   std::uint32_t subgraph = 0;

@@ -37,6 +37,7 @@ struct VersionReason {
     Operand,    ///< `index` is an operand of subgraph `subgraph`
     Operation,  ///< `index` is an operation of subgraph `subgraph`
     Subgraphs,  ///< the model has referenced subgraphs (control flow)
+    Extensions,  ///< the model maps extension names to prefixes (extensionNameToPrefix)
   };
   Kind kind = Kind::Operand;
   HalVersion version = HalVersion::V1_0;
@@ -88,6 +89,7 @@ inline std::string version_label(HalVersion v) { return std::string("HAL ") + st
 inline std::string operand_reason(const Operand& op, HalVersion v) {
   if (is_fundamental(op.type) && info(op.type).since == v)
     return std::string(to_string(op.type)) + " exists since " + version_label(v);
+  if (is_extension(op.type)) return "extension operand types exist since " + version_label(HalVersion::V1_2);
   if (is_tensor(op.type) && op.dimensions.empty()) return "a tensor of unknown rank needs " + version_label(v);
   return "its use needs " + version_label(v);
 }
@@ -98,6 +100,12 @@ inline std::string operation_reason(const Model& model, const Subgraph& sg, cons
                                     HalVersion signature, HalVersion v) {
   const OperationInfo* row = find_operation(operation.type);
   const std::string name(to_string(operation.type));
+  if (is_extension(operation.type)) {
+    char code[48];
+    std::snprintf(code, sizeof code, "extension operation 0x%x", static_cast<unsigned>(operation.type));
+    if (v == HalVersion::V1_2) return std::string(code) + ": extensions exist since " + version_label(v);
+    return std::string(code) + ": its row needs " + version_label(v);
+  }
   if (row == nullptr) return name + " needs " + version_label(v);
   if (operation.type == OperationType::IF || operation.type == OperationType::WHILE)
     return "control flow (" + name + ") exists since " + version_label(v);
@@ -161,6 +169,10 @@ inline Expected<ComplianceReport> check_compliance(const Model& model, const Val
     add(VersionReason::Kind::Subgraphs, HalVersion::V1_3, 0, 0,
         "the model has " + std::to_string(model.referenced.size()) +
             " referenced subgraph(s) (control flow), which exist since HAL 1.3");
+  if (!model.extensionNameToPrefix.empty())
+    add(VersionReason::Kind::Extensions, HalVersion::V1_2, 0, 0,
+        "the model maps " + std::to_string(model.extensionNameToPrefix.size()) +
+            " extension name(s) to prefixes (extensionNameToPrefix), which exist since HAL 1.2");
   for (std::size_t g = 0; g < graphs; ++g) {
     const Subgraph& sg = subgraph_of(g);
     // "<subgraph> <what> <i> (<NAME>) needs HAL 1.x: "

@@ -26,6 +26,11 @@ struct ValidationOptions {
   /// validate_model, the supported-operations query, PreparedModel::prepare and the Device all
   /// hold the driver's rule unless a framework-side interpreter asks for more.
   bool allow_runtime_only = false;
+  /// The vendor extensions the program registered (nnhal/interface/extension.hpp): operand
+  /// and operation types from 0x10000 are valid only when the model maps their prefix to one of
+  /// these that defines them. Preparation, the supported-operations query and the Device fill it
+  /// from their kernel set when it is empty; on its own validate_model accepts no extension code.
+  ExtensionList extensions{};
 };
 
 namespace detail {
@@ -76,7 +81,7 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
   if (is_main && sg.operations.empty()) return NNHAL_INVALID("has no operations");
 
   for (std::size_t i = 0; i < sg.operands.size(); ++i) {
-    auto v = validate_operand(sg.operands[i], model);
+    auto v = validate_operand(sg.operands[i], model, options.extensions);
     if (!v) return std::move(v.error().prefix("operand %zu", i));
     version = max_version(version, *v);
     if (record != nullptr) record->operands[i] = *v;
@@ -103,6 +108,13 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
   for (std::size_t k = 0; k < sg.operations.size(); ++k) {
     const Operation& operation = sg.operations[k];
     const OperationInfo* info = find_operation(operation.type);
+    std::int32_t prefix = -1;  // the extension's prefix for an extension operation
+    if (info == nullptr && is_extension(operation.type)) {
+      auto found = resolve_extension_operation(model, options.extensions, operation.type);
+      if (!found) return std::move(found.error().prefix("operation %zu", k));
+      info = (*found)->row;
+      prefix = extension_prefix(static_cast<std::int32_t>(operation.type));
+    }
     if (info == nullptr)
       return NNHAL_INVALID("operation %zu has invalid type %d", k, static_cast<int>(operation.type));
     for (std::size_t j = 0; j < operation.inputs.size(); ++j) {
@@ -133,7 +145,7 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
     // Control-flow rows describe their variable layout in `validate`; all others must match a
     // signature of the table first.
     if (!info->has(kOpControlFlow)) {
-      auto matched = match_signature(*info, view);
+      auto matched = match_signature(*info, view, prefix);
       if (!matched) {
         char ins[160], outs[96];
         describe_types(view, false, ins, sizeof ins);
@@ -151,6 +163,7 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
       if (auto s = info->validate(view, op_version); !s)
         return std::move(s.error().prefix("operation %zu (%s)", k, info->name.data()));
     }
+    if (prefix >= 0) op_version = max_version(op_version, HalVersion::V1_2);  // extension operation
     if (op_version > HalVersion::V1_3)
       return NNHAL_INVALID("operation %zu (%s) needs a HAL version newer than 1.3", k, info->name.data());
     version = max_version(version, op_version);
@@ -163,6 +176,30 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
                            sg.operands[i].numberOfConsumers, consumers[i]);
   }
   return version;
+}
+
+/// Checks the model's extension map (HAL13.md e.1.8): valid names, unique names, unique
+/// prefixes, each prefix below 32768.
+inline Status check_extension_map(const Model& model) {
+  const auto& map = model.extensionNameToPrefix;
+  for (std::size_t i = 0; i < map.size(); ++i) {
+    const ExtensionNameAndPrefix& e = map[i];
+    if (!is_valid_extension_name(e.name))
+      return NNHAL_INVALID("extensionNameToPrefix[%zu]: \"%s\" is not a valid extension name (lowercase "
+                           "letters, digits, '.' and '_', with at least one '.')",
+                           i, e.name.c_str());
+    if (e.prefix > kMaxExtensionPrefix)
+      return NNHAL_INVALID("extensionNameToPrefix[%zu] (%s): prefix %u is above %u", i, e.name.c_str(), e.prefix,
+                           kMaxExtensionPrefix);
+    for (std::size_t j = 0; j < i; ++j) {
+      if (map[j].name == e.name)
+        return NNHAL_INVALID("extensionNameToPrefix[%zu]: name %s is also entry %zu", i, e.name.c_str(), j);
+      if (map[j].prefix == e.prefix)
+        return NNHAL_INVALID("extensionNameToPrefix[%zu] (%s): prefix %u is also the prefix of %s", i,
+                             e.name.c_str(), e.prefix, map[j].name.c_str());
+    }
+  }
+  return {};
 }
 
 /// Rejects cycles among subgraph references (iterative DFS: no recursion on untrusted depth).
@@ -215,6 +252,11 @@ inline Expected<HalVersion> validate_model(const Model& model, const ValidationO
                                            std::vector<detail::SubgraphVersions>* record = nullptr) {
   HalVersion version = HalVersion::V1_0;
   if (record != nullptr) record->assign(1 + model.referenced.size(), {});
+  if (auto s = detail::check_extension_map(model); !s) {
+    NNHAL_VLOG(validate, "model rejected: %s", s.error().c_str());
+    return std::move(s.error());
+  }
+  if (!model.extensionNameToPrefix.empty()) version = HalVersion::V1_2;
   for (std::size_t g = 0; g <= model.referenced.size(); ++g) {
     const bool is_main = g == 0;
     const Subgraph& sg = is_main ? model.main : model.referenced[g - 1];

@@ -8,6 +8,7 @@
 
 #include "nnhal/core/operand_traits.hpp"
 #include "nnhal/core/result.hpp"
+#include "nnhal/interface/extension.hpp"
 #include "nnhal/model/model.hpp"
 #include "nnhal/model/operand_size.hpp"
 
@@ -19,24 +20,64 @@ constexpr bool is_valid_lifetime(OperandLifeTime v) noexcept {
   return c >= 0 && c <= static_cast<std::int32_t>(OperandLifeTime::SUBGRAPH);
 }
 
+namespace detail {
+/// Byte size of an operand of an extension type with fully specified dimensions (0 when
+/// unknown), from the extension's element size; an overflow of uint32 yields an error.
+inline Expected<std::uint64_t> extension_operand_size(const Operand& op,
+                                                      const Extension::OperandTypeInformation& info) noexcept {
+  std::uint64_t n = info.byteSize;
+  if (!info.isTensor) return n;
+  if (op.dimensions.empty()) return std::uint64_t{0};
+  for (std::uint32_t d : op.dimensions) {
+    if (d == 0) return std::uint64_t{0};
+    n *= d;
+    if (n > UINT32_MAX) return NNHAL_INVALID("data size overflows uint32");
+  }
+  return n;
+}
+}  // namespace detail
+
 /// Checks one operand of a subgraph. `referenced_count` and the model's value sizes bound the
-/// location. Returns the operand's minimum HAL version.
-inline Expected<HalVersion> validate_operand(const Operand& op, const Model& model) noexcept {
+/// location. Operand types of extensions are accepted when `model` maps their prefix to one of
+/// `extensions` that defines the type. Returns the operand's minimum HAL version.
+inline Expected<HalVersion> validate_operand(const Operand& op, const Model& model,
+                                             ExtensionList extensions = {}) noexcept {
   const OperandType t = op.type;
   HalVersion v = HalVersion::V1_0;
   const bool oem = t == OperandType::OEM || t == OperandType::TENSOR_OEM_BYTE;
-  if (!is_fundamental(t) && !oem)
+  const Extension::OperandTypeInformation* ext = nullptr;
+  if (is_extension(t)) {
+    auto found = resolve_extension(model, extensions, static_cast<std::int32_t>(t), "operand type");
+    if (!found) return std::move(found.error());
+    ext = (*found)->operand_type(type_within_extension(static_cast<std::int32_t>(t)));
+    if (ext == nullptr)
+      return NNHAL_INVALID("extension operand type 0x%x: extension %.*s defines no operand type %u",
+                           static_cast<unsigned>(t), static_cast<int>((*found)->name.size()),
+                           (*found)->name.data(), type_within_extension(static_cast<std::int32_t>(t)));
+  } else if (!is_fundamental(t) && !oem) {
     return NNHAL_INVALID("invalid operand type %d", static_cast<int>(t));
+  }
   if (!is_valid_lifetime(op.lifetime))
     return NNHAL_INVALID("invalid lifetime %d", static_cast<int>(op.lifetime));
-  if (!oem) v = info(t).since;
+  if (ext != nullptr) v = HalVersion::V1_2;
+  else if (!oem) v = info(t).since;
+  const bool tensor = ext != nullptr ? ext->isTensor : is_tensor(t);
 
-  if (!is_tensor(t) && !op.dimensions.empty())
+  if (!tensor && !op.dimensions.empty()) {
+    if (ext != nullptr)
+      return NNHAL_INVALID("scalar extension operand type 0x%x has %zu dimensions", static_cast<unsigned>(t),
+                           op.dimensions.size());
     return NNHAL_INVALID("scalar %s has %zu dimensions", to_string(t).data(), op.dimensions.size());
-  if (is_tensor(t) && op.dimensions.empty()) v = max_version(v, HalVersion::V1_2);  // unknown rank
+  }
+  if (tensor && op.dimensions.empty()) v = max_version(v, HalVersion::V1_2);  // unknown rank
+
+  // Extension types: scale and zeroPoint 0 (HAL13.md a.1, e.2.4).
+  if (ext != nullptr && (op.scale != 0.0f || op.zeroPoint != 0))
+    return NNHAL_INVALID("extension operand type 0x%x requires scale 0 and zeroPoint 0, got %g and %d",
+                         static_cast<unsigned>(t), static_cast<double>(op.scale), op.zeroPoint);
 
   // Quantization parameters (HAL13.md a.1).
-  if (!oem) {
+  if (!oem && ext == nullptr) {
     const float s = op.scale;
     const std::int32_t zp = op.zeroPoint;
     auto need_zero_scale = [&]() -> Status {
@@ -108,7 +149,7 @@ inline Expected<HalVersion> validate_operand(const Operand& op, const Model& mod
   const DataLocation& loc = op.location;
   if ((t == OperandType::SUBGRAPH) != (op.lifetime == OperandLifeTime::SUBGRAPH))
     return NNHAL_INVALID("type SUBGRAPH and lifetime SUBGRAPH must go together");
-  auto size = operand_byte_size(op);
+  auto size = ext != nullptr ? detail::extension_operand_size(op, *ext) : operand_byte_size(op);
   if (!size) return std::move(size.error());
   switch (op.lifetime) {
     case OperandLifeTime::TEMPORARY_VARIABLE:
@@ -126,7 +167,7 @@ inline Expected<HalVersion> validate_operand(const Operand& op, const Model& mod
       break;
     case OperandLifeTime::CONSTANT_COPY:
     case OperandLifeTime::CONSTANT_REFERENCE: {
-      if (is_tensor(t) && !oem) {
+      if (tensor && !oem) {
         if (op.dimensions.empty()) return NNHAL_INVALID("constant tensor must have a known rank");
         for (std::uint32_t d : op.dimensions)
           if (d == 0) return NNHAL_INVALID("constant tensor must have fully specified, non-zero dimensions");

@@ -40,6 +40,9 @@ struct RequestValidationOptions {
   /// Outputs of unknown rank or dimensions are allowed (execute / executeSynchronously /
   /// burst); executeFenced sets false.
   bool allow_unspecified_outputs = true;
+  /// The registered extensions (the sizes of their operand types); a prepared model's
+  /// execution fills it with its kernel set's.
+  ExtensionList extensions{};
 };
 
 namespace detail {
@@ -109,11 +112,11 @@ inline Expected<ArgumentRegion> argument_region(const Request& request, const Re
 
 /// Combines model and request dimensions (HAL13.md e.4.4-5). `allow_unknown` tolerates unknown
 /// rank or 0 entries in the result.
-inline Status check_argument_dims(const Operand& operand, const RequestArgument& arg,
-                                  bool allow_unknown) {
+inline Status check_argument_dims(const Operand& operand, const RequestArgument& arg, bool allow_unknown,
+                                  const Extension::OperandTypeInformation* extension = nullptr) {
   const auto& md = operand.dimensions;
   const auto& rd = arg.dimensions;
-  if (!is_tensor(operand.type)) {
+  if (!(extension != nullptr ? extension->isTensor : is_tensor(operand.type))) {
     if (!rd.empty()) return NNHAL_INVALID("scalar argument must not have dimensions");
     return {};
   }
@@ -135,11 +138,13 @@ inline Status check_argument_dims(const Operand& operand, const RequestArgument&
 }
 
 /// Byte size of the combined (model, request) shape when fully known, else 0.
-inline std::uint64_t combined_size(const Operand& operand, const RequestArgument& arg) {
-  if (!is_tensor(operand.type)) return element_size(operand.type);
+inline std::uint64_t combined_size(const Operand& operand, const RequestArgument& arg,
+                                   const Extension::OperandTypeInformation* extension = nullptr) {
+  const std::uint32_t element = extension != nullptr ? extension->byteSize : element_size(operand.type);
+  if (!(extension != nullptr ? extension->isTensor : is_tensor(operand.type))) return element;
   const auto& d = arg.dimensions.empty() ? operand.dimensions : arg.dimensions;
   if (d.empty()) return 0;
-  std::uint64_t n = element_size(operand.type);
+  std::uint64_t n = element;
   for (std::uint32_t v : d) {
     if (v == 0) return 0;
     if (n > UINT32_MAX) return UINT64_MAX;  // model validation bounded sizes; request may not
@@ -214,10 +219,13 @@ inline Status validate_request(const Request& request, const Model& model,
       if (region->begin != nullptr && !is_aligned_for(operand.type, region->begin))
         return NNHAL_INVALID("%s %zu: buffer at offset %u is not aligned to its %u-byte elements", what, i,
                              arg.location.offset, element_size(operand.type));
-      if (auto s = detail::check_argument_dims(operand, arg, is_output && options.allow_unspecified_outputs); !s)
+      const Extension::OperandTypeInformation* extension =
+          find_extension_operand_type(model, options.extensions, operand.type);
+      if (auto s = detail::check_argument_dims(operand, arg, is_output && options.allow_unspecified_outputs, extension);
+          !s)
         return std::move(s.error().prefix("%s %zu", what, i));
       if (!is_output && region->begin != nullptr) {
-        const std::uint64_t need = detail::combined_size(operand, arg);
+        const std::uint64_t need = detail::combined_size(operand, arg, extension);
         if (need > region->size)
           return NNHAL_INVALID("input %zu: buffer of %llu bytes is smaller than the %llu bytes of its data", i,
                                static_cast<unsigned long long>(region->size), static_cast<unsigned long long>(need));

@@ -20,21 +20,47 @@ namespace nnhal {
 
 namespace detail {
 
+/// The kernels of `type` in `kernels`: a built-in operation's, or those of the registered
+/// extension operation `model` maps it to; nullptr when there are none.
+inline const OpKernel* find_kernel(const KernelTable& kernels, const Model& model, OperationType type) {
+  if (!is_extension(type)) return kernels.find(type);
+  auto found = resolve_extension_operation(model, kernels.extensions, type);
+  return found ? (*found)->kernel : nullptr;
+}
+
+/// The row of `type`: a built-in operation's, or that of the registered extension operation
+/// `model` maps it to; nullptr when there is none.
+inline const OperationInfo* find_row(const KernelTable& kernels, const Model& model, OperationType type) {
+  if (!is_extension(type)) return find_operation(type);
+  auto found = resolve_extension_operation(model, kernels.extensions, type);
+  return found ? (*found)->row : nullptr;
+}
+
+/// Index of the first operand of `operation` whose type is an extension's, or -1. IF and WHILE
+/// do not take operands of extension types (their subgraphs' operations may).
+inline std::ptrdiff_t extension_operand_position(const Subgraph& sg, const Operation& operation) noexcept {
+  for (std::uint32_t i : operation.inputs)
+    if (is_extension(sg.operands[i].type)) return static_cast<std::ptrdiff_t>(i);
+  for (std::uint32_t o : operation.outputs)
+    if (is_extension(sg.operands[o].type)) return static_cast<std::ptrdiff_t>(o);
+  return -1;
+}
+
 /// True when the kernel choice of `op` accepts the declared operand records of `operation`.
 inline bool kernel_available(const Model& model, const Subgraph& sg, const Operation& operation,
-                             const OpKernel& op) {
+                             const OpKernel& op, ExtensionList extensions) {
   if (op.select == nullptr) return false;
   std::vector<RtOperand> records;
   std::vector<std::uint32_t> ins, outs;
   records.reserve(operation.inputs.size() + operation.outputs.size());
   for (std::uint32_t i : operation.inputs) {
-    auto r = make_record(model, sg.operands[i]);
+    auto r = make_record(model, sg.operands[i], find_extension_operand_type(model, extensions, sg.operands[i].type));
     if (!r) return false;
     ins.push_back(static_cast<std::uint32_t>(records.size()));
     records.push_back(*r);
   }
   for (std::uint32_t o : operation.outputs) {
-    auto r = make_record(model, sg.operands[o]);
+    auto r = make_record(model, sg.operands[o], find_extension_operand_type(model, extensions, sg.operands[o].type));
     if (!r) return false;
     outs.push_back(static_cast<std::uint32_t>(records.size()));
     records.push_back(*r);
@@ -98,10 +124,11 @@ class SupportQuery {
 
  private:
   bool operation(const Subgraph& sg, const Operation& op) const {
-    const OpKernel* kernel = kernels_.find(op.type);
+    const OpKernel* kernel = find_kernel(kernels_, model_, op.type);
     if (kernel == nullptr) return false;
     if (allowed_ && !allowed_(sg, op)) return false;
-    if (!kernel->control_flow) return kernel_available(model_, sg, op, *kernel);
+    if (!kernel->control_flow) return kernel_available(model_, sg, op, *kernel, kernels_.extensions);
+    if (extension_operand_position(sg, op) >= 0) return false;
     for (std::uint32_t in : op.inputs) {
       const Operand& operand = sg.operands[in];
       if (operand.lifetime == OperandLifeTime::SUBGRAPH && !supported_[operand.location.offset]) return false;
@@ -120,9 +147,12 @@ class SupportQuery {
 /// Validates `model` and reports, for each operation of its main subgraph, whether the kernels
 /// of `kernels` can execute it (and `allowed`, a device's policy, accepts it, when given).
 /// INVALID_ARGUMENT for an invalid model.
+/// Extension codes are valid when `kernels` registers their extension (or `options.extensions`
+/// names it, when not empty).
 inline Expected<std::vector<bool>> supported_operations(const Model& model, const KernelTable& kernels,
-                                                        const ValidationOptions& options = {},
+                                                        ValidationOptions options = {},
                                                         detail::SupportQuery::Filter allowed = {}) {
+  if (options.extensions.empty()) options.extensions = kernels.extensions;
   if (auto v = validate_model(model, options); !v) return std::move(v.error());
   detail::SupportQuery query(model, kernels, std::move(allowed));
   return query.operations(model.main);
@@ -141,7 +171,7 @@ inline bool all_operations_supported(const Model& model, const KernelTable& kern
     const std::vector<bool> flags = query.operations(sg);
     for (std::size_t k = 0; k < flags.size(); ++k)
       if (!flags[k]) {
-        const OperationInfo* info = find_operation(sg.operations[k].type);
+        const OperationInfo* info = detail::find_row(kernels, model, sg.operations[k].type);
         const char* name = info != nullptr ? info->name.data() : "?";
         why = g == 0 ? NNHAL_INVALID("main operation %zu (%s) is not supported by this device", k, name)
                      : NNHAL_INVALID("referenced[%zu] operation %zu (%s) is not supported by this device", g - 1,
