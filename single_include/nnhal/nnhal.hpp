@@ -971,14 +971,37 @@ struct Memory {
   std::size_t size = 0;
 };
 
+/// One entry of a model's extension map (`@1.2::Model.ExtensionNameAndPrefix`): operand and
+/// operation type codes whose high 16 bits are `prefix` belong to the extension `name`.
+struct ExtensionNameAndPrefix {
+  std::string name;
+  std::uint16_t prefix = 0;
+};
+
 /// A complete model (`@1.3::Model`): the main subgraph, the subgraphs IF/WHILE refer to, the
-/// inline constant bytes and the memory pools of CONSTANT_REFERENCE operands.
+/// inline constant bytes, the memory pools of CONSTANT_REFERENCE operands and the names of the
+/// vendor extensions its type codes from 0x10000 refer to.
 struct Model {
   Subgraph main;
   std::vector<Subgraph> referenced;
   std::vector<std::uint8_t> operandValues;
   std::vector<Memory> pools;
   bool relaxComputationFloat32toFloat16 = false;
+  std::vector<ExtensionNameAndPrefix> extensionNameToPrefix;
+};
+
+/// A vendor extension as a device reports it (`@1.2::Extension`, getSupportedExtensions): its
+/// name and the operand types it defines.
+struct Extension {
+  /// One operand type of an extension: its code within the extension (the low 16 bits of an
+  /// operand type), whether it is a tensor, and the bytes of one element (of the scalar).
+  struct OperandTypeInformation {
+    std::uint16_t type = 0;
+    bool isTensor = false;
+    std::uint32_t byteSize = 0;
+  };
+  std::string name;
+  std::vector<OperandTypeInformation> operandTypes;
 };
 
 /// One request argument (`@1.0::RequestArgument`).
@@ -1117,17 +1140,25 @@ struct RtOperand {
   const SymmPerChannelQuantParams* channel_quant = nullptr;
   std::byte* data = nullptr;
   std::size_t length = 0;  ///< bytes available at `data`
+  /// For an operand type of an extension: its registered element size (> 0) and kind.
+  std::uint32_t extension_bytes = 0;
+  bool extension_tensor = false;
+
+  /// Whether the operand is a tensor (an extension type's registered kind included).
+  bool tensor() const noexcept { return extension_bytes != 0 ? extension_tensor : is_tensor(type); }
+  /// Bytes per element (an extension type's registered size included).
+  std::uint32_t element_bytes() const noexcept { return extension_bytes != 0 ? extension_bytes : element_size(type); }
 
   /// Bytes the current shape needs (0 when unknown or zero-sized; UINT64_MAX when the size
   /// does not fit 64 bits, so every "is the buffer large enough" check fails safely).
   std::uint64_t required_bytes() const noexcept {
-    if (!is_tensor(type)) return element_size(type);
+    if (!tensor()) return element_bytes();
     if (!rank_known) return 0;
     std::uint64_t bytes = 0;
-    return __builtin_mul_overflow(dims.element_count(), std::uint64_t{element_size(type)}, &bytes) ? UINT64_MAX : bytes;
+    return __builtin_mul_overflow(dims.element_count(), std::uint64_t{element_bytes()}, &bytes) ? UINT64_MAX : bytes;
   }
   bool has_value() const noexcept { return lifetime != OperandLifeTime::NO_VALUE; }
-  bool shape_known() const noexcept { return !is_tensor(type) || (rank_known && dims.all_known()); }
+  bool shape_known() const noexcept { return !tensor() || (rank_known && dims.all_known()); }
 };
 
 /// Size in bytes of per-node parameters a kernel may precompute at prepare time.
@@ -1281,11 +1312,17 @@ struct OpKernel {
 };
 
 /// The runtime record of a declared operand of `model`, with constants bound to their bytes.
-inline Expected<RtOperand> make_record(const Model& model, const Operand& op) {
+/// `extension`: the registered description of the operand's type when it is an extension's.
+inline Expected<RtOperand> make_record(const Model& model, const Operand& op,
+                                       const Extension::OperandTypeInformation* extension = nullptr) {
   RtOperand r;
   r.type = op.type;
   r.lifetime = op.lifetime;
-  r.rank_known = !(is_tensor(op.type) && op.dimensions.empty());
+  if (extension != nullptr) {
+    r.extension_bytes = extension->byteSize;
+    r.extension_tensor = extension->isTensor;
+  }
+  r.rank_known = !(r.tensor() && op.dimensions.empty());
   if (!r.dims.assign(op.dimensions))
     return NNHAL_FAILURE("rank %zu exceeds the supported maximum %zu", op.dimensions.size(), kMaxRank);
   r.scale = op.scale;
@@ -1610,9 +1647,26 @@ struct UseKernels {
 template <OperationType Op, OperandType... Types>
 using Use = UseKernels<Op, Kernels<Op>, Types...>;
 
-/// A compile-time set of kernels: UseKernels / Use entries, at most one per operation.
+/// A kernel set entry naming a vendor extension X (nnhal/interface/extension.hpp): its operand
+/// types, operations and their kernels. Resolving a set with one needs
+/// <nnhal/kernels/extension.hpp> (included by <nnhal/kernels/resolve.hpp>).
+template <class X>
+struct UseExtension {
+  using extension = X;
+};
+
+/// True for UseExtension entries.
+template <class E>
+inline constexpr bool kIsExtensionEntry = false;
+template <class X>
+inline constexpr bool kIsExtensionEntry<UseExtension<X>> = true;
+
+/// A compile-time set of kernels: UseKernels / Use entries, at most one per operation, and
+/// UseExtension entries, at most one per extension name.
 template <class... Entries>
 struct KernelSet {};
+
+struct ExtensionInfo;
 
 /// Shorthand: the full kernels of the listed operations.
 template <OperationType... Ops>
@@ -1633,6 +1687,8 @@ using AllKernels = decltype(detail::drop_leading_void(
 /// operation outside the set (or without kernels yet).
 struct KernelTable {
   std::array<const OpKernel*, static_cast<std::size_t>(kOperationTypeCount)> kernels{};
+  /// The extensions the set registers (UseExtension entries); empty for most sets.
+  std::span<const ExtensionInfo* const> extensions{};
 
   /// The kernels of `type`, or nullptr.
   constexpr const OpKernel* find(OperationType type) const noexcept {
@@ -2057,19 +2113,18 @@ constexpr const OpKernel* entry_kernel() noexcept {
 
 }  // namespace detail
 
-/// True when every signature of Op's row has, for its key-input type, a kernel in Kernels<Op>
-/// or an entry of its `no_kernel` list, and every type with a kernel occurs in some signature.
-template <OperationType Op>
-constexpr bool kernels_cover_row() noexcept {
-  using K = Kernels<Op>;
+namespace detail {
+/// True when every signature of `row` has, for its key-input type, a kernel in family K or an
+/// entry of its `no_kernel` list, and every type with a kernel occurs in some signature.
+template <class K>
+constexpr bool family_covers_row(const OperationInfo& row) noexcept {
   if constexpr (std::is_base_of_v<NoKernelsYet, K> || std::is_base_of_v<ControlFlowKernels, K>) {
     return true;
   } else {
-    const OperationInfo& row = Row<Op>::info;
     for (const Signature& s : row.signatures) {
       if (K::key_input >= s.inputs.size) return false;
       const OperandType key = s.inputs[K::key_input];
-      if (!detail::contains(K::types, key) && !detail::contains(K::no_kernel, key)) return false;
+      if (!contains(K::types, key) && !contains(K::no_kernel, key)) return false;
     }
     for (OperandType t : K::types) {
       bool used = false;
@@ -2078,6 +2133,14 @@ constexpr bool kernels_cover_row() noexcept {
     }
     return true;
   }
+}
+}  // namespace detail
+
+/// True when every signature of Op's row has, for its key-input type, a kernel in Kernels<Op>
+/// or an entry of its `no_kernel` list, and every type with a kernel occurs in some signature.
+template <OperationType Op>
+constexpr bool kernels_cover_row() noexcept {
+  return detail::family_covers_row<Kernels<Op>>(Row<Op>::info);
 }
 
 }  // namespace nnhal
@@ -22297,25 +22360,365 @@ static_assert(kernels_cover_row<OperationType::RANK>());
 /// <nnhal/kernels/all.hpp>, which includes it with every kernel).
 
 
+// ---- begin nnhal/kernels/extension.hpp ----
+/// \file
+/// The descriptor of a registered extension (ExtensionInfo, nnhal/interface/extension.hpp) built
+/// at compile time from its definition: name, operand types, and each operation's row and
+/// kernels, with the checks a definition must pass (a valid name, unique and well-formed operand
+/// types and operations, signatures that name only the extension's own types, kernels that
+/// cover every signature). Included by <nnhal/kernels/resolve.hpp>; a kernel set without
+/// UseExtension entries instantiates nothing here.
+
+
+// ---- begin nnhal/interface/extension.hpp ----
+/// \file
+/// Vendor extensions (HAL13.md a.1, a.5, b.7, b.13): operand and operation types with codes
+/// above 0xFFFF, whose high 16 bits are a prefix that the model maps to an extension name
+/// (`Model::extensionNameToPrefix`) and whose low 16 bits are the type within that extension.
+///
+/// A driver defines an extension at compile time, with operations written as built-in ones are:
+/// a row (`static constexpr OperationInfo info = make_extension_row("NAME", {...})`) and a kernel
+/// family (nnhal/kernels/kernel.hpp), and names it in its kernel set:
+///
+///     struct Gelu { static constexpr OperationInfo info = make_extension_row("GELU", {...}); };
+///     struct GeluKernels : KernelFamily { types, infer, select<T> };
+///     struct FusedGelu {
+///       static constexpr std::string_view name = "com.example.fused_gelu";
+///       static constexpr std::array<Extension::OperandTypeInformation, 0> operand_types{};
+///       using operations = ExtensionOperations<ExtensionOp<0, Gelu, GeluKernels>>;
+///     };
+///     using Set = KernelSet<Use<OperationType::ADD>, UseExtension<FusedGelu>>;
+///
+/// In an extension row's signatures, `extension_operand(n)` stands for the extension's own
+/// operand type n (whatever prefix a model gives the extension); a kernel family may list it in
+/// its `types` to key on it. Operands of an extension's types are sized by its registration
+/// (byteSize per element, isTensor) in the arena and in request checks; kernels reach their
+/// data as bytes (NodeIO::input(i).data). IF and WHILE do not take them. Validation reaches the
+/// registered extensions through ValidationOptions::extensions (preparation, the support query
+/// and the Device fill it from their kernel set); without them, extension codes are rejected.
+/// This header is light: descriptors and lookups, no kernels.
+
+
+
+namespace nnhal {
+
+struct OpKernel;
+
+/// Bits of an extension type code (HAL13.md a.6): prefix in the high 16, type in the low 16.
+inline constexpr std::uint32_t kExtensionTypeBits = 16;
+inline constexpr std::uint32_t kTypeWithinExtensionMask = 0xFFFF;
+/// Largest prefix: a type code's sign bit stays 0.
+inline constexpr std::uint32_t kMaxExtensionPrefix = 0x7FFF;
+
+/// True for a type code of an extension (above 0xFFFF, HAL13.md a.1 BASE_MAX).
+constexpr bool is_extension_code(std::int32_t code) noexcept { return code > 0xFFFF; }
+constexpr bool is_extension(OperandType t) noexcept { return is_extension_code(static_cast<std::int32_t>(t)); }
+constexpr bool is_extension(OperationType t) noexcept { return is_extension_code(static_cast<std::int32_t>(t)); }
+
+/// The prefix (high 16 bits) and the type within the extension (low 16 bits) of a code.
+constexpr std::uint16_t extension_prefix(std::int32_t code) noexcept {
+  return static_cast<std::uint16_t>(static_cast<std::uint32_t>(code) >> kExtensionTypeBits);
+}
+constexpr std::uint16_t type_within_extension(std::int32_t code) noexcept {
+  return static_cast<std::uint16_t>(static_cast<std::uint32_t>(code) & kTypeWithinExtensionMask);
+}
+/// The code of type `type` of the extension a model maps to `prefix`.
+constexpr std::int32_t extension_code(std::uint16_t prefix, std::uint16_t type) noexcept {
+  return static_cast<std::int32_t>((std::uint32_t{prefix} << kExtensionTypeBits) | type);
+}
+
+/// Signature codes kExtensionLocalBase + n (below kAnyTypeCode) stand, in an extension's rows,
+/// for the extension's own operand type n.
+inline constexpr std::uint8_t kExtensionLocalBase = 0x80;
+inline constexpr std::uint16_t kMaxLocalExtensionType = kAnyTypeCode - kExtensionLocalBase - 1;
+
+/// In an extension operation's signatures: the extension's operand type `type` (<= 126).
+constexpr OperandType extension_operand(std::uint16_t type) noexcept {
+  return static_cast<OperandType>(kExtensionLocalBase + type);
+}
+
+/// True when signature code `c` names an extension's own operand type.
+constexpr bool is_local_extension_code(std::uint8_t c) noexcept {
+  return c >= kExtensionLocalBase && c != kAnyTypeCode;
+}
+
+/// The row of an extension operation: as make_row, with the name given (the code depends on
+/// the prefix a model chooses, so the row holds none).
+constexpr OperationInfo make_extension_row(std::string_view name, const RowSpec& spec) {
+  OperationInfo info = make_row(OperationType::OEM_OPERATION, spec);
+  info.name = name;
+  info.since = max_version(info.since, HalVersion::V1_2);
+  return info;
+}
+
+/// One operation of a registered extension: its type within the extension, its row and its
+/// kernels (nullptr: validated but not run).
+struct ExtensionOperation {
+  std::uint16_t type = 0;
+  const OperationInfo* row = nullptr;
+  const OpKernel* kernel = nullptr;
+};
+
+/// A registered extension, as validation, preparation and the device read it.
+struct ExtensionInfo {
+  std::string_view name;
+  std::span<const Extension::OperandTypeInformation> operand_types;
+  std::span<const ExtensionOperation> operations;
+
+  /// Operand type `type` of this extension, or nullptr.
+  constexpr const Extension::OperandTypeInformation* operand_type(std::uint16_t type) const noexcept {
+    for (const auto& t : operand_types)
+      if (t.type == type) return &t;
+    return nullptr;
+  }
+  /// Operation `type` of this extension, or nullptr.
+  constexpr const ExtensionOperation* operation(std::uint16_t type) const noexcept {
+    for (const auto& o : operations)
+      if (o.type == type) return &o;
+    return nullptr;
+  }
+};
+
+/// The extensions a program registered (through its kernel set).
+using ExtensionList = std::span<const ExtensionInfo* const>;
+
+/// A valid extension name (HAL13.md b.7): lowercase letters, digits, '.' and '_', at least one '.'.
+constexpr bool is_valid_extension_name(std::string_view name) noexcept {
+  bool dot = false;
+  for (char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_';
+    if (!ok) return false;
+    dot = dot || c == '.';
+  }
+  return dot;
+}
+
+/// The registered extension named `name`, or nullptr.
+constexpr const ExtensionInfo* find_extension(ExtensionList extensions, std::string_view name) noexcept {
+  for (const ExtensionInfo* e : extensions)
+    if (e != nullptr && e->name == name) return e;
+  return nullptr;
+}
+
+/// The registered extension that the prefix of extension code `code` names in `model`, or
+/// INVALID_ARGUMENT saying why there is none ("what" names the code: "operation", "operand type").
+inline Expected<const ExtensionInfo*> resolve_extension(const Model& model, ExtensionList extensions,
+                                                        std::int32_t code, const char* what) {
+  const std::uint16_t prefix = extension_prefix(code);
+  for (const ExtensionNameAndPrefix& e : model.extensionNameToPrefix) {
+    if (e.prefix != prefix) continue;
+    if (const ExtensionInfo* found = find_extension(extensions, e.name)) return found;
+    return NNHAL_INVALID("extension %s 0x%x (prefix %u, %s) has no registered extension", what,
+                         static_cast<unsigned>(code), prefix, e.name.c_str());
+  }
+  return NNHAL_INVALID("extension %s 0x%x (prefix %u) has no registered extension: the prefix is not in "
+                       "the model's extensionNameToPrefix",
+                       what, static_cast<unsigned>(code), prefix);
+}
+
+/// The registered operation of extension operation code `type` in `model`, or INVALID_ARGUMENT.
+inline Expected<const ExtensionOperation*> resolve_extension_operation(const Model& model, ExtensionList extensions,
+                                                                       OperationType type) {
+  const auto code = static_cast<std::int32_t>(type);
+  auto ext = resolve_extension(model, extensions, code, "operation");
+  if (!ext) return std::move(ext.error());
+  if (const ExtensionOperation* op = (*ext)->operation(type_within_extension(code))) return op;
+  return NNHAL_INVALID("extension operation 0x%x: extension %.*s defines no operation %u",
+                       static_cast<unsigned>(code), static_cast<int>((*ext)->name.size()), (*ext)->name.data(),
+                       type_within_extension(code));
+}
+
+/// The registered description of extension operand type `type` in `model`, or nullptr (not an
+/// extension type, or none registered: validation rejects those).
+inline const Extension::OperandTypeInformation* find_extension_operand_type(const Model& model,
+                                                                            ExtensionList extensions,
+                                                                            OperandType type) {
+  if (!is_extension(type)) return nullptr;
+  const auto code = static_cast<std::int32_t>(type);
+  for (const ExtensionNameAndPrefix& e : model.extensionNameToPrefix)
+    if (e.prefix == extension_prefix(code)) {
+      const ExtensionInfo* found = find_extension(extensions, e.name);
+      return found != nullptr ? found->operand_type(type_within_extension(code)) : nullptr;
+    }
+  return nullptr;
+}
+
+/// Registration vocabulary. Operation `Type` of an extension: its row (a class with
+/// `static constexpr OperationInfo info`) and its kernels (a kernel family, or NoKernelsYet).
+template <std::uint16_t Type, class RowT, class KernelsT>
+struct ExtensionOp {
+  static constexpr std::uint16_t type = Type;
+  using row = RowT;
+  using kernels = KernelsT;
+};
+
+/// The operations of an extension (its `operations` member type).
+template <class... Ops>
+struct ExtensionOperations {};
+
+}  // namespace nnhal
+// ---- end nnhal/interface/extension.hpp ----
 
 namespace nnhal {
 
 namespace detail {
+
+/// Picks, once at prepare time, the kernel of extension family K for the type of its key input
+/// among Ts, where the extension's own operand types are named by their local codes
+/// (extension_operand(n)): validation matched the node's types with the model's prefix, so
+/// an extension type there is this extension's.
+template <class K, OperandType... Ts>
+Expected<KernelFn> select_extension_kernel(const NodeIO& io, KernelPrepare& prepare) {
+  OperandType t = io.input(K::key_input).type;
+  if (is_extension(t)) t = extension_operand(type_within_extension(static_cast<std::int32_t>(t)));
+  Expected<KernelFn> chosen = NNHAL_FAILURE("no kernel for the key input's type 0x%x", static_cast<unsigned>(t));
+  (void)((t == Ts && (chosen = K::template select<Ts>(io, prepare), true)) || ...);
+  return chosen;
+}
+
+template <class K, OperandType... Ts>
+inline constexpr OpKernel kExtensionFamilyKernel{&K::infer, &select_extension_kernel<K, Ts...>};
+
+template <class K, std::size_t... I>
+constexpr const OpKernel* extension_kernel_for(std::index_sequence<I...>) noexcept {
+  return &kExtensionFamilyKernel<K, K::types[I]...>;
+}
+
+/// The kernels of family K for an extension operation: every type K has a kernel for.
+template <class K>
+constexpr const OpKernel* extension_kernel() noexcept {
+  static_assert(Complete<K>, "nnhal: an extension operation names kernels that are not defined");
+  static_assert(!std::is_base_of_v<ControlFlowKernels, K>, "nnhal: an extension operation cannot be control flow");
+  if constexpr (std::is_base_of_v<NoKernelsYet, K>) {
+    return nullptr;
+  } else {
+    return extension_kernel_for<K>(std::make_index_sequence<K::types.size()>{});
+  }
+}
+
+template <class Op>
+constexpr ExtensionOperation extension_operation() noexcept {
+  static_assert(family_covers_row<typename Op::kernels>(Op::row::info),
+                "nnhal: an extension operation's kernels must cover the key-input type of every signature "
+                "of its row (or list it in no_kernel), and every type with a kernel must occur in a signature");
+  return {Op::type, &Op::row::info, extension_kernel<typename Op::kernels>()};
+}
+
+template <class... Ops>
+constexpr std::array<ExtensionOperation, sizeof...(Ops)> extension_operations(ExtensionOperations<Ops...>*) noexcept {
+  return {extension_operation<Ops>()...};
+}
+
+/// The operations of extension X.
+template <class X>
+inline constexpr auto kExtensionOperations =
+    extension_operations(static_cast<typename X::operations*>(nullptr));
+
+/// True when every local code of `seq` names an operand type of the extension.
+template <std::size_t N>
+constexpr bool local_codes_defined(const TypeSeq& seq,
+                                   const std::array<Extension::OperandTypeInformation, N>& types) noexcept {
+  for (std::size_t i = 0; i < seq.size; ++i) {
+    const std::uint8_t c = seq.code(i);
+    if (!is_local_extension_code(c)) continue;
+    bool found = false;
+    for (const auto& t : types) found = found || t.type == c - kExtensionLocalBase;
+    if (!found) return false;
+  }
+  return true;
+}
+
+/// The checks of an extension definition X.
+template <class X>
+constexpr bool extension_well_formed() noexcept {
+  if (!is_valid_extension_name(X::name)) return false;
+  const auto& types = X::operand_types;
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    if (types[i].byteSize == 0 || types[i].type > kMaxLocalExtensionType) return false;
+    for (std::size_t j = 0; j < i; ++j)
+      if (types[j].type == types[i].type) return false;
+  }
+  const auto& ops = kExtensionOperations<X>;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j)
+      if (ops[j].type == ops[i].type) return false;
+    for (const Signature& s : ops[i].row->signatures)
+      if (!local_codes_defined(s.inputs, types) || !local_codes_defined(s.outputs, types)) return false;
+  }
+  return true;
+}
+
+/// The descriptor of extension X.
+template <class X>
+inline constexpr ExtensionInfo kExtensionInfo = [] {
+  static_assert(extension_well_formed<X>(),
+                "nnhal: an extension needs a valid name (lowercase letters, digits, '.', '_', at least one "
+                "'.'), operand types with unique codes <= 126 and byteSize > 0, operations with unique codes, "
+                "and signatures that name only its own operand types");
+  return ExtensionInfo{X::name, X::operand_types, kExtensionOperations<X>};
+}();
+
+}  // namespace detail
+
+}  // namespace nnhal
+// ---- end nnhal/kernels/extension.hpp ----
+
+namespace nnhal {
+
+namespace detail {
+/// Index of an operation entry's code; past the table for UseExtension entries.
+template <class E>
+constexpr std::size_t entry_index() noexcept {
+  if constexpr (kIsExtensionEntry<E>) return static_cast<std::size_t>(kOperationTypeCount);
+  else return static_cast<std::size_t>(E::op);
+}
+
+template <class E>
+constexpr void add_entry(KernelTable& table) noexcept {
+  if constexpr (!kIsExtensionEntry<E>) {
+    static_assert(static_cast<std::size_t>(E::op) < static_cast<std::size_t>(kOperationTypeCount),
+                  "nnhal: a kernel set names an operation code outside 0..101");
+    table.kernels[static_cast<std::size_t>(E::op)] = entry_kernel<E>();
+  }
+}
+
+/// The descriptors of the UseExtension entries among E, in order.
+template <class... E>
+inline constexpr auto kSetExtensions = [] {
+  std::array<const ExtensionInfo*, (std::size_t{kIsExtensionEntry<E>} + ... + 0)> out{};
+  std::size_t at = 0;
+  auto add = [&]<class Entry>(Entry*) {
+    if constexpr (kIsExtensionEntry<Entry>) out[at++] = &kExtensionInfo<typename Entry::extension>;
+  };
+  (add(static_cast<E*>(nullptr)), ...);
+  return out;
+}();
+
+template <std::size_t N>
+constexpr bool extension_names_unique(const std::array<const ExtensionInfo*, N>& list) noexcept {
+  for (std::size_t i = 0; i < N; ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (list[i]->name == list[j]->name) return false;
+  return true;
+}
+
 template <class... E>
 constexpr KernelTable build_kernel_table(KernelSet<E...>*) noexcept {
-  static_assert(((static_cast<std::size_t>(E::op) < static_cast<std::size_t>(kOperationTypeCount)) && ...),
-                "nnhal: a kernel set names an operation code outside 0..101");
   KernelTable table{};
-  ((table.kernels[static_cast<std::size_t>(E::op)] = entry_kernel<E>()), ...);
+  (add_entry<E>(table), ...);
+  if constexpr ((kIsExtensionEntry<E> || ...)) {
+    static_assert(extension_names_unique(kSetExtensions<E...>),
+                  "nnhal: a kernel set names an extension more than once");
+    table.extensions = kSetExtensions<E...>;
+  }
   return table;
 }
 
 template <class... E>
 constexpr bool kernel_set_unique(KernelSet<E...>*) noexcept {
-  std::array<bool, static_cast<std::size_t>(kOperationTypeCount)> named{};
+  std::array<bool, static_cast<std::size_t>(kOperationTypeCount) + 1> named{};
   bool unique = true;
-  ((unique = unique && !named[static_cast<std::size_t>(E::op)], named[static_cast<std::size_t>(E::op)] = true),
-   ...);
+  ((unique = unique && (kIsExtensionEntry<E> || !named[entry_index<E>()]), named[entry_index<E>()] = true), ...);
   return unique;
 }
 }  // namespace detail
@@ -23925,7 +24328,8 @@ struct Span {
   /// Node: the operation's name ("CONV_2D", "IF", "WHILE"); Iteration: "WHILE iteration";
   /// Prepare / Execution: "prepare" / "execution".
   std::string_view name;
-  /// Node and Iteration: the operation (WHILE for an iteration).
+  /// Node and Iteration: the operation (WHILE for an iteration; OEM_OPERATION, the type of an
+  /// extension row, for an extension operation, whose `name` is its row's).
   OperationType operation = OperationType::ADD;
   /// Node and Iteration: the subgraph the node belongs to (0 = main, 1 + i = referenced[i]).
   std::uint32_t subgraph = 0;
@@ -23993,24 +24397,64 @@ constexpr bool is_valid_lifetime(OperandLifeTime v) noexcept {
   return c >= 0 && c <= static_cast<std::int32_t>(OperandLifeTime::SUBGRAPH);
 }
 
+namespace detail {
+/// Byte size of an operand of an extension type with fully specified dimensions (0 when
+/// unknown), from the extension's element size; an overflow of uint32 yields an error.
+inline Expected<std::uint64_t> extension_operand_size(const Operand& op,
+                                                      const Extension::OperandTypeInformation& info) noexcept {
+  std::uint64_t n = info.byteSize;
+  if (!info.isTensor) return n;
+  if (op.dimensions.empty()) return std::uint64_t{0};
+  for (std::uint32_t d : op.dimensions) {
+    if (d == 0) return std::uint64_t{0};
+    n *= d;
+    if (n > UINT32_MAX) return NNHAL_INVALID("data size overflows uint32");
+  }
+  return n;
+}
+}  // namespace detail
+
 /// Checks one operand of a subgraph. `referenced_count` and the model's value sizes bound the
-/// location. Returns the operand's minimum HAL version.
-inline Expected<HalVersion> validate_operand(const Operand& op, const Model& model) noexcept {
+/// location. Operand types of extensions are accepted when `model` maps their prefix to one of
+/// `extensions` that defines the type. Returns the operand's minimum HAL version.
+inline Expected<HalVersion> validate_operand(const Operand& op, const Model& model,
+                                             ExtensionList extensions = {}) noexcept {
   const OperandType t = op.type;
   HalVersion v = HalVersion::V1_0;
   const bool oem = t == OperandType::OEM || t == OperandType::TENSOR_OEM_BYTE;
-  if (!is_fundamental(t) && !oem)
+  const Extension::OperandTypeInformation* ext = nullptr;
+  if (is_extension(t)) {
+    auto found = resolve_extension(model, extensions, static_cast<std::int32_t>(t), "operand type");
+    if (!found) return std::move(found.error());
+    ext = (*found)->operand_type(type_within_extension(static_cast<std::int32_t>(t)));
+    if (ext == nullptr)
+      return NNHAL_INVALID("extension operand type 0x%x: extension %.*s defines no operand type %u",
+                           static_cast<unsigned>(t), static_cast<int>((*found)->name.size()),
+                           (*found)->name.data(), type_within_extension(static_cast<std::int32_t>(t)));
+  } else if (!is_fundamental(t) && !oem) {
     return NNHAL_INVALID("invalid operand type %d", static_cast<int>(t));
+  }
   if (!is_valid_lifetime(op.lifetime))
     return NNHAL_INVALID("invalid lifetime %d", static_cast<int>(op.lifetime));
-  if (!oem) v = info(t).since;
+  if (ext != nullptr) v = HalVersion::V1_2;
+  else if (!oem) v = info(t).since;
+  const bool tensor = ext != nullptr ? ext->isTensor : is_tensor(t);
 
-  if (!is_tensor(t) && !op.dimensions.empty())
+  if (!tensor && !op.dimensions.empty()) {
+    if (ext != nullptr)
+      return NNHAL_INVALID("scalar extension operand type 0x%x has %zu dimensions", static_cast<unsigned>(t),
+                           op.dimensions.size());
     return NNHAL_INVALID("scalar %s has %zu dimensions", to_string(t).data(), op.dimensions.size());
-  if (is_tensor(t) && op.dimensions.empty()) v = max_version(v, HalVersion::V1_2);  // unknown rank
+  }
+  if (tensor && op.dimensions.empty()) v = max_version(v, HalVersion::V1_2);  // unknown rank
+
+  // Extension types: scale and zeroPoint 0 (HAL13.md a.1, e.2.4).
+  if (ext != nullptr && (op.scale != 0.0f || op.zeroPoint != 0))
+    return NNHAL_INVALID("extension operand type 0x%x requires scale 0 and zeroPoint 0, got %g and %d",
+                         static_cast<unsigned>(t), static_cast<double>(op.scale), op.zeroPoint);
 
   // Quantization parameters (HAL13.md a.1).
-  if (!oem) {
+  if (!oem && ext == nullptr) {
     const float s = op.scale;
     const std::int32_t zp = op.zeroPoint;
     auto need_zero_scale = [&]() -> Status {
@@ -24082,7 +24526,7 @@ inline Expected<HalVersion> validate_operand(const Operand& op, const Model& mod
   const DataLocation& loc = op.location;
   if ((t == OperandType::SUBGRAPH) != (op.lifetime == OperandLifeTime::SUBGRAPH))
     return NNHAL_INVALID("type SUBGRAPH and lifetime SUBGRAPH must go together");
-  auto size = operand_byte_size(op);
+  auto size = ext != nullptr ? detail::extension_operand_size(op, *ext) : operand_byte_size(op);
   if (!size) return std::move(size.error());
   switch (op.lifetime) {
     case OperandLifeTime::TEMPORARY_VARIABLE:
@@ -24100,7 +24544,7 @@ inline Expected<HalVersion> validate_operand(const Operand& op, const Model& mod
       break;
     case OperandLifeTime::CONSTANT_COPY:
     case OperandLifeTime::CONSTANT_REFERENCE: {
-      if (is_tensor(t) && !oem) {
+      if (tensor && !oem) {
         if (op.dimensions.empty()) return NNHAL_INVALID("constant tensor must have a known rank");
         for (std::uint32_t d : op.dimensions)
           if (d == 0) return NNHAL_INVALID("constant tensor must have fully specified, non-zero dimensions");
@@ -24147,6 +24591,9 @@ struct RequestValidationOptions {
   /// Outputs of unknown rank or dimensions are allowed (execute / executeSynchronously /
   /// burst); executeFenced sets false.
   bool allow_unspecified_outputs = true;
+  /// The registered extensions (the sizes of their operand types); a prepared model's
+  /// execution fills it with its kernel set's.
+  ExtensionList extensions{};
 };
 
 namespace detail {
@@ -24216,11 +24663,11 @@ inline Expected<ArgumentRegion> argument_region(const Request& request, const Re
 
 /// Combines model and request dimensions (HAL13.md e.4.4-5). `allow_unknown` tolerates unknown
 /// rank or 0 entries in the result.
-inline Status check_argument_dims(const Operand& operand, const RequestArgument& arg,
-                                  bool allow_unknown) {
+inline Status check_argument_dims(const Operand& operand, const RequestArgument& arg, bool allow_unknown,
+                                  const Extension::OperandTypeInformation* extension = nullptr) {
   const auto& md = operand.dimensions;
   const auto& rd = arg.dimensions;
-  if (!is_tensor(operand.type)) {
+  if (!(extension != nullptr ? extension->isTensor : is_tensor(operand.type))) {
     if (!rd.empty()) return NNHAL_INVALID("scalar argument must not have dimensions");
     return {};
   }
@@ -24242,11 +24689,13 @@ inline Status check_argument_dims(const Operand& operand, const RequestArgument&
 }
 
 /// Byte size of the combined (model, request) shape when fully known, else 0.
-inline std::uint64_t combined_size(const Operand& operand, const RequestArgument& arg) {
-  if (!is_tensor(operand.type)) return element_size(operand.type);
+inline std::uint64_t combined_size(const Operand& operand, const RequestArgument& arg,
+                                   const Extension::OperandTypeInformation* extension = nullptr) {
+  const std::uint32_t element = extension != nullptr ? extension->byteSize : element_size(operand.type);
+  if (!(extension != nullptr ? extension->isTensor : is_tensor(operand.type))) return element;
   const auto& d = arg.dimensions.empty() ? operand.dimensions : arg.dimensions;
   if (d.empty()) return 0;
-  std::uint64_t n = element_size(operand.type);
+  std::uint64_t n = element;
   for (std::uint32_t v : d) {
     if (v == 0) return 0;
     if (n > UINT32_MAX) return UINT64_MAX;  // model validation bounded sizes; request may not
@@ -24321,10 +24770,13 @@ inline Status validate_request(const Request& request, const Model& model,
       if (region->begin != nullptr && !is_aligned_for(operand.type, region->begin))
         return NNHAL_INVALID("%s %zu: buffer at offset %u is not aligned to its %u-byte elements", what, i,
                              arg.location.offset, element_size(operand.type));
-      if (auto s = detail::check_argument_dims(operand, arg, is_output && options.allow_unspecified_outputs); !s)
+      const Extension::OperandTypeInformation* extension =
+          find_extension_operand_type(model, options.extensions, operand.type);
+      if (auto s = detail::check_argument_dims(operand, arg, is_output && options.allow_unspecified_outputs, extension);
+          !s)
         return std::move(s.error().prefix("%s %zu", what, i));
       if (!is_output && region->begin != nullptr) {
-        const std::uint64_t need = detail::combined_size(operand, arg);
+        const std::uint64_t need = detail::combined_size(operand, arg, extension);
         if (need > region->size)
           return NNHAL_INVALID("input %zu: buffer of %llu bytes is smaller than the %llu bytes of its data", i,
                                static_cast<unsigned long long>(region->size), static_cast<unsigned long long>(need));
@@ -24536,7 +24988,7 @@ inline Status merge_declared_shape(const RtOperand& declared, RtOperand& compute
   if (computed.required_bytes() > kMaxTensorBytes)
     return NNHAL_FAILURE("a computed shape of %llu elements exceeds the size limit",
                          static_cast<unsigned long long>(computed.dims.element_count()));
-  if (!is_tensor(declared.type) || !declared.rank_known) return {};
+  if (!declared.tensor() || !declared.rank_known) return {};
   if (declared.dims.rank() != computed.dims.rank())
     return NNHAL_FAILURE("computed rank %zu differs from the declared rank %zu",
                          computed.dims.rank(), declared.dims.rank());
@@ -24552,7 +25004,7 @@ inline Status merge_declared_shape(const RtOperand& declared, RtOperand& compute
 /// (rank when known, every known dimension) and with the size limit: the subgraph was planned
 /// for its declaration.
 inline Status check_bound_shape(const RtOperand& declared, const RtOperand& bound) noexcept {
-  if (!bound.has_value() || !is_tensor(declared.type)) return {};
+  if (!bound.has_value() || !declared.tensor()) return {};
   if (bound.required_bytes() > kMaxTensorBytes) return NNHAL_FAILURE("an input shape exceeds the size limit");
   if (!declared.rank_known) return {};
   if (!bound.rank_known || bound.dims.rank() != declared.dims.rank())
@@ -24762,6 +25214,8 @@ struct PreparedCore {
   std::uint32_t while_nodes = 0;
   /// Where kernels run pieces of their work (PrepareOptions::parallel); nullptr: the caller.
   Parallel* parallel = nullptr;
+  /// The extensions of the kernel set it was prepared with (their operand types' sizes).
+  ExtensionList extensions{};
 };
 
 /// True when `now` is later than `deadline` (signed difference, so counters may wrap).
@@ -25129,7 +25583,9 @@ Status Execution<C>::run_nodes(std::uint32_t g) {
                                       [](const WhileNode&) { return OperationType::WHILE; },
                                   },
                                   node);
-      span.name = to_string(span.operation);
+      // The row's name: an extension operation's own (its row's type is OEM_OPERATION).
+      const auto* compute = std::get_if<ComputeNode>(&node);
+      span.name = compute != nullptr ? compute->info->name : to_string(span.operation);
       span.subgraph = g;
       span.node = static_cast<std::uint32_t>(k);
       span.begin_ns = trace_->now_ns();
@@ -25162,7 +25618,7 @@ Status Execution<C>::run_compute(std::uint32_t g, const ComputeNode& node) {
         return NNHAL_INVALID("%s: input %zu is omitted but required", info.name.data(), i);
       continue;
     }
-    if (!info.has(kOpAllowsZeroSized) && is_tensor(in.type) && in.rank_known && in.dims.element_count() == 0)
+    if (!info.has(kOpAllowsZeroSized) && in.tensor() && in.rank_known && in.dims.element_count() == 0)
       return NNHAL_FAILURE("%s: input %zu is zero-sized", info.name.data(), i);
   }
   if (node.dynamic) {
@@ -25441,7 +25897,14 @@ Status Execution<C>::run_request(const Request& request, const ExecuteOptions<C>
   loop_depth_ = 0;
   // The request is validated before the deadline is looked at (HAL13.md c.1.2, c.3): an invalid
   // request is INVALID_ARGUMENT whatever the deadline.
-  if (auto s = validate_request(request, core_->model, options.request, &regions_); !s) return s;
+  const RequestValidationOptions* request_options = &options.request;
+  RequestValidationOptions with_extensions;
+  if (!core_->extensions.empty()) [[unlikely]] {
+    with_extensions = options.request;
+    with_extensions.extensions = core_->extensions;
+    request_options = &with_extensions;
+  }
+  if (auto s = validate_request(request, core_->model, *request_options, &regions_); !s) return s;
   if (deadline_ && detail::passed(clock_.now(), *deadline_))
     return Error(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "the deadline passed before the execution started");
   if (auto s = bind_main(request, options.token_memory); !s) return s;
@@ -25483,7 +25946,7 @@ inline bool inputs_static(const SubgraphPlan& plan, const OperationInfo& info,
     if (!op.has_value()) continue;
     if (!op.shape_known()) return false;
     const bool value_needed =
-        !is_tensor(op.type) || (i < 64 && ((info.value_inputs >> i) & 1u) != 0);
+        !op.tensor() || (i < 64 && ((info.value_inputs >> i) & 1u) != 0);
     if (value_needed && plan.storage[inputs[i]].storage != Storage::Constant) return false;
   }
   return true;
@@ -25596,7 +26059,7 @@ inline bool inputs_need_checks(const SubgraphPlan& plan, std::span<const std::ui
   for (std::uint32_t in : ins) {
     const RtOperand& r = plan.operands[in];
     if (!r.has_value() || (is_main && r.lifetime == OperandLifeTime::SUBGRAPH_INPUT)) return true;
-    if (is_tensor(r.type) && !(r.shape_known() && r.dims.element_count() != 0)) return true;
+    if (r.tensor() && !(r.shape_known() && r.dims.element_count() != 0)) return true;
   }
   return false;
 }
@@ -25611,7 +26074,8 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
   plan.operands.resize(n);
   plan.storage.assign(n, OperandPlan{});
   for (std::size_t i = 0; i < n; ++i) {
-    auto r = make_record(model, sg.operands[i]);
+    auto r = make_record(model, sg.operands[i],
+                         find_extension_operand_type(model, kernels.extensions, sg.operands[i].type));
     if (!r) return std::move(r.error().prefix("operand %zu", i));
     plan.operands[i] = *r;
     switch (sg.operands[i].lifetime) {
@@ -25635,12 +26099,28 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
     const Operation& operation = sg.operations[k];
     const OperationInfo* info = find_operation(operation.type);
     const OpKernel* op = kernels.find(operation.type);
+    if (is_extension(operation.type)) {
+      auto found = resolve_extension_operation(model, kernels.extensions, operation.type);
+      if (!found) return std::move(found.error().prefix("operation %u", k));
+      info = (*found)->row;
+      op = (*found)->kernel;
+    }
     if (info == nullptr || op == nullptr)
       return NNHAL_FAILURE("operation %u (%s) has no kernel in this program's kernel set", k,
                            info ? info->name.data() : "unknown");
     for (std::uint32_t in : operation.inputs) last_use[in] = k;
     for (std::uint32_t out : operation.outputs) first_use[out] = last_use[out] = k;
 
+    if (op->control_flow) {
+      for (std::uint32_t i : operation.inputs)
+        if (is_extension(sg.operands[i].type))
+          return NNHAL_FAILURE("operation %u (%s): operand %u has an extension type; IF and WHILE do not take them",
+                               k, info->name.data(), i);
+      for (std::uint32_t o : operation.outputs)
+        if (is_extension(sg.operands[o].type))
+          return NNHAL_FAILURE("operation %u (%s): operand %u has an extension type; IF and WHILE do not take them",
+                               k, info->name.data(), o);
+    }
     if (operation.type == OperationType::IF) {
       IfNode node;
       node.condition = operation.inputs[0];
@@ -25677,7 +26157,8 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
       for (std::uint32_t out : outs) {
         RtOperand& rec = plan.operands[out];
         rec.rank_known = true;
-        RtOperand declared = *make_record(model, sg.operands[out]);
+        RtOperand declared =
+            *make_record(model, sg.operands[out], find_extension_operand_type(model, kernels.extensions, sg.operands[out].type));
         if (auto s = merge_declared_shape(declared, rec); !s)
           return std::move(s.error().prefix("operation %u (%s) output operand %u", k, info->name.data(), out));
       }
@@ -25769,27 +26250,34 @@ inline std::size_t control_flow_depth(const Model& model) {
 
 namespace nnhal {
 
-/// True when signature `s` accepts the types of `op`'s operands.
-inline bool signature_accepts(const Signature& s, const OperationView& op) noexcept {
+/// True when signature code `c` accepts operand type `t`. In the row of an extension the model
+/// maps to `prefix` (>= 0), local codes stand for that extension's operand types.
+constexpr bool code_accepts(std::uint8_t c, OperandType t, std::int32_t prefix) noexcept {
+  if (c == kAnyTypeCode) return true;
+  if (prefix >= 0 && is_local_extension_code(c))
+    return static_cast<std::int32_t>(t) ==
+           extension_code(static_cast<std::uint16_t>(prefix), static_cast<std::uint16_t>(c - kExtensionLocalBase));
+  return c == static_cast<std::int32_t>(t);
+}
+
+/// True when signature `s` accepts the types of `op`'s operands (`prefix`: see code_accepts;
+/// -1 for built-in rows).
+inline bool signature_accepts(const Signature& s, const OperationView& op, std::int32_t prefix = -1) noexcept {
   const std::size_t ni = op.input_count(), no = op.output_count();
   if (!s.inputs.accepts_count(ni) || !s.outputs.accepts_count(no)) return false;
-  for (std::size_t i = 0; i < ni; ++i) {
-    const std::uint8_t c = s.inputs.code_at(i, ni);
-    if (c != kAnyTypeCode && c != static_cast<std::uint32_t>(op.input(i).type)) return false;
-  }
-  for (std::size_t i = 0; i < no; ++i) {
-    const std::uint8_t c = s.outputs.code_at(i, no);
-    if (c != kAnyTypeCode && c != static_cast<std::uint32_t>(op.output(i).type)) return false;
-  }
+  for (std::size_t i = 0; i < ni; ++i)
+    if (!code_accepts(s.inputs.code_at(i, ni), op.input(i).type, prefix)) return false;
+  for (std::size_t i = 0; i < no; ++i)
+    if (!code_accepts(s.outputs.code_at(i, no), op.output(i).type, prefix)) return false;
   return true;
 }
 
 /// Lowest version among the signatures accepting `op`, or nullopt when none does.
-inline std::optional<HalVersion> match_signature(const OperationInfo& info,
-                                                 const OperationView& op) noexcept {
+inline std::optional<HalVersion> match_signature(const OperationInfo& info, const OperationView& op,
+                                                 std::int32_t prefix = -1) noexcept {
   std::optional<HalVersion> best;
   for (const Signature& s : info.signatures)
-    if (signature_accepts(s, op) && (!best || s.version < *best)) best = s.version;
+    if (signature_accepts(s, op, prefix) && (!best || s.version < *best)) best = s.version;
   return best;
 }
 
@@ -25804,7 +26292,14 @@ inline void describe_types(const OperationView& op, bool outputs, char* buf, std
   put("(");
   for (std::size_t i = 0; i < n && at + 1 < cap; ++i) {
     if (i) put(", ");
-    put(to_string(outputs ? op.output(i).type : op.input(i).type).data());
+    const OperandType t = outputs ? op.output(i).type : op.input(i).type;
+    if (is_extension(t)) {
+      char ext[32];
+      std::snprintf(ext, sizeof ext, "EXTENSION(0x%x)", static_cast<unsigned>(t));
+      put(ext);
+    } else {
+      put(to_string(t).data());
+    }
   }
   put(")");
 }
@@ -25891,6 +26386,11 @@ struct ValidationOptions {
   /// validate_model, the supported-operations query, PreparedModel::prepare and the Device all
   /// hold the driver's rule unless a framework-side interpreter asks for more.
   bool allow_runtime_only = false;
+  /// The vendor extensions the program registered (nnhal/interface/extension.hpp): operand
+  /// and operation types from 0x10000 are valid only when the model maps their prefix to one of
+  /// these that defines them. Preparation, the supported-operations query and the Device fill it
+  /// from their kernel set when it is empty; on its own validate_model accepts no extension code.
+  ExtensionList extensions{};
 };
 
 namespace detail {
@@ -25941,7 +26441,7 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
   if (is_main && sg.operations.empty()) return NNHAL_INVALID("has no operations");
 
   for (std::size_t i = 0; i < sg.operands.size(); ++i) {
-    auto v = validate_operand(sg.operands[i], model);
+    auto v = validate_operand(sg.operands[i], model, options.extensions);
     if (!v) return std::move(v.error().prefix("operand %zu", i));
     version = max_version(version, *v);
     if (record != nullptr) record->operands[i] = *v;
@@ -25968,6 +26468,13 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
   for (std::size_t k = 0; k < sg.operations.size(); ++k) {
     const Operation& operation = sg.operations[k];
     const OperationInfo* info = find_operation(operation.type);
+    std::int32_t prefix = -1;  // the extension's prefix for an extension operation
+    if (info == nullptr && is_extension(operation.type)) {
+      auto found = resolve_extension_operation(model, options.extensions, operation.type);
+      if (!found) return std::move(found.error().prefix("operation %zu", k));
+      info = (*found)->row;
+      prefix = extension_prefix(static_cast<std::int32_t>(operation.type));
+    }
     if (info == nullptr)
       return NNHAL_INVALID("operation %zu has invalid type %d", k, static_cast<int>(operation.type));
     for (std::size_t j = 0; j < operation.inputs.size(); ++j) {
@@ -25998,7 +26505,7 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
     // Control-flow rows describe their variable layout in `validate`; all others must match a
     // signature of the table first.
     if (!info->has(kOpControlFlow)) {
-      auto matched = match_signature(*info, view);
+      auto matched = match_signature(*info, view, prefix);
       if (!matched) {
         char ins[160], outs[96];
         describe_types(view, false, ins, sizeof ins);
@@ -26016,6 +26523,7 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
       if (auto s = info->validate(view, op_version); !s)
         return std::move(s.error().prefix("operation %zu (%s)", k, info->name.data()));
     }
+    if (prefix >= 0) op_version = max_version(op_version, HalVersion::V1_2);  // extension operation
     if (op_version > HalVersion::V1_3)
       return NNHAL_INVALID("operation %zu (%s) needs a HAL version newer than 1.3", k, info->name.data());
     version = max_version(version, op_version);
@@ -26028,6 +26536,30 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
                            sg.operands[i].numberOfConsumers, consumers[i]);
   }
   return version;
+}
+
+/// Checks the model's extension map (HAL13.md e.1.8): valid names, unique names, unique
+/// prefixes, each prefix below 32768.
+inline Status check_extension_map(const Model& model) {
+  const auto& map = model.extensionNameToPrefix;
+  for (std::size_t i = 0; i < map.size(); ++i) {
+    const ExtensionNameAndPrefix& e = map[i];
+    if (!is_valid_extension_name(e.name))
+      return NNHAL_INVALID("extensionNameToPrefix[%zu]: \"%s\" is not a valid extension name (lowercase "
+                           "letters, digits, '.' and '_', with at least one '.')",
+                           i, e.name.c_str());
+    if (e.prefix > kMaxExtensionPrefix)
+      return NNHAL_INVALID("extensionNameToPrefix[%zu] (%s): prefix %u is above %u", i, e.name.c_str(), e.prefix,
+                           kMaxExtensionPrefix);
+    for (std::size_t j = 0; j < i; ++j) {
+      if (map[j].name == e.name)
+        return NNHAL_INVALID("extensionNameToPrefix[%zu]: name %s is also entry %zu", i, e.name.c_str(), j);
+      if (map[j].prefix == e.prefix)
+        return NNHAL_INVALID("extensionNameToPrefix[%zu] (%s): prefix %u is also the prefix of %s", i,
+                             e.name.c_str(), e.prefix, map[j].name.c_str());
+    }
+  }
+  return {};
 }
 
 /// Rejects cycles among subgraph references (iterative DFS: no recursion on untrusted depth).
@@ -26080,6 +26612,11 @@ inline Expected<HalVersion> validate_model(const Model& model, const ValidationO
                                            std::vector<detail::SubgraphVersions>* record = nullptr) {
   HalVersion version = HalVersion::V1_0;
   if (record != nullptr) record->assign(1 + model.referenced.size(), {});
+  if (auto s = detail::check_extension_map(model); !s) {
+    NNHAL_VLOG(validate, "model rejected: %s", s.error().c_str());
+    return std::move(s.error());
+  }
+  if (!model.extensionNameToPrefix.empty()) version = HalVersion::V1_2;
   for (std::size_t g = 0; g <= model.referenced.size(); ++g) {
     const bool is_main = g == 0;
     const Subgraph& sg = is_main ? model.main : model.referenced[g - 1];
@@ -26117,21 +26654,47 @@ namespace nnhal {
 
 namespace detail {
 
+/// The kernels of `type` in `kernels`: a built-in operation's, or those of the registered
+/// extension operation `model` maps it to; nullptr when there are none.
+inline const OpKernel* find_kernel(const KernelTable& kernels, const Model& model, OperationType type) {
+  if (!is_extension(type)) return kernels.find(type);
+  auto found = resolve_extension_operation(model, kernels.extensions, type);
+  return found ? (*found)->kernel : nullptr;
+}
+
+/// The row of `type`: a built-in operation's, or that of the registered extension operation
+/// `model` maps it to; nullptr when there is none.
+inline const OperationInfo* find_row(const KernelTable& kernels, const Model& model, OperationType type) {
+  if (!is_extension(type)) return find_operation(type);
+  auto found = resolve_extension_operation(model, kernels.extensions, type);
+  return found ? (*found)->row : nullptr;
+}
+
+/// Index of the first operand of `operation` whose type is an extension's, or -1. IF and WHILE
+/// do not take operands of extension types (their subgraphs' operations may).
+inline std::ptrdiff_t extension_operand_position(const Subgraph& sg, const Operation& operation) noexcept {
+  for (std::uint32_t i : operation.inputs)
+    if (is_extension(sg.operands[i].type)) return static_cast<std::ptrdiff_t>(i);
+  for (std::uint32_t o : operation.outputs)
+    if (is_extension(sg.operands[o].type)) return static_cast<std::ptrdiff_t>(o);
+  return -1;
+}
+
 /// True when the kernel choice of `op` accepts the declared operand records of `operation`.
 inline bool kernel_available(const Model& model, const Subgraph& sg, const Operation& operation,
-                             const OpKernel& op) {
+                             const OpKernel& op, ExtensionList extensions) {
   if (op.select == nullptr) return false;
   std::vector<RtOperand> records;
   std::vector<std::uint32_t> ins, outs;
   records.reserve(operation.inputs.size() + operation.outputs.size());
   for (std::uint32_t i : operation.inputs) {
-    auto r = make_record(model, sg.operands[i]);
+    auto r = make_record(model, sg.operands[i], find_extension_operand_type(model, extensions, sg.operands[i].type));
     if (!r) return false;
     ins.push_back(static_cast<std::uint32_t>(records.size()));
     records.push_back(*r);
   }
   for (std::uint32_t o : operation.outputs) {
-    auto r = make_record(model, sg.operands[o]);
+    auto r = make_record(model, sg.operands[o], find_extension_operand_type(model, extensions, sg.operands[o].type));
     if (!r) return false;
     outs.push_back(static_cast<std::uint32_t>(records.size()));
     records.push_back(*r);
@@ -26195,10 +26758,11 @@ class SupportQuery {
 
  private:
   bool operation(const Subgraph& sg, const Operation& op) const {
-    const OpKernel* kernel = kernels_.find(op.type);
+    const OpKernel* kernel = find_kernel(kernels_, model_, op.type);
     if (kernel == nullptr) return false;
     if (allowed_ && !allowed_(sg, op)) return false;
-    if (!kernel->control_flow) return kernel_available(model_, sg, op, *kernel);
+    if (!kernel->control_flow) return kernel_available(model_, sg, op, *kernel, kernels_.extensions);
+    if (extension_operand_position(sg, op) >= 0) return false;
     for (std::uint32_t in : op.inputs) {
       const Operand& operand = sg.operands[in];
       if (operand.lifetime == OperandLifeTime::SUBGRAPH && !supported_[operand.location.offset]) return false;
@@ -26217,9 +26781,12 @@ class SupportQuery {
 /// Validates `model` and reports, for each operation of its main subgraph, whether the kernels
 /// of `kernels` can execute it (and `allowed`, a device's policy, accepts it, when given).
 /// INVALID_ARGUMENT for an invalid model.
+/// Extension codes are valid when `kernels` registers their extension (or `options.extensions`
+/// names it, when not empty).
 inline Expected<std::vector<bool>> supported_operations(const Model& model, const KernelTable& kernels,
-                                                        const ValidationOptions& options = {},
+                                                        ValidationOptions options = {},
                                                         detail::SupportQuery::Filter allowed = {}) {
+  if (options.extensions.empty()) options.extensions = kernels.extensions;
   if (auto v = validate_model(model, options); !v) return std::move(v.error());
   detail::SupportQuery query(model, kernels, std::move(allowed));
   return query.operations(model.main);
@@ -26238,7 +26805,7 @@ inline bool all_operations_supported(const Model& model, const KernelTable& kern
     const std::vector<bool> flags = query.operations(sg);
     for (std::size_t k = 0; k < flags.size(); ++k)
       if (!flags[k]) {
-        const OperationInfo* info = find_operation(sg.operations[k].type);
+        const OperationInfo* info = detail::find_row(kernels, model, sg.operations[k].type);
         const char* name = info != nullptr ? info->name.data() : "?";
         why = g == 0 ? NNHAL_INVALID("main operation %zu (%s) is not supported by this device", k, name)
                      : NNHAL_INVALID("referenced[%zu] operation %zu (%s) is not supported by this device", g - 1,
@@ -26318,7 +26885,9 @@ class PreparedModel {
  private:
   static Expected<PreparedModel> prepare_untraced(const Model& model, const KernelTable& kernels,
                                                   const PrepareOptions& options) {
-    auto version = validate_model(model, options.validation);
+    ValidationOptions validation = options.validation;
+    if (validation.extensions.empty()) validation.extensions = kernels.extensions;
+    auto version = validate_model(model, validation);
     if (!version) return std::move(version.error());
     if (const std::size_t depth = control_flow_depth(model); depth > NNHAL_MAX_CONTROL_FLOW_DEPTH)
       return NNHAL_FAILURE("control flow is nested %zu deep; the executor supports %d", depth,
@@ -26330,6 +26899,7 @@ class PreparedModel {
     const Model& m = core->model;
     core->graphs.resize(1 + m.referenced.size());
     core->parallel = options.parallel;
+    core->extensions = validation.extensions;
     PrepareCounters counters;
     counters.concurrency = options.parallel != nullptr ? piece_slots(options.parallel->concurrency()) : 1;
     for (std::size_t g = 0; g < core->graphs.size(); ++g) {
@@ -26356,6 +26926,9 @@ class PreparedModel {
  public:
   /// The prepared copy of the model.
   const Model& model() const noexcept { return core_->model; }
+  /// The extensions it was validated and prepared with (its kernel set's, unless the options
+  /// named others).
+  ExtensionList extensions() const noexcept { return core_->extensions; }
   /// Bytes of the arena every execution reserves for temporaries of known size.
   std::uint64_t arena_bytes() const noexcept { return core_->arena_bytes; }
 
@@ -26380,6 +26953,14 @@ template <class Set = AllKernels>
 Expected<std::vector<bool>> supported_operations(const Model& model, const ValidationOptions& options = {},
                                                  detail::SupportQuery::Filter allowed = {}) {
   return Runtime<Set>::supported_operations(model, options, std::move(allowed));
+}
+
+/// Validates `model` as validate_model does, with the extensions kernel set `Set` registers
+/// (UseExtension entries) valid in it.
+template <class Set>
+Expected<HalVersion> validate_model(const Model& model, ValidationOptions options = {}) {
+  if (options.extensions.empty()) options.extensions = kernel_table<Set>().extensions;
+  return validate_model(model, options);
 }
 
 template <class Set>
@@ -27469,7 +28050,9 @@ class DevicePreparedModel : public std::enable_shared_from_this<DevicePreparedMo
                        std::shared_ptr<ExecutionCallback> callback) {
     if (callback == nullptr) return NNHAL_INVALID("execute: the callback is null");
     const auto start = context_->clock.now();
-    if (Status s = validate_request(request, prepared_.model()); !s) {
+    RequestValidationOptions checks;
+    checks.extensions = prepared_.extensions();
+    if (Status s = validate_request(request, prepared_.model(), checks); !s) {
       callback->notify(failure(s.error()));
       return s;
     }
@@ -27510,6 +28093,7 @@ class DevicePreparedModel : public std::enable_shared_from_this<DevicePreparedMo
     const auto start = context_->clock.now();
     RequestValidationOptions fenced;
     fenced.allow_unspecified_outputs = false;
+    fenced.extensions = prepared_.extensions();
     if (Status s = validate_request(request, prepared_.model(), fenced); !s)
       return std::move(s.error().prefix("executeFenced"));
     bool pending = false;
@@ -27644,7 +28228,10 @@ class DevicePreparedModel : public std::enable_shared_from_this<DevicePreparedMo
     auto device_start = fences_done, device_end = fences_done;
     // With driver-managed buffers, the request is validated before their use is checked, so a
     // malformed request gets INVALID_ARGUMENT even when it also reads an uninitialized buffer.
-    Status s = has_token_pool(request) ? validate_request(request, prepared_.model(), options.request) : Status{};
+    // (The execution sets the prepared model's extensions in its own check; this one needs them too.)
+    RequestValidationOptions checks = options.request;
+    checks.extensions = prepared_.extensions();
+    Status s = has_token_pool(request) ? validate_request(request, prepared_.model(), checks) : Status{};
     if (s) s = slot.buffers.bind(request, prepared_, context_->buffers);
     if (s) {
       options.token_memory = slot.buffers.token_memory();
@@ -27965,7 +28552,7 @@ namespace nnhal {
 using CacheToken = std::array<std::uint8_t, 32>;
 
 /// Version of the cache encoding; bump it whenever the byte layout changes.
-inline constexpr std::uint32_t kCacheFormatVersion = 1;
+inline constexpr std::uint32_t kCacheFormatVersion = 2;
 
 namespace detail::cache {
 
@@ -28012,6 +28599,27 @@ struct Fnv1a {
   }
 };
 
+/// Adds what a row means to a fingerprint: code, name, version, flags, slots, signatures.
+constexpr void add_row(Fnv1a& f, const OperationInfo& info) noexcept {
+  f.add(static_cast<std::uint64_t>(info.type));
+  f.add(info.name);
+  f.add(static_cast<std::uint64_t>(info.since));
+  f.add(info.flags);
+  for (std::span<const Slot> slots : {info.inputs, info.outputs, info.implicit_inputs}) {
+    f.add(slots.size());
+    for (const Slot& s : slots)
+      f.add(std::uint64_t{s.values} << 16 | static_cast<std::uint64_t>(s.role) << 8 | s.flags);
+  }
+  f.add(info.signatures.size());
+  for (const Signature& sig : info.signatures) {
+    f.add(static_cast<std::uint64_t>(sig.version));
+    for (const TypeSeq* seq : {&sig.inputs, &sig.outputs}) {
+      f.add(static_cast<std::uint64_t>(seq->size) << 8 | static_cast<std::uint8_t>(seq->repeat));
+      for (std::size_t i = 0; i < seq->size; ++i) f.add(seq->code(i));
+    }
+  }
+}
+
 /// Fingerprint of what a cache's meaning depends on besides its own bytes: the format version,
 /// the limits the reader enforces, and the operation table (codes, names, slots, signatures,
 /// flags). A build whose table differs reads a cache as foreign. (Whether a row has a kernel is
@@ -28023,23 +28631,27 @@ constexpr std::uint64_t compute_fingerprint() noexcept {
   f.add(NNHAL_MAX_CONTROL_FLOW_DEPTH);
   f.add(static_cast<std::uint64_t>(kOperandTypeCount));
   f.add(static_cast<std::uint64_t>(kOperationTypeCount));
-  for (const OperationInfo& info : operation_table()) {
-    f.add(static_cast<std::uint64_t>(info.type));
-    f.add(info.name);
-    f.add(static_cast<std::uint64_t>(info.since));
-    f.add(info.flags);
-    for (std::span<const Slot> slots : {info.inputs, info.outputs, info.implicit_inputs}) {
-      f.add(slots.size());
-      for (const Slot& s : slots)
-        f.add(std::uint64_t{s.values} << 16 | static_cast<std::uint64_t>(s.role) << 8 | s.flags);
-    }
-    f.add(info.signatures.size());
-    for (const Signature& sig : info.signatures) {
-      f.add(static_cast<std::uint64_t>(sig.version));
-      for (const TypeSeq* seq : {&sig.inputs, &sig.outputs}) {
-        f.add(static_cast<std::uint64_t>(seq->size) << 8 | static_cast<std::uint8_t>(seq->repeat));
-        for (std::size_t i = 0; i < seq->size; ++i) f.add(seq->code(i));
-      }
+  for (const OperationInfo& info : operation_table()) add_row(f, info);
+  return f.h;
+}
+
+/// `base` extended with the registered extensions (names, operand types, operation rows and
+/// whether each has kernels), in order: a program with another extension set reads a cache as
+/// foreign. `base` itself when there are none.
+inline std::uint64_t extend_fingerprint(std::uint64_t base, ExtensionList extensions) noexcept {
+  if (extensions.empty()) return base;
+  Fnv1a f;
+  f.add(base);
+  f.add(extensions.size());
+  for (const ExtensionInfo* e : extensions) {
+    f.add(e->name);
+    f.add(e->operand_types.size());
+    for (const auto& t : e->operand_types)
+      f.add(std::uint64_t{t.type} << 40 | std::uint64_t{t.isTensor} << 32 | t.byteSize);
+    f.add(e->operations.size());
+    for (const ExtensionOperation& op : e->operations) {
+      f.add(std::uint64_t{op.type} << 1 | (op.kernel != nullptr ? 1u : 0u));
+      add_row(f, *op.row);
     }
   }
   return f.h;
@@ -28213,6 +28825,11 @@ inline std::uint64_t cache_fingerprint() noexcept {
   return fingerprint;
 }
 
+/// The fingerprint of a program that registers `extensions` (cache_fingerprint() without any).
+inline std::uint64_t cache_fingerprint(ExtensionList extensions) noexcept {
+  return detail::cache::extend_fingerprint(cache_fingerprint(), extensions);
+}
+
 }  // namespace nnhal
 // ---- end nnhal/device/cache_format.hpp ----
 
@@ -28242,6 +28859,7 @@ inline constexpr std::size_t kMinSubgraphBytes = 4 * 4;     // four counts
 inline constexpr std::size_t kMinOperandBytes = 4 * 9 + 1;  // 9 words + extra-params tag
 inline constexpr std::size_t kMinOperationBytes = 3 * 4;    // type + two counts
 inline constexpr std::size_t kMinPoolBytes = 8;             // size
+inline constexpr std::size_t kMinExtensionEntryBytes = 8;   // prefix + name length
 
 /// Writes `v.size()` as a u32 count (false if it does not fit).
 template <class V>
@@ -28317,11 +28935,11 @@ inline Status get_u32_list(ByteReader& r, const char* what, std::vector<std::uin
 
 constexpr bool known_operand_type(std::int32_t t) noexcept {
   return (t >= 0 && t < kOperandTypeCount) || t == static_cast<std::int32_t>(OperandType::OEM) ||
-         t == static_cast<std::int32_t>(OperandType::TENSOR_OEM_BYTE);
+         t == static_cast<std::int32_t>(OperandType::TENSOR_OEM_BYTE) || is_extension_code(t);
 }
 constexpr bool known_operation_type(std::int32_t t) noexcept {
   return (t >= 0 && t < kOperationTypeCount) ||
-         t == static_cast<std::int32_t>(OperationType::OEM_OPERATION);
+         t == static_cast<std::int32_t>(OperationType::OEM_OPERATION) || is_extension_code(t);
 }
 
 inline Status get_operand(ByteReader& r, Operand& op) {
@@ -28380,7 +28998,7 @@ inline Status get_subgraph(ByteReader& r, Subgraph& sg) {
   return {};
 }
 
-/// Model cache payload: relax flag, main, referenced subgraphs.
+/// Model cache payload: relax flag, main, referenced subgraphs, extensionNameToPrefix.
 inline Status decode_structure(std::span<const std::byte> payload, Model& m) {
   ByteReader r(payload);
   std::uint8_t relax = 0;
@@ -28394,6 +29012,18 @@ inline Status decode_structure(std::span<const std::byte> payload, Model& m) {
   for (std::uint32_t g = 0; g < n; ++g)
     if (auto s = get_subgraph(r, m.referenced[g]); !s)
       return std::move(s.error().prefix("referenced[%u]", g));
+  NNHAL_TRY(get_count(r, kMinExtensionEntryBytes, "extensionNameToPrefix entries", n));
+  m.extensionNameToPrefix.resize(n);
+  for (ExtensionNameAndPrefix& e : m.extensionNameToPrefix) {
+    std::uint32_t length = 0, prefix = 0;
+    std::span<const std::byte> name;
+    if (!r.u32(prefix) || !r.u32(length)) return truncated(r, "extensionNameToPrefix entry");
+    if (prefix > UINT16_MAX) return NNHAL_FAILURE("extension prefix %u does not fit 16 bits", prefix);
+    if (length > r.remaining() || !r.bytes(length, name))
+      return NNHAL_FAILURE("an extension name claims %u bytes but only %zu remain", length, r.remaining());
+    e.prefix = static_cast<std::uint16_t>(prefix);
+    e.name.assign(reinterpret_cast<const char*>(name.data()), name.size());
+  }
   if (r.remaining() != 0)
     return NNHAL_FAILURE("%zu unexpected bytes after the model structure", r.remaining());
   return {};
@@ -28436,8 +29066,10 @@ inline Status decode_data(std::span<const std::byte> payload, CachedModel& out) 
 /// channel quantization, operations, input/output indexes, operandValues, the bytes of every
 /// memory pool, relaxComputationFloat32toFloat16) bound to `token`. Fails with GENERAL_FAILURE
 /// only for a model the format cannot hold (a rank above NNHAL_MAX_RANK, counts beyond 32 bits,
-/// a pool without data); the device layer then just does not cache.
-inline Expected<CacheBlobs> write_model_cache(const Model& model, const CacheToken& token) {
+/// a pool without data); the device layer then just does not cache. `extensions`: those of the
+/// program (its kernel set's), which a cache is bound to as it is to the operation table.
+inline Expected<CacheBlobs> write_model_cache(const Model& model, const CacheToken& token,
+                                              ExtensionList extensions = {}) {
   using namespace detail::cache;
   std::vector<std::byte> data;
   ByteWriter d(data);
@@ -28461,12 +29093,21 @@ inline Expected<CacheBlobs> write_model_cache(const Model& model, const CacheTok
   for (std::size_t g = 0; g < model.referenced.size(); ++g)
     if (auto st = put_subgraph(s, model.referenced[g]); !st)
       return std::move(st.error().prefix("cannot cache referenced[%zu]", g));
+  if (!put_count(s, model.extensionNameToPrefix)) return NNHAL_FAILURE("too many extensions to cache");
+  for (const ExtensionNameAndPrefix& e : model.extensionNameToPrefix) {
+    if (e.name.size() > std::numeric_limits<std::uint32_t>::max())
+      return NNHAL_FAILURE("extension name too long to cache");
+    s.u32(e.prefix);
+    s.u32(static_cast<std::uint32_t>(e.name.size()));
+    s.bytes(e.name.data(), e.name.size());
+  }
+  const std::uint64_t fingerprint = cache_fingerprint(extensions);
   CacheBlobs out;
-  out.data_cache = seal_blob(Kind::Data, cache_fingerprint(), token, data, Sha256Digest{});
+  out.data_cache = seal_blob(Kind::Data, fingerprint, token, data, Sha256Digest{});
   Sha256Digest data_digest{};
   std::memcpy(data_digest.data(), out.data_cache.data() + out.data_cache.size() - kDigestBytes,
               kDigestBytes);
-  out.model_cache = seal_blob(Kind::Model, cache_fingerprint(), token, structure, data_digest);
+  out.model_cache = seal_blob(Kind::Model, fingerprint, token, structure, data_digest);
   return out;
 }
 
@@ -28474,7 +29115,8 @@ inline Expected<CacheBlobs> write_model_cache(const Model& model, const CacheTok
 /// token, another format version or nnhal build, or a data cache of another model give
 /// GENERAL_FAILURE with a message saying what is wrong. The decoded model is run through
 /// validate_model with `options` (a failure there is reported as GENERAL_FAILURE too: the cache
-/// is unusable).
+/// is unusable); `options.extensions` are the program's, which the cache must have been written
+/// with.
 namespace detail::cache {
 inline Expected<CachedModel> read_model_cache(std::span<const std::byte> model_cache,
                                               std::span<const std::byte> data_cache, const CacheToken& token,
@@ -28496,9 +29138,10 @@ inline Expected<CachedModel> detail::cache::read_model_cache(std::span<const std
                                                              const CacheToken& token,
                                                              const ValidationOptions& options) {
   // The security-sensitive file first, then its data, then that they belong together.
-  auto model_blob = open_blob(model_cache, Kind::Model, cache_fingerprint(), token);
+  const std::uint64_t fingerprint = cache_fingerprint(options.extensions);
+  auto model_blob = open_blob(model_cache, Kind::Model, fingerprint, token);
   if (!model_blob) return std::move(model_blob.error());
-  auto data_blob = open_blob(data_cache, Kind::Data, cache_fingerprint(), token);
+  auto data_blob = open_blob(data_cache, Kind::Data, fingerprint, token);
   if (!data_blob) return std::move(data_blob.error());
   if (model_blob->data_digest != data_blob->digest)
     return NNHAL_FAILURE("data cache belongs to a different model cache (digest mismatch)");
@@ -28996,6 +29639,9 @@ struct SupportPolicy {
 
   /// Operations the device takes, by code (IF and WHILE included).
   std::bitset<kOperationCount> operations = std::bitset<kOperationCount>().set();
+  /// Whether the device takes the operations and operand types of the extensions its kernel
+  /// set registers (codes above 0xFFFF).
+  bool extension_operations = true;
   /// Operand types the device takes: an operation with any input or output of a type outside
   /// this set is unsupported.
   std::bitset<kOperandTypeCount> operand_types = std::bitset<kOperandTypeCount>().set();
@@ -29019,13 +29665,21 @@ struct SupportPolicy {
   /// Whether the policy lets the device run `op` of subgraph `sg` (kernels aside).
   bool allows(const Model& model, const Subgraph& sg, const Operation& op) const {
     const auto code = static_cast<std::size_t>(op.type);
-    if (code >= kOperationCount || !operations.test(code)) return false;
+    if (is_extension(op.type)) {
+      if (!extension_operations) return false;
+    } else if (code >= kOperationCount || !operations.test(code)) {
+      return false;
+    }
     std::uint64_t bytes = 0;
     for (const auto* list : {&op.inputs, &op.outputs})
       for (std::uint32_t index : *list) {
         const Operand& operand = sg.operands[index];
         const auto type = static_cast<std::size_t>(operand.type);
-        if (type >= kOperandTypeCount || !operand_types.test(type)) return false;
+        if (is_extension(operand.type)) {
+          if (!extension_operations) return false;
+        } else if (type >= kOperandTypeCount || !operand_types.test(type)) {
+          return false;
+        }
         const auto size = operand_byte_size(operand);  // 0 when not fully known
         bytes += size ? *size : 0;
       }
@@ -29141,11 +29795,6 @@ struct PrepareArgs {
   std::optional<std::chrono::nanoseconds> idle_release;
 };
 
-/// A vendor extension the device supports (none for nnhal's CPU device).
-struct Extension {
-  std::string name;
-};
-
 /// What allocate() returns: the buffer and its token (> 0) for request pools.
 struct AllocatedBuffer {
   std::shared_ptr<DeviceBuffer> buffer;
@@ -29199,7 +29848,14 @@ class Device {
   std::string_view version_string() const noexcept { return "nnhal " NNHAL_VERSION_STRING; }
   DeviceType type() const noexcept { return DeviceType::CPU; }
   HalVersion feature_level() const noexcept { return HalVersion::V1_3; }
-  std::vector<Extension> supported_extensions() const { return {}; }
+  /// getSupportedExtensions: the extensions the kernel set registers (UseExtension entries),
+  /// each with its operand types. Empty for the default set.
+  std::vector<Extension> supported_extensions() const {
+    std::vector<Extension> out;
+    for (const ExtensionInfo* e : kernel_table<Set>().extensions)
+      out.push_back({std::string(e->name), {e->operand_types.begin(), e->operand_types.end()}});
+    return out;
+  }
   /// getCapabilities_1_3: the calibrated constants (the same on every call and every run).
   Capabilities capabilities() const { return cpu_capabilities(); }
   /// getNumberOfCacheFilesNeeded: {model cache files, data cache files}.
@@ -29254,7 +29910,7 @@ class Device {
       return NNHAL_FAILURE("prepareFromCache: a cache file cannot be read");
     // The cache's own check admits runtime-only features, so that a well-formed cache of a model
     // this device refuses gets the same INVALID_ARGUMENT as prepare() (from the check below).
-    ValidationOptions well_formed;
+    ValidationOptions well_formed = validation();
     well_formed.allow_runtime_only = true;
     auto cached = read_model_cache(model_bytes, data_bytes, token, well_formed);
     if (!cached) return Error(ErrorStatus::GENERAL_FAILURE, cached.error().message()).prefix("prepareFromCache");
@@ -29297,6 +29953,7 @@ class Device {
   ValidationOptions validation() const noexcept {
     ValidationOptions v;
     v.allow_runtime_only = allow_runtime_only_;
+    v.extensions = kernel_table<Set>().extensions;
     return v;
   }
 
@@ -29334,7 +29991,7 @@ class Device {
   void write_cache(const Model& model, const PrepareArgs<C>& args) {
     if (args.model_cache.size() != kModelCacheFiles || args.data_cache.size() != kDataCacheFiles) return;
     if (args.model_cache[0] == nullptr || args.data_cache[0] == nullptr) return;
-    auto blobs = write_model_cache(model, args.token);
+    auto blobs = write_model_cache(model, args.token, kernel_table<Set>().extensions);
     if (!blobs) {
       NNHAL_VLOG(cache, "cache not written: %s", blobs.error().c_str());
       return;
@@ -30092,6 +30749,7 @@ struct VersionReason {
     Operand,    ///< `index` is an operand of subgraph `subgraph`
     Operation,  ///< `index` is an operation of subgraph `subgraph`
     Subgraphs,  ///< the model has referenced subgraphs (control flow)
+    Extensions,  ///< the model maps extension names to prefixes (extensionNameToPrefix)
   };
   Kind kind = Kind::Operand;
   HalVersion version = HalVersion::V1_0;
@@ -30143,6 +30801,7 @@ inline std::string version_label(HalVersion v) { return std::string("HAL ") + st
 inline std::string operand_reason(const Operand& op, HalVersion v) {
   if (is_fundamental(op.type) && info(op.type).since == v)
     return std::string(to_string(op.type)) + " exists since " + version_label(v);
+  if (is_extension(op.type)) return "extension operand types exist since " + version_label(HalVersion::V1_2);
   if (is_tensor(op.type) && op.dimensions.empty()) return "a tensor of unknown rank needs " + version_label(v);
   return "its use needs " + version_label(v);
 }
@@ -30153,6 +30812,12 @@ inline std::string operation_reason(const Model& model, const Subgraph& sg, cons
                                     HalVersion signature, HalVersion v) {
   const OperationInfo* row = find_operation(operation.type);
   const std::string name(to_string(operation.type));
+  if (is_extension(operation.type)) {
+    char code[48];
+    std::snprintf(code, sizeof code, "extension operation 0x%x", static_cast<unsigned>(operation.type));
+    if (v == HalVersion::V1_2) return std::string(code) + ": extensions exist since " + version_label(v);
+    return std::string(code) + ": its row needs " + version_label(v);
+  }
   if (row == nullptr) return name + " needs " + version_label(v);
   if (operation.type == OperationType::IF || operation.type == OperationType::WHILE)
     return "control flow (" + name + ") exists since " + version_label(v);
@@ -30216,6 +30881,10 @@ inline Expected<ComplianceReport> check_compliance(const Model& model, const Val
     add(VersionReason::Kind::Subgraphs, HalVersion::V1_3, 0, 0,
         "the model has " + std::to_string(model.referenced.size()) +
             " referenced subgraph(s) (control flow), which exist since HAL 1.3");
+  if (!model.extensionNameToPrefix.empty())
+    add(VersionReason::Kind::Extensions, HalVersion::V1_2, 0, 0,
+        "the model maps " + std::to_string(model.extensionNameToPrefix.size()) +
+            " extension name(s) to prefixes (extensionNameToPrefix), which exist since HAL 1.2");
   for (std::size_t g = 0; g < graphs; ++g) {
     const Subgraph& sg = subgraph_of(g);
     // "<subgraph> <what> <i> (<NAME>) needs HAL 1.x: "
