@@ -87,6 +87,21 @@ TEST_CASE("device: supported operations follow the driver's policy, IF only with
     Device<> device(options);
     CHECK(*device.supported_operations(fx::add_model().model) == std::vector<bool>{false});
   }
+  SUBCASE("excluding a code outside the HAL 1.3 tables changes nothing (regression: it threw)") {
+    SupportPolicy policy;
+    policy.exclude(static_cast<OperationType>(102))
+        .exclude(static_cast<OperationType>(0x10000))
+        .exclude(static_cast<OperationType>(-1))
+        .exclude(static_cast<OperandType>(16))
+        .exclude(static_cast<OperandType>(0x10001))
+        .exclude(OperandType::TENSOR_OEM_BYTE);
+    CHECK(policy.operations.all());
+    CHECK(policy.operand_types.all());
+    DeviceOptions<> options;
+    options.policy = policy;
+    Device<> device(options);
+    CHECK(*device.supported_operations(fx::add_model().model) == std::vector<bool>{true});
+  }
   SUBCASE("by a predicate over the operation's parameters") {
     DeviceOptions<> options;
     // Only ADD whose first input has 2 elements: add_chain_model's two ADDs qualify.

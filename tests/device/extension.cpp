@@ -9,6 +9,9 @@
 #include "interface/extension_fixture.hpp"
 #include "nnhal/device/device.hpp"
 
+// This file's own scope: test files are compiled in groups (NNHAL_UNITY_TESTS).
+namespace test_device_extension {
+
 using namespace nnhal;
 using namespace nnhal::test::ext;
 
@@ -149,3 +152,5 @@ TEST_CASE("device: operands of an extension's types are checked and run by their
     CHECK(*none == std::vector<bool>{false, false});
   }
 }
+
+}  // namespace test_device_extension

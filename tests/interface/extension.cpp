@@ -15,6 +15,9 @@
 #include "support/counting_allocator.hpp"
 #include "support/run_model.hpp"
 
+// This file's own scope: test files are compiled in groups (NNHAL_UNITY_TESTS).
+namespace test_interface_extension {
+
 using namespace nnhal;
 using namespace nnhal::test::ext;
 
@@ -364,3 +367,5 @@ TEST_CASE("running extension operations and operands allocates nothing") {
   CHECK(nnhal::test::allocations_during([&] { REQUIRE(execution->run(request).has_value()); }) == 0);
   for (std::size_t i = 0; i < 4; ++i) CHECK(pool[4 + i] == from_bf16(to_bf16(pool[i])));
 }
+
+}  // namespace test_interface_extension

@@ -37,13 +37,17 @@ struct SupportPolicy {
   /// memory (plan arena) exceeds it.
   std::uint64_t memory_limit = 0;
 
-  /// Removes one operation / operand type.
+  /// Removes one operation / operand type. Codes outside the HAL 1.3 tables (OEM, extension or
+  /// unknown codes, which these sets do not hold) change nothing: std::bitset::reset would
+  /// throw for them (extensions are governed by `extension_operations`).
   SupportPolicy& exclude(OperationType t) {
-    operations.reset(static_cast<std::size_t>(t));
+    const auto code = static_cast<std::uint32_t>(t);
+    if (code < kOperationCount) operations.reset(code);
     return *this;
   }
   SupportPolicy& exclude(OperandType t) {
-    operand_types.reset(static_cast<std::size_t>(t));
+    const auto code = static_cast<std::uint32_t>(t);
+    if (code < kOperandTypeCount) operand_types.reset(code);
     return *this;
   }
 
