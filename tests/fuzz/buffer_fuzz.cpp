@@ -395,6 +395,19 @@ void write_seeds() {
   };
   int written_seeds = 0;
   std::set<int> kinds;
+  // Written out: allocate [4] for input 0 and output 0 of model 0, copy_from 1.0f x 4 with the
+  // allocated dimensions, execute model 0 reading the buffer into host memory, copy_to.
+  std::vector<std::uint8_t> chain = {0, 1, 1, 4, 0, 0, 1, 1, 1, 0, 0, 1, 1, 1, 0, 0, 3, 2};
+  for (int i = 0; i < 4; ++i) chain.insert(chain.end(), {0, 0, 0x80, 0x3F});
+  chain.insert(chain.end(), {1, 1, 1, 1, 6, 0, 0, 1, 1, 1, 1, 7, 2, 1, 1, 1, 1, 2, 2, 1});
+  {
+    g_stats = {};
+    ByteSource r(chain.data(), chain.size());
+    run_steps(r);
+    if (g_stats.executed_with_buffer == 0 || g_stats.copied_to == 0)
+      std::fprintf(stderr, "buffer_fuzz: the written-out seed no longer reaches an execution (decoder changed?)\n");
+    w.write("alloc_copy_execute", chain);
+  }
   for (int attempt = 0; attempt < 20000 && written_seeds < 8; ++attempt) {
     std::vector<std::uint8_t> bytes(64 + next() % 192);
     for (auto& b : bytes) b = static_cast<std::uint8_t>(next() % 8 != 0 ? next() % 4 : next() % 256);
