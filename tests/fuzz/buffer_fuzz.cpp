@@ -366,14 +366,14 @@ void run_steps(ByteSource& r) {
       if (live.size() < 6) step_allocate(r, live);
       continue;
     }
-    Live& l = live[r.below(static_cast<std::uint32_t>(live.size()))];
+    const std::uint32_t at = r.below(static_cast<std::uint32_t>(live.size()));
+    Live& l = live[at];
     switch (what) {
       case 2: step_copy_to(r, l); break;
       case 3: case 4: step_copy_from(r, l); break;
       case 5: {
         stale.push_back(l.token);
-        std::swap(l, live.back());
-        live.pop_back();
+        live.erase(live.begin() + at);
         break;
       }
       default: step_execute(r, live, stale); break;
