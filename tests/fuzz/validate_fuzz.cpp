@@ -22,6 +22,8 @@
 // Options:
 //   NNHAL_FUZZ_DUMP (environment)        print the decoded model, request and results, to turn
 //       a crash input into a regression test (tests/validate/malformed_regressions.cpp);
+//   NNHAL_FUZZ_SEED_DIR (environment)    write a seed corpus into that folder and exit (see
+//       write_seeds; tools/fuzz.sh does this before each campaign);
 //   NNHAL_FUZZ_REPLAY_MAIN (macro)       build a plain executable (any compiler, no libFuzzer)
 //       that runs the files named on its command line through the same code.
 // The decoding depends on the operation table (which operations have kernels), so a crash
@@ -730,7 +732,15 @@ std::vector<std::uint8_t> writable_mask(const Request& request, std::size_t p, s
 }
 
 
+/// What the last run_one reached, for choosing seeds.
+struct Reached {
+  bool executed = false;               ///< a run of a valid request succeeded
+  std::vector<OperationType> main_ops;  ///< the operations of main
+};
+Reached g_reached;
+
 void run_one(const std::uint8_t* data, std::size_t size) {
+  g_reached = {};
   Reader r(data, size);
   ModelBox box;
   Model& m = box.model;
@@ -757,6 +767,7 @@ void run_one(const std::uint8_t* data, std::size_t size) {
   const std::uint32_t mutations = r.below(3) == 0 ? 0 : 1 + r.below(3);
   for (std::uint32_t k = 0; k < mutations; ++k) mutate_model(r, box);
 
+  for (const Operation& op : m.main.operations) g_reached.main_ops.push_back(op.type);
   dump_model(m);
   // Snapshots of everything the caller owns.
   const Model copy = m;
@@ -802,6 +813,7 @@ void run_one(const std::uint8_t* data, std::size_t size) {
             FUZZ_CHECK(execution->output_shapes().empty());
           }
           if (s) FUZZ_CHECK(execution->output_shapes().size() == m.main.outputIndexes.size());
+          if (s && valid) g_reached.executed = true;
         }
       }
       // Bytes outside the output regions must not change; if the request was invalid, none.
@@ -826,7 +838,71 @@ void run_one(const std::uint8_t* data, std::size_t size) {
       FUZZ_CHECK(std::memcmp(pools_before[p].data(), m.pools[p].data, pools_before[p].size()) == 0);
 }
 
+/// NNHAL_FUZZ_SEED_DIR=DIR: writes seeds and exits. The decoder maps bytes to models through
+/// modulo choices over the operation table, so it has no inverse that would turn a model (of the
+/// builder or of ../shared/cts) into its input. Instead the seeds steer its first choices: for
+/// each operation with kernels, a main subgraph of that one operation (the bytes that pick it),
+/// followed by deterministic pseudo-random bytes, half of them small values, tried until the
+/// model is valid and a valid request runs; then a few IF and WHILE models the same way.
+void write_seeds() {
+  const char* dir = std::getenv("NNHAL_FUZZ_SEED_DIR");
+  if (dir == nullptr) return;
+  std::uint64_t state = 0x2545F4914F6CDD1Du;
+  const auto next = [&state] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  int written = 0;
+  const auto save = [&](const std::vector<std::uint8_t>& bytes) {
+    char path[4096];
+    std::snprintf(path, sizeof path, "%s/seed_%03d", dir, written);
+    std::FILE* f = std::fopen(path, "wb");
+    if (f == nullptr || std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size()) {
+      std::fprintf(stderr, "cannot write %s\n", path);
+      std::exit(1);
+    }
+    std::fclose(f);
+    ++written;
+  };
+  // Tries `prefix` + random tails; saves the first that executes.
+  const auto search = [&](std::vector<std::uint8_t> prefix, int tries) {
+    const std::size_t fixed = prefix.size();
+    for (int t = 0; t < tries; ++t) {
+      prefix.resize(fixed + 32 + next() % 224);
+      for (std::size_t i = fixed; i < prefix.size(); ++i)
+        prefix[i] = static_cast<std::uint8_t>(next() % 2 != 0 ? next() % 8 : next() % 256);
+      run_one(prefix.data(), prefix.size());
+      if (g_reached.executed) {
+        save(prefix);
+        return true;
+      }
+    }
+    return false;
+  };
+  std::uint32_t implemented = 0;
+  for (const OperationInfo& info : operation_table())
+    if (kernel_table<AllKernels>().find(info.type) != nullptr) ++implemented;
+  int operations = 0;
+  // Bytes read by run_one and build_subgraph: pools (0), shape (< 6: plain), referenced
+  // subgraphs (1: none), operations (0: one), pick (0: an implemented operation), which one.
+  for (std::uint32_t i = 0; i < implemented && i < 256; ++i)
+    operations += search({0, 0, 1, 0, 0, static_cast<std::uint8_t>(i)}, 3000) ? 1 : 0;
+  int control = 0;
+  for (std::uint8_t shape : {6, 7, 8, 9})
+    for (int k = 0; k < 2; ++k) control += search({0, shape}, 400) ? 1 : 0;
+  std::fprintf(stderr, "wrote %d seed(s) to %s (%d of %u operations, %d IF/WHILE models)\n", written, dir,
+               operations, implemented, control);
+  std::exit(0);
+}
+
 }  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  write_seeds();
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   run_one(data, size);
@@ -837,6 +913,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 #include <fstream>
 #include <iterator>
 int main(int argc, char** argv) {
+  LLVMFuzzerInitialize(&argc, &argv);
   for (int i = 1; i < argc; ++i) {
     std::ifstream in(argv[i], std::ios::binary);
     const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
