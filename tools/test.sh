@@ -7,7 +7,9 @@
 #                   over V1_0 and V1_3_cts_only (the whole corpus takes minutes there) and the
 #                   examples.
 #                   -O0 because sanitizers at -O1 make the test files compile about 5x slower.
-#   3. build-tsan/  ThreadSanitizer: the device concurrency stress test (nnhal_stress) only.
+#   3. build-tsan/  ThreadSanitizer: the device concurrency stress test (nnhal_stress) only;
+#   4. build-fuzz/  clang's libFuzzer targets (tests/fuzz) with ASan + UBSan, 60 s each from seeds
+#                   generated at test time (tools/fuzz.sh; tools/fuzz.sh SECONDS for a campaign).
 # Both builds compile the doctest suite in per-folder groups (NNHAL_UNITY_TESTS): about half the
 # compile time of one file at a time. Exits non-zero if any step fails. NNHAL_JOBS sets the parallelism (default 2).
 set -euo pipefail
@@ -104,6 +106,16 @@ if cmake -S . -B build-tsan $(generator_args build-tsan) -DCMAKE_BUILD_TYPE=RelW
   if [[ $rc -ne 0 ]]; then failed+=("thread sanitizer: ctest"); fi
 else
   failed+=("thread sanitizer: build")
+fi
+
+# libFuzzer targets (tests/fuzz) with ASan + UBSan for 60 s each (NNHAL_FUZZ_SECONDS overrides),
+# from seed corpora generated now; skipped (passes) when no clang++ links -fsanitize=fuzzer.
+fuzz_start=$(seconds)
+banner "fuzz: build-fuzz, every libFuzzer target"
+if tools/fuzz.sh 60; then
+  summaries+=("[fuzz]" "passed in $(( $(seconds) - fuzz_start )) s")
+else
+  failed+=("fuzz")
 fi
 
 banner "summary"
