@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "nnhal/kernels/common/elementwise.hpp"
 #include "nnhal/kernels/mul.hpp"
 #include "nnhal/kernels/resolve.hpp"
+#include "nnhal/model/request_builder.hpp"
 
 namespace {
 
@@ -121,17 +123,22 @@ int main() {
     std::printf("cannot create an execution: %s\n", execution.error().c_str());
     return 1;
   }
-  std::vector<float> pool = {-2, -1, 0, 1, /* y */ 0, 0.5f, 0.5f, 1, /* z */ 2, 2, 2, 2, /* out */ 0, 0, 0, 0};
-  nnhal::Request request;
-  request.pools.push_back({{reinterpret_cast<std::byte*>(pool.data()), pool.size() * sizeof(float)}, 0});
-  request.inputs = {{false, {0, 0, 16}, {}}, {false, {0, 16, 16}, {}}, {false, {0, 32, 16}, {}}};
-  request.outputs = {{false, {0, 48, 16}, {}}};
-  if (auto s = execution->run(request); !s) {
+  const std::vector<float> x = {-2, -1, 0, 1}, y = {0, 0.5f, 0.5f, 1}, z = {2, 2, 2, 2};
+  std::vector<float> out(4);
+  nnhal::RequestBuilder request(model);  // inputs and output bound by position
+  for (auto s : {request.input(0, std::span(x)), request.input(1, std::span(y)), request.input(2, std::span(z)),
+                 request.output(0, std::span(out))}) {
+    if (!s) {
+      std::printf("cannot bind: %s\n", s.error().c_str());
+      return 1;
+    }
+  }
+  if (auto s = execution->run(request.request()); !s) {
     std::printf("execution failed: %s\n", s.error().c_str());
     return 1;
   }
   std::printf("HAL version %s; GELU(x + y) * z = [%.6f, %.6f, %.6f, %.6f]\n",
-              std::string(nnhal::to_string(prepared->version())).c_str(), pool[12], pool[13], pool[14], pool[15]);
+              std::string(nnhal::to_string(prepared->version())).c_str(), out[0], out[1], out[2], out[3]);
 
   // The same model, its GELU code's prefix mapped to an extension this program does not register.
   const nnhal::Model unknown = gelu_model(nnhal::extension_code(2, 0), "com.example.unknown_ops", 2);

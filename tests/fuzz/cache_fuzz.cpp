@@ -359,15 +359,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 }
 
 #ifdef NNHAL_FUZZ_REPLAY_MAIN
-#include <fstream>
-#include <iterator>
-int main(int argc, char** argv) {
-  LLVMFuzzerInitialize(&argc, &argv);
-  for (int i = 1; i < argc; ++i) {
-    std::ifstream f(argv[i], std::ios::binary);
-    const std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
-  }
-  return 0;
-}
+#include "fuzz/replay_main.hpp"
 #endif
