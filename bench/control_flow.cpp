@@ -14,7 +14,8 @@
 #include "nnhal/exec/prepared_model.hpp"
 #include "../tests/control/control_flow_models.hpp"
 
-// The kernels and the executor are compiled once, in bench/kernels.cpp.
+// The kernels and the executor are compiled once, in the nnhal_default_kernels library
+// (NNHAL_EXTERN_DEFAULT_KERNELS; see the top-level CMakeLists.txt).
 NNHAL_EXTERN_KERNEL_SET(nnhal::AllKernels);
 NNHAL_EXTERN_EXECUTION(nnhal::SteadyClock);
 
