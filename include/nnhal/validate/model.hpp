@@ -5,7 +5,9 @@
 /// model's minimum HAL version is returned. Work is linear in the model size (plus a sort-free
 /// DFS over subgraph references), and nothing is read out of bounds.
 
+#include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "nnhal/core/result.hpp"
@@ -178,10 +180,32 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
   return version;
 }
 
+/// For each entry of `map`, the index of the first entry with the same key (itself when it is the
+/// first): sorting by (key, index), O(n log n), so that an untrusted map of any length is checked
+/// in bounded time.
+template <class Key>
+std::vector<std::uint32_t> first_with_same_key(const std::vector<ExtensionNameAndPrefix>& map, Key key) {
+  std::vector<std::uint32_t> order(map.size()), first(map.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const auto& ka = key(map[a]);
+    const auto& kb = key(map[b]);
+    return ka < kb || (!(kb < ka) && a < b);
+  });
+  for (std::size_t k = 0; k < order.size(); ++k)
+    first[order[k]] = k != 0 && !(key(map[order[k - 1]]) < key(map[order[k]])) ? first[order[k - 1]] : order[k];
+  return first;
+}
+
 /// Checks the model's extension map (HAL13.md e.1.8): valid names, unique names, unique
-/// prefixes, each prefix below 32768.
+/// prefixes, each prefix below 32768. Reports the first entry in order that breaks a rule.
 inline Status check_extension_map(const Model& model) {
   const auto& map = model.extensionNameToPrefix;
+  if (map.empty()) return {};
+  const auto same_name = first_with_same_key(map, [](const ExtensionNameAndPrefix& e) -> const std::string& {
+    return e.name;
+  });
+  const auto same_prefix = first_with_same_key(map, [](const ExtensionNameAndPrefix& e) { return e.prefix; });
   for (std::size_t i = 0; i < map.size(); ++i) {
     const ExtensionNameAndPrefix& e = map[i];
     if (!is_valid_extension_name(e.name))
@@ -191,13 +215,13 @@ inline Status check_extension_map(const Model& model) {
     if (e.prefix > kMaxExtensionPrefix)
       return NNHAL_INVALID("extensionNameToPrefix[%zu] (%s): prefix %u is above %u", i, e.name.c_str(), e.prefix,
                            kMaxExtensionPrefix);
-    for (std::size_t j = 0; j < i; ++j) {
-      if (map[j].name == e.name)
-        return NNHAL_INVALID("extensionNameToPrefix[%zu]: name %s is also entry %zu", i, e.name.c_str(), j);
-      if (map[j].prefix == e.prefix)
-        return NNHAL_INVALID("extensionNameToPrefix[%zu] (%s): prefix %u is also the prefix of %s", i,
-                             e.name.c_str(), e.prefix, map[j].name.c_str());
-    }
+    // The earliest entry sharing the name or the prefix, as a scan of the entries before i finds it.
+    const std::size_t by_name = same_name[i], by_prefix = same_prefix[i];
+    if (by_name != i && (by_prefix == i || by_name <= by_prefix))
+      return NNHAL_INVALID("extensionNameToPrefix[%zu]: name %s is also entry %zu", i, e.name.c_str(), by_name);
+    if (by_prefix != i)
+      return NNHAL_INVALID("extensionNameToPrefix[%zu] (%s): prefix %u is also the prefix of %s", i,
+                           e.name.c_str(), e.prefix, map[by_prefix].name.c_str());
   }
   return {};
 }
