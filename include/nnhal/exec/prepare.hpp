@@ -132,6 +132,8 @@ struct PrepareCounters {
   std::uint32_t while_nodes = 0;
   /// Pieces a kernel may run at once (KernelPrepare::concurrency).
   std::size_t concurrency = 1;
+  /// Kernels take their plain reference path (KernelPrepare::reference).
+  bool reference = false;
 };
 
 namespace detail {
@@ -250,6 +252,7 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
     KernelPrepare setup{std::span<std::byte, kNodeParamBytes>(node.params)};
     setup.packed = &node.packed;
     setup.concurrency = counters.concurrency;
+    setup.reference = counters.reference;
     auto kernel = op->select(io, setup);
     if (!kernel) return std::move(kernel.error().prefix("operation %u (%s)", k, info->name.data()));
     node.kernel = *kernel;

@@ -27,6 +27,10 @@ struct PrepareOptions {
   /// Not owned: it must outlive the prepared model. nullptr: every kernel runs on the thread
   /// that executes.
   Parallel* parallel = nullptr;
+  /// Run every node on its plain reference kernel (KernelPrepare::reference): scalar loops in
+  /// the reference's order, no SIMD table, no packed weights. Slower; it exists to check the
+  /// fast kernels against (tools/random_graphs, the kernels' own tests).
+  bool reference_kernels = false;
 };
 
 class PreparedModel;
@@ -95,6 +99,7 @@ class PreparedModel {
     core->extensions = validation.extensions;
     PrepareCounters counters;
     counters.concurrency = options.parallel != nullptr ? piece_slots(options.parallel->concurrency()) : 1;
+    counters.reference = options.reference_kernels;
     for (std::size_t g = 0; g < core->graphs.size(); ++g) {
       const Subgraph& sg = g == 0 ? m.main : m.referenced[g - 1];
       SubgraphPlan& plan = core->graphs[g];

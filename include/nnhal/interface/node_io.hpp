@@ -177,6 +177,11 @@ struct KernelPrepare {
   /// How many pieces of the node may run at once (NodeIO::parallel()'s concurrency, 1 without
   /// one): a kernel whose pieces need scratch asks for that many slices.
   std::size_t concurrency = 1;
+  /// PrepareOptions::reference_kernels: choose the plain reference kernel (scalar loops in the
+  /// reference's order; no SIMD table, no packing, no blocking) where a faster one exists.
+  /// Outputs then match the fast kernels within the conformance tolerances, bit for bit where
+  /// the fast kernel keeps the reference's order of operations.
+  bool reference = false;
 
   /// Stores a trivially copyable parameter block into the node's parameters.
   template <class P>
