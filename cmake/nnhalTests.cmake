@@ -208,6 +208,23 @@ else()
 endif()
 
 # ---------------------------------------------------------------------------------------------
+# Random graphs with nested IF/WHILE (tools/random_graphs): every generated model checked across
+# kernels, execution modes and kernel sets. It uses the conformance runner's model and request
+# builders (tests/cts), so it is built with them.
+# ---------------------------------------------------------------------------------------------
+if(NNHAL_CTS_SOURCES)
+  add_executable(nnhal_random_graphs ${PROJECT_SOURCE_DIR}/tools/random_graphs/main.cpp
+                 ${PROJECT_SOURCE_DIR}/tools/random_graphs/families.cpp
+                 ${NNHAL_TESTS_DIR}/support/counting_allocator.cpp)
+  target_link_libraries(nnhal_random_graphs PRIVATE nnhal_dev nnhal_default_kernels nlohmann_json::nlohmann_json)
+  target_include_directories(nnhal_random_graphs PRIVATE ${NNHAL_TESTS_DIR})
+  foreach(seed 1 2 3)
+    add_test(NAME random_graphs_seed${seed} COMMAND nnhal_random_graphs --seed ${seed} --count 100)
+    set_tests_properties(random_graphs_seed${seed} PROPERTIES TIMEOUT 900)
+  endforeach()
+endif()
+
+# ---------------------------------------------------------------------------------------------
 # libFuzzer targets (opt-in, clang only): one program per tests/fuzz/*.cpp
 # ---------------------------------------------------------------------------------------------
 option(NNHAL_BUILD_FUZZ "Build tests/fuzz/*.cpp as libFuzzer programs (clang only)" OFF)

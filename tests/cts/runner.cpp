@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cts/compare.hpp"
+#include "cts/execute.hpp"
 #include "cts/model_builder.hpp"
 #include "cts/names.hpp"
 // The default kernel set is compiled once, in the nnhal_default_kernels library this program
@@ -21,22 +22,6 @@
 
 namespace nnhal::cts {
 namespace {
-
-std::string describe(std::string_view stage, const Error& e) {
-  std::string s(stage);
-  s += ": ";
-  s += to_string(e.status());
-  s += ": ";
-  s += e.message();
-  return s;
-}
-
-/// What one execution produced: its status and, on success, the reported output shapes.
-struct ExecutionResult {
-  std::optional<std::string> failure;  ///< "stage: STATUS: message" when something failed
-  std::optional<ErrorStatus> status;   ///< the failing status
-  std::vector<OutputShape> shapes;
-};
 
 /// The device models run on (worker threads for the asynchronous modes): a strict HAL 1.3
 /// device, or, for the models only a runtime-only device accepts (WHILE operands of unknown
@@ -62,63 +47,6 @@ Device<>& device(const RunnerOptions& options, bool runtime_only = false) {
 }
 
 std::atomic<std::size_t> g_fenced_unspecified{0};
-
-ExecutionResult failed(std::string_view stage, const Error& e) { return {describe(stage, e), e.status(), {}}; }
-
-/// Checks the HAL's timing rules on a successful run measured with MeasureTiming::YES.
-std::optional<std::string> timing_problem(const Timing& t) {
-  if (t.timeInDriver == UINT64_MAX || t.timeOnDevice == UINT64_MAX) return "timing asked for but not reported";
-  if (t.timeOnDevice > t.timeInDriver) return "time on device exceeds time in driver";
-  return std::nullopt;
-}
-
-ExecutionResult finish(std::string_view stage, nnhal::ExecutionResult r) {
-  if (!r.status) return failed(stage, r.status.error());
-  if (auto p = timing_problem(r.timing)) return {std::string(stage) + ": " + *p, ErrorStatus::GENERAL_FAILURE, {}};
-  return {std::nullopt, std::nullopt, std::move(r.output_shapes)};
-}
-
-/// The one place an execution is launched; every run of the runner goes through it, in the
-/// mode the command line chose. Timing is always asked for and checked.
-ExecutionResult execute(DevicePreparedModel<>& prepared, const Request& request, const RunnerOptions& options) {
-  ExecutionArgs<> args;
-  args.measure = MeasureTiming::YES;
-  if (options.loop_timeout_ms) args.loop_timeout = std::chrono::milliseconds(*options.loop_timeout_ms);
-  switch (options.mode) {
-    case ExecutionMode::Sync:
-      return finish("execute", prepared.execute(request, args));
-    case ExecutionMode::Burst: {
-      auto burst = prepared.configure_burst();
-      if (!burst) return failed("configure burst", burst.error());
-      return finish("burst", (*burst)->execute(request, args));
-    }
-    case ExecutionMode::Async: {
-      auto callback = std::make_shared<ResultCallback>();
-      Status launched = prepared.execute_async(request, args, callback);
-      nnhal::ExecutionResult r = callback->wait();  // notified on every launch, failed or not
-      if (!launched) return failed("launch", launched.error());
-      return finish("async", std::move(r));
-    }
-    case ExecutionMode::Fenced: {
-      // A pending fence signalled after the call, so the execution takes the path that waits.
-      SyncFence gate = SyncFence::create();
-      const SyncFence waits[] = {gate};
-      auto launched = prepared.execute_fenced(request, waits, args);
-      gate.signal();
-      if (!launched) return failed("executeFenced", launched.error());
-      const FenceState state = launched->fence.wait();
-      const FencedExecutionInfo info = launched->execution_info();
-      if (state != FenceState::Signaled || info.status != ErrorStatus::NONE) {
-        const ErrorStatus st = info.status == ErrorStatus::NONE ? ErrorStatus::GENERAL_FAILURE : info.status;
-        return {std::string("fenced: ") + std::string(to_string(st)) + ": the fence went to error", st, {}};
-      }
-      if (auto p = timing_problem(info.timing_launched)) return {"fenced: launched " + *p, ErrorStatus::GENERAL_FAILURE, {}};
-      if (auto p = timing_problem(info.timing_fenced)) return {"fenced: fenced " + *p, ErrorStatus::GENERAL_FAILURE, {}};
-      return {};  // executeFenced reports no output shapes
-    }
-  }
-  return {"run: unknown execution mode", ErrorStatus::GENERAL_FAILURE, {}};
-}
 
 /// executeFenced needs fully specified outputs: the request gives each output the dimensions
 /// the corpus lists when the model leaves them unknown. False when some output still cannot be
