@@ -218,10 +218,17 @@ if(NNHAL_CTS_SOURCES)
                  ${NNHAL_TESTS_DIR}/support/counting_allocator.cpp)
   target_link_libraries(nnhal_random_graphs PRIVATE nnhal_dev nnhal_default_kernels nlohmann_json::nlohmann_json)
   target_include_directories(nnhal_random_graphs PRIVATE ${NNHAL_TESTS_DIR})
-  foreach(seed 1 2 3)
-    add_test(NAME random_graphs_seed${seed} COMMAND nnhal_random_graphs --seed ${seed} --count 100)
+  set(NNHAL_RANDOM_GRAPHS_SEEDS "1;2;3" CACHE STRING "Seeds of the random_graphs ctest tests (one test each)")
+  set(NNHAL_RANDOM_GRAPHS_COUNT 100 CACHE STRING "Models per random_graphs ctest test")
+  foreach(seed IN LISTS NNHAL_RANDOM_GRAPHS_SEEDS)
+    add_test(NAME random_graphs_seed${seed}
+             COMMAND nnhal_random_graphs --seed ${seed} --count ${NNHAL_RANDOM_GRAPHS_COUNT})
     set_tests_properties(random_graphs_seed${seed} PROPERTIES TIMEOUT 900)
   endforeach()
+  # Generated models saved in the corpus format replay through the conformance runner.
+  add_test(NAME random_graphs_replay COMMAND ${CMAKE_COMMAND} -DGEN=$<TARGET_FILE:nnhal_random_graphs>
+           -DCTS=$<TARGET_FILE:nnhal_cts> -DOUT=${PROJECT_BINARY_DIR}/random_graphs_saved
+           -P ${NNHAL_TESTS_DIR}/cmake/random_graphs_replay.cmake)
 endif()
 
 # ---------------------------------------------------------------------------------------------

@@ -69,6 +69,9 @@ struct TrialResult {
   bool ok = false;
   std::string error;
   std::vector<std::vector<std::uint32_t>> shapes;
+  /// Per output: some element is NaN. Such results are not kept: the corpus format cannot
+  /// expect a NaN (SCHEMA.md: an expected NaN fails), so a saved model could not be replayed.
+  std::vector<bool> nan;
 };
 
 /// Runs a candidate model (main inputs carry values; main outputs may have unknown shapes).
@@ -241,6 +244,14 @@ class Generator {
         else dims = {1 + rng_.below(4), in};
       } else if (slot.role == Role::Bias && weights != nullptr && !weights->empty() && how < 8) {
         dims = {how < 5 ? weights->front() : weights->back()};
+      } else if (type == OperandType::TENSOR_INT32 && slot.role == Role::Parameter && first_shape != nullptr) {
+        // Axes, begins, sizes, strides, paddings, block sizes: [rank], [rank, 2], [2], [2, 2].
+        const auto rank = std::max<std::uint32_t>(static_cast<std::uint32_t>(first_shape->size()), 1);
+        dims = how < 4 ? std::vector<std::uint32_t>{rank}
+               : how < 6 ? std::vector<std::uint32_t>{rank, 2}
+               : how < 7 ? std::vector<std::uint32_t>{2}
+               : how < 8 ? std::vector<std::uint32_t>{2, 2}
+                         : random_shape();
       } else if (first_shape != nullptr && !first_shape->empty() && how < 5) dims = *first_shape;
       else if (first_shape != nullptr && !first_shape->empty() && how < 7)
         dims = {rng_.chance(50) ? first_shape->back() : static_cast<std::uint32_t>(first_shape->size())};
@@ -381,7 +392,7 @@ class Generator {
     const TrialResult r = trial_(trial_model(b, outputs));
     if (!r.ok || r.shapes.size() != outputs.size()) return false;
     for (std::size_t k = 0; k < outputs.size(); ++k) {
-      if (elements(r.shapes[k]) > options_.max_elements) return false;
+      if (elements(r.shapes[k]) > options_.max_elements || r.nan[k]) return false;
       b.shape[outputs[k]] = r.shapes[k];
     }
     return true;
@@ -644,6 +655,8 @@ class Generator {
 
     std::uint32_t else_index = then_index;
     if (!rng_.chance(30)) {
+      const std::size_t referenced_before = model_.referenced.size();
+      const GraphStats stats_before = stats_;
       Builder else_b = inner_builder(b, data);
       grow(else_b, 1 + rng_.below(static_cast<std::uint32_t>(options_.inner_operations)), depth + 1);
       std::vector<std::uint32_t> else_outs;
@@ -655,6 +668,29 @@ class Generator {
       if (else_outs.size() == then_outs.size()) {
         set_outputs(else_b, else_outs);
         else_index = store(else_b);
+      } else {
+        // Not usable: drop what it added (its nested subgraphs) and its counts.
+        model_.referenced.resize(referenced_before);
+        stats_ = stats_before;
+      }
+    }
+    if (else_index == then_index && rng_.chance(70)) {
+      // No other subgraph with outputs of those types: the then branch's operations over other
+      // constant values (when it has float or quantized constants).
+      cts::TestSubgraph other = then_sg;
+      bool changed = false;
+      for (cts::TestOperand& t : other.operands) {
+        const OperandType type = t.operand.type;
+        const bool constant = t.operand.lifetime == OperandLifeTime::CONSTANT_COPY ||
+                              t.operand.lifetime == OperandLifeTime::CONSTANT_REFERENCE;
+        if (!constant || !is_tensor(type) || type == OperandType::TENSOR_INT32 || type == OperandType::TENSOR_BOOL8)
+          continue;
+        t.data = random_values(type, elements(t.operand.dimensions));
+        changed = true;
+      }
+      if (changed) {
+        model_.referenced.push_back(std::move(other));
+        else_index = static_cast<std::uint32_t>(model_.referenced.size() - 1);
       }
     }
     if (else_index == then_index) ++stats_.shared_branches;
@@ -826,8 +862,11 @@ class Generator {
       t.operand.dimensions = b.shape[p];
       std::vector<std::uint32_t> outs = b.sg.outputIndexes;
       outs.push_back(p);
-      if (trial_(trial_model(b, outs, true)).ok) b.sg.outputIndexes = outs;
-      else t.operand.dimensions = before;
+      const TrialResult r = trial_(trial_model(b, outs, true));
+      if (r.ok && r.nan.size() == outs.size() && std::find(r.nan.begin(), r.nan.end(), true) == r.nan.end())
+        b.sg.outputIndexes = outs;
+      else
+        t.operand.dimensions = before;
     }
     if (b.sg.outputIndexes.empty()) {
       // No operation could be added, or none of their outputs can be declared: one ADD of a

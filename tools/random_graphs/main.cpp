@@ -1,7 +1,7 @@
 // nnhal_random_graphs: generates valid models with nested IF/WHILE from the operation table and
 // checks that nnhal runs each one consistently.
 //
-//   nnhal_random_graphs [--seed S] [--count N] [--family NAME] [--verbose] [--dump DIR]
+//   nnhal_random_graphs [--seed S] [--count N] [--family NAME] [--verbose] [--dump DIR] [--save DIR]
 //
 // Model i of seed S is generated from the seed S * 1000003 + i, from the operations of family
 // i mod 5 (families.hpp; --family restricts to one). Each model is checked:
@@ -17,7 +17,8 @@
 // A failing model is printed as `FAIL <name>: <reason>`, followed by the model as one line of
 // JSON in the corpus format (its expected outputs are the reference kernels' results), which
 // `nnhal_cts FILE` replays once saved in a file of the form {"spec":...,"models":[...]}; with
-// --dump DIR that file is written as DIR/<name>.json. The last line is `N passed, N failed`;
+// --dump DIR that file is written as DIR/<name>.json; --save DIR writes every model so (ctest
+// random_graphs_replay runs nnhal_cts over such a folder). The last line is `N passed, N failed`;
 // before it, the number of IF and WHILE nodes and the nesting depths generated.
 // Exit status: 0 when every model passed, 1 otherwise, 2 for usage errors.
 
@@ -210,7 +211,7 @@ std::optional<std::string> compare(const cts::TestModel& test, const RunOutputs&
 
 nlohmann::ordered_json values_json(OperandType type, const std::vector<std::byte>& data) {
   nlohmann::ordered_json values = nlohmann::ordered_json::array();
-  const std::size_t size = element_size(type);
+  const std::size_t size = type == OperandType::SUBGRAPH ? sizeof(std::uint32_t) : element_size(type);
   if (size == 0) return values;
   for (std::size_t i = 0; i < data.size() / size; ++i) {
     const double v = cts::read_element(type, data.data(), i);
@@ -294,6 +295,13 @@ std::string model_json(const cts::TestModel& test) {
   return j.dump();
 }
 
+/// Writes `test` as DIR/<name>.json, a corpus file of one model.
+void write_file(const std::string& dir, const cts::TestModel& test) {
+  std::filesystem::create_directories(dir);
+  std::ofstream out(std::filesystem::path(dir) / (test.name + ".json"));
+  out << "{\"spec\": \"" << test.name << "\", \"version\": \"V1_3\", \"models\": [\n" << model_json(test) << "\n]}\n";
+}
+
 // ---- checking one model -----------------------------------------------------------------------
 
 /// Checks one generated model (steps 1-6 above); fills its expected outputs with the reference
@@ -347,9 +355,9 @@ TrialResult trial(const cts::TestModel& test) {
   auto prepared = PreparedModel::prepare(built.model, prepare_options(true));
   static const bool explain = std::getenv("NNHAL_RANDOM_GRAPHS_EXPLAIN") != nullptr;
   if (!prepared && explain) std::fprintf(stderr, "candidate refused: %s\n", cts::describe("prepare", prepared.error()).c_str());
-  if (!prepared) return {false, cts::describe("prepare", prepared.error()), {}};
+  if (!prepared) return {false, cts::describe("prepare", prepared.error()), {}, {}};
   auto execution = prepared->create_execution();
-  if (!execution) return {false, cts::describe("create execution", execution.error()), {}};
+  if (!execution) return {false, cts::describe("create execution", execution.error()), {}, {}};
   // Outputs have unknown shapes: give each a generous buffer.
   cts::TestModel sized = test;
   for (std::uint32_t o : sized.main.outputIndexes) {
@@ -359,12 +367,24 @@ TrialResult trial(const cts::TestModel& test) {
   cts::BuiltRequest request = cts::build_request(sized);
   ExecuteOptions<SteadyClock> options;
   options.loop_timeout = kLoopTimeout;
-  if (Status s = execution->run(request.request, options); !s) return {false, cts::describe("execute", s.error()), {}};
-  return {true, {}, shapes_of(execution->output_shapes())};
+  if (Status s = execution->run(request.request, options); !s) return {false, cts::describe("execute", s.error()), {}, {}};
+  TrialResult r{true, {}, shapes_of(execution->output_shapes()), {}};
+  for (std::size_t k = 0; k < r.shapes.size(); ++k) {
+    const OperandType type = test.main.operands[test.main.outputIndexes[k]].operand.type;
+    const std::size_t count = is_tensor(type) ? cts::element_count(r.shapes[k]) : 1;
+    const std::byte* at = request.outputs.data() + request.output_slots[k].offset;
+    bool nan = false;
+    for (std::size_t i = 0; i < count && element_size(type) * (i + 1) <= request.output_slots[k].length; ++i)
+      nan = nan || std::isnan(cts::read_element(type, at, i));
+    r.nan.push_back(nan);
+  }
+  return r;
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: nnhal_random_graphs [--seed S] [--count N] [--family NAME] [--verbose] [--dump DIR]\n");
+  std::fprintf(stderr,
+               "usage: nnhal_random_graphs [--seed S] [--count N] [--family NAME] [--verbose] [--dump DIR] "
+               "[--save DIR]\n");
   return 2;
 }
 
@@ -375,7 +395,7 @@ bool parse_u64(std::string_view s, std::uint64_t& out) {
 
 int run(int argc, char** argv) {
   std::uint64_t seed = 1, count = 100;
-  std::optional<std::string> only_family, dump;
+  std::optional<std::string> only_family, dump, save;
   bool verbose = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
@@ -388,6 +408,8 @@ int run(int argc, char** argv) {
       only_family = argv[++i];
     } else if (a == "--dump" && has_value) {
       dump = argv[++i];
+    } else if (a == "--save" && has_value) {
+      save = argv[++i];
     } else if (a == "--verbose") {
       verbose = true;
     } else {
@@ -429,6 +451,7 @@ int run(int argc, char** argv) {
     bool refused = false;
     const auto problem = check(test, family, refused);
     fenced_refused += refused ? 1 : 0;
+    if (save) write_file(*save, test);
     if (!problem) {
       ++passed;
       if (verbose)
@@ -439,11 +462,7 @@ int run(int argc, char** argv) {
     ++failed;
     const std::string json = model_json(test);
     std::printf("FAIL %s: %s\n%s\n", name.c_str(), problem->c_str(), json.c_str());
-    if (dump) {
-      std::filesystem::create_directories(*dump);
-      std::ofstream out(std::filesystem::path(*dump) / (name + ".json"));
-      out << "{\"spec\": \"" << name << "\", \"version\": \"V1_3\", \"models\": [\n" << json << "\n]}\n";
-    }
+    if (dump) write_file(*dump, test);
     std::fflush(stdout);
   }
   if (verbose) {
