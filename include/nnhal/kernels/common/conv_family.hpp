@@ -161,11 +161,13 @@ Expected<Q8Params> plan_q8(const NodeIO& io, KernelPrepare& prepare, Kind kind) 
   if (!q) return std::move(q.error());
   Q8Params p;
   p.q = *q;
-  p.simd = &simd::conv_q8_table();
+  if (!prepare.reference) p.simd = &simd::conv_q8_table();
   const RtOperand &x = io.input(0), &f = io.input(1), &bias = io.input(2);
   const std::size_t mult_bytes = align_up(channel.size() * sizeof(quant::Multiplier));
-  bool planned = !prepare.reference && kind == Kind::Conv && x.rank_known && x.dims.rank() == 4 && x.dims.all_known() && f.rank_known &&
-                 f.dims.rank() == 4 && f.dims.all_known() && bias.dims.rank() == 1 && bias.dims[0] == f.dims[0];
+  // Reference kernels (KernelPrepare::reference): no table, never planned; plain_quant runs.
+  bool planned = !prepare.reference && kind == Kind::Conv && x.rank_known && x.dims.rank() == 4 &&
+                 x.dims.all_known() && f.rank_known && f.dims.rank() == 4 && f.dims.all_known() &&
+                 bias.dims.rank() == 1 && bias.dims[0] == f.dims[0];
   if (planned) {
     p.out_c = f.dims[0], p.filter_h = f.dims[1], p.filter_w = f.dims[2], p.in_c = f.dims[3];
     p.panel = p.simd->panel_width(p.out_c);
