@@ -1,7 +1,7 @@
 // nnhal_cts: runs the NNAPI conformance corpus (shared/cts/SCHEMA.md) through nnhal.
 //
-//   nnhal_cts [--mode sync|async|fenced|burst] [--threads N] [--filter SUBSTRING] [--loop-timeout-ms N] [--verbose]
-//             [--dump-dot DIR] [--trace FILE] [--profile] [--check-versions] PATH...
+//   nnhal_cts [--mode sync|async|fenced|burst] [--threads N] [--reference-kernels] [--filter SUBSTRING]
+//             [--loop-timeout-ms N] [--verbose] [--dump-dot DIR] [--trace FILE] [--profile] [--check-versions] PATH...
 //
 // Prints `FAIL <file>:<model>: <reason>` for each failing model as it happens (with --verbose
 // also `SKIP ...: <reason>` and `PASS ...` lines, for triage), then a table of
@@ -12,6 +12,8 @@
 // chrome://tracing): a span per preparation, execution, executed node and WHILE iteration.
 // --profile prints, after the summary table, per operation type the number of nodes executed and
 // their total time, sorted by time.
+// --reference-kernels prepares every model with the plain reference kernels
+// (PrepareOptions::reference_kernels): no SIMD tables, packed weights or lookup tables.
 // --check-versions also compares, for every valid model whose corpus entry records a HAL version
 // (minSupportedVersion V1_0 ... V1_3), nnhal's compliance report (the lowest HAL version the
 // model complies with) with that version. An older answer than the corpus' would hand a model to
@@ -69,11 +71,12 @@ struct CommandLine {
 };
 
 void print_usage(std::ostream& out) {
-  out << "usage: nnhal_cts [--mode sync|async|fenced|burst] [--threads N] [--filter SUBSTRING]\n"
-         "                 [--loop-timeout-ms N] [--verbose] [--dump-dot DIR] [--trace FILE] [--profile]\n"
-         "                 [--check-versions] PATH...\n"
+  out << "usage: nnhal_cts [--mode sync|async|fenced|burst] [--threads N] [--reference-kernels]\n"
+         "                 [--filter SUBSTRING] [--loop-timeout-ms N] [--verbose] [--dump-dot DIR] [--trace FILE]\n"
+         "                 [--profile] [--check-versions] PATH...\n"
          "  --mode MODE        how executions are launched through the device (default sync)\n"
          "  --threads N        threads each execution's kernels may use (DeviceOptions::threads, default 1)\n"
+         "  --reference-kernels  prepare with the plain reference kernels (PrepareOptions::reference_kernels)\n"
          "  PATH               a corpus JSON file or a folder (searched recursively for *.json)\n"
          "  --filter SUBSTRING run only the models whose name contains SUBSTRING\n"
          "  --loop-timeout-ms N  WHILE loop time limit in milliseconds\n"
@@ -110,6 +113,8 @@ bool parse_command_line(int argc, char** argv, CommandLine& cl) {
       cl.trace = v;
     } else if (arg == "--profile") {
       cl.profile = true;
+    } else if (arg == "--reference-kernels") {
+      cl.options.reference_kernels = true;
     } else if (arg == "--check-versions") {
       cl.check_versions = true;
     } else if (arg == "--filter") {

@@ -26,12 +26,14 @@ namespace {
 /// The device models run on (worker threads for the asynchronous modes): a strict HAL 1.3
 /// device, or, for the models only a runtime-only device accepts (WHILE operands of unknown
 /// size, HAL13.md d.4 rule 4), one with DeviceOptions::allow_runtime_only.
-/// Both are made at the first run, with that run's RunnerOptions::trace and ::threads.
+/// Both are made at the first run, with that run's RunnerOptions::trace, ::threads and
+/// ::reference_kernels.
 Device<>& device(const RunnerOptions& options, bool runtime_only = false) {
   static Device<> strict([&] {
     DeviceOptions<> o;
     o.trace = options.trace;
     o.threads = options.threads;
+    o.reference_kernels = options.reference_kernels;
     return o;
   }());
   if (!runtime_only) return strict;
@@ -41,6 +43,7 @@ Device<>& device(const RunnerOptions& options, bool runtime_only = false) {
     o.allow_runtime_only = true;
     o.trace = options.trace;
     o.threads = options.threads;
+    o.reference_kernels = options.reference_kernels;
     return o;
   }());
   return runtime;

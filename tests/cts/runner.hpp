@@ -35,6 +35,9 @@ struct RunnerOptions {
   TraceSink* trace = nullptr;
   /// `--threads`: the devices' kernel threads (DeviceOptions::threads); outputs must not change.
   std::size_t threads = 1;
+  /// `--reference-kernels`: the devices prepare with the plain reference kernels
+  /// (DeviceOptions::reference_kernels); outputs must still pass.
+  bool reference_kernels = false;
 };
 
 enum class Outcome { Passed, Failed, Skipped };

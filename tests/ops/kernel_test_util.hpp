@@ -82,6 +82,9 @@ class KernelNode {
   /// (KernelPrepare::workspace_bytes), as the executor does; off by default, so kernels that
   /// have a plain path without scratch (shapes unknown at prepare) are tested on it.
   void use_workspace() { give_workspace_ = true; }
+  /// From now on select() asks for the plain reference kernels (KernelPrepare::reference), as
+  /// PrepareOptions::reference_kernels does.
+  void use_reference_kernels() { reference_ = true; }
   RtOperand& in(std::size_t i) { return table_[inputs_[i]]; }
   RtOperand& out(std::size_t i) { return table_[outputs_[i]]; }
 
@@ -91,6 +94,7 @@ class KernelNode {
   Expected<KernelFn> select(const OpKernel& impl) {
     KernelPrepare setup{std::span<std::byte, kNodeParamBytes>(params_)};
     setup.packed = &packed_;
+    setup.reference = reference_;
     auto k = impl.select(io(), setup);
     if (!k) return k;
     if (give_workspace_) assign_workspace(setup.workspace_bytes);
@@ -114,6 +118,7 @@ class KernelNode {
   Status run_planned(const OpKernel& impl) {
     KernelPrepare setup{std::span<std::byte, kNodeParamBytes>(params_)};
     setup.packed = &packed_;
+    setup.reference = reference_;
     auto k = impl.select(io(), setup);
     if (!k) return std::move(k.error());
     assign_workspace(setup.workspace_bytes);
@@ -163,6 +168,7 @@ class KernelNode {
   };
   std::unique_ptr<std::byte[], AlignedDelete> workspace_;  ///< see use_workspace() and run_planned()
   bool give_workspace_ = false;
+  bool reference_ = false;  ///< see use_reference_kernels()
 };
 
 /// Element offset of (b, y, x, ch) in an [n, h, w, c] image stored NHWC, or NCHW when `nchw`:

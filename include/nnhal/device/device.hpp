@@ -60,6 +60,9 @@ struct DeviceOptions {
   /// The driver's own pool for kernel pieces (nnhal/interface/parallel.hpp); not owned, must
   /// outlive the device and every model it prepares.
   Parallel* parallel = nullptr;
+  /// Prepare every model with the plain reference kernels (PrepareOptions::reference_kernels):
+  /// slower; for checking the fast kernels against them (tests, tools/random_graphs).
+  bool reference_kernels = false;
 };
 
 /// Arguments of prepare (prepareModel_1_3).
@@ -94,7 +97,7 @@ class Device {
 
   explicit Device(DeviceOptions<C> options = {})
       : name_(std::move(options.name)), policy_(std::move(options.policy)),
-        allow_runtime_only_(options.allow_runtime_only),
+        allow_runtime_only_(options.allow_runtime_only), reference_kernels_(options.reference_kernels),
         context_(std::make_shared<detail::DeviceContext<C>>(std::move(options.clock))) {
     context_->trace = options.trace;
     context_->parallel = options.parallel;
@@ -259,6 +262,7 @@ class Device {
     options.validation = validation();
     options.trace = context_->trace;
     options.parallel = context_->parallel;
+    options.reference_kernels = reference_kernels_;
     auto prepared = PreparedModel::prepare(model, kernels, options);
     if (!prepared) return std::move(prepared.error().prefix("prepare"));
     if (policy_.memory_limit != 0 && prepared->arena_bytes() > policy_.memory_limit)
@@ -306,6 +310,7 @@ class Device {
   std::string name_;
   SupportPolicy policy_;
   bool allow_runtime_only_ = false;
+  bool reference_kernels_ = false;  ///< DeviceOptions::reference_kernels
   std::shared_ptr<detail::DeviceContext<C>> context_;
 #if NNHAL_ASYNC
   std::unique_ptr<WorkerPool> pool_;

@@ -181,7 +181,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     lstm_cell::NodePlan np;
-    np.fc = &simd::fully_connected_f32_table();
+    np.fc = lstm_cell::fc_table(prepare);
     auto known = [&](std::size_t i) { return io.input(i).data != nullptr && lstm_cell::is_constant(io.input(i)); };
     auto g = geometry(io, known(kMerge) && known(kTimeMajor));
     if (g) {

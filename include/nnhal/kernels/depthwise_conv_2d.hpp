@@ -231,12 +231,14 @@ inline Status kernel_f32(const NodeIO& io) {
   return {};
 }
 
-inline Status kernel_f16(const NodeIO& io) {
+/// reference_float alone: FLOAT16, and FLOAT32 when prepare asks for reference kernels
+/// (KernelPrepare::reference).
+template <OperandType T>
+Status kernel_reference_float(const NodeIO& io) {
   auto cv = resolve(io);
   if (!cv) return std::move(cv.error());
   if (io.output(0).dims.element_count() == 0) return {};
-  reference_float(io.in_data<OperandType::TENSOR_FLOAT16>(0), io.in_data<OperandType::TENSOR_FLOAT16>(1),
-                  io.in_data<OperandType::TENSOR_FLOAT16>(2), io.out_data<OperandType::TENSOR_FLOAT16>(0), *cv);
+  reference_float(io.in_data<T>(0), io.in_data<T>(1), io.in_data<T>(2), io.out_data<T>(0), *cv);
   return {};
 }
 
@@ -261,7 +263,8 @@ Status kernel_quant(const NodeIO& io) {
   const F* filter = io.in_data<FT>(1);
   const std::int32_t* bias = io.in_data<OperandType::TENSOR_INT32>(2);
   E* out = io.out_data<T>(0);
-  if (!cv->in.nchw && cv->multiplier == 1 && p.channels == cv->out.c && tables.multiplier != nullptr) {
+  if (params.simd_q8 != nullptr && !cv->in.nchw && cv->multiplier == 1 && p.channels == cv->out.c &&
+      tables.multiplier != nullptr) {
     const window::Geometry& g = cv->g;
     const simd::DepthwiseQ8Args args{in, filter, bias, out,
                                      cv->out.n, cv->in.h, cv->in.w, cv->in.c, cv->out.h, cv->out.w,
@@ -297,14 +300,15 @@ struct Family : KernelFamily {
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     Params p;
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      if (prepare.reference) return &kernel_reference_float<T>;
       p.simd = &simd::depthwise_f32_table();
       prepare.store(p);
       return &kernel_f32;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       prepare.store(p);
-      return &kernel_f16;
+      return &kernel_reference_float<T>;
     } else {
-      p.simd_q8 = &simd::depthwise_q8_table();
+      if (!prepare.reference) p.simd_q8 = &simd::depthwise_q8_table();  // else: reference_quant
       if (auto s = prepare_quant(io, prepare, p.q, kName, 3); !s) return std::move(s.error());
       prepare.store(p);
       if (io.input(1).type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL)

@@ -91,7 +91,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T != OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
-      if (io.output(0).type == OperandType::TENSOR_FLOAT32) {
+      if (io.output(0).type == OperandType::TENSOR_FLOAT32 && !prepare.reference) {
         prepare.store(simd_params(simd::quant8()));
         return &kernel_f32<T>;
       }

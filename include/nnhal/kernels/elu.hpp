@@ -45,6 +45,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO&, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      if (prepare.reference) return &kernel<T>;
       prepare.store(simd_params(simd::activation_f32()));
       return &kernel_f32;
     } else {

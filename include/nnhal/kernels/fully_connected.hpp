@@ -9,6 +9,7 @@
 
 #include "nnhal/interface/node_io.hpp"
 #include "nnhal/kernels/common/activation.hpp"
+#include "nnhal/kernels/common/dense_f32.hpp"
 #include "nnhal/kernels/common/filter_requant.hpp"
 #include "nnhal/kernels/common/quantization.hpp"
 #include "nnhal/kernels/common/simd_params.hpp"
@@ -54,20 +55,21 @@ inline Expected<std::int32_t> activation(const NodeIO& io) {
   return act;
 }
 
-/// Reference FLOAT32 computation (TFLite reference_ops order: sum of products, then + bias, then
-/// clamp). The SIMD kernel simd::fully_connected_f32 is checked against it.
-inline void reference_f32(const float* in, const float* weights, const float* bias, float* out,
-                          std::size_t batch, std::size_t input_size, std::size_t num_units,
-                          float act_min, float act_max) noexcept {
-  for (std::size_t b = 0; b < batch; ++b) {
-    for (std::size_t u = 0; u < num_units; ++u) {
-      float total = 0.0f;
-      for (std::size_t k = 0; k < input_size; ++k)
-        total += in[b * input_size + k] * weights[u * input_size + k];
-      const float r = total + (bias != nullptr ? bias[u] : 0.0f);
-      out[b * num_units + u] = r < act_min ? act_min : (r > act_max ? act_max : r);
-    }
-  }
+/// Reference FLOAT32 computation (nnhal/kernels/common/dense_f32.hpp, shared with the LSTM
+/// cells' reference path).
+using dense::reference_f32;
+
+/// FLOAT32 when prepare asks for reference kernels (KernelPrepare::reference): reference_f32.
+inline Status kernel_f32_reference(const NodeIO& io) {
+  auto act = activation(io);
+  if (!act) return std::move(act.error());
+  const FloatRange r = float_activation_range(*act);
+  const auto w = io.in<OperandType::TENSOR_FLOAT32>(1);
+  const auto o = io.out<OperandType::TENSOR_FLOAT32>(0);
+  if (o.size() == 0) return {};
+  reference_f32(io.in<OperandType::TENSOR_FLOAT32>(0).data(), w.data(), io.in<OperandType::TENSOR_FLOAT32>(2).data(),
+                o.data(), o.dim(0), w.dim(1), w.dim(0), r.min, r.max);
+  return {};
 }
 
 inline Status kernel_f32(const NodeIO& io) {
@@ -143,8 +145,9 @@ inline Expected<QuantParams> make_quant_params(const NodeIO& io) noexcept {
 
 /// TFLite reference integer FullyConnected: acc = bias[u] + sum (w + w_off) * (x + x_off) in
 /// int32 (wrapping, as the hardware does, instead of undefined overflow), then rescaled,
-/// offset and clamped to the activation range.
-template <OperandType T>
+/// offset and clamped to the activation range. Reference (KernelPrepare::reference): the plain
+/// loop even when the SIMD dot products were planned.
+template <OperandType T, bool Reference = false>
 Status kernel_quant(const NodeIO& io) {
   using E = element_t<T>;
   auto act = activation(io);
@@ -167,7 +170,7 @@ Status kernel_quant(const NodeIO& io) {
     r = r < range.min ? range.min : (r > range.max ? range.max : r);
     o[b * units + u] = static_cast<E>(r);
   };
-  if (p.simd != nullptr && io.workspace() != nullptr && p.depth == input_size && p.units == units) {
+  if (!Reference && p.simd != nullptr && io.workspace() != nullptr && p.depth == input_size && p.units == units) {
     // The SIMD dot products: per batch row, the input widened once (offset included), every
     // unit's exact int32 sum (threads take ranges of units), then bias, rescale and clamp.
     auto* row = reinterpret_cast<std::int16_t*>(io.workspace());
@@ -211,6 +214,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      if (prepare.reference) return &kernel_f32_reference;
       prepare.store(simd_params(simd::fully_connected_f32_table()));
       return &kernel_f32;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
@@ -220,6 +224,10 @@ struct Family : KernelFamily {
       if (!p) return std::move(p.error());
       // The SIMD path needs the weights' shape now, to plan its workspace.
       const RtOperand& w = io.input(1);
+      if (prepare.reference) {  // the plain loop, no SIMD dot products
+        prepare.store(*p);
+        return &kernel_quant<T, true>;
+      }
       if (w.rank_known && w.dims.rank() == 2 && w.dims.all_known() && w.dims[0] != 0 && w.dims[1] != 0 &&
           w.dims[1] <= (std::uint32_t{1} << 24) && w.dims[0] <= (std::uint32_t{1} << 24)) {
         p->simd = &simd::fully_connected_q8_table();

@@ -92,7 +92,7 @@ struct Family : KernelFamily {
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     std::uint32_t batch = 0;
     lstm_cell::NodePlan np;
-    np.fc = &simd::fully_connected_f32_table();
+    np.fc = lstm_cell::fc_table(prepare);
     const lstm_cell::CellSlots s = slots(io);
     auto c = shape(io, batch);
     const bool exact = c.has_value();

@@ -62,13 +62,15 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
-      prepare.store(simd_params(simd::quant8()));
-      switch (io.output(0).type) {
-        case OperandType::TENSOR_QUANT8_ASYMM: return &kernel_f32<OperandType::TENSOR_QUANT8_ASYMM>;
-        case OperandType::TENSOR_QUANT8_ASYMM_SIGNED: return &kernel_f32<OperandType::TENSOR_QUANT8_ASYMM_SIGNED>;
-        default: break;
+      if (!prepare.reference) {  // reference kernels: the plain loop below
+        prepare.store(simd_params(simd::quant8()));
+        switch (io.output(0).type) {
+          case OperandType::TENSOR_QUANT8_ASYMM: return &kernel_f32<OperandType::TENSOR_QUANT8_ASYMM>;
+          case OperandType::TENSOR_QUANT8_ASYMM_SIGNED: return &kernel_f32<OperandType::TENSOR_QUANT8_ASYMM_SIGNED>;
+          default: break;
+        }
+        return NNHAL_FAILURE("QUANTIZE has no kernel to %s", to_string(io.output(0).type).data());
       }
-      return NNHAL_FAILURE("QUANTIZE has no kernel to %s", to_string(io.output(0).type).data());
     }
     switch (io.output(0).type) {
       case OperandType::TENSOR_QUANT8_ASYMM: return &kernel<T, OperandType::TENSOR_QUANT8_ASYMM>;

@@ -91,7 +91,9 @@ struct Family : KernelFamily {
 
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO&, KernelPrepare& prepare) {
-    if constexpr (T == OperandType::TENSOR_FLOAT32) prepare.store(simd_params(simd::fully_connected_f32_table()));
+    if constexpr (T == OperandType::TENSOR_FLOAT32)  // a null table: the plain loop (reference kernels)
+      prepare.store(prepare.reference ? SimdParams<simd::FullyConnectedF32>{nullptr}
+                                      : simd_params(simd::fully_connected_f32_table()));
     return &kernel<T>;
   }
 };

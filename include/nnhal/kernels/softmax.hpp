@@ -318,6 +318,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      if (prepare.reference) return &kernel_float<T>;
       prepare.store(simd_params(simd::softmax_f32()));
       return &kernel_f32;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
@@ -328,7 +329,7 @@ struct Family : KernelFamily {
       const RtOperand& beta = io.input(1);
       const bool constant_beta = beta.lifetime == OperandLifeTime::CONSTANT_COPY ||
                                  beta.lifetime == OperandLifeTime::CONSTANT_REFERENCE;
-      if (constant_beta && io.input(0).scale > 0.0f) {
+      if (constant_beta && io.input(0).scale > 0.0f && !prepare.reference) {  // reference: kernel_quant
         QuantExpTable table;
         // (No packed storage: a dry run of the support query, which only needs some kernel.)
         std::byte* packed = make_exp_table(beta_of(io), io.input(0).scale, table) ? prepare.pack(sizeof table) : nullptr;

@@ -152,12 +152,13 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
-      Params p;
-      p.simd = &simd::fully_connected_f32_table();
+      Params p;  // reference kernels: no table, no scratch (step's plain loop)
       std::size_t floats = 0;
-      if (!__builtin_mul_overflow(std::size_t{rnn_common::known_dim(io, 0, 0)}, std::size_t{rnn_common::known_dim(io, 1, 0)},
+      if (!prepare.reference &&
+          !__builtin_mul_overflow(std::size_t{rnn_common::known_dim(io, 0, 0)}, std::size_t{rnn_common::known_dim(io, 1, 0)},
                                   &floats) &&
           floats <= (std::size_t{1} << 28)) {
+        p.simd = &simd::fully_connected_f32_table();
         p.scratch_floats = floats;
         prepare.workspace_bytes = floats * sizeof(float);
       }

@@ -65,7 +65,8 @@ inline Status kernel(const NodeIO& io) {
   const auto dst = row_major_strides(out.dims);
   CopyPlan plan;
   for (std::size_t i = 0; i < out.dims.rank(); ++i) plan.add(out.dims[i], src[(*perm)[i]], dst[i]);
-  strided_copy(out.data, in.data, plan, element_size(in.type), io.params<SimdParams<simd::Transpose32>>().simd->transpose);
+  const simd::Transpose32* t32 = io.params<SimdParams<simd::Transpose32>>().simd;  // nullptr: reference kernels
+  strided_copy(out.data, in.data, plan, element_size(in.type), t32 == nullptr ? nullptr : t32->transpose);
   return {};
 }
 
@@ -77,7 +78,7 @@ struct Family : KernelFamily {
 
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO&, KernelPrepare& prepare) {
-    prepare.store(simd_params(simd::transpose_32()));
+    prepare.store(prepare.reference ? SimdParams<simd::Transpose32>{nullptr} : simd_params(simd::transpose_32()));
     return &kernel;
   }
 };

@@ -101,7 +101,7 @@ struct Family : KernelFamily {
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     Extent e;
     lstm_cell::NodePlan np;
-    np.fc = &simd::fully_connected_f32_table();
+    np.fc = lstm_cell::fc_table(prepare);
     const RtOperand& layout = io.input(23);
     const bool known = layout.data != nullptr && lstm_cell::is_constant(layout);
     auto c = shape(io, e, known);

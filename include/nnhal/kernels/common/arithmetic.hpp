@@ -296,10 +296,10 @@ struct QuantNodeParams {
 };
 
 template <class Scalar, class Vector>
-QuantNodeParams<Scalar, Vector> make_node_params(const Scalar& p) noexcept {
+QuantNodeParams<Scalar, Vector> make_node_params(const Scalar& p, bool reference) noexcept {
   QuantNodeParams<Scalar, Vector> np{};
   np.scalar = p;
-  np.simd = to_simd(p, np.vec) ? &simd::quant8_binary() : nullptr;
+  np.simd = !reference && to_simd(p, np.vec) ? &simd::quant8_binary() : nullptr;
   return np;
 }
 
@@ -361,20 +361,21 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      if (prepare.reference) return &reference_f32<Op>;
       prepare.store(simd_params(simd::elementwise_f32()));
       return &kernel_f32<Op>;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_f16<Op>;
     } else if constexpr (T == OperandType::TENSOR_INT32) {
-      return io.same_known_shapes() ? &kernel_i32_same_shape<Op> : &kernel_i32<Op>;
+      return io.same_known_shapes() && !prepare.reference ? &kernel_i32_same_shape<Op> : &kernel_i32<Op>;
     } else if constexpr (Op::quant == QuantKind::AddLike) {
       prepare.store(make_node_params<AddQuantParams, simd::Quant8AddParams>(
-          make_add_params(io.input(0), io.input(1), io.output(0), Op::negate_second)));
+          make_add_params(io.input(0), io.input(1), io.output(0), Op::negate_second), prepare.reference));
       return &kernel_add_quant<T>;
     } else {
       static_assert(Op::quant == QuantKind::MulLike, "nnhal: no quantized kernel for this operation");
       prepare.store(make_node_params<MulQuantParams, simd::Quant8MulParams>(
-          make_mul_params(io.input(0), io.input(1), io.output(0))));
+          make_mul_params(io.input(0), io.input(1), io.output(0)), prepare.reference));
       return &kernel_mul_quant<T>;
     }
   }

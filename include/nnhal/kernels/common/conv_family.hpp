@@ -124,14 +124,14 @@ Status kernel_f32(const NodeIO& io) {
   return {};
 }
 
-/// FLOAT16: the plain kernel in float, one rounding to half per output.
-template <Kind K>
-Status kernel_f16(const NodeIO& io) {
+/// The plain kernel in float: FLOAT16 (one rounding to half per output), and FLOAT32 when
+/// prepare asks for reference kernels (KernelPrepare::reference).
+template <Kind K, OperandType T>
+Status kernel_plain_float(const NodeIO& io) {
   auto s = run_spec(io, K);
   if (!s) return std::move(s.error());
   if (io.output(0).dims.element_count() == 0) return {};
-  plain_float(*s, io.in_data<OperandType::TENSOR_FLOAT16>(0), io.in_data<OperandType::TENSOR_FLOAT16>(1),
-              io.in_data<OperandType::TENSOR_FLOAT16>(2), io.out_data<OperandType::TENSOR_FLOAT16>(0),
+  plain_float(*s, io.in_data<T>(0), io.in_data<T>(1), io.in_data<T>(2), io.out_data<T>(0),
               float_activation_range(s->activation));
   return {};
 }
@@ -161,11 +161,13 @@ Expected<Q8Params> plan_q8(const NodeIO& io, KernelPrepare& prepare, Kind kind) 
   if (!q) return std::move(q.error());
   Q8Params p;
   p.q = *q;
-  p.simd = &simd::conv_q8_table();
+  if (!prepare.reference) p.simd = &simd::conv_q8_table();
   const RtOperand &x = io.input(0), &f = io.input(1), &bias = io.input(2);
   const std::size_t mult_bytes = align_up(channel.size() * sizeof(quant::Multiplier));
-  bool planned = kind == Kind::Conv && x.rank_known && x.dims.rank() == 4 && x.dims.all_known() && f.rank_known &&
-                 f.dims.rank() == 4 && f.dims.all_known() && bias.dims.rank() == 1 && bias.dims[0] == f.dims[0];
+  // Reference kernels (KernelPrepare::reference): no table, never planned; plain_quant runs.
+  bool planned = !prepare.reference && kind == Kind::Conv && x.rank_known && x.dims.rank() == 4 &&
+                 x.dims.all_known() && f.rank_known && f.dims.rank() == 4 && f.dims.all_known() &&
+                 bias.dims.rank() == 1 && bias.dims[0] == f.dims[0];
   if (planned) {
     p.out_c = f.dims[0], p.filter_h = f.dims[1], p.filter_w = f.dims[2], p.in_c = f.dims[3];
     p.panel = p.simd->panel_width(p.out_c);
@@ -311,10 +313,11 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      if (prepare.reference) return &kernel_plain_float<K, T>;
       prepare.store(plan_f32(io, prepare, K));
       return &kernel_f32<K>;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
-      return &kernel_f16<K>;
+      return &kernel_plain_float<K, T>;
     } else {
       auto p = plan_q8<T>(io, prepare, K);
       if (!p) return std::move(p.error());

@@ -25,7 +25,9 @@
 /// sums are therefore ordered differently from the reference's three accumulated products; the
 /// usual summation-order bound holds. Constant weights are packed once into the prepared node;
 /// weights that are runtime inputs are packed into the workspace at each execution. Every
-/// buffer a step uses lies in the workspace: nothing is allocated while executing.
+/// buffer a step uses lies in the workspace: nothing is allocated while executing. With
+/// reference kernels (KernelPrepare::reference) the same packed products run the scalar loop
+/// dense::reference_f32 instead of the SIMD kernel.
 
 #include <cmath>
 #include <cstddef>
@@ -37,6 +39,7 @@
 
 #include "nnhal/core/half.hpp"
 #include "nnhal/interface/node_io.hpp"
+#include "nnhal/kernels/common/dense_f32.hpp"
 #include "nnhal/simd/fully_connected_f32.hpp"
 
 namespace nnhal::kernels::lstm_cell {
@@ -509,6 +512,13 @@ struct NodePlan {
   bool planned = false;
 };
 
+/// The dense products' table: the SIMD family's, or its scalar reference loop when prepare asks
+/// for reference kernels (the packed layout stays: it only concatenates the weights, converted
+/// to float, so the loop sums x, aux and h products in the order of that row).
+inline const simd::FullyConnectedF32* fc_table(const KernelPrepare& prepare) noexcept {
+  return prepare.reference ? &dense::reference_f32_table() : &simd::fully_connected_f32_table();
+}
+
 /// Plans the node's cells (shapes known at prepare), packing those whose weights are constants
 /// and sizing the workspace for batches of up to `batch_bound` rows. A node whose shapes are
 /// unknown at prepare stays unplanned and fails at execution rather than allocate.
@@ -516,7 +526,7 @@ template <class E>
 inline NodePlan plan(const NodeIO& io, KernelPrepare& prepare, const CellSlots* slots, const CellShape* shapes,
                      std::size_t n, std::size_t batch_bound, bool exact) {
   NodePlan np;
-  np.fc = &simd::fully_connected_f32_table();
+  np.fc = fc_table(prepare);
   std::size_t packed_total = 0, ws = 0, scratch = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const PackedLayout l = PackedLayout::of(shapes[i]);

@@ -18,11 +18,13 @@ namespace nnhal::kernels::lut {
 inline constexpr std::size_t kTableBytes = 256;
 
 /// Fills the node's packed storage with f(q) for every stored value q of E (uint8_t or int8_t),
-/// indexed by q's byte. False when there is no packed storage (a dry run of the support query):
-/// the caller then keeps its per-element kernel.
+/// indexed by q's byte. False when there is no packed storage (a dry run of the support query)
+/// or prepare asks for reference kernels (KernelPrepare::reference): the caller then keeps its
+/// per-element kernel.
 template <class E, class F>
 bool pack(KernelPrepare& prepare, F&& f) {
   static_assert(sizeof(E) == 1);
+  if (prepare.reference) return false;
   std::byte* table = prepare.pack(kTableBytes);
   if (table == nullptr) return false;
   for (std::size_t b = 0; b < kTableBytes; ++b) {

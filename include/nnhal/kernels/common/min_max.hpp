@@ -119,10 +119,11 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      if (prepare.reference) return &kernel<Min, T>;
       prepare.store(simd_params(simd::activation_f32()));
       return &kernel_f32<Min>;
     } else if constexpr (T == OperandType::TENSOR_QUANT8_ASYMM || T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED) {
-      if (same_quant(io.input(0), io.output(0)) && same_quant(io.input(1), io.output(0))) {
+      if (!prepare.reference && same_quant(io.input(0), io.output(0)) && same_quant(io.input(1), io.output(0))) {
         prepare.store(simd_params(simd::quant8()));
         return &kernel_quant_same<Min, T>;
       }

@@ -224,8 +224,9 @@ Status kernel(const NodeIO& io) {
   const E* x = io.in_data<T>(0);
   E* y = io.out_data<T>(0);
   if constexpr (kHasSimd<K, E>) {
-    if (!s->scalars.nchw) {
-      run_simd<K>(*io.params<SimdParams<simd::Pool>>().simd, simd_args(si, so, s->geometry), x, y, fr, qr);
+    const simd::Pool* table = io.params<SimdParams<simd::Pool>>().simd;  // nullptr: reference kernels
+    if (!s->scalars.nchw && table != nullptr) {
+      run_simd<K>(*table, simd_args(si, so, s->geometry), x, y, fr, qr);
       return {};
     }
   }
@@ -241,7 +242,8 @@ struct Family : KernelFamily {
 
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO&, KernelPrepare& prepare) {
-    if constexpr (kHasSimd<K, element_t<T>>) prepare.store(simd_params(simd::pool()));
+    if constexpr (kHasSimd<K, element_t<T>>)
+      prepare.store(prepare.reference ? SimdParams<simd::Pool>{nullptr} : simd_params(simd::pool()));
     return &kernel<K, T>;
   }
 };

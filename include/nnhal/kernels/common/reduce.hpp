@@ -378,11 +378,12 @@ struct Family : KernelFamily {
   static Expected<KernelFn> select(const NodeIO&, KernelPrepare& prepare) {
     using O = Op<element_t<T>>;
     if constexpr (requires { SimdRows<O>::fn; }) {
-      prepare.store(simd_params(simd::reduce_f32()));
-      return &kernel_rows<O, T>;
-    } else {
-      return &kernel<O, T>;
+      if (!prepare.reference) {  // reference kernels: the general loop nest
+        prepare.store(simd_params(simd::reduce_f32()));
+        return &kernel_rows<O, T>;
+      }
     }
+    return &kernel<O, T>;
   }
 };
 

@@ -43,7 +43,8 @@ Status kernel_f32(const NodeIO& io) {
   return {};
 }
 
-/// Node parameters of the quantized kernel: the clamp range and the SIMD table.
+/// Node parameters of the quantized kernel: the clamp range and the SIMD table (nullptr:
+/// reference kernels, the scalar loop).
 struct QuantParams {
   quant::QuantRange range;
   const simd::Quant8* simd;
@@ -59,7 +60,9 @@ Status kernel_quant(const NodeIO& io) {
   const E* in = io.in_data<T>(0);
   E* out = io.out_data<T>(0);
   const auto lo = static_cast<E>(p.range.min), hi = static_cast<E>(p.range.max);
-  if constexpr (T == OperandType::TENSOR_QUANT8_ASYMM)
+  if (p.simd == nullptr)
+    for (std::size_t i = 0; i < n; ++i) out[i] = in[i] < lo ? lo : (in[i] > hi ? hi : in[i]);
+  else if constexpr (T == OperandType::TENSOR_QUANT8_ASYMM)
     p.simd->u8.clamp(in, out, n, lo, hi);
   else
     p.simd->s8.clamp(in, out, n, lo, hi);
@@ -76,6 +79,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      if (prepare.reference) return &kernel_float<T, Act>;
       prepare.store(simd_params(simd::activation_f32()));
       return &kernel_f32<Act>;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
@@ -85,7 +89,7 @@ struct Family : KernelFamily {
       const auto storage = quant::storage_range<element_t<T>>();
       const RtOperand& in = io.input(0);
       prepare.store(QuantParams{quant::activation_range(Act, in.scale, in.zero_point, storage.min, storage.max),
-                                &simd::quant8()});
+                                prepare.reference ? nullptr : &simd::quant8()});
       return &kernel_quant<T>;
     }
   }

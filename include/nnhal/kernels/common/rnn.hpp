@@ -199,8 +199,13 @@ inline std::uint32_t known_dim(const NodeIO& io, std::size_t i, std::size_t d) n
 
 /// Plans the scratch of a FLOAT32 sequence kernel: batch * units floats, from the [batch,
 /// units] hidden-state inputs listed when their shapes are known at prepare (the largest).
+/// Nothing (no table, no scratch: the plain loop) when prepare asks for reference kernels.
 inline SeqParams plan_scratch(const NodeIO& io, KernelPrepare& prepare, std::initializer_list<std::size_t> states) {
   SeqParams p;
+  if (prepare.reference) {  // reference kernels: the plain loop, no scratch
+    prepare.store(p);
+    return p;
+  }
   p.simd = &simd::fully_connected_f32_table();
   for (std::size_t i : states) {
     std::size_t floats = 0;

@@ -108,6 +108,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      if (prepare.reference) return &kernel_float<Tanh, T>;
       prepare.store(simd_params(simd::activation_f32()));
       return &kernel_f32<Tanh>;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
