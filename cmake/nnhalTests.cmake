@@ -198,6 +198,10 @@ if(NNHAL_CTS_SOURCES)
     # not change (the kernels split their work so that no output depends on it).
     add_test(NAME cts_conformance_threads COMMAND nnhal_cts --threads 3 ${_nnhal_cts_paths})
     set_tests_properties(cts_conformance_threads PROPERTIES TIMEOUT 1200 SKIP_RETURN_CODE 77)
+    # The same corpus on the plain reference kernels (PrepareOptions::reference_kernels): no
+    # SIMD table, no packed weights; the fast kernels are checked against these.
+    add_test(NAME cts_reference_kernels COMMAND nnhal_cts --reference-kernels ${_nnhal_cts_paths})
+    set_tests_properties(cts_reference_kernels PROPERTIES TIMEOUT 1200 SKIP_RETURN_CODE 77)
   else()
     nnhal_add_skipped_test(cts_conformance
       "conformance corpus not found at ${NNHAL_CTS_DIR}; cts_conformance NOT RUN")
