@@ -10,6 +10,7 @@
 
 #include "nnhal/builder/builder.hpp"
 #include "nnhal/device/device.hpp"
+#include "nnhal/kernels/abs.hpp"
 #include "nnhal/kernels/add.hpp"
 #include "nnhal/kernels/resolve.hpp"
 #include "support/counting_allocator.hpp"
@@ -17,14 +18,22 @@
 namespace nnhal::test::device_limits {
 
 constexpr auto kF32 = OperandType::TENSOR_FLOAT32;
-using AddOnly = KernelSet<Use<OperationType::ADD, kF32>>;
-using LimitedDevice = Device<SteadyClock, AddOnly>;
+using AddAbs = KernelSet<Use<OperationType::ADD, kF32>, Use<OperationType::ABS, kF32>>;
+using LimitedDevice = Device<SteadyClock, AddAbs>;
 
 /// main: y = x + x, both declared `dims`.
 inline Model add_model(std::vector<std::uint32_t> dims) {
   ModelBuilder b;
   const auto x = b.input<kF32>({dims});
   b.output(b.operation<OperationType::ADD, kF32>({dims}, x, x, b.scalar<OperandType::INT32>(0)));
+  return std::move(b).model();
+}
+
+/// main: y = abs(x), both declared `dims` (ABS takes any rank).
+inline Model abs_model(std::vector<std::uint32_t> dims) {
+  ModelBuilder b;
+  const auto x = b.input<kF32>({dims});
+  b.output(b.operation<OperationType::ABS, kF32>({dims}, x));
   return std::move(b).model();
 }
 
@@ -148,6 +157,22 @@ TEST_CASE("limits: a device applies its model limits to prepare and to the suppo
   REQUIRE_FALSE(query.has_value());
   CHECK(query.error().status() == ErrorStatus::INVALID_ARGUMENT);
   CHECK(below.limits().max_operands == 2);
+}
+
+TEST_CASE("limits: a tensor of rank above NNHAL_MAX_RANK is valid but not supported") {
+  // The HAL puts no bound on rank; nnhal holds shapes inline (NNHAL_MAX_RANK dimensions), so
+  // such an operation is reported unsupported and the model is not prepared.
+  LimitedDevice device(options_with(Limits{}));
+  const Model deep = abs_model(std::vector<std::uint32_t>(NNHAL_MAX_RANK + 1, 1));
+  CHECK(validate_model(deep).has_value());
+  const auto query = device.supported_operations(deep);
+  REQUIRE_MESSAGE(query.has_value(), message_of(query));
+  CHECK(*query == std::vector<bool>{false});
+  const auto refused = device.prepare(deep);
+  REQUIRE_FALSE(refused.has_value());
+  CHECK(refused.error().status() == ErrorStatus::INVALID_ARGUMENT);
+  INFO(message_of(refused));
+  CHECK(device.prepare(abs_model(std::vector<std::uint32_t>(NNHAL_MAX_RANK, 1))).has_value());
 }
 
 }  // namespace nnhal::test::device_limits
