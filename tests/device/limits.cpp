@@ -173,6 +173,11 @@ TEST_CASE("limits: a tensor of rank above NNHAL_MAX_RANK is valid but not suppor
   CHECK(refused.error().status() == ErrorStatus::INVALID_ARGUMENT);
   INFO(message_of(refused));
   CHECK(device.prepare(abs_model(std::vector<std::uint32_t>(NNHAL_MAX_RANK, 1))).has_value());
+  // PreparedModel::prepare, below the device, finds it when it prepares the operation.
+  const auto direct = PreparedModel::prepare<AddAbs>(deep);
+  REQUIRE_FALSE(direct.has_value());
+  CHECK(direct.error().status() == ErrorStatus::GENERAL_FAILURE);
+  CHECK(message_of(direct).find("rank 9 exceeds the supported maximum 8") != std::string::npos);
 }
 
 }  // namespace nnhal::test::device_limits

@@ -14,18 +14,20 @@
 #include "nnhal/exec/prepared_model.hpp"
 #include "nnhal/kernels/add.hpp"
 #include "nnhal/kernels/concatenation.hpp"
+#include "nnhal/kernels/if.hpp"
 #include "nnhal/kernels/less.hpp"
 #include "nnhal/kernels/resolve.hpp"
 #include "nnhal/kernels/while.hpp"
 #include "support/counting_allocator.hpp"
+#include "validate/model_fixtures.hpp"
 
 namespace nnhal::test::exec_limits {
 
 namespace cf = nnhal::test::cf;
 constexpr auto kF32 = OperandType::TENSOR_FLOAT32;
 
-using Kernels = KernelSet<Use<OperationType::WHILE>, Use<OperationType::LESS, cf::kI32>,
-                          Use<OperationType::ADD, cf::kI32>, Use<OperationType::CONCATENATION, kF32>>;
+using Kernels = KernelSet<Use<OperationType::WHILE>, Use<OperationType::IF>, Use<OperationType::LESS, cf::kI32>,
+                          Use<OperationType::ADD, cf::kI32, kF32>, Use<OperationType::CONCATENATION, kF32>>;
 
 /// main(i0, v0, n) = WHILE (i < n) { i = i + 1; v = concat(v, v) }: v (of unknown size) doubles
 /// every iteration. Unknown sizes across a WHILE are a runtime-only feature, so preparing it
@@ -202,6 +204,29 @@ TEST_CASE("limits: an execution applies the request limits its prepared model wa
   REQUIRE_FALSE(many.has_value());
   CHECK(many.error().status() == ErrorStatus::INVALID_ARGUMENT);
   CHECK(message_of(many).find("100000 memory pools") != std::string::npos);
+}
+
+TEST_CASE("limits: thousands of nested subgraphs are refused at prepare by max_control_flow_depth") {
+  namespace mf = nnhal::test::malformed;
+  auto prepare_chain = [](std::uint32_t depth, const Limits& limits) {
+    PrepareOptions o;
+    o.validation.limits = limits;
+    return PreparedModel::prepare<Kernels>(mf::if_chain_model(depth).model, o);
+  };
+  // A chain of 3000 IFs, each referring to the next: valid HAL, refused in time linear in it.
+  mf::check_invalid(prepare_chain(3000, Limits{}), {"nested 3000 deep", "Limits::max_control_flow_depth (256)"});
+  // The default is NNHAL_MAX_CONTROL_FLOW_DEPTH: that deep prepares, one more does not.
+  const auto at_limit = prepare_chain(NNHAL_MAX_CONTROL_FLOW_DEPTH, Limits{});
+  CHECK_MESSAGE(at_limit.has_value(), message_of(at_limit ? Status{} : Status{at_limit.error()}));
+  mf::check_invalid(prepare_chain(NNHAL_MAX_CONTROL_FLOW_DEPTH + 1, Limits{}), {"nested 257 deep"});
+  // A driver lowers it...
+  Limits l;
+  l.max_control_flow_depth = 10;
+  CHECK(prepare_chain(10, l).has_value());
+  mf::check_invalid(prepare_chain(11, l), {"nested 11 deep", "Limits::max_control_flow_depth (10)"});
+  // ... but cannot raise it past the macro, which bounds the executor's recursion.
+  l.max_control_flow_depth = 100000;
+  mf::check_invalid(prepare_chain(NNHAL_MAX_CONTROL_FLOW_DEPTH + 1, l), {"Limits::max_control_flow_depth (256)"});
 }
 
 }  // namespace nnhal::test::exec_limits

@@ -25,9 +25,10 @@ struct Limits {
   std::uint32_t max_operations = 1u << 20;
   /// Referenced subgraphs of a model (Model::referenced). Above: INVALID_ARGUMENT at
   /// validation, before any subgraph is looked at.
-  std::uint32_t max_referenced_subgraphs = 4096;
+  std::uint32_t max_referenced_subgraphs = 65536;
   /// Longest chain of nested IF/WHILE references (main alone is 0). Above: INVALID_ARGUMENT at
-  /// validation. Hard ceiling NNHAL_MAX_CONTROL_FLOW_DEPTH: the executor and the cost model
+  /// preparation (the HAL sets no bound, so validate_model and the supported-operations query
+  /// accept any depth). Hard ceiling NNHAL_MAX_CONTROL_FLOW_DEPTH: the executor and the cost model
   /// recurse once per level, and that macro is what bounds their stack.
   std::uint32_t max_control_flow_depth = NNHAL_MAX_CONTROL_FLOW_DEPTH;
   /// Entries of a model's extension map (Model::extensionNameToPrefix). Above:

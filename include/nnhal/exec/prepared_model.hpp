@@ -86,6 +86,7 @@ class PreparedModel {
     if (validation.extensions.empty()) validation.extensions = kernels.extensions;
     auto version = validate_model(model, validation);
     if (!version) return std::move(version.error());
+    NNHAL_TRY(check_control_flow_depth(model, validation.limits));
     auto core = std::make_shared<detail::PreparedCore>();
     core->owner = options.owner;
     core->model = model;

@@ -293,6 +293,8 @@ inline Status check_reference_cycles(const Model& model) {
 /// Longest chain of nested IF/WHILE references starting at any subgraph (main = 0 deep), by an
 /// iterative post-order walk (no recursion on untrusted depth), linear in the operands. The
 /// model's references must be in range and acyclic (validate_model checks both first).
+/// The HAL sets no bound on nesting, so validate_model accepts any depth; preparation holds it
+/// to Limits::max_control_flow_depth (check_control_flow_depth).
 inline std::size_t control_flow_depth(const Model& model) {
   const std::size_t n = model.referenced.size();
   std::vector<std::size_t> depth(n, 0);
@@ -337,6 +339,18 @@ inline std::size_t control_flow_depth(const Model& model) {
   return deepest;
 }
 
+/// Limits::max_control_flow_depth, capped at NNHAL_MAX_CONTROL_FLOW_DEPTH (the executor
+/// recurses once per nesting level: the macro bounds its stack). INVALID_ARGUMENT above it: the
+/// driver does not accept the model. `model` must have passed validate_model.
+inline Status check_control_flow_depth(const Model& model, const Limits& limits) {
+  const std::size_t max_depth = std::min<std::size_t>(limits.max_control_flow_depth, NNHAL_MAX_CONTROL_FLOW_DEPTH);
+  if (model.referenced.empty()) return {};
+  if (const std::size_t depth = control_flow_depth(model); depth > max_depth)
+    return NNHAL_INVALID("control flow is nested %zu deep, above Limits::max_control_flow_depth (%zu)", depth,
+                         max_depth);
+  return {};
+}
+
 /// Validates `model` completely. Returns its minimum HAL version (never above 1.3), or
 /// INVALID_ARGUMENT naming the first defect found.
 /// `record`, when given, receives the versions item by item, one entry per subgraph (0 = main).
@@ -371,14 +385,6 @@ inline Expected<HalVersion> validate_model(const Model& model, const ValidationO
   if (auto s = detail::check_reference_cycles(model); !s) {
     NNHAL_VLOG(validate, "model rejected: %s", s.error().c_str());
     return std::move(s.error());
-  }
-  // The executor recurses once per nesting level: NNHAL_MAX_CONTROL_FLOW_DEPTH bounds its stack.
-  const std::size_t max_depth = std::min<std::size_t>(limits.max_control_flow_depth, NNHAL_MAX_CONTROL_FLOW_DEPTH);
-  if (const std::size_t depth = control_flow_depth(model); depth > max_depth) {
-    auto e = NNHAL_INVALID("control flow is nested %zu deep, above Limits::max_control_flow_depth (%zu)", depth,
-                           max_depth);
-    NNHAL_VLOG(validate, "model rejected: %s", e.c_str());
-    return e;
   }
   NNHAL_VLOG(validate, "model valid: HAL %s, %zu operation(s) in main, %zu referenced subgraph(s)",
              to_string(version).data(), model.main.operations.size(), model.referenced.size());

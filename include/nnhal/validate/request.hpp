@@ -233,15 +233,15 @@ inline Status validate_request(const Request& request, const Model& model,
           !s)
         return std::move(s.error().prefix("%s %zu", what, i));
       const std::uint64_t need = detail::combined_size(operand, arg, extension);
-      if (need > options.max_tensor_bytes)
-        return NNHAL_INVALID("%s %zu: the shape holds %llu bytes, above Limits::max_tensor_bytes (%llu)", what, i,
-                             static_cast<unsigned long long>(need),
-                             static_cast<unsigned long long>(options.max_tensor_bytes));
       if (!is_output && region->begin != nullptr) {
         if (need > region->size)
           return NNHAL_INVALID("input %zu: buffer of %llu bytes is smaller than the %llu bytes of its data", i,
                                static_cast<unsigned long long>(region->size), static_cast<unsigned long long>(need));
       }
+      if (need > options.max_tensor_bytes)
+        return NNHAL_INVALID("%s %zu: the shape holds %llu bytes, above Limits::max_tensor_bytes (%llu)", what, i,
+                             static_cast<unsigned long long>(need),
+                             static_cast<unsigned long long>(options.max_tensor_bytes));
       if (region->begin != nullptr && region->size != 0)
         regions.push_back({region->begin, region->size, is_output, i});
     }
