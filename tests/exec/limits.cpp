@@ -126,18 +126,19 @@ TEST_CASE("limits: a driver moves max_dynamic_bytes; the boundary is exactly the
   // 10 iterations: v ends with 1024 floats. How much the loop grows, measured without a limit
   // that matters, is the smallest limit that lets it finish.
   Limits roomy;
-  const auto [ok, used] = run(roomy, 10, 4096);
-  REQUIRE_MESSAGE(ok.has_value(), message_of(ok));
+  const auto roomy_run = run(roomy, 10, 4096);
+  const std::uint64_t used = roomy_run.second;
+  REQUIRE_MESSAGE(roomy_run.first.has_value(), message_of(roomy_run.first));
   REQUIRE(used >= 4096);
   Limits exact;
   exact.max_dynamic_bytes = used;
   CHECK(run(exact, 10, 4096).first.has_value());
   Limits below;
   below.max_dynamic_bytes = used - 1;
-  const auto [refused, held] = run(below, 10, 4096);
-  REQUIRE_FALSE(refused.has_value());
-  CHECK(refused.error().status() == ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT);
-  CHECK(held < used);
+  const auto refused = run(below, 10, 4096);
+  REQUIRE_FALSE(refused.first.has_value());
+  CHECK(refused.first.error().status() == ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT);
+  CHECK(refused.second < used);
   // Fewer iterations need less: the lower limit then suffices.
   CHECK(run(below, 9, 4096).first.has_value());
 }
@@ -159,9 +160,9 @@ TEST_CASE("limits: the same loop ends at max_tensor_bytes when one tensor outgro
   CHECK(peak_counted_bytes() <= std::size_t{1} << 20);
   // Raised, the same request reaches 64 KiB tensors and fails later, at a larger tensor.
   limits.max_tensor_bytes = 256 << 10;
-  const auto [later, used] = run(limits, 1'000'000'000, 64);
-  CHECK(message_of(later).find("524288 bytes) is above Limits::max_tensor_bytes (262144)") != std::string::npos);
-  CHECK(used > execution->dynamic_bytes());
+  const auto later = run(limits, 1'000'000'000, 64);
+  CHECK(message_of(later.first).find("524288 bytes) is above Limits::max_tensor_bytes (262144)") != std::string::npos);
+  CHECK(later.second > execution->dynamic_bytes());
 }
 
 TEST_CASE("limits: the same loop on a fake clock ends at the loop timeout") {
