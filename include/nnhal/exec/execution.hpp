@@ -489,7 +489,8 @@ Status Execution<C>::bind_inputs(std::uint32_t g, const RtOperand* outer, std::s
   GraphState& s = graphs_[g];
   for (std::size_t i = first; i < first + count; ++i) {
     const RtOperand& from = outer[outer_ids[i]];
-    NNHAL_TRY(detail::bind_input(p.operands[p.inputs[i]], s.table[p.inputs[i]], from, core_->limits.max_tensor_bytes));
+    NNHAL_TRY(
+        detail::bind_input(p.operands[p.inputs[i]], s.table[p.inputs[i]], from, core_->limits.max_tensor_bytes));
   }
   return {};
 }
@@ -538,7 +539,8 @@ Status Execution<C>::adopt_result(std::uint32_t g, std::uint32_t operand, const 
   const bool in_place = to.data != nullptr && to.data == result.data;
   to.dims = result.dims;
   to.rank_known = true;
-  if (auto r = merge_declared_shape(declared, to, core_->limits.max_tensor_bytes); !r) return std::move(r.error().prefix("operand %u", operand));
+  if (auto r = merge_declared_shape(declared, to, core_->limits.max_tensor_bytes); !r)
+    return std::move(r.error().prefix("operand %u", operand));
   if (in_place) return {};
   bool insufficient = false;
   NNHAL_TRY(allocate_output(g, operand, insufficient));
@@ -588,7 +590,8 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
     GraphState& s = graphs_[graph];
     const SubgraphPlan& sp = plan(graph);
     for (std::size_t i = 0; i < carried; ++i)
-      NNHAL_TRY(detail::bind_input(sp.operands[sp.inputs[i]], s.table[sp.inputs[i]], ws.current[i], core_->limits.max_tensor_bytes));
+      NNHAL_TRY(detail::bind_input(sp.operands[sp.inputs[i]], s.table[sp.inputs[i]], ws.current[i],
+                                   core_->limits.max_tensor_bytes));
     return {};
   };
   NNHAL_TRY(bind_inputs(node.condition, outer, ins, carried, ins.size() - carried));
