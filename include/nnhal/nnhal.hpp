@@ -10,6 +10,7 @@
 #include "nnhal/config.hpp"
 #include "nnhal/core/dims.hpp"
 #include "nnhal/core/enums.hpp"
+#include "nnhal/core/limits.hpp"
 #include "nnhal/core/half.hpp"
 #include "nnhal/core/operand_traits.hpp"
 #include "nnhal/builder/builder.hpp"

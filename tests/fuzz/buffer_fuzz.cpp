@@ -12,7 +12,8 @@
 //             arbitrary request dimensions.
 // Oracles besides the sanitizers:
 //   * errors are INVALID_ARGUMENT or GENERAL_FAILURE (executions: also OUTPUT_INSUFFICIENT_SIZE)
-//     with a message; allocate gives tokens > 0, unique among live buffers;
+//     with a message; allocate gives tokens > 0, unique among live buffers, and buffers of at
+//     most kMaxBufferBytes (the device's Limits::max_buffer_bytes);
 //   * no byte outside a caller's memory is written (guard bytes), copy_from's source and every
 //     request input are left unchanged;
 //   * copy_to after a successful copy_from returns exactly those bytes; a failed copy_from
@@ -79,6 +80,9 @@ Model quant() {
   return std::move(b).model();
 }
 
+/// Limits::max_buffer_bytes of the fuzzed device.
+constexpr std::uint64_t kMaxBufferBytes = std::uint64_t{16} << 20;
+
 struct World {
   FuzzDevice device;
   std::vector<Model> models;
@@ -88,6 +92,10 @@ struct World {
       DeviceOptions<SteadyClock> o;
       o.threads = 1;
       o.worker_threads = 1;
+      // Buffers of up to 4 GiB are legitimate requests; this device grants at most
+      // kMaxBufferBytes (Limits::max_buffer_bytes), so runs stay within the fuzzer's memory
+      // limit while every size is tried.
+      o.limits.max_buffer_bytes = kMaxBufferBytes;
       return o;
     }()) {
     models.push_back(add_constant({4}, {4}));
@@ -160,12 +168,6 @@ void step_allocate(ByteSource& r, std::vector<Live>& live) {
       list.push_back(role);
     }
   }
-  // A buffer of up to 4 GiB is a legitimate request that nnhal grants (and zeroes): skip the
-  // ones above 16 MiB that could succeed, so that runs stay within the fuzzer's memory limit;
-  // larger descriptors (rejected before allocating) are still tried.
-  std::uint64_t elements = 1;
-  for (std::uint32_t d : desc.dimensions) elements = std::min<std::uint64_t>(elements * std::max<std::uint32_t>(d, 1), std::uint64_t{1} << 40);
-  if (elements * 4 > (std::uint64_t{16} << 20) && elements * 4 <= (std::uint64_t{4} << 30)) return;
   auto made = w.device.allocate(desc, models, roles[0], roles[1]);
   if (!made) {
     check_error(made.error(), false);
@@ -174,6 +176,7 @@ void step_allocate(ByteSource& r, std::vector<Live>& live) {
   NNHAL_FUZZ_CHECK(made->token != 0 && made->buffer != nullptr && made->buffer->token() == made->token);
   for (const Live& l : live) NNHAL_FUZZ_CHECK(l.token != made->token || l.buffer == nullptr);
   NNHAL_FUZZ_CHECK(!made->buffer->initialized());
+  NNHAL_FUZZ_CHECK(made->buffer->size() <= kMaxBufferBytes);
   ++g_stats.allocated;
   live.push_back({std::move(made->buffer), made->token, std::nullopt});
 }

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "nnhal/core/limits.hpp"
 #include "nnhal/core/dims.hpp"
 #include "nnhal/core/result.hpp"
 #include "nnhal/device/buffer_desc.hpp"
@@ -193,13 +194,18 @@ class BufferRegistry {
   /// IDevice::allocate: validates `desc` and the roles (HAL13.md c.5 validateMemoryDesc) and
   /// creates an uninitialized buffer with a fresh token. INVALID_ARGUMENT for a bad description
   /// or role; GENERAL_FAILURE for what nnhal does not support (size unknown at allocation time,
-  /// OEM types, more than 4 GiB) or an allocation failure. Checking that the prepared models
-  /// belong to this device is the caller's part.
+  /// OEM types, more than 4 GiB, more than `max_bytes` = Limits::max_buffer_bytes, checked
+  /// before allocating) or an allocation failure. Checking that the prepared models belong to
+  /// this device is the caller's part.
   Expected<std::pair<std::shared_ptr<DeviceBuffer>, std::uint32_t>> allocate(
       const BufferDesc& desc, std::span<const PreparedModel* const> prepared_models,
-      std::span<const BufferRole> input_roles, std::span<const BufferRole> output_roles) {
+      std::span<const BufferRole> input_roles, std::span<const BufferRole> output_roles,
+      std::uint64_t max_bytes = Limits{}.max_buffer_bytes) {
     auto layout = detail::validate_memory_desc(desc, prepared_models, input_roles, output_roles);
     if (!layout) return std::move(layout.error());
+    if (layout->size > max_bytes)
+      return NNHAL_FAILURE("allocate: the buffer needs %zu bytes, above Limits::max_buffer_bytes (%llu)", layout->size,
+                           static_cast<unsigned long long>(max_bytes));
     AlignedBuffer storage;
     if (!storage.reserve(layout->size))
       return NNHAL_FAILURE("allocate: cannot allocate %zu bytes", layout->size);

@@ -49,6 +49,9 @@ struct DeviceOptions {
   /// prepare_from_cache, c.1.1 and e.3), which is the default. Set it for a framework-side
   /// interpreter that runs such loops itself, as the NNAPI runtime's CPU fallback does.
   bool allow_runtime_only = false;
+  /// Resource limits (nnhal/core/limits.hpp, docs/security.md): applied to every model,
+  /// request, driver-managed buffer and cache this device handles.
+  Limits limits{};
   /// When set, receives the spans of every preparation and execution of this device and its
   /// prepared models (nnhal/util/trace.hpp), from worker threads too: it must be safe to call
   /// concurrently and outlive the device. Not owned.
@@ -98,6 +101,7 @@ class Device {
   explicit Device(DeviceOptions<C> options = {})
       : name_(std::move(options.name)), policy_(std::move(options.policy)),
         allow_runtime_only_(options.allow_runtime_only), reference_kernels_(options.reference_kernels),
+        limits_(options.limits),
         context_(std::make_shared<detail::DeviceContext<C>>(std::move(options.clock))) {
     context_->trace = options.trace;
     context_->parallel = options.parallel;
@@ -150,6 +154,8 @@ class Device {
     return {kModelCacheFiles, kDataCacheFiles};
   }
   const SupportPolicy& policy() const noexcept { return policy_; }
+  /// The resource limits this device applies (DeviceOptions::limits).
+  const Limits& limits() const noexcept { return limits_; }
 
   /// getSupportedOperations_1_3: INVALID_ARGUMENT for an invalid model (a WHILE with operands
   /// of unknown size included, unless DeviceOptions::allow_runtime_only), else one flag per
@@ -192,9 +198,18 @@ class Device {
       return NNHAL_INVALID("prepareFromCache: %zu model and %zu data cache files given, %u and %u needed",
                            model_cache.size(), data_cache.size(), kModelCacheFiles, kDataCacheFiles);
     std::vector<std::byte> model_bytes, data_bytes;
-    if (model_cache[0] == nullptr || data_cache[0] == nullptr || !model_cache[0]->read(model_bytes) ||
-        !data_cache[0]->read(data_bytes))
+    if (model_cache[0] == nullptr || data_cache[0] == nullptr)
       return NNHAL_FAILURE("prepareFromCache: a cache file cannot be read");
+    for (int k = 0; k < 2; ++k) {
+      bool too_large = false;
+      CacheFile& file = k == 0 ? *model_cache[0] : *data_cache[0];
+      if (!file.read_at_most(k == 0 ? model_bytes : data_bytes, limits_.max_cache_file_bytes, too_large)) {
+        if (too_large)
+          return NNHAL_FAILURE("prepareFromCache: the %s cache file is above Limits::max_cache_file_bytes (%llu)",
+                               k == 0 ? "model" : "data", static_cast<unsigned long long>(limits_.max_cache_file_bytes));
+        return NNHAL_FAILURE("prepareFromCache: a cache file cannot be read");
+      }
+    }
     // The cache's own check admits runtime-only features, so that a well-formed cache of a model
     // this device refuses gets the same INVALID_ARGUMENT as prepare() (from the check below).
     ValidationOptions well_formed = validation();
@@ -222,7 +237,7 @@ class Device {
         return NNHAL_INVALID("allocate: prepared model %zu comes from another device", i);
       plans.push_back(&models[i]->prepared());
     }
-    auto made = context_->buffers.allocate(desc, plans, input_roles, output_roles);
+    auto made = context_->buffers.allocate(desc, plans, input_roles, output_roles, limits_.max_buffer_bytes);
     if (!made) return std::move(made.error());
     return AllocatedBuffer{std::move(made->first), made->second};
   }
@@ -240,6 +255,7 @@ class Device {
   ValidationOptions validation() const noexcept {
     ValidationOptions v;
     v.allow_runtime_only = allow_runtime_only_;
+    v.limits = limits_;
     v.extensions = kernel_table<Set>().extensions;
     return v;
   }
@@ -311,6 +327,7 @@ class Device {
   SupportPolicy policy_;
   bool allow_runtime_only_ = false;
   bool reference_kernels_ = false;  ///< DeviceOptions::reference_kernels
+  Limits limits_;
   std::shared_ptr<detail::DeviceContext<C>> context_;
 #if NNHAL_ASYNC
   std::unique_ptr<WorkerPool> pool_;

@@ -36,6 +36,8 @@ struct PreparedCore {
   Parallel* parallel = nullptr;
   /// The extensions of the kernel set it was prepared with (their operand types' sizes).
   ExtensionList extensions{};
+  /// The limits it was validated and prepared with (ValidationOptions::limits).
+  Limits limits{};
 };
 
 /// True when `now` is later than `deadline` (signed difference, so counters may wrap).
@@ -46,10 +48,11 @@ bool passed(const T& now, const T& deadline) {
 
 /// Points subgraph input `to` (declared as `declared`) at the outer value `from`, after checking
 /// that the value has the shape the subgraph was planned for.
-inline Status bind_input(const RtOperand& declared, RtOperand& to, const RtOperand& from) noexcept {
+inline Status bind_input(const RtOperand& declared, RtOperand& to, const RtOperand& from,
+                         std::uint64_t max_bytes) noexcept {
   // Validation admits no omitted IF/WHILE operand; executing subgraphs relies on it.
   if (!from.has_value()) return NNHAL_FAILURE("a subgraph input is bound to an omitted operand");
-  NNHAL_TRY(check_bound_shape(declared, from));
+  NNHAL_TRY(check_bound_shape(declared, from, max_bytes));
   to.dims = from.dims;
   to.rank_known = from.rank_known;
   to.data = from.data;
@@ -82,6 +85,11 @@ class Execution {
 
   /// The clock this execution reads.
   C& clock() noexcept { return clock_; }
+
+  /// Bytes this context has allocated while running, beyond its plan (buffers of operands
+  /// whose size was only known at execution; kept for reuse): what Limits::max_dynamic_bytes
+  /// bounds.
+  std::uint64_t dynamic_bytes() const noexcept { return dynamic_bytes_; }
 
   /// Creates the state for `core`; allocates every buffer of known size.
   static Expected<Execution> create(std::shared_ptr<const detail::PreparedCore> core, C clock);
@@ -157,6 +165,8 @@ class Execution {
   std::chrono::nanoseconds loop_timeout_ = kLoopTimeoutDefault;
   std::optional<typename C::time_point> deadline_;
   std::uint32_t loop_depth_ = 0;
+  /// Bytes of buffers grown while running (Limits::max_dynamic_bytes).
+  std::uint64_t dynamic_bytes_ = 0;
   TraceSink* trace_ = nullptr;  ///< ExecuteOptions::trace of the current run
 };
 
@@ -294,6 +304,19 @@ Status Execution<C>::allocate_output(std::uint32_t g, std::uint32_t operand, boo
   if (st.storage == Storage::Dynamic) buffer = &s.dynamic[st.dynamic_slot];
   if (st.storage == Storage::Output && rec.data == nullptr) buffer = s.output_slot[st.io_index];
   if (buffer != nullptr) {
+    if (need > buffer->capacity()) {
+      // Limits::max_dynamic_bytes: checked before the buffer grows, counting only the growth
+      // (buffers are kept and reused across runs, so the count is what this context holds
+      // beyond its plan).
+      const std::uint64_t grown = dynamic_bytes_ + (need - buffer->capacity());
+      if (grown > core_->limits.max_dynamic_bytes)
+        return Error::format(ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT,
+                             "operand %u: growing its buffer to %llu bytes would bring the execution's dynamic "
+                             "memory to %llu bytes, above Limits::max_dynamic_bytes (%llu)",
+                             operand, static_cast<unsigned long long>(need), static_cast<unsigned long long>(grown),
+                             static_cast<unsigned long long>(core_->limits.max_dynamic_bytes));
+      dynamic_bytes_ = grown;
+    }
     if (!buffer->reserve(static_cast<std::size_t>(need)))
       return NNHAL_FAILURE("operand %u: cannot allocate %llu bytes", operand, static_cast<unsigned long long>(need));
     rec.data = buffer->data();
@@ -449,7 +472,7 @@ Status Execution<C>::run_compute(std::uint32_t g, const ComputeNode& node) {
       rec.rank_known = true;
       const OperandPlan& st = p.storage[out];
       const RtOperand& declared = (g == 0 && st.storage == Storage::Output) ? main_declared_[st.io_index] : p.operands[out];
-      if (auto r = merge_declared_shape(declared, rec); !r)
+      if (auto r = merge_declared_shape(declared, rec, core_->limits.max_tensor_bytes); !r)
         return std::move(r.error().prefix("%s output operand %u", info.name.data(), out));
       NNHAL_TRY(allocate_output(g, out, insufficient));
     }
@@ -466,7 +489,8 @@ Status Execution<C>::bind_inputs(std::uint32_t g, const RtOperand* outer, std::s
   GraphState& s = graphs_[g];
   for (std::size_t i = first; i < first + count; ++i) {
     const RtOperand& from = outer[outer_ids[i]];
-    NNHAL_TRY(detail::bind_input(p.operands[p.inputs[i]], s.table[p.inputs[i]], from));
+    NNHAL_TRY(
+        detail::bind_input(p.operands[p.inputs[i]], s.table[p.inputs[i]], from, core_->limits.max_tensor_bytes));
   }
   return {};
 }
@@ -515,7 +539,8 @@ Status Execution<C>::adopt_result(std::uint32_t g, std::uint32_t operand, const 
   const bool in_place = to.data != nullptr && to.data == result.data;
   to.dims = result.dims;
   to.rank_known = true;
-  if (auto r = merge_declared_shape(declared, to); !r) return std::move(r.error().prefix("operand %u", operand));
+  if (auto r = merge_declared_shape(declared, to, core_->limits.max_tensor_bytes); !r)
+    return std::move(r.error().prefix("operand %u", operand));
   if (in_place) return {};
   bool insufficient = false;
   NNHAL_TRY(allocate_output(g, operand, insufficient));
@@ -565,7 +590,8 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
     GraphState& s = graphs_[graph];
     const SubgraphPlan& sp = plan(graph);
     for (std::size_t i = 0; i < carried; ++i)
-      NNHAL_TRY(detail::bind_input(sp.operands[sp.inputs[i]], s.table[sp.inputs[i]], ws.current[i]));
+      NNHAL_TRY(detail::bind_input(sp.operands[sp.inputs[i]], s.table[sp.inputs[i]], ws.current[i],
+                                   core_->limits.max_tensor_bytes));
     return {};
   };
   NNHAL_TRY(bind_inputs(node.condition, outer, ins, carried, ins.size() - carried));
@@ -717,14 +743,12 @@ Status Execution<C>::run_request(const Request& request, const ExecuteOptions<C>
   loop_depth_ = 0;
   // The request is validated before the deadline is looked at (HAL13.md c.1.2, c.3): an invalid
   // request is INVALID_ARGUMENT whatever the deadline.
-  const RequestValidationOptions* request_options = &options.request;
-  RequestValidationOptions with_extensions;
-  if (!core_->extensions.empty()) [[unlikely]] {
-    with_extensions = options.request;
-    with_extensions.extensions = core_->extensions;
-    request_options = &with_extensions;
-  }
-  if (auto s = validate_request(request, core_->model, *request_options, &regions_); !s) return s;
+  // The prepared model's extensions and limits rule, whatever the caller's options say.
+  RequestValidationOptions request_options = options.request;
+  if (!core_->extensions.empty()) [[unlikely]] request_options.extensions = core_->extensions;
+  request_options.max_request_pools = core_->limits.max_request_pools;
+  request_options.max_tensor_bytes = core_->limits.max_tensor_bytes;
+  if (auto s = validate_request(request, core_->model, request_options, &regions_); !s) return s;
   if (deadline_ && detail::passed(clock_.now(), *deadline_))
     return Error(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "the deadline passed before the execution started");
   if (auto s = bind_main(request, options.token_memory); !s) return s;

@@ -80,15 +80,19 @@ struct SubgraphPlan {
 };
 
 /// Largest tensor nnhal lets an execution produce or bind, in bytes: the HAL bounds operand
-/// sizes to uint32.
+/// sizes to uint32. The hard ceiling of Limits::max_tensor_bytes, which a driver may lower.
 inline constexpr std::uint64_t kMaxTensorBytes = UINT32_MAX;
 
 /// Checks a computed shape against a declared one (HAL13.md h.6: dims = merge of computed and
-/// declared), and that its byte size fits kMaxTensorBytes. `computed` keeps its shape.
-inline Status merge_declared_shape(const RtOperand& declared, RtOperand& computed) noexcept {
-  if (computed.required_bytes() > kMaxTensorBytes)
-    return NNHAL_FAILURE("a computed shape of %llu elements exceeds the size limit",
-                         static_cast<unsigned long long>(computed.dims.element_count()));
+/// declared), and that its byte size fits `max_bytes` (Limits::max_tensor_bytes, at most
+/// kMaxTensorBytes). `computed` keeps its shape.
+inline Status merge_declared_shape(const RtOperand& declared, RtOperand& computed,
+                                   std::uint64_t max_bytes = kMaxTensorBytes) noexcept {
+  if (max_bytes > kMaxTensorBytes) max_bytes = kMaxTensorBytes;
+  if (const std::uint64_t bytes = computed.required_bytes(); bytes > max_bytes)
+    return NNHAL_FAILURE("a computed shape of %llu elements (%llu bytes) is above Limits::max_tensor_bytes (%llu)",
+                         static_cast<unsigned long long>(computed.dims.element_count()),
+                         static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(max_bytes));
   if (!declared.tensor() || !declared.rank_known) return {};
   if (declared.dims.rank() != computed.dims.rank())
     return NNHAL_FAILURE("computed rank %zu differs from the declared rank %zu",
@@ -104,9 +108,14 @@ inline Status merge_declared_shape(const RtOperand& declared, RtOperand& compute
 /// Checks that a runtime shape bound to a subgraph input agrees with what that input declares
 /// (rank when known, every known dimension) and with the size limit: the subgraph was planned
 /// for its declaration.
-inline Status check_bound_shape(const RtOperand& declared, const RtOperand& bound) noexcept {
+inline Status check_bound_shape(const RtOperand& declared, const RtOperand& bound,
+                               std::uint64_t max_bytes = kMaxTensorBytes) noexcept {
   if (!bound.has_value() || !declared.tensor()) return {};
-  if (bound.required_bytes() > kMaxTensorBytes) return NNHAL_FAILURE("an input shape exceeds the size limit");
+  if (max_bytes > kMaxTensorBytes) max_bytes = kMaxTensorBytes;
+  if (bound.required_bytes() > max_bytes)
+    return NNHAL_FAILURE("an input shape of %llu bytes is above Limits::max_tensor_bytes (%llu)",
+                         static_cast<unsigned long long>(bound.required_bytes()),
+                         static_cast<unsigned long long>(max_bytes));
   if (!declared.rank_known) return {};
   if (!bound.rank_known || bound.dims.rank() != declared.dims.rank())
     return NNHAL_FAILURE("input of rank %zu bound where rank %zu is declared", bound.dims.rank(), declared.dims.rank());

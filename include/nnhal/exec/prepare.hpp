@@ -134,6 +134,8 @@ struct PrepareCounters {
   std::size_t concurrency = 1;
   /// Kernels take their plain reference path (KernelPrepare::reference).
   bool reference = false;
+  /// Limits::max_tensor_bytes, for shapes inferred at prepare time.
+  std::uint64_t max_tensor_bytes = kMaxTensorBytes;
 };
 
 namespace detail {
@@ -245,7 +247,7 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
         rec.rank_known = true;
         RtOperand declared =
             *make_record(model, sg.operands[out], find_extension_operand_type(model, kernels.extensions, sg.operands[out].type));
-        if (auto s = merge_declared_shape(declared, rec); !s)
+        if (auto s = merge_declared_shape(declared, rec, counters.max_tensor_bytes); !s)
           return std::move(s.error().prefix("operation %u (%s) output operand %u", k, info->name.data(), out));
       }
     }
@@ -271,52 +273,6 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
   }
   detail::plan_arena(plan, first_use, last_use, sg.operations.size());
   return {};
-}
-
-/// Longest chain of nested IF/WHILE references starting at any subgraph (main = 0 deep), by an
-/// iterative post-order walk (no recursion on untrusted depth).
-inline std::size_t control_flow_depth(const Model& model) {
-  const std::size_t n = model.referenced.size();
-  std::vector<std::size_t> depth(n, 0);
-  std::vector<std::uint8_t> done(n, 0);
-  struct Frame {
-    std::size_t graph, next;
-  };
-  std::vector<Frame> stack;
-  auto refs_of = [&](std::size_t g) -> const std::vector<Operand>& {
-    return g == n ? model.main.operands : model.referenced[g].operands;
-  };
-  std::size_t main_depth = 0;
-  for (std::size_t root = 0; root <= n; ++root) {
-    if (root < n && done[root]) continue;
-    stack.push_back({root, 0});
-    while (!stack.empty()) {
-      Frame& f = stack.back();
-      const auto& operands = refs_of(f.graph);
-      bool descended = false;
-      while (f.next < operands.size()) {
-        const Operand& op = operands[f.next++];
-        if (op.lifetime == OperandLifeTime::SUBGRAPH && !done[op.location.offset]) {
-          stack.push_back({op.location.offset, 0});
-          descended = true;
-          break;
-        }
-      }
-      if (descended) continue;
-      std::size_t d = 0;
-      for (const Operand& op : operands)
-        if (op.lifetime == OperandLifeTime::SUBGRAPH) d = std::max(d, depth[op.location.offset] + 1);
-      if (f.graph == n) main_depth = d;
-      else {
-        depth[f.graph] = d;
-        done[f.graph] = 1;
-      }
-      stack.pop_back();
-    }
-  }
-  std::size_t deepest = main_depth;
-  for (std::size_t d : depth) deepest = std::max(deepest, d);
-  return deepest;
 }
 
 }  // namespace nnhal

@@ -86,9 +86,7 @@ class PreparedModel {
     if (validation.extensions.empty()) validation.extensions = kernels.extensions;
     auto version = validate_model(model, validation);
     if (!version) return std::move(version.error());
-    if (const std::size_t depth = control_flow_depth(model); depth > NNHAL_MAX_CONTROL_FLOW_DEPTH)
-      return NNHAL_FAILURE("control flow is nested %zu deep; the executor supports %d", depth,
-                           NNHAL_MAX_CONTROL_FLOW_DEPTH);
+    NNHAL_TRY(check_control_flow_depth(model, validation.limits));
     auto core = std::make_shared<detail::PreparedCore>();
     core->owner = options.owner;
     core->model = model;
@@ -97,9 +95,11 @@ class PreparedModel {
     core->graphs.resize(1 + m.referenced.size());
     core->parallel = options.parallel;
     core->extensions = validation.extensions;
+    core->limits = validation.limits;
     PrepareCounters counters;
     counters.concurrency = options.parallel != nullptr ? piece_slots(options.parallel->concurrency()) : 1;
     counters.reference = options.reference_kernels;
+    counters.max_tensor_bytes = validation.limits.max_tensor_bytes;
     for (std::size_t g = 0; g < core->graphs.size(); ++g) {
       const Subgraph& sg = g == 0 ? m.main : m.referenced[g - 1];
       SubgraphPlan& plan = core->graphs[g];

@@ -26,7 +26,8 @@ inline Expected<std::uint64_t> operand_byte_size(const Operand& op) noexcept {
   for (std::uint32_t d : op.dimensions) {
     if (d == 0) return std::uint64_t{0};
     n *= d;  // at most 2^32 * 2^32 before the check below trips
-    if (n > UINT32_MAX) return NNHAL_INVALID("data size overflows uint32");
+    if (n > UINT32_MAX)
+      return NNHAL_INVALID("data size overflows uint32 (the ceiling of Limits::max_tensor_bytes)");
   }
   return n;
 }

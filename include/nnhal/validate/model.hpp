@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "nnhal/core/limits.hpp"
 #include "nnhal/core/result.hpp"
 #include "nnhal/model/model.hpp"
 #include "nnhal/ops/registry.hpp"
@@ -33,6 +34,9 @@ struct ValidationOptions {
   /// these that defines them. Preparation, the supported-operations query and the Device fill it
   /// from their kernel set when it is empty; on its own validate_model accepts no extension code.
   ExtensionList extensions{};
+  /// Resource limits (nnhal/core/limits.hpp): counts and sizes above them are INVALID_ARGUMENT
+  /// here; preparation and execution apply the rest of them.
+  Limits limits{};
 };
 
 namespace detail {
@@ -79,12 +83,26 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
     record->signatures.assign(sg.operations.size(), HalVersion::V1_0);
     record->operations.assign(sg.operations.size(), HalVersion::V1_0);
   }
+  if (sg.operands.size() > options.limits.max_operands)
+    return NNHAL_INVALID("has %zu operands, above Limits::max_operands (%u)", sg.operands.size(),
+                         options.limits.max_operands);
+  if (sg.operations.size() > options.limits.max_operations)
+    return NNHAL_INVALID("has %zu operations, above Limits::max_operations (%u)", sg.operations.size(),
+                         options.limits.max_operations);
   if (is_main && sg.operands.empty()) return NNHAL_INVALID("has no operands");
   if (is_main && sg.operations.empty()) return NNHAL_INVALID("has no operations");
 
   for (std::size_t i = 0; i < sg.operands.size(); ++i) {
     auto v = validate_operand(sg.operands[i], model, options.extensions);
     if (!v) return std::move(v.error().prefix("operand %zu", i));
+    if (!is_extension(sg.operands[i].type)) {
+      // Validated above: the size is known to fit uint32 (or is not fully specified: 0).
+      const auto bytes = operand_byte_size(sg.operands[i]);
+      if (bytes && *bytes > options.limits.max_tensor_bytes)
+        return NNHAL_INVALID("operand %zu: %llu bytes, above Limits::max_tensor_bytes (%llu)", i,
+                             static_cast<unsigned long long>(*bytes),
+                             static_cast<unsigned long long>(options.limits.max_tensor_bytes));
+    }
     version = max_version(version, *v);
     if (record != nullptr) record->operands[i] = *v;
   }
@@ -199,9 +217,12 @@ std::vector<std::uint32_t> first_with_same_key(const std::vector<ExtensionNameAn
 
 /// Checks the model's extension map (HAL13.md e.1.8): valid names, unique names, unique
 /// prefixes, each prefix below 32768. Reports the first entry in order that breaks a rule.
-inline Status check_extension_map(const Model& model) {
+inline Status check_extension_map(const Model& model, const Limits& limits = {}) {
   const auto& map = model.extensionNameToPrefix;
   if (map.empty()) return {};
+  if (map.size() > limits.max_extension_entries)
+    return NNHAL_INVALID("extensionNameToPrefix has %zu entries, above Limits::max_extension_entries (%u)",
+                         map.size(), limits.max_extension_entries);
   const auto same_name = first_with_same_key(map, [](const ExtensionNameAndPrefix& e) -> const std::string& {
     return e.name;
   });
@@ -269,14 +290,82 @@ inline Status check_reference_cycles(const Model& model) {
 
 }  // namespace detail
 
+/// Longest chain of nested IF/WHILE references starting at any subgraph (main = 0 deep), by an
+/// iterative post-order walk (no recursion on untrusted depth), linear in the operands. The
+/// model's references must be in range and acyclic (validate_model checks both first).
+/// The HAL sets no bound on nesting, so validate_model accepts any depth; preparation holds it
+/// to Limits::max_control_flow_depth (check_control_flow_depth).
+inline std::size_t control_flow_depth(const Model& model) {
+  const std::size_t n = model.referenced.size();
+  std::vector<std::size_t> depth(n, 0);
+  std::vector<std::uint8_t> done(n, 0);
+  struct Frame {
+    std::size_t graph, next;
+  };
+  std::vector<Frame> stack;
+  auto refs_of = [&](std::size_t g) -> const std::vector<Operand>& {
+    return g == n ? model.main.operands : model.referenced[g].operands;
+  };
+  std::size_t main_depth = 0;
+  for (std::size_t root = 0; root <= n; ++root) {
+    if (root < n && done[root]) continue;
+    stack.push_back({root, 0});
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      const auto& operands = refs_of(f.graph);
+      bool descended = false;
+      while (f.next < operands.size()) {
+        const Operand& op = operands[f.next++];
+        if (op.lifetime == OperandLifeTime::SUBGRAPH && !done[op.location.offset]) {
+          stack.push_back({op.location.offset, 0});
+          descended = true;
+          break;
+        }
+      }
+      if (descended) continue;
+      std::size_t d = 0;
+      for (const Operand& op : operands)
+        if (op.lifetime == OperandLifeTime::SUBGRAPH) d = std::max(d, depth[op.location.offset] + 1);
+      if (f.graph == n) main_depth = d;
+      else {
+        depth[f.graph] = d;
+        done[f.graph] = 1;
+      }
+      stack.pop_back();
+    }
+  }
+  std::size_t deepest = main_depth;
+  for (std::size_t d : depth) deepest = std::max(deepest, d);
+  return deepest;
+}
+
+/// Limits::max_control_flow_depth, capped at NNHAL_MAX_CONTROL_FLOW_DEPTH (the executor
+/// recurses once per nesting level: the macro bounds its stack). INVALID_ARGUMENT above it: the
+/// driver does not accept the model. `model` must have passed validate_model.
+inline Status check_control_flow_depth(const Model& model, const Limits& limits) {
+  const std::size_t max_depth = std::min<std::size_t>(limits.max_control_flow_depth, NNHAL_MAX_CONTROL_FLOW_DEPTH);
+  if (model.referenced.empty()) return {};
+  if (const std::size_t depth = control_flow_depth(model); depth > max_depth)
+    return NNHAL_INVALID("control flow is nested %zu deep, above Limits::max_control_flow_depth (%zu)", depth,
+                         max_depth);
+  return {};
+}
+
 /// Validates `model` completely. Returns its minimum HAL version (never above 1.3), or
 /// INVALID_ARGUMENT naming the first defect found.
 /// `record`, when given, receives the versions item by item, one entry per subgraph (0 = main).
 inline Expected<HalVersion> validate_model(const Model& model, const ValidationOptions& options = {},
                                            std::vector<detail::SubgraphVersions>* record = nullptr) {
   HalVersion version = HalVersion::V1_0;
+  const Limits& limits = options.limits;
+  if (model.referenced.size() > limits.max_referenced_subgraphs) {
+    auto e = NNHAL_INVALID("the model has %zu referenced subgraphs, above Limits::max_referenced_subgraphs (%u)",
+                           model.referenced.size(), limits.max_referenced_subgraphs);
+    NNHAL_VLOG(validate, "model rejected: %s", e.c_str());
+    return e;
+  }
   if (record != nullptr) record->assign(1 + model.referenced.size(), {});
-  if (auto s = detail::check_extension_map(model); !s) {
+  if (auto s = detail::check_extension_map(model, limits); !s) {
     NNHAL_VLOG(validate, "model rejected: %s", s.error().c_str());
     return std::move(s.error());
   }

@@ -31,7 +31,8 @@ inline Expected<std::uint64_t> extension_operand_size(const Operand& op,
   for (std::uint32_t d : op.dimensions) {
     if (d == 0) return std::uint64_t{0};
     n *= d;
-    if (n > UINT32_MAX) return NNHAL_INVALID("data size overflows uint32");
+    if (n > UINT32_MAX)
+      return NNHAL_INVALID("data size overflows uint32 (the ceiling of Limits::max_tensor_bytes)");
   }
   return n;
 }

@@ -28,6 +28,7 @@
 #include <functional>
 #include <vector>
 
+#include "nnhal/core/limits.hpp"
 #include "nnhal/core/result.hpp"
 #include "nnhal/model/model.hpp"
 #include "nnhal/ops/registry.hpp"
@@ -43,6 +44,10 @@ struct RequestValidationOptions {
   /// The registered extensions (the sizes of their operand types); a prepared model's
   /// execution fills it with its kernel set's.
   ExtensionList extensions{};
+  /// Limits::max_request_pools and Limits::max_tensor_bytes; a prepared model's execution
+  /// fills them with the limits it was prepared with.
+  std::uint32_t max_request_pools = Limits{}.max_request_pools;
+  std::uint64_t max_tensor_bytes = Limits{}.max_tensor_bytes;
 };
 
 namespace detail {
@@ -185,6 +190,9 @@ inline Status validate_request(const Request& request, const Model& model,
   if (request.outputs.size() != main.outputIndexes.size())
     return NNHAL_INVALID("request has %zu outputs, the model has %zu", request.outputs.size(),
                          main.outputIndexes.size());
+  if (request.pools.size() > options.max_request_pools)
+    return NNHAL_INVALID("request has %zu memory pools, above Limits::max_request_pools (%u)", request.pools.size(),
+                         options.max_request_pools);
   for (std::size_t p = 0; p < request.pools.size(); ++p) {
     const RequestMemoryPool& pool = request.pools[p];
     if (pool.token == 0 && pool.memory.data == nullptr && pool.memory.size != 0)
@@ -224,12 +232,16 @@ inline Status validate_request(const Request& request, const Model& model,
       if (auto s = detail::check_argument_dims(operand, arg, is_output && options.allow_unspecified_outputs, extension);
           !s)
         return std::move(s.error().prefix("%s %zu", what, i));
+      const std::uint64_t need = detail::combined_size(operand, arg, extension);
       if (!is_output && region->begin != nullptr) {
-        const std::uint64_t need = detail::combined_size(operand, arg, extension);
         if (need > region->size)
           return NNHAL_INVALID("input %zu: buffer of %llu bytes is smaller than the %llu bytes of its data", i,
                                static_cast<unsigned long long>(region->size), static_cast<unsigned long long>(need));
       }
+      if (need > options.max_tensor_bytes)
+        return NNHAL_INVALID("%s %zu: the shape holds %llu bytes, above Limits::max_tensor_bytes (%llu)", what, i,
+                             static_cast<unsigned long long>(need),
+                             static_cast<unsigned long long>(options.max_tensor_bytes));
       if (region->begin != nullptr && region->size != 0)
         regions.push_back({region->begin, region->size, is_output, i});
     }
