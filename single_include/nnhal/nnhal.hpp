@@ -1283,6 +1283,11 @@ struct KernelPrepare {
   /// How many pieces of the node may run at once (NodeIO::parallel()'s concurrency, 1 without
   /// one): a kernel whose pieces need scratch asks for that many slices.
   std::size_t concurrency = 1;
+  /// PrepareOptions::reference_kernels: choose the plain reference kernel (scalar loops in the
+  /// reference's order; no SIMD table, no packing, no blocking) where a faster one exists.
+  /// Outputs then match the fast kernels within the conformance tolerances, bit for bit where
+  /// the fast kernel keeps the reference's order of operations.
+  bool reference = false;
 
   /// Stores a trivially copyable parameter block into the node's parameters.
   template <class P>
@@ -2956,10 +2961,10 @@ struct QuantNodeParams {
 };
 
 template <class Scalar, class Vector>
-QuantNodeParams<Scalar, Vector> make_node_params(const Scalar& p) noexcept {
+QuantNodeParams<Scalar, Vector> make_node_params(const Scalar& p, bool reference) noexcept {
   QuantNodeParams<Scalar, Vector> np{};
   np.scalar = p;
-  np.simd = to_simd(p, np.vec) ? &simd::quant8_binary() : nullptr;
+  np.simd = !reference && to_simd(p, np.vec) ? &simd::quant8_binary() : nullptr;
   return np;
 }
 
@@ -3021,20 +3026,21 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      if (prepare.reference) return &reference_f32<Op>;
       prepare.store(simd_params(simd::elementwise_f32()));
       return &kernel_f32<Op>;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_f16<Op>;
     } else if constexpr (T == OperandType::TENSOR_INT32) {
-      return io.same_known_shapes() ? &kernel_i32_same_shape<Op> : &kernel_i32<Op>;
+      return io.same_known_shapes() && !prepare.reference ? &kernel_i32_same_shape<Op> : &kernel_i32<Op>;
     } else if constexpr (Op::quant == QuantKind::AddLike) {
       prepare.store(make_node_params<AddQuantParams, simd::Quant8AddParams>(
-          make_add_params(io.input(0), io.input(1), io.output(0), Op::negate_second)));
+          make_add_params(io.input(0), io.input(1), io.output(0), Op::negate_second), prepare.reference));
       return &kernel_add_quant<T>;
     } else {
       static_assert(Op::quant == QuantKind::MulLike, "nnhal: no quantized kernel for this operation");
       prepare.store(make_node_params<MulQuantParams, simd::Quant8MulParams>(
-          make_mul_params(io.input(0), io.input(1), io.output(0))));
+          make_mul_params(io.input(0), io.input(1), io.output(0)), prepare.reference));
       return &kernel_mul_quant<T>;
     }
   }
@@ -3699,8 +3705,9 @@ Status kernel(const NodeIO& io) {
   const E* x = io.in_data<T>(0);
   E* y = io.out_data<T>(0);
   if constexpr (kHasSimd<K, E>) {
-    if (!s->scalars.nchw) {
-      run_simd<K>(*io.params<SimdParams<simd::Pool>>().simd, simd_args(si, so, s->geometry), x, y, fr, qr);
+    const simd::Pool* table = io.params<SimdParams<simd::Pool>>().simd;  // nullptr: reference kernels
+    if (!s->scalars.nchw && table != nullptr) {
+      run_simd<K>(*table, simd_args(si, so, s->geometry), x, y, fr, qr);
       return {};
     }
   }
@@ -3716,7 +3723,8 @@ struct Family : KernelFamily {
 
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO&, KernelPrepare& prepare) {
-    if constexpr (kHasSimd<K, element_t<T>>) prepare.store(simd_params(simd::pool()));
+    if constexpr (kHasSimd<K, element_t<T>>)
+      prepare.store(prepare.reference ? SimdParams<simd::Pool>{nullptr} : simd_params(simd::pool()));
     return &kernel<K, T>;
   }
 };
@@ -4910,14 +4918,14 @@ Status kernel_f32(const NodeIO& io) {
   return {};
 }
 
-/// FLOAT16: the plain kernel in float, one rounding to half per output.
-template <Kind K>
-Status kernel_f16(const NodeIO& io) {
+/// The plain kernel in float: FLOAT16 (one rounding to half per output), and FLOAT32 when
+/// prepare asks for reference kernels (KernelPrepare::reference).
+template <Kind K, OperandType T>
+Status kernel_plain_float(const NodeIO& io) {
   auto s = run_spec(io, K);
   if (!s) return std::move(s.error());
   if (io.output(0).dims.element_count() == 0) return {};
-  plain_float(*s, io.in_data<OperandType::TENSOR_FLOAT16>(0), io.in_data<OperandType::TENSOR_FLOAT16>(1),
-              io.in_data<OperandType::TENSOR_FLOAT16>(2), io.out_data<OperandType::TENSOR_FLOAT16>(0),
+  plain_float(*s, io.in_data<T>(0), io.in_data<T>(1), io.in_data<T>(2), io.out_data<T>(0),
               float_activation_range(s->activation));
   return {};
 }
@@ -4947,11 +4955,13 @@ Expected<Q8Params> plan_q8(const NodeIO& io, KernelPrepare& prepare, Kind kind) 
   if (!q) return std::move(q.error());
   Q8Params p;
   p.q = *q;
-  p.simd = &simd::conv_q8_table();
+  if (!prepare.reference) p.simd = &simd::conv_q8_table();
   const RtOperand &x = io.input(0), &f = io.input(1), &bias = io.input(2);
   const std::size_t mult_bytes = align_up(channel.size() * sizeof(quant::Multiplier));
-  bool planned = kind == Kind::Conv && x.rank_known && x.dims.rank() == 4 && x.dims.all_known() && f.rank_known &&
-                 f.dims.rank() == 4 && f.dims.all_known() && bias.dims.rank() == 1 && bias.dims[0] == f.dims[0];
+  // Reference kernels (KernelPrepare::reference): no table, never planned; plain_quant runs.
+  bool planned = !prepare.reference && kind == Kind::Conv && x.rank_known && x.dims.rank() == 4 &&
+                 x.dims.all_known() && f.rank_known && f.dims.rank() == 4 && f.dims.all_known() &&
+                 bias.dims.rank() == 1 && bias.dims[0] == f.dims[0];
   if (planned) {
     p.out_c = f.dims[0], p.filter_h = f.dims[1], p.filter_w = f.dims[2], p.in_c = f.dims[3];
     p.panel = p.simd->panel_width(p.out_c);
@@ -5097,10 +5107,11 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      if (prepare.reference) return &kernel_plain_float<K, T>;
       prepare.store(plan_f32(io, prepare, K));
       return &kernel_f32<K>;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
-      return &kernel_f16<K>;
+      return &kernel_plain_float<K, T>;
     } else {
       auto p = plan_q8<T>(io, prepare, K);
       if (!p) return std::move(p.error());
@@ -5683,12 +5694,14 @@ inline Status kernel_f32(const NodeIO& io) {
   return {};
 }
 
-inline Status kernel_f16(const NodeIO& io) {
+/// reference_float alone: FLOAT16, and FLOAT32 when prepare asks for reference kernels
+/// (KernelPrepare::reference).
+template <OperandType T>
+Status kernel_reference_float(const NodeIO& io) {
   auto cv = resolve(io);
   if (!cv) return std::move(cv.error());
   if (io.output(0).dims.element_count() == 0) return {};
-  reference_float(io.in_data<OperandType::TENSOR_FLOAT16>(0), io.in_data<OperandType::TENSOR_FLOAT16>(1),
-                  io.in_data<OperandType::TENSOR_FLOAT16>(2), io.out_data<OperandType::TENSOR_FLOAT16>(0), *cv);
+  reference_float(io.in_data<T>(0), io.in_data<T>(1), io.in_data<T>(2), io.out_data<T>(0), *cv);
   return {};
 }
 
@@ -5713,7 +5726,8 @@ Status kernel_quant(const NodeIO& io) {
   const F* filter = io.in_data<FT>(1);
   const std::int32_t* bias = io.in_data<OperandType::TENSOR_INT32>(2);
   E* out = io.out_data<T>(0);
-  if (!cv->in.nchw && cv->multiplier == 1 && p.channels == cv->out.c && tables.multiplier != nullptr) {
+  if (params.simd_q8 != nullptr && !cv->in.nchw && cv->multiplier == 1 && p.channels == cv->out.c &&
+      tables.multiplier != nullptr) {
     const window::Geometry& g = cv->g;
     const simd::DepthwiseQ8Args args{in, filter, bias, out,
                                      cv->out.n, cv->in.h, cv->in.w, cv->in.c, cv->out.h, cv->out.w,
@@ -5749,14 +5763,15 @@ struct Family : KernelFamily {
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     Params p;
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      if (prepare.reference) return &kernel_reference_float<T>;
       p.simd = &simd::depthwise_f32_table();
       prepare.store(p);
       return &kernel_f32;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       prepare.store(p);
-      return &kernel_f16;
+      return &kernel_reference_float<T>;
     } else {
-      p.simd_q8 = &simd::depthwise_q8_table();
+      if (!prepare.reference) p.simd_q8 = &simd::depthwise_q8_table();  // else: reference_quant
       if (auto s = prepare_quant(io, prepare, p.q, kName, 3); !s) return std::move(s.error());
       prepare.store(p);
       if (io.input(1).type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL)
@@ -6552,7 +6567,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T != OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
-      if (io.output(0).type == OperandType::TENSOR_FLOAT32) {
+      if (io.output(0).type == OperandType::TENSOR_FLOAT32 && !prepare.reference) {
         prepare.store(simd_params(simd::quant8()));
         return &kernel_f32<T>;
       }
@@ -6756,6 +6771,91 @@ static_assert(kernels_cover_row<OperationType::FLOOR>());
 /// FULLY_CONNECTED kernels (the row: nnhal/ops/fully_connected.hpp): shape inference and one kernel per type.
 
 
+// ---- begin nnhal/kernels/common/dense_f32.hpp ----
+/// \file
+/// The scalar FLOAT32 dense product that FULLY_CONNECTED's reference kernel runs, and the same
+/// loop in the shape of the SIMD family's table (simd::FullyConnectedF32), so that kernels
+/// built on that table (the LSTM cells) run it when prepare asks for reference kernels
+/// (KernelPrepare::reference).
+
+
+// ---- begin nnhal/simd/fully_connected_f32.hpp ----
+/// \file
+/// SIMD family: the FLOAT32 FULLY_CONNECTED kernel, out = clamp(input x weights^T + bias),
+/// compiled for every target (nnhal/simd/dispatch.hpp). The per-target code and its accuracy
+/// bound (it sums in another order than the scalar reference) are described in
+/// nnhal/simd/fully_connected_f32-inl.h.
+
+
+
+namespace nnhal::simd {
+
+/// The family's entry points for one target.
+struct FullyConnectedF32 {
+  /// For b < batch, u < num_units:
+  ///   out[b * num_units + u] = clamp(bias[u] + sum_k in[b * input_size + k] *
+  ///                                  weights[u * input_size + k], act_min, act_max),
+  /// clamp(r) = `r < act_min ? act_min : (r > act_max ? act_max : r)`.
+  /// `weights` is [num_units, input_size] row-major; `bias` may be nullptr (treated as 0).
+  /// `out` must not overlap the inputs. The additions may be reordered (see the -inl file).
+  void (*run)(const float* in, const float* weights, const float* bias, float* out,
+              std::size_t batch, std::size_t input_size, std::size_t num_units, float act_min,
+              float act_max);
+};
+
+}  // namespace nnhal::simd
+
+#define NNHAL_SIMD_FAMILY_INL "nnhal/simd/fully_connected_f32-inl.h"
+#include "nnhal/simd/foreach_target-inl.h"
+#undef NNHAL_SIMD_FAMILY_INL
+
+namespace nnhal::simd {
+
+/// The family's entry points compiled for `target` (default: the one this process runs).
+inline const FullyConnectedF32& fully_connected_f32_table(
+    std::int64_t target = chosen_target()) noexcept {
+  static constexpr PerTarget<FullyConnectedF32> kTables[] =
+      NNHAL_SIMD_PER_TARGET(kFullyConnectedF32);
+  return pick(kTables, target);
+}
+
+/// FullyConnectedF32::run of the target this process runs.
+inline void fully_connected_f32(const float* in, const float* weights, const float* bias,
+                                float* out, std::size_t batch, std::size_t input_size,
+                                std::size_t num_units, float act_min, float act_max) noexcept {
+  fully_connected_f32_table().run(in, weights, bias, out, batch, input_size, num_units, act_min,
+                                  act_max);
+}
+
+}  // namespace nnhal::simd
+// ---- end nnhal/simd/fully_connected_f32.hpp ----
+
+namespace nnhal::kernels::dense {
+
+/// Reference FLOAT32 computation (TFLite reference_ops order: sum of products, then + bias, then
+/// clamp). The SIMD kernel simd::fully_connected_f32 is checked against it.
+inline void reference_f32(const float* in, const float* weights, const float* bias, float* out,
+                          std::size_t batch, std::size_t input_size, std::size_t num_units,
+                          float act_min, float act_max) noexcept {
+  for (std::size_t b = 0; b < batch; ++b) {
+    for (std::size_t u = 0; u < num_units; ++u) {
+      float total = 0.0f;
+      for (std::size_t k = 0; k < input_size; ++k)
+        total += in[b * input_size + k] * weights[u * input_size + k];
+      const float r = total + (bias != nullptr ? bias[u] : 0.0f);
+      out[b * num_units + u] = r < act_min ? act_min : (r > act_max ? act_max : r);
+    }
+  }
+}
+
+/// reference_f32 as a table of the SIMD family's shape (no SIMD in it).
+inline const simd::FullyConnectedF32& reference_f32_table() noexcept {
+  static constexpr simd::FullyConnectedF32 kTable{&reference_f32};
+  return kTable;
+}
+
+}  // namespace nnhal::kernels::dense
+// ---- end nnhal/kernels/common/dense_f32.hpp ----
 // ---- begin nnhal/ops/fully_connected.hpp ----
 /// \file
 /// FULLY_CONNECTED (9): out[b, u] = act(bias[u] + sum_k in[b, k] * weights[u, k]), the input
@@ -6842,56 +6942,6 @@ struct Row<OperationType::FULLY_CONNECTED> {
 
 }  // namespace nnhal
 // ---- end nnhal/ops/fully_connected.hpp ----
-// ---- begin nnhal/simd/fully_connected_f32.hpp ----
-/// \file
-/// SIMD family: the FLOAT32 FULLY_CONNECTED kernel, out = clamp(input x weights^T + bias),
-/// compiled for every target (nnhal/simd/dispatch.hpp). The per-target code and its accuracy
-/// bound (it sums in another order than the scalar reference) are described in
-/// nnhal/simd/fully_connected_f32-inl.h.
-
-
-
-namespace nnhal::simd {
-
-/// The family's entry points for one target.
-struct FullyConnectedF32 {
-  /// For b < batch, u < num_units:
-  ///   out[b * num_units + u] = clamp(bias[u] + sum_k in[b * input_size + k] *
-  ///                                  weights[u * input_size + k], act_min, act_max),
-  /// clamp(r) = `r < act_min ? act_min : (r > act_max ? act_max : r)`.
-  /// `weights` is [num_units, input_size] row-major; `bias` may be nullptr (treated as 0).
-  /// `out` must not overlap the inputs. The additions may be reordered (see the -inl file).
-  void (*run)(const float* in, const float* weights, const float* bias, float* out,
-              std::size_t batch, std::size_t input_size, std::size_t num_units, float act_min,
-              float act_max);
-};
-
-}  // namespace nnhal::simd
-
-#define NNHAL_SIMD_FAMILY_INL "nnhal/simd/fully_connected_f32-inl.h"
-#include "nnhal/simd/foreach_target-inl.h"
-#undef NNHAL_SIMD_FAMILY_INL
-
-namespace nnhal::simd {
-
-/// The family's entry points compiled for `target` (default: the one this process runs).
-inline const FullyConnectedF32& fully_connected_f32_table(
-    std::int64_t target = chosen_target()) noexcept {
-  static constexpr PerTarget<FullyConnectedF32> kTables[] =
-      NNHAL_SIMD_PER_TARGET(kFullyConnectedF32);
-  return pick(kTables, target);
-}
-
-/// FullyConnectedF32::run of the target this process runs.
-inline void fully_connected_f32(const float* in, const float* weights, const float* bias,
-                                float* out, std::size_t batch, std::size_t input_size,
-                                std::size_t num_units, float act_min, float act_max) noexcept {
-  fully_connected_f32_table().run(in, weights, bias, out, batch, input_size, num_units, act_min,
-                                  act_max);
-}
-
-}  // namespace nnhal::simd
-// ---- end nnhal/simd/fully_connected_f32.hpp ----
 // ---- begin nnhal/simd/fully_connected_q8.hpp ----
 /// \file
 /// SIMD family: the integer dot products of the 8-bit FULLY_CONNECTED kernel
@@ -6970,20 +7020,21 @@ inline Expected<std::int32_t> activation(const NodeIO& io) {
   return act;
 }
 
-/// Reference FLOAT32 computation (TFLite reference_ops order: sum of products, then + bias, then
-/// clamp). The SIMD kernel simd::fully_connected_f32 is checked against it.
-inline void reference_f32(const float* in, const float* weights, const float* bias, float* out,
-                          std::size_t batch, std::size_t input_size, std::size_t num_units,
-                          float act_min, float act_max) noexcept {
-  for (std::size_t b = 0; b < batch; ++b) {
-    for (std::size_t u = 0; u < num_units; ++u) {
-      float total = 0.0f;
-      for (std::size_t k = 0; k < input_size; ++k)
-        total += in[b * input_size + k] * weights[u * input_size + k];
-      const float r = total + (bias != nullptr ? bias[u] : 0.0f);
-      out[b * num_units + u] = r < act_min ? act_min : (r > act_max ? act_max : r);
-    }
-  }
+/// Reference FLOAT32 computation (nnhal/kernels/common/dense_f32.hpp, shared with the LSTM
+/// cells' reference path).
+using dense::reference_f32;
+
+/// FLOAT32 when prepare asks for reference kernels (KernelPrepare::reference): reference_f32.
+inline Status kernel_f32_reference(const NodeIO& io) {
+  auto act = activation(io);
+  if (!act) return std::move(act.error());
+  const FloatRange r = float_activation_range(*act);
+  const auto w = io.in<OperandType::TENSOR_FLOAT32>(1);
+  const auto o = io.out<OperandType::TENSOR_FLOAT32>(0);
+  if (o.size() == 0) return {};
+  reference_f32(io.in<OperandType::TENSOR_FLOAT32>(0).data(), w.data(), io.in<OperandType::TENSOR_FLOAT32>(2).data(),
+                o.data(), o.dim(0), w.dim(1), w.dim(0), r.min, r.max);
+  return {};
 }
 
 inline Status kernel_f32(const NodeIO& io) {
@@ -7059,8 +7110,9 @@ inline Expected<QuantParams> make_quant_params(const NodeIO& io) noexcept {
 
 /// TFLite reference integer FullyConnected: acc = bias[u] + sum (w + w_off) * (x + x_off) in
 /// int32 (wrapping, as the hardware does, instead of undefined overflow), then rescaled,
-/// offset and clamped to the activation range.
-template <OperandType T>
+/// offset and clamped to the activation range. Reference (KernelPrepare::reference): the plain
+/// loop even when the SIMD dot products were planned.
+template <OperandType T, bool Reference = false>
 Status kernel_quant(const NodeIO& io) {
   using E = element_t<T>;
   auto act = activation(io);
@@ -7083,7 +7135,7 @@ Status kernel_quant(const NodeIO& io) {
     r = r < range.min ? range.min : (r > range.max ? range.max : r);
     o[b * units + u] = static_cast<E>(r);
   };
-  if (p.simd != nullptr && io.workspace() != nullptr && p.depth == input_size && p.units == units) {
+  if (!Reference && p.simd != nullptr && io.workspace() != nullptr && p.depth == input_size && p.units == units) {
     // The SIMD dot products: per batch row, the input widened once (offset included), every
     // unit's exact int32 sum (threads take ranges of units), then bias, rescale and clamp.
     auto* row = reinterpret_cast<std::int16_t*>(io.workspace());
@@ -7127,6 +7179,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      if (prepare.reference) return &kernel_f32_reference;
       prepare.store(simd_params(simd::fully_connected_f32_table()));
       return &kernel_f32;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
@@ -7136,6 +7189,10 @@ struct Family : KernelFamily {
       if (!p) return std::move(p.error());
       // The SIMD path needs the weights' shape now, to plan its workspace.
       const RtOperand& w = io.input(1);
+      if (prepare.reference) {  // the plain loop, no SIMD dot products
+        prepare.store(*p);
+        return &kernel_quant<T, true>;
+      }
       if (w.rank_known && w.dims.rank() == 2 && w.dims.all_known() && w.dims[0] != 0 && w.dims[1] != 0 &&
           w.dims[1] <= (std::uint32_t{1} << 24) && w.dims[0] <= (std::uint32_t{1} << 24)) {
         p->simd = &simd::fully_connected_q8_table();
@@ -8004,11 +8061,13 @@ namespace nnhal::kernels::lut {
 inline constexpr std::size_t kTableBytes = 256;
 
 /// Fills the node's packed storage with f(q) for every stored value q of E (uint8_t or int8_t),
-/// indexed by q's byte. False when there is no packed storage (a dry run of the support query):
-/// the caller then keeps its per-element kernel.
+/// indexed by q's byte. False when there is no packed storage (a dry run of the support query)
+/// or prepare asks for reference kernels (KernelPrepare::reference): the caller then keeps its
+/// per-element kernel.
 template <class E, class F>
 bool pack(KernelPrepare& prepare, F&& f) {
   static_assert(sizeof(E) == 1);
+  if (prepare.reference) return false;
   std::byte* table = prepare.pack(kTableBytes);
   if (table == nullptr) return false;
   for (std::size_t b = 0; b < kTableBytes; ++b) {
@@ -8178,6 +8237,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      if (prepare.reference) return &kernel_float<Tanh, T>;
       prepare.store(simd_params(simd::activation_f32()));
       return &kernel_f32<Tanh>;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
@@ -8798,7 +8858,9 @@ static_assert(kernels_cover_row<OperationType::LSH_PROJECTION>());
 /// sums are therefore ordered differently from the reference's three accumulated products; the
 /// usual summation-order bound holds. Constant weights are packed once into the prepared node;
 /// weights that are runtime inputs are packed into the workspace at each execution. Every
-/// buffer a step uses lies in the workspace: nothing is allocated while executing.
+/// buffer a step uses lies in the workspace: nothing is allocated while executing. With
+/// reference kernels (KernelPrepare::reference) the same packed products run the scalar loop
+/// dense::reference_f32 instead of the SIMD kernel.
 
 
 
@@ -9272,6 +9334,13 @@ struct NodePlan {
   bool planned = false;
 };
 
+/// The dense products' table: the SIMD family's, or its scalar reference loop when prepare asks
+/// for reference kernels (the packed layout stays: it only concatenates the weights, converted
+/// to float, so the loop sums x, aux and h products in the order of that row).
+inline const simd::FullyConnectedF32* fc_table(const KernelPrepare& prepare) noexcept {
+  return prepare.reference ? &dense::reference_f32_table() : &simd::fully_connected_f32_table();
+}
+
 /// Plans the node's cells (shapes known at prepare), packing those whose weights are constants
 /// and sizing the workspace for batches of up to `batch_bound` rows. A node whose shapes are
 /// unknown at prepare stays unplanned and fails at execution rather than allocate.
@@ -9279,7 +9348,7 @@ template <class E>
 inline NodePlan plan(const NodeIO& io, KernelPrepare& prepare, const CellSlots* slots, const CellShape* shapes,
                      std::size_t n, std::size_t batch_bound, bool exact) {
   NodePlan np;
-  np.fc = &simd::fully_connected_f32_table();
+  np.fc = fc_table(prepare);
   std::size_t packed_total = 0, ws = 0, scratch = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const PackedLayout l = PackedLayout::of(shapes[i]);
@@ -9615,7 +9684,7 @@ struct Family : KernelFamily {
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     std::uint32_t batch = 0;
     lstm_cell::NodePlan np;
-    np.fc = &simd::fully_connected_f32_table();
+    np.fc = lstm_cell::fc_table(prepare);
     const lstm_cell::CellSlots s = slots(io);
     auto c = shape(io, batch);
     const bool exact = c.has_value();
@@ -9798,7 +9867,8 @@ Status kernel_f32(const NodeIO& io) {
   return {};
 }
 
-/// Node parameters of the quantized kernel: the clamp range and the SIMD table.
+/// Node parameters of the quantized kernel: the clamp range and the SIMD table (nullptr:
+/// reference kernels, the scalar loop).
 struct QuantParams {
   quant::QuantRange range;
   const simd::Quant8* simd;
@@ -9814,7 +9884,9 @@ Status kernel_quant(const NodeIO& io) {
   const E* in = io.in_data<T>(0);
   E* out = io.out_data<T>(0);
   const auto lo = static_cast<E>(p.range.min), hi = static_cast<E>(p.range.max);
-  if constexpr (T == OperandType::TENSOR_QUANT8_ASYMM)
+  if (p.simd == nullptr)
+    for (std::size_t i = 0; i < n; ++i) out[i] = in[i] < lo ? lo : (in[i] > hi ? hi : in[i]);
+  else if constexpr (T == OperandType::TENSOR_QUANT8_ASYMM)
     p.simd->u8.clamp(in, out, n, lo, hi);
   else
     p.simd->s8.clamp(in, out, n, lo, hi);
@@ -9831,6 +9903,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      if (prepare.reference) return &kernel_float<T, Act>;
       prepare.store(simd_params(simd::activation_f32()));
       return &kernel_f32<Act>;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
@@ -9840,7 +9913,7 @@ struct Family : KernelFamily {
       const auto storage = quant::storage_range<element_t<T>>();
       const RtOperand& in = io.input(0);
       prepare.store(QuantParams{quant::activation_range(Act, in.scale, in.zero_point, storage.min, storage.max),
-                                &simd::quant8()});
+                                prepare.reference ? nullptr : &simd::quant8()});
       return &kernel_quant<T>;
     }
   }
@@ -10664,8 +10737,13 @@ inline std::uint32_t known_dim(const NodeIO& io, std::size_t i, std::size_t d) n
 
 /// Plans the scratch of a FLOAT32 sequence kernel: batch * units floats, from the [batch,
 /// units] hidden-state inputs listed when their shapes are known at prepare (the largest).
+/// Nothing (no table, no scratch: the plain loop) when prepare asks for reference kernels.
 inline SeqParams plan_scratch(const NodeIO& io, KernelPrepare& prepare, std::initializer_list<std::size_t> states) {
   SeqParams p;
+  if (prepare.reference) {  // reference kernels: the plain loop, no scratch
+    prepare.store(p);
+    return p;
+  }
   p.simd = &simd::fully_connected_f32_table();
   for (std::size_t i : states) {
     std::size_t floats = 0;
@@ -10796,7 +10874,9 @@ struct Family : KernelFamily {
 
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO&, KernelPrepare& prepare) {
-    if constexpr (T == OperandType::TENSOR_FLOAT32) prepare.store(simd_params(simd::fully_connected_f32_table()));
+    if constexpr (T == OperandType::TENSOR_FLOAT32)  // a null table: the plain loop (reference kernels)
+      prepare.store(prepare.reference ? SimdParams<simd::FullyConnectedF32>{nullptr}
+                                      : simd_params(simd::fully_connected_f32_table()));
     return &kernel<T>;
   }
 };
@@ -11247,6 +11327,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      if (prepare.reference) return &kernel_float<T>;
       prepare.store(simd_params(simd::softmax_f32()));
       return &kernel_f32;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
@@ -11257,7 +11338,7 @@ struct Family : KernelFamily {
       const RtOperand& beta = io.input(1);
       const bool constant_beta = beta.lifetime == OperandLifeTime::CONSTANT_COPY ||
                                  beta.lifetime == OperandLifeTime::CONSTANT_REFERENCE;
-      if (constant_beta && io.input(0).scale > 0.0f) {
+      if (constant_beta && io.input(0).scale > 0.0f && !prepare.reference) {  // reference: kernel_quant
         QuantExpTable table;
         // (No packed storage: a dry run of the support query, which only needs some kernel.)
         std::byte* packed = make_exp_table(beta_of(io), io.input(0).scale, table) ? prepare.pack(sizeof table) : nullptr;
@@ -11588,12 +11669,13 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
-      Params p;
-      p.simd = &simd::fully_connected_f32_table();
+      Params p;  // reference kernels: no table, no scratch (step's plain loop)
       std::size_t floats = 0;
-      if (!__builtin_mul_overflow(std::size_t{rnn_common::known_dim(io, 0, 0)}, std::size_t{rnn_common::known_dim(io, 1, 0)},
+      if (!prepare.reference &&
+          !__builtin_mul_overflow(std::size_t{rnn_common::known_dim(io, 0, 0)}, std::size_t{rnn_common::known_dim(io, 1, 0)},
                                   &floats) &&
           floats <= (std::size_t{1} << 28)) {
+        p.simd = &simd::fully_connected_f32_table();
         p.scratch_floats = floats;
         prepare.workspace_bytes = floats * sizeof(float);
       }
@@ -12283,11 +12365,12 @@ struct Family : KernelFamily {
   static Expected<KernelFn> select(const NodeIO&, KernelPrepare& prepare) {
     using O = Op<element_t<T>>;
     if constexpr (requires { SimdRows<O>::fn; }) {
-      prepare.store(simd_params(simd::reduce_f32()));
-      return &kernel_rows<O, T>;
-    } else {
-      return &kernel<O, T>;
+      if (!prepare.reference) {  // reference kernels: the general loop nest
+        prepare.store(simd_params(simd::reduce_f32()));
+        return &kernel_rows<O, T>;
+      }
     }
+    return &kernel<O, T>;
   }
 };
 
@@ -13248,7 +13331,8 @@ inline Status kernel(const NodeIO& io) {
   const auto dst = row_major_strides(out.dims);
   CopyPlan plan;
   for (std::size_t i = 0; i < out.dims.rank(); ++i) plan.add(out.dims[i], src[(*perm)[i]], dst[i]);
-  strided_copy(out.data, in.data, plan, element_size(in.type), io.params<SimdParams<simd::Transpose32>>().simd->transpose);
+  const simd::Transpose32* t32 = io.params<SimdParams<simd::Transpose32>>().simd;  // nullptr: reference kernels
+  strided_copy(out.data, in.data, plan, element_size(in.type), t32 == nullptr ? nullptr : t32->transpose);
   return {};
 }
 
@@ -13260,7 +13344,7 @@ struct Family : KernelFamily {
 
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO&, KernelPrepare& prepare) {
-    prepare.store(simd_params(simd::transpose_32()));
+    prepare.store(prepare.reference ? SimdParams<simd::Transpose32>{nullptr} : simd_params(simd::transpose_32()));
     return &kernel;
   }
 };
@@ -14147,7 +14231,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     lstm_cell::NodePlan np;
-    np.fc = &simd::fully_connected_f32_table();
+    np.fc = lstm_cell::fc_table(prepare);
     auto known = [&](std::size_t i) { return io.input(i).data != nullptr && lstm_cell::is_constant(io.input(i)); };
     auto g = geometry(io, known(kMerge) && known(kTimeMajor));
     if (g) {
@@ -17547,10 +17631,11 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      if (prepare.reference) return &kernel<Min, T>;
       prepare.store(simd_params(simd::activation_f32()));
       return &kernel_f32<Min>;
     } else if constexpr (T == OperandType::TENSOR_QUANT8_ASYMM || T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED) {
-      if (same_quant(io.input(0), io.output(0)) && same_quant(io.input(1), io.output(0))) {
+      if (!prepare.reference && same_quant(io.input(0), io.output(0)) && same_quant(io.input(1), io.output(0))) {
         prepare.store(simd_params(simd::quant8()));
         return &kernel_quant_same<Min, T>;
       }
@@ -18132,6 +18217,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      if (prepare.reference) return &kernel_float<T>;
       prepare.store(simd_params(simd::activation_f32()));
       return &kernel_f32;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
@@ -18244,13 +18330,15 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
-      prepare.store(simd_params(simd::quant8()));
-      switch (io.output(0).type) {
-        case OperandType::TENSOR_QUANT8_ASYMM: return &kernel_f32<OperandType::TENSOR_QUANT8_ASYMM>;
-        case OperandType::TENSOR_QUANT8_ASYMM_SIGNED: return &kernel_f32<OperandType::TENSOR_QUANT8_ASYMM_SIGNED>;
-        default: break;
+      if (!prepare.reference) {  // reference kernels: the plain loop below
+        prepare.store(simd_params(simd::quant8()));
+        switch (io.output(0).type) {
+          case OperandType::TENSOR_QUANT8_ASYMM: return &kernel_f32<OperandType::TENSOR_QUANT8_ASYMM>;
+          case OperandType::TENSOR_QUANT8_ASYMM_SIGNED: return &kernel_f32<OperandType::TENSOR_QUANT8_ASYMM_SIGNED>;
+          default: break;
+        }
+        return NNHAL_FAILURE("QUANTIZE has no kernel to %s", to_string(io.output(0).type).data());
       }
-      return NNHAL_FAILURE("QUANTIZE has no kernel to %s", to_string(io.output(0).type).data());
     }
     switch (io.output(0).type) {
       case OperandType::TENSOR_QUANT8_ASYMM: return &kernel<T, OperandType::TENSOR_QUANT8_ASYMM>;
@@ -21033,7 +21121,7 @@ struct Family : KernelFamily {
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     Extent e;
     lstm_cell::NodePlan np;
-    np.fc = &simd::fully_connected_f32_table();
+    np.fc = lstm_cell::fc_table(prepare);
     const RtOperand& layout = io.input(23);
     const bool known = layout.data != nullptr && lstm_cell::is_constant(layout);
     auto c = shape(io, e, known);
@@ -21960,6 +22048,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO&, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      if (prepare.reference) return &kernel<T>;
       prepare.store(simd_params(simd::activation_f32()));
       return &kernel_f32;
     } else {
@@ -22114,6 +22203,7 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
+      if (prepare.reference) return &kernel_float<T>;
       prepare.store(simd_params(simd::activation_f32()));
       return &kernel_f32;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
@@ -22748,6 +22838,66 @@ const KernelTable& KernelResolver<Set>::table() noexcept {
 /// one file for the default set (every kernel), or name a smaller set (see
 /// nnhal/interface/kernel_set.hpp). <nnhal/nnhal_all.hpp> is this header plus every kernel.
 
+// ---- begin nnhal/core/limits.hpp ----
+/// \file
+/// Limits: the resource limits nnhal applies to untrusted models, requests, driver-managed
+/// buffers and compilation caches, as one struct a driver sets (ValidationOptions::limits,
+/// and so PrepareOptions::validation.limits and DeviceOptions::limits). Each limit is checked
+/// where the count or size is first seen, before anything of that size is allocated, and the
+/// error names the limit and the value. docs/security.md lists them with the error each gives
+/// and the test that hits it.
+///
+/// The defaults are permissive: every model of the conformance corpus passes. A driver lowers
+/// them to what its process may commit; raising one above its hard ceiling (noted per field)
+/// has the ceiling's effect.
+
+
+
+namespace nnhal {
+
+/// Resource limits of one validation / preparation / device. All counts are inclusive maxima.
+struct Limits {
+  /// Operands of one subgraph (main or referenced). Above: INVALID_ARGUMENT at validation.
+  std::uint32_t max_operands = 1u << 20;
+  /// Operations of one subgraph. Above: INVALID_ARGUMENT at validation.
+  std::uint32_t max_operations = 1u << 20;
+  /// Referenced subgraphs of a model (Model::referenced). Above: INVALID_ARGUMENT at
+  /// validation, before any subgraph is looked at.
+  std::uint32_t max_referenced_subgraphs = 65536;
+  /// Longest chain of nested IF/WHILE references (main alone is 0). Above: INVALID_ARGUMENT at
+  /// preparation (the HAL sets no bound, so validate_model and the supported-operations query
+  /// accept any depth). Hard ceiling NNHAL_MAX_CONTROL_FLOW_DEPTH: the executor and the cost model
+  /// recurse once per level, and that macro is what bounds their stack.
+  std::uint32_t max_control_flow_depth = NNHAL_MAX_CONTROL_FLOW_DEPTH;
+  /// Entries of a model's extension map (Model::extensionNameToPrefix). Above:
+  /// INVALID_ARGUMENT at validation, before the map is sorted. Unique prefixes below 32768
+  /// bound a valid map to 32768 entries anyway.
+  std::uint32_t max_extension_entries = 32768;
+  /// Bytes of one tensor: a declared operand of fully known shape (INVALID_ARGUMENT at
+  /// validation), a request argument's shape (INVALID_ARGUMENT at request validation), or a
+  /// shape computed at prepare or execution time (GENERAL_FAILURE). Hard ceiling UINT32_MAX
+  /// (the HAL's operand sizes are uint32).
+  std::uint64_t max_tensor_bytes = UINT32_MAX;
+  /// Memory pools of one request. Above: INVALID_ARGUMENT at request validation, before any
+  /// pool is looked at.
+  std::uint32_t max_request_pools = 65536;
+  /// Bytes one execution context may allocate while running, beyond the memory its plan fixes
+  /// when it is created: buffers of operands whose size is only known at execution time
+  /// (dynamic temporaries and outputs, WHILE loop-carried values that grow), counted as each
+  /// buffer grows and kept across runs (buffers are reused, never shrunk). Above:
+  /// RESOURCE_EXHAUSTED_PERSISTENT, before the allocation that would pass it.
+  std::uint64_t max_dynamic_bytes = std::uint64_t{1} << 30;
+  /// Bytes of one driver-managed buffer (IDevice::allocate). Above: GENERAL_FAILURE (the HAL's
+  /// status for a buffer property the driver does not support), before allocating.
+  std::uint64_t max_buffer_bytes = std::uint64_t{1} << 30;
+  /// Bytes of one compilation cache file read by prepareModelFromCache. Above:
+  /// GENERAL_FAILURE (an unusable cache), before the file is read when its CacheFile reports
+  /// its size (CacheFile::read_at_most).
+  std::uint64_t max_cache_file_bytes = std::uint64_t{1} << 32;
+};
+
+}  // namespace nnhal
+// ---- end nnhal/core/limits.hpp ----
 // ---- begin nnhal/builder/builder.hpp ----
 /// \file
 /// ModelBuilder: builds a Model in code with typed handles, checked at compile time.
@@ -22926,7 +23076,8 @@ inline Expected<std::uint64_t> operand_byte_size(const Operand& op) noexcept {
   for (std::uint32_t d : op.dimensions) {
     if (d == 0) return std::uint64_t{0};
     n *= d;  // at most 2^32 * 2^32 before the check below trips
-    if (n > UINT32_MAX) return NNHAL_INVALID("data size overflows uint32");
+    if (n > UINT32_MAX)
+      return NNHAL_INVALID("data size overflows uint32 (the ceiling of Limits::max_tensor_bytes)");
   }
   return n;
 }
@@ -24408,7 +24559,8 @@ inline Expected<std::uint64_t> extension_operand_size(const Operand& op,
   for (std::uint32_t d : op.dimensions) {
     if (d == 0) return std::uint64_t{0};
     n *= d;
-    if (n > UINT32_MAX) return NNHAL_INVALID("data size overflows uint32");
+    if (n > UINT32_MAX)
+      return NNHAL_INVALID("data size overflows uint32 (the ceiling of Limits::max_tensor_bytes)");
   }
   return n;
 }
@@ -24594,6 +24746,10 @@ struct RequestValidationOptions {
   /// The registered extensions (the sizes of their operand types); a prepared model's
   /// execution fills it with its kernel set's.
   ExtensionList extensions{};
+  /// Limits::max_request_pools and Limits::max_tensor_bytes; a prepared model's execution
+  /// fills them with the limits it was prepared with.
+  std::uint32_t max_request_pools = Limits{}.max_request_pools;
+  std::uint64_t max_tensor_bytes = Limits{}.max_tensor_bytes;
 };
 
 namespace detail {
@@ -24736,6 +24892,9 @@ inline Status validate_request(const Request& request, const Model& model,
   if (request.outputs.size() != main.outputIndexes.size())
     return NNHAL_INVALID("request has %zu outputs, the model has %zu", request.outputs.size(),
                          main.outputIndexes.size());
+  if (request.pools.size() > options.max_request_pools)
+    return NNHAL_INVALID("request has %zu memory pools, above Limits::max_request_pools (%u)", request.pools.size(),
+                         options.max_request_pools);
   for (std::size_t p = 0; p < request.pools.size(); ++p) {
     const RequestMemoryPool& pool = request.pools[p];
     if (pool.token == 0 && pool.memory.data == nullptr && pool.memory.size != 0)
@@ -24775,12 +24934,16 @@ inline Status validate_request(const Request& request, const Model& model,
       if (auto s = detail::check_argument_dims(operand, arg, is_output && options.allow_unspecified_outputs, extension);
           !s)
         return std::move(s.error().prefix("%s %zu", what, i));
+      const std::uint64_t need = detail::combined_size(operand, arg, extension);
       if (!is_output && region->begin != nullptr) {
-        const std::uint64_t need = detail::combined_size(operand, arg, extension);
         if (need > region->size)
           return NNHAL_INVALID("input %zu: buffer of %llu bytes is smaller than the %llu bytes of its data", i,
                                static_cast<unsigned long long>(region->size), static_cast<unsigned long long>(need));
       }
+      if (need > options.max_tensor_bytes)
+        return NNHAL_INVALID("%s %zu: the shape holds %llu bytes, above Limits::max_tensor_bytes (%llu)", what, i,
+                             static_cast<unsigned long long>(need),
+                             static_cast<unsigned long long>(options.max_tensor_bytes));
       if (region->begin != nullptr && region->size != 0)
         regions.push_back({region->begin, region->size, is_output, i});
     }
@@ -24979,15 +25142,19 @@ struct SubgraphPlan {
 };
 
 /// Largest tensor nnhal lets an execution produce or bind, in bytes: the HAL bounds operand
-/// sizes to uint32.
+/// sizes to uint32. The hard ceiling of Limits::max_tensor_bytes, which a driver may lower.
 inline constexpr std::uint64_t kMaxTensorBytes = UINT32_MAX;
 
 /// Checks a computed shape against a declared one (HAL13.md h.6: dims = merge of computed and
-/// declared), and that its byte size fits kMaxTensorBytes. `computed` keeps its shape.
-inline Status merge_declared_shape(const RtOperand& declared, RtOperand& computed) noexcept {
-  if (computed.required_bytes() > kMaxTensorBytes)
-    return NNHAL_FAILURE("a computed shape of %llu elements exceeds the size limit",
-                         static_cast<unsigned long long>(computed.dims.element_count()));
+/// declared), and that its byte size fits `max_bytes` (Limits::max_tensor_bytes, at most
+/// kMaxTensorBytes). `computed` keeps its shape.
+inline Status merge_declared_shape(const RtOperand& declared, RtOperand& computed,
+                                   std::uint64_t max_bytes = kMaxTensorBytes) noexcept {
+  if (max_bytes > kMaxTensorBytes) max_bytes = kMaxTensorBytes;
+  if (const std::uint64_t bytes = computed.required_bytes(); bytes > max_bytes)
+    return NNHAL_FAILURE("a computed shape of %llu elements (%llu bytes) is above Limits::max_tensor_bytes (%llu)",
+                         static_cast<unsigned long long>(computed.dims.element_count()),
+                         static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(max_bytes));
   if (!declared.tensor() || !declared.rank_known) return {};
   if (declared.dims.rank() != computed.dims.rank())
     return NNHAL_FAILURE("computed rank %zu differs from the declared rank %zu",
@@ -25003,9 +25170,14 @@ inline Status merge_declared_shape(const RtOperand& declared, RtOperand& compute
 /// Checks that a runtime shape bound to a subgraph input agrees with what that input declares
 /// (rank when known, every known dimension) and with the size limit: the subgraph was planned
 /// for its declaration.
-inline Status check_bound_shape(const RtOperand& declared, const RtOperand& bound) noexcept {
+inline Status check_bound_shape(const RtOperand& declared, const RtOperand& bound,
+                               std::uint64_t max_bytes = kMaxTensorBytes) noexcept {
   if (!bound.has_value() || !declared.tensor()) return {};
-  if (bound.required_bytes() > kMaxTensorBytes) return NNHAL_FAILURE("an input shape exceeds the size limit");
+  if (max_bytes > kMaxTensorBytes) max_bytes = kMaxTensorBytes;
+  if (bound.required_bytes() > max_bytes)
+    return NNHAL_FAILURE("an input shape of %llu bytes is above Limits::max_tensor_bytes (%llu)",
+                         static_cast<unsigned long long>(bound.required_bytes()),
+                         static_cast<unsigned long long>(max_bytes));
   if (!declared.rank_known) return {};
   if (!bound.rank_known || bound.dims.rank() != declared.dims.rank())
     return NNHAL_FAILURE("input of rank %zu bound where rank %zu is declared", bound.dims.rank(), declared.dims.rank());
@@ -25216,6 +25388,8 @@ struct PreparedCore {
   Parallel* parallel = nullptr;
   /// The extensions of the kernel set it was prepared with (their operand types' sizes).
   ExtensionList extensions{};
+  /// The limits it was validated and prepared with (ValidationOptions::limits).
+  Limits limits{};
 };
 
 /// True when `now` is later than `deadline` (signed difference, so counters may wrap).
@@ -25226,10 +25400,11 @@ bool passed(const T& now, const T& deadline) {
 
 /// Points subgraph input `to` (declared as `declared`) at the outer value `from`, after checking
 /// that the value has the shape the subgraph was planned for.
-inline Status bind_input(const RtOperand& declared, RtOperand& to, const RtOperand& from) noexcept {
+inline Status bind_input(const RtOperand& declared, RtOperand& to, const RtOperand& from,
+                         std::uint64_t max_bytes) noexcept {
   // Validation admits no omitted IF/WHILE operand; executing subgraphs relies on it.
   if (!from.has_value()) return NNHAL_FAILURE("a subgraph input is bound to an omitted operand");
-  NNHAL_TRY(check_bound_shape(declared, from));
+  NNHAL_TRY(check_bound_shape(declared, from, max_bytes));
   to.dims = from.dims;
   to.rank_known = from.rank_known;
   to.data = from.data;
@@ -25262,6 +25437,11 @@ class Execution {
 
   /// The clock this execution reads.
   C& clock() noexcept { return clock_; }
+
+  /// Bytes this context has allocated while running, beyond its plan (buffers of operands
+  /// whose size was only known at execution; kept for reuse): what Limits::max_dynamic_bytes
+  /// bounds.
+  std::uint64_t dynamic_bytes() const noexcept { return dynamic_bytes_; }
 
   /// Creates the state for `core`; allocates every buffer of known size.
   static Expected<Execution> create(std::shared_ptr<const detail::PreparedCore> core, C clock);
@@ -25337,6 +25517,8 @@ class Execution {
   std::chrono::nanoseconds loop_timeout_ = kLoopTimeoutDefault;
   std::optional<typename C::time_point> deadline_;
   std::uint32_t loop_depth_ = 0;
+  /// Bytes of buffers grown while running (Limits::max_dynamic_bytes).
+  std::uint64_t dynamic_bytes_ = 0;
   TraceSink* trace_ = nullptr;  ///< ExecuteOptions::trace of the current run
 };
 
@@ -25474,6 +25656,19 @@ Status Execution<C>::allocate_output(std::uint32_t g, std::uint32_t operand, boo
   if (st.storage == Storage::Dynamic) buffer = &s.dynamic[st.dynamic_slot];
   if (st.storage == Storage::Output && rec.data == nullptr) buffer = s.output_slot[st.io_index];
   if (buffer != nullptr) {
+    if (need > buffer->capacity()) {
+      // Limits::max_dynamic_bytes: checked before the buffer grows, counting only the growth
+      // (buffers are kept and reused across runs, so the count is what this context holds
+      // beyond its plan).
+      const std::uint64_t grown = dynamic_bytes_ + (need - buffer->capacity());
+      if (grown > core_->limits.max_dynamic_bytes)
+        return Error::format(ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT,
+                             "operand %u: growing its buffer to %llu bytes would bring the execution's dynamic "
+                             "memory to %llu bytes, above Limits::max_dynamic_bytes (%llu)",
+                             operand, static_cast<unsigned long long>(need), static_cast<unsigned long long>(grown),
+                             static_cast<unsigned long long>(core_->limits.max_dynamic_bytes));
+      dynamic_bytes_ = grown;
+    }
     if (!buffer->reserve(static_cast<std::size_t>(need)))
       return NNHAL_FAILURE("operand %u: cannot allocate %llu bytes", operand, static_cast<unsigned long long>(need));
     rec.data = buffer->data();
@@ -25629,7 +25824,7 @@ Status Execution<C>::run_compute(std::uint32_t g, const ComputeNode& node) {
       rec.rank_known = true;
       const OperandPlan& st = p.storage[out];
       const RtOperand& declared = (g == 0 && st.storage == Storage::Output) ? main_declared_[st.io_index] : p.operands[out];
-      if (auto r = merge_declared_shape(declared, rec); !r)
+      if (auto r = merge_declared_shape(declared, rec, core_->limits.max_tensor_bytes); !r)
         return std::move(r.error().prefix("%s output operand %u", info.name.data(), out));
       NNHAL_TRY(allocate_output(g, out, insufficient));
     }
@@ -25646,7 +25841,8 @@ Status Execution<C>::bind_inputs(std::uint32_t g, const RtOperand* outer, std::s
   GraphState& s = graphs_[g];
   for (std::size_t i = first; i < first + count; ++i) {
     const RtOperand& from = outer[outer_ids[i]];
-    NNHAL_TRY(detail::bind_input(p.operands[p.inputs[i]], s.table[p.inputs[i]], from));
+    NNHAL_TRY(
+        detail::bind_input(p.operands[p.inputs[i]], s.table[p.inputs[i]], from, core_->limits.max_tensor_bytes));
   }
   return {};
 }
@@ -25695,7 +25891,8 @@ Status Execution<C>::adopt_result(std::uint32_t g, std::uint32_t operand, const 
   const bool in_place = to.data != nullptr && to.data == result.data;
   to.dims = result.dims;
   to.rank_known = true;
-  if (auto r = merge_declared_shape(declared, to); !r) return std::move(r.error().prefix("operand %u", operand));
+  if (auto r = merge_declared_shape(declared, to, core_->limits.max_tensor_bytes); !r)
+    return std::move(r.error().prefix("operand %u", operand));
   if (in_place) return {};
   bool insufficient = false;
   NNHAL_TRY(allocate_output(g, operand, insufficient));
@@ -25745,7 +25942,8 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
     GraphState& s = graphs_[graph];
     const SubgraphPlan& sp = plan(graph);
     for (std::size_t i = 0; i < carried; ++i)
-      NNHAL_TRY(detail::bind_input(sp.operands[sp.inputs[i]], s.table[sp.inputs[i]], ws.current[i]));
+      NNHAL_TRY(detail::bind_input(sp.operands[sp.inputs[i]], s.table[sp.inputs[i]], ws.current[i],
+                                   core_->limits.max_tensor_bytes));
     return {};
   };
   NNHAL_TRY(bind_inputs(node.condition, outer, ins, carried, ins.size() - carried));
@@ -25897,14 +26095,12 @@ Status Execution<C>::run_request(const Request& request, const ExecuteOptions<C>
   loop_depth_ = 0;
   // The request is validated before the deadline is looked at (HAL13.md c.1.2, c.3): an invalid
   // request is INVALID_ARGUMENT whatever the deadline.
-  const RequestValidationOptions* request_options = &options.request;
-  RequestValidationOptions with_extensions;
-  if (!core_->extensions.empty()) [[unlikely]] {
-    with_extensions = options.request;
-    with_extensions.extensions = core_->extensions;
-    request_options = &with_extensions;
-  }
-  if (auto s = validate_request(request, core_->model, *request_options, &regions_); !s) return s;
+  // The prepared model's extensions and limits rule, whatever the caller's options say.
+  RequestValidationOptions request_options = options.request;
+  if (!core_->extensions.empty()) [[unlikely]] request_options.extensions = core_->extensions;
+  request_options.max_request_pools = core_->limits.max_request_pools;
+  request_options.max_tensor_bytes = core_->limits.max_tensor_bytes;
+  if (auto s = validate_request(request, core_->model, request_options, &regions_); !s) return s;
   if (deadline_ && detail::passed(clock_.now(), *deadline_))
     return Error(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "the deadline passed before the execution started");
   if (auto s = bind_main(request, options.token_memory); !s) return s;
@@ -26048,6 +26244,10 @@ struct PrepareCounters {
   std::uint32_t while_nodes = 0;
   /// Pieces a kernel may run at once (KernelPrepare::concurrency).
   std::size_t concurrency = 1;
+  /// Kernels take their plain reference path (KernelPrepare::reference).
+  bool reference = false;
+  /// Limits::max_tensor_bytes, for shapes inferred at prepare time.
+  std::uint64_t max_tensor_bytes = kMaxTensorBytes;
 };
 
 namespace detail {
@@ -26159,13 +26359,14 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
         rec.rank_known = true;
         RtOperand declared =
             *make_record(model, sg.operands[out], find_extension_operand_type(model, kernels.extensions, sg.operands[out].type));
-        if (auto s = merge_declared_shape(declared, rec); !s)
+        if (auto s = merge_declared_shape(declared, rec, counters.max_tensor_bytes); !s)
           return std::move(s.error().prefix("operation %u (%s) output operand %u", k, info->name.data(), out));
       }
     }
     KernelPrepare setup{std::span<std::byte, kNodeParamBytes>(node.params)};
     setup.packed = &node.packed;
     setup.concurrency = counters.concurrency;
+    setup.reference = counters.reference;
     auto kernel = op->select(io, setup);
     if (!kernel) return std::move(kernel.error().prefix("operation %u (%s)", k, info->name.data()));
     node.kernel = *kernel;
@@ -26184,52 +26385,6 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
   }
   detail::plan_arena(plan, first_use, last_use, sg.operations.size());
   return {};
-}
-
-/// Longest chain of nested IF/WHILE references starting at any subgraph (main = 0 deep), by an
-/// iterative post-order walk (no recursion on untrusted depth).
-inline std::size_t control_flow_depth(const Model& model) {
-  const std::size_t n = model.referenced.size();
-  std::vector<std::size_t> depth(n, 0);
-  std::vector<std::uint8_t> done(n, 0);
-  struct Frame {
-    std::size_t graph, next;
-  };
-  std::vector<Frame> stack;
-  auto refs_of = [&](std::size_t g) -> const std::vector<Operand>& {
-    return g == n ? model.main.operands : model.referenced[g].operands;
-  };
-  std::size_t main_depth = 0;
-  for (std::size_t root = 0; root <= n; ++root) {
-    if (root < n && done[root]) continue;
-    stack.push_back({root, 0});
-    while (!stack.empty()) {
-      Frame& f = stack.back();
-      const auto& operands = refs_of(f.graph);
-      bool descended = false;
-      while (f.next < operands.size()) {
-        const Operand& op = operands[f.next++];
-        if (op.lifetime == OperandLifeTime::SUBGRAPH && !done[op.location.offset]) {
-          stack.push_back({op.location.offset, 0});
-          descended = true;
-          break;
-        }
-      }
-      if (descended) continue;
-      std::size_t d = 0;
-      for (const Operand& op : operands)
-        if (op.lifetime == OperandLifeTime::SUBGRAPH) d = std::max(d, depth[op.location.offset] + 1);
-      if (f.graph == n) main_depth = d;
-      else {
-        depth[f.graph] = d;
-        done[f.graph] = 1;
-      }
-      stack.pop_back();
-    }
-  }
-  std::size_t deepest = main_depth;
-  for (std::size_t d : depth) deepest = std::max(deepest, d);
-  return deepest;
 }
 
 }  // namespace nnhal
@@ -26391,6 +26546,9 @@ struct ValidationOptions {
   /// these that defines them. Preparation, the supported-operations query and the Device fill it
   /// from their kernel set when it is empty; on its own validate_model accepts no extension code.
   ExtensionList extensions{};
+  /// Resource limits (nnhal/core/limits.hpp): counts and sizes above them are INVALID_ARGUMENT
+  /// here; preparation and execution apply the rest of them.
+  Limits limits{};
 };
 
 namespace detail {
@@ -26437,12 +26595,26 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
     record->signatures.assign(sg.operations.size(), HalVersion::V1_0);
     record->operations.assign(sg.operations.size(), HalVersion::V1_0);
   }
+  if (sg.operands.size() > options.limits.max_operands)
+    return NNHAL_INVALID("has %zu operands, above Limits::max_operands (%u)", sg.operands.size(),
+                         options.limits.max_operands);
+  if (sg.operations.size() > options.limits.max_operations)
+    return NNHAL_INVALID("has %zu operations, above Limits::max_operations (%u)", sg.operations.size(),
+                         options.limits.max_operations);
   if (is_main && sg.operands.empty()) return NNHAL_INVALID("has no operands");
   if (is_main && sg.operations.empty()) return NNHAL_INVALID("has no operations");
 
   for (std::size_t i = 0; i < sg.operands.size(); ++i) {
     auto v = validate_operand(sg.operands[i], model, options.extensions);
     if (!v) return std::move(v.error().prefix("operand %zu", i));
+    if (!is_extension(sg.operands[i].type)) {
+      // Validated above: the size is known to fit uint32 (or is not fully specified: 0).
+      const auto bytes = operand_byte_size(sg.operands[i]);
+      if (bytes && *bytes > options.limits.max_tensor_bytes)
+        return NNHAL_INVALID("operand %zu: %llu bytes, above Limits::max_tensor_bytes (%llu)", i,
+                             static_cast<unsigned long long>(*bytes),
+                             static_cast<unsigned long long>(options.limits.max_tensor_bytes));
+    }
     version = max_version(version, *v);
     if (record != nullptr) record->operands[i] = *v;
   }
@@ -26557,9 +26729,12 @@ std::vector<std::uint32_t> first_with_same_key(const std::vector<ExtensionNameAn
 
 /// Checks the model's extension map (HAL13.md e.1.8): valid names, unique names, unique
 /// prefixes, each prefix below 32768. Reports the first entry in order that breaks a rule.
-inline Status check_extension_map(const Model& model) {
+inline Status check_extension_map(const Model& model, const Limits& limits = {}) {
   const auto& map = model.extensionNameToPrefix;
   if (map.empty()) return {};
+  if (map.size() > limits.max_extension_entries)
+    return NNHAL_INVALID("extensionNameToPrefix has %zu entries, above Limits::max_extension_entries (%u)",
+                         map.size(), limits.max_extension_entries);
   const auto same_name = first_with_same_key(map, [](const ExtensionNameAndPrefix& e) -> const std::string& {
     return e.name;
   });
@@ -26627,14 +26802,82 @@ inline Status check_reference_cycles(const Model& model) {
 
 }  // namespace detail
 
+/// Longest chain of nested IF/WHILE references starting at any subgraph (main = 0 deep), by an
+/// iterative post-order walk (no recursion on untrusted depth), linear in the operands. The
+/// model's references must be in range and acyclic (validate_model checks both first).
+/// The HAL sets no bound on nesting, so validate_model accepts any depth; preparation holds it
+/// to Limits::max_control_flow_depth (check_control_flow_depth).
+inline std::size_t control_flow_depth(const Model& model) {
+  const std::size_t n = model.referenced.size();
+  std::vector<std::size_t> depth(n, 0);
+  std::vector<std::uint8_t> done(n, 0);
+  struct Frame {
+    std::size_t graph, next;
+  };
+  std::vector<Frame> stack;
+  auto refs_of = [&](std::size_t g) -> const std::vector<Operand>& {
+    return g == n ? model.main.operands : model.referenced[g].operands;
+  };
+  std::size_t main_depth = 0;
+  for (std::size_t root = 0; root <= n; ++root) {
+    if (root < n && done[root]) continue;
+    stack.push_back({root, 0});
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      const auto& operands = refs_of(f.graph);
+      bool descended = false;
+      while (f.next < operands.size()) {
+        const Operand& op = operands[f.next++];
+        if (op.lifetime == OperandLifeTime::SUBGRAPH && !done[op.location.offset]) {
+          stack.push_back({op.location.offset, 0});
+          descended = true;
+          break;
+        }
+      }
+      if (descended) continue;
+      std::size_t d = 0;
+      for (const Operand& op : operands)
+        if (op.lifetime == OperandLifeTime::SUBGRAPH) d = std::max(d, depth[op.location.offset] + 1);
+      if (f.graph == n) main_depth = d;
+      else {
+        depth[f.graph] = d;
+        done[f.graph] = 1;
+      }
+      stack.pop_back();
+    }
+  }
+  std::size_t deepest = main_depth;
+  for (std::size_t d : depth) deepest = std::max(deepest, d);
+  return deepest;
+}
+
+/// Limits::max_control_flow_depth, capped at NNHAL_MAX_CONTROL_FLOW_DEPTH (the executor
+/// recurses once per nesting level: the macro bounds its stack). INVALID_ARGUMENT above it: the
+/// driver does not accept the model. `model` must have passed validate_model.
+inline Status check_control_flow_depth(const Model& model, const Limits& limits) {
+  const std::size_t max_depth = std::min<std::size_t>(limits.max_control_flow_depth, NNHAL_MAX_CONTROL_FLOW_DEPTH);
+  if (model.referenced.empty()) return {};
+  if (const std::size_t depth = control_flow_depth(model); depth > max_depth)
+    return NNHAL_INVALID("control flow is nested %zu deep, above Limits::max_control_flow_depth (%zu)", depth,
+                         max_depth);
+  return {};
+}
+
 /// Validates `model` completely. Returns its minimum HAL version (never above 1.3), or
 /// INVALID_ARGUMENT naming the first defect found.
 /// `record`, when given, receives the versions item by item, one entry per subgraph (0 = main).
 inline Expected<HalVersion> validate_model(const Model& model, const ValidationOptions& options = {},
                                            std::vector<detail::SubgraphVersions>* record = nullptr) {
   HalVersion version = HalVersion::V1_0;
+  const Limits& limits = options.limits;
+  if (model.referenced.size() > limits.max_referenced_subgraphs) {
+    auto e = NNHAL_INVALID("the model has %zu referenced subgraphs, above Limits::max_referenced_subgraphs (%u)",
+                           model.referenced.size(), limits.max_referenced_subgraphs);
+    NNHAL_VLOG(validate, "model rejected: %s", e.c_str());
+    return e;
+  }
   if (record != nullptr) record->assign(1 + model.referenced.size(), {});
-  if (auto s = detail::check_extension_map(model); !s) {
+  if (auto s = detail::check_extension_map(model, limits); !s) {
     NNHAL_VLOG(validate, "model rejected: %s", s.error().c_str());
     return std::move(s.error());
   }
@@ -26856,6 +27099,10 @@ struct PrepareOptions {
   /// Not owned: it must outlive the prepared model. nullptr: every kernel runs on the thread
   /// that executes.
   Parallel* parallel = nullptr;
+  /// Run every node on its plain reference kernel (KernelPrepare::reference): scalar loops in
+  /// the reference's order, no SIMD table, no packed weights. Slower; it exists to check the
+  /// fast kernels against (tools/random_graphs, the kernels' own tests).
+  bool reference_kernels = false;
 };
 
 class PreparedModel;
@@ -26911,9 +27158,7 @@ class PreparedModel {
     if (validation.extensions.empty()) validation.extensions = kernels.extensions;
     auto version = validate_model(model, validation);
     if (!version) return std::move(version.error());
-    if (const std::size_t depth = control_flow_depth(model); depth > NNHAL_MAX_CONTROL_FLOW_DEPTH)
-      return NNHAL_FAILURE("control flow is nested %zu deep; the executor supports %d", depth,
-                           NNHAL_MAX_CONTROL_FLOW_DEPTH);
+    NNHAL_TRY(check_control_flow_depth(model, validation.limits));
     auto core = std::make_shared<detail::PreparedCore>();
     core->owner = options.owner;
     core->model = model;
@@ -26922,8 +27167,11 @@ class PreparedModel {
     core->graphs.resize(1 + m.referenced.size());
     core->parallel = options.parallel;
     core->extensions = validation.extensions;
+    core->limits = validation.limits;
     PrepareCounters counters;
     counters.concurrency = options.parallel != nullptr ? piece_slots(options.parallel->concurrency()) : 1;
+    counters.reference = options.reference_kernels;
+    counters.max_tensor_bytes = validation.limits.max_tensor_bytes;
     for (std::size_t g = 0; g < core->graphs.size(); ++g) {
       const Subgraph& sg = g == 0 ? m.main : m.referenced[g - 1];
       SubgraphPlan& plan = core->graphs[g];
@@ -27369,13 +27617,18 @@ class BufferRegistry {
   /// IDevice::allocate: validates `desc` and the roles (HAL13.md c.5 validateMemoryDesc) and
   /// creates an uninitialized buffer with a fresh token. INVALID_ARGUMENT for a bad description
   /// or role; GENERAL_FAILURE for what nnhal does not support (size unknown at allocation time,
-  /// OEM types, more than 4 GiB) or an allocation failure. Checking that the prepared models
-  /// belong to this device is the caller's part.
+  /// OEM types, more than 4 GiB, more than `max_bytes` = Limits::max_buffer_bytes, checked
+  /// before allocating) or an allocation failure. Checking that the prepared models belong to
+  /// this device is the caller's part.
   Expected<std::pair<std::shared_ptr<DeviceBuffer>, std::uint32_t>> allocate(
       const BufferDesc& desc, std::span<const PreparedModel* const> prepared_models,
-      std::span<const BufferRole> input_roles, std::span<const BufferRole> output_roles) {
+      std::span<const BufferRole> input_roles, std::span<const BufferRole> output_roles,
+      std::uint64_t max_bytes = Limits{}.max_buffer_bytes) {
     auto layout = detail::validate_memory_desc(desc, prepared_models, input_roles, output_roles);
     if (!layout) return std::move(layout.error());
+    if (layout->size > max_bytes)
+      return NNHAL_FAILURE("allocate: the buffer needs %zu bytes, above Limits::max_buffer_bytes (%llu)", layout->size,
+                           static_cast<unsigned long long>(max_bytes));
     AlignedBuffer storage;
     if (!storage.reserve(layout->size))
       return NNHAL_FAILURE("allocate: cannot allocate %zu bytes", layout->size);
@@ -29196,6 +29449,20 @@ class CacheFile {
   virtual bool write(std::span<const std::byte> bytes) = 0;
   /// Reads the whole file into `out`. False on failure.
   virtual bool read(std::vector<std::byte>& out) = 0;
+  /// Reads the whole file into `out` unless it holds more than `max_bytes`
+  /// (Limits::max_cache_file_bytes): then returns false with `too_large` set. The default reads
+  /// first and checks after, so it bounds what nnhal keeps but not what read() allocates; a
+  /// file that knows its size (fstat on a descriptor, a flash region's header) should override
+  /// it to check before reading.
+  virtual bool read_at_most(std::vector<std::byte>& out, std::uint64_t max_bytes, bool& too_large) {
+    too_large = false;
+    if (!read(out)) return false;
+    if (out.size() <= max_bytes) return true;
+    too_large = true;
+    out.clear();
+    out.shrink_to_fit();
+    return false;
+  }
 };
 
 /// A cache file held in memory.
@@ -29208,6 +29475,12 @@ class MemoryCacheFile final : public CacheFile {
   bool read(std::vector<std::byte>& out) override {
     out = bytes_;
     return true;
+  }
+  /// Checks the size before copying anything.
+  bool read_at_most(std::vector<std::byte>& out, std::uint64_t max_bytes, bool& too_large) override {
+    too_large = bytes_.size() > max_bytes;
+    if (too_large) return false;
+    return read(out);
   }
   std::vector<std::byte>& bytes() noexcept { return bytes_; }
 
@@ -29791,6 +30064,9 @@ struct DeviceOptions {
   /// prepare_from_cache, c.1.1 and e.3), which is the default. Set it for a framework-side
   /// interpreter that runs such loops itself, as the NNAPI runtime's CPU fallback does.
   bool allow_runtime_only = false;
+  /// Resource limits (nnhal/core/limits.hpp, docs/security.md): applied to every model,
+  /// request, driver-managed buffer and cache this device handles.
+  Limits limits{};
   /// When set, receives the spans of every preparation and execution of this device and its
   /// prepared models (nnhal/util/trace.hpp), from worker threads too: it must be safe to call
   /// concurrently and outlive the device. Not owned.
@@ -29802,6 +30078,9 @@ struct DeviceOptions {
   /// The driver's own pool for kernel pieces (nnhal/interface/parallel.hpp); not owned, must
   /// outlive the device and every model it prepares.
   Parallel* parallel = nullptr;
+  /// Prepare every model with the plain reference kernels (PrepareOptions::reference_kernels):
+  /// slower; for checking the fast kernels against them (tests, tools/random_graphs).
+  bool reference_kernels = false;
 };
 
 /// Arguments of prepare (prepareModel_1_3).
@@ -29836,7 +30115,8 @@ class Device {
 
   explicit Device(DeviceOptions<C> options = {})
       : name_(std::move(options.name)), policy_(std::move(options.policy)),
-        allow_runtime_only_(options.allow_runtime_only),
+        allow_runtime_only_(options.allow_runtime_only), reference_kernels_(options.reference_kernels),
+        limits_(options.limits),
         context_(std::make_shared<detail::DeviceContext<C>>(std::move(options.clock))) {
     context_->trace = options.trace;
     context_->parallel = options.parallel;
@@ -29889,6 +30169,8 @@ class Device {
     return {kModelCacheFiles, kDataCacheFiles};
   }
   const SupportPolicy& policy() const noexcept { return policy_; }
+  /// The resource limits this device applies (DeviceOptions::limits).
+  const Limits& limits() const noexcept { return limits_; }
 
   /// getSupportedOperations_1_3: INVALID_ARGUMENT for an invalid model (a WHILE with operands
   /// of unknown size included, unless DeviceOptions::allow_runtime_only), else one flag per
@@ -29931,9 +30213,18 @@ class Device {
       return NNHAL_INVALID("prepareFromCache: %zu model and %zu data cache files given, %u and %u needed",
                            model_cache.size(), data_cache.size(), kModelCacheFiles, kDataCacheFiles);
     std::vector<std::byte> model_bytes, data_bytes;
-    if (model_cache[0] == nullptr || data_cache[0] == nullptr || !model_cache[0]->read(model_bytes) ||
-        !data_cache[0]->read(data_bytes))
+    if (model_cache[0] == nullptr || data_cache[0] == nullptr)
       return NNHAL_FAILURE("prepareFromCache: a cache file cannot be read");
+    for (int k = 0; k < 2; ++k) {
+      bool too_large = false;
+      CacheFile& file = k == 0 ? *model_cache[0] : *data_cache[0];
+      if (!file.read_at_most(k == 0 ? model_bytes : data_bytes, limits_.max_cache_file_bytes, too_large)) {
+        if (too_large)
+          return NNHAL_FAILURE("prepareFromCache: the %s cache file is above Limits::max_cache_file_bytes (%llu)",
+                               k == 0 ? "model" : "data", static_cast<unsigned long long>(limits_.max_cache_file_bytes));
+        return NNHAL_FAILURE("prepareFromCache: a cache file cannot be read");
+      }
+    }
     // The cache's own check admits runtime-only features, so that a well-formed cache of a model
     // this device refuses gets the same INVALID_ARGUMENT as prepare() (from the check below).
     ValidationOptions well_formed = validation();
@@ -29961,7 +30252,7 @@ class Device {
         return NNHAL_INVALID("allocate: prepared model %zu comes from another device", i);
       plans.push_back(&models[i]->prepared());
     }
-    auto made = context_->buffers.allocate(desc, plans, input_roles, output_roles);
+    auto made = context_->buffers.allocate(desc, plans, input_roles, output_roles, limits_.max_buffer_bytes);
     if (!made) return std::move(made.error());
     return AllocatedBuffer{std::move(made->first), made->second};
   }
@@ -29979,6 +30270,7 @@ class Device {
   ValidationOptions validation() const noexcept {
     ValidationOptions v;
     v.allow_runtime_only = allow_runtime_only_;
+    v.limits = limits_;
     v.extensions = kernel_table<Set>().extensions;
     return v;
   }
@@ -30001,6 +30293,7 @@ class Device {
     options.validation = validation();
     options.trace = context_->trace;
     options.parallel = context_->parallel;
+    options.reference_kernels = reference_kernels_;
     auto prepared = PreparedModel::prepare(model, kernels, options);
     if (!prepared) return std::move(prepared.error().prefix("prepare"));
     if (policy_.memory_limit != 0 && prepared->arena_bytes() > policy_.memory_limit)
@@ -30048,6 +30341,8 @@ class Device {
   std::string name_;
   SupportPolicy policy_;
   bool allow_runtime_only_ = false;
+  bool reference_kernels_ = false;  ///< DeviceOptions::reference_kernels
+  Limits limits_;
   std::shared_ptr<detail::DeviceContext<C>> context_;
 #if NNHAL_ASYNC
   std::unique_ptr<WorkerPool> pool_;
