@@ -4,7 +4,7 @@
 #                   embedded checks, examples, benchmarks) and every ctest test;
 #   2. build-asan/  AddressSanitizer + UndefinedBehaviorSanitizer in a Debug build (-O0 -g,
 #                   assertions on): the doctest suite (in one process), the conformance runner
-#                   over V1_0 and V1_3_cts_only (the whole corpus takes minutes there), 60
+#                   over V1_0 and V1_3_cts_only (the whole corpus takes minutes there), 20
 #                   random graphs (nnhal_random_graphs) and the examples.
 #                   -O0 because sanitizers at -O1 make the test files compile about 5x slower.
 #   3. build-tsan/  ThreadSanitizer: the device concurrency stress test (nnhal_stress) only;
@@ -84,7 +84,7 @@ if build_stage sanitizers build-asan \
     -DNNHAL_SANITIZE=address,undefined \
     -DNNHAL_BUILD_CHECKS=OFF -DNNHAL_BUILD_BENCH=OFF -DNNHAL_DOCTEST_PER_CASE=OFF \
     "-DNNHAL_CTS_SUITES=V1_0;V1_3_cts_only" \
-    -DNNHAL_RANDOM_GRAPHS_SEEDS=1 -DNNHAL_RANDOM_GRAPHS_COUNT=60; then
+    -DNNHAL_RANDOM_GRAPHS_SEEDS=1 -DNNHAL_RANDOM_GRAPHS_COUNT=20; then
   banner "sanitizers: ctest"
   ctest_stage sanitizers build-asan
 fi
