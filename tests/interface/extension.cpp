@@ -150,17 +150,19 @@ TEST_CASE("extensionNameToPrefix: valid names, unique names and prefixes, prefix
     }
   }
   SUBCASE("a map of 32768 entries: the first entry that repeats a name or a prefix, in order") {
-    // Checked by sorting, not by comparing every pair (an untrusted map may be long).
+    // Checked by sorting, not by comparing every pair (an untrusted map may be long). 32767
+    // entries and the repeating one: exactly Limits::max_extension_entries.
     m.extensionNameToPrefix.clear();
-    for (std::uint16_t p = 0; p <= 32767; ++p)
+    for (std::uint16_t p = 0; p < 32767; ++p)
       m.extensionNameToPrefix.push_back({"com.example.ops" + std::to_string(32767 - p), p});
     auto named = m;
     named.extensionNameToPrefix.push_back({"com.example.ops32762", 9});  // entry 5's name, entry 9's prefix
-    CHECK(has(rejected(named), "extensionNameToPrefix[32768]: name com.example.ops32762 is also entry 5"));
+    REQUIRE(named.extensionNameToPrefix.size() == Limits{}.max_extension_entries);
+    CHECK(has(rejected(named), "extensionNameToPrefix[32767]: name com.example.ops32762 is also entry 5"));
     auto prefixed = m;
     prefixed.extensionNameToPrefix.push_back({"com.example.ops32758", 3});  // entry 9's name, entry 3's prefix
     CHECK(has(rejected(prefixed),
-              "extensionNameToPrefix[32768] (com.example.ops32758): prefix 3 is also the prefix of com.example.ops32764"));
+              "extensionNameToPrefix[32767] (com.example.ops32758): prefix 3 is also the prefix of com.example.ops32764"));
   }
   SUBCASE("prefix 32768") {
     m.extensionNameToPrefix.push_back({"com.example.other_ops", 0x8000});

@@ -115,10 +115,14 @@ TEST_CASE("malformed regression: output dimensions of another rank than the comp
   }
   SUBCASE("a shape whose byte size wraps to 4: the kernel writes 2^62 elements into 4 bytes") {
     // 27905 * 8681 * 49477 * 384773 = 2^62 + 1 elements; * 4 bytes wraps to 4 (see BUG 2).
+    // Request validation now refuses it outright (Limits::max_tensor_bytes, checked after
+    // every factor); the execution must still refuse it on its own.
     auto r = add_request();
     const std::uint32_t p = r.add_pool(4);
     r.request.outputs[0] = RequestFixture::arg(p, 0, 4, {27905, 8681, 49477, 384773});
-    REQUIRE(validate_request(r.request, m.model).has_value());
+    const auto valid = validate_request(r.request, m.model);
+    REQUIRE_FALSE(valid.has_value());
+    CHECK(valid.error().status() == ErrorStatus::INVALID_ARGUMENT);
     CHECK(survives([&] { return run_expecting_error(m.model, r.request); }));
   }
 }
