@@ -507,7 +507,14 @@ class Generator {
       if (std::all_of(seeds.begin(), seeds.end(), [](std::byte x) { return x == std::byte{0}; }) && !seeds.empty())
         seeds[0] = std::byte{7};
     }
-    b.sg.operations.push_back(op);
+    return append_checked(b, std::move(op));
+  }
+
+  /// Appends `op` (its outputs already added to `b`) if the model still runs: records the
+  /// outputs' real shapes, declares them, and makes them readable.
+  bool append_checked(Builder& b, Operation op) {
+    const std::vector<std::uint32_t> outs = op.outputs;
+    b.sg.operations.push_back(std::move(op));
     if (!try_outputs(b, outs)) return false;
     declare_outputs(b, outs);
     for (std::uint32_t o : outs) {
@@ -607,15 +614,7 @@ class Generator {
       outs.push_back(add_operand(b, std::move(t), {}));
     }
     op.outputs = outs;
-    b.sg.operations.push_back(op);
-    if (!try_outputs(b, outs)) return false;
-    declare_outputs(b, outs);
-    for (std::uint32_t o : outs) {
-      b.readable.push_back(o);
-      b.produced.push_back(o);
-    }
-    ++stats_.operations;
-    return true;
+    return append_checked(b, std::move(op));
   }
 
   bool add_if(Builder& b, std::size_t depth) {

@@ -59,39 +59,32 @@ inline Expected<std::int32_t> activation(const NodeIO& io) {
 /// cells' reference path).
 using dense::reference_f32;
 
-/// FLOAT32 when prepare asks for reference kernels (KernelPrepare::reference): reference_f32.
-inline Status kernel_f32_reference(const NodeIO& io) {
-  auto act = activation(io);
-  if (!act) return std::move(act.error());
-  const FloatRange r = float_activation_range(*act);
-  const auto w = io.in<OperandType::TENSOR_FLOAT32>(1);
-  const auto o = io.out<OperandType::TENSOR_FLOAT32>(0);
-  if (o.size() == 0) return {};
-  reference_f32(io.in<OperandType::TENSOR_FLOAT32>(0).data(), w.data(), io.in<OperandType::TENSOR_FLOAT32>(2).data(),
-                o.data(), o.dim(0), w.dim(1), w.dim(0), r.min, r.max);
-  return {};
-}
-
-inline Status kernel_f32(const NodeIO& io) {
+/// FLOAT32: the SIMD kernel, or with `Reference` (KernelPrepare::reference) reference_f32.
+template <bool Reference>
+Status kernel_f32(const NodeIO& io) {
   auto act = activation(io);
   if (!act) return std::move(act.error());
   const FloatRange r = float_activation_range(*act);
   const auto w = io.in<OperandType::TENSOR_FLOAT32>(1);
   const auto o = io.out<OperandType::TENSOR_FLOAT32>(0);
   if (o.size() == 0) return {};  // zero-sized batch: nothing to compute
-  const simd::FullyConnectedF32& kernel = *io.params<SimdParams<simd::FullyConnectedF32>>().simd;
   const float* in = io.in<OperandType::TENSOR_FLOAT32>(0).data();
   const float* bias = io.in<OperandType::TENSOR_FLOAT32>(2).data();
   const std::size_t batch = o.dim(0), input_size = w.dim(1), units = w.dim(0);
-  if (batch != 1) {
-    kernel.run(in, w.data(), bias, o.data(), batch, input_size, units, r.min, r.max);
-    return {};
+  if constexpr (Reference) {
+    reference_f32(in, w.data(), bias, o.data(), batch, input_size, units, r.min, r.max);
+  } else {
+    const simd::FullyConnectedF32& kernel = *io.params<SimdParams<simd::FullyConnectedF32>>().simd;
+    if (batch != 1) {
+      kernel.run(in, w.data(), bias, o.data(), batch, input_size, units, r.min, r.max);
+      return {};
+    }
+    // One input row: threads take ranges of units (whole tiles of the kernel: multiples of 16).
+    for_each_piece(io.parallel(), units, 16, 64, [&](std::size_t begin, std::size_t end, std::size_t) {
+      kernel.run(in, w.data() + begin * input_size, bias == nullptr ? nullptr : bias + begin, o.data() + begin, 1,
+                 input_size, end - begin, r.min, r.max);
+    });
   }
-  // One input row: threads take ranges of units (whole tiles of the kernel: multiples of 16).
-  for_each_piece(io.parallel(), units, 16, 64, [&](std::size_t begin, std::size_t end, std::size_t) {
-    kernel.run(in, w.data() + begin * input_size, bias == nullptr ? nullptr : bias + begin, o.data() + begin, 1,
-               input_size, end - begin, r.min, r.max);
-  });
   return {};
 }
 
@@ -214,9 +207,9 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
-      if (prepare.reference) return &kernel_f32_reference;
+      if (prepare.reference) return &kernel_f32<true>;
       prepare.store(simd_params(simd::fully_connected_f32_table()));
-      return &kernel_f32;
+      return &kernel_f32<false>;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_f16;
     } else {
