@@ -232,6 +232,7 @@ if(NNHAL_CTS_SOURCES)
   # Generated models saved in the corpus format replay through the conformance runner.
   add_test(NAME random_graphs_replay COMMAND ${CMAKE_COMMAND} -DGEN=$<TARGET_FILE:nnhal_random_graphs>
            -DCTS=$<TARGET_FILE:nnhal_cts> -DOUT=${PROJECT_BINARY_DIR}/random_graphs_saved
+           -DCOUNT=${NNHAL_RANDOM_GRAPHS_COUNT}
            -P ${NNHAL_TESTS_DIR}/cmake/random_graphs_replay.cmake)
 endif()
 
