@@ -1134,6 +1134,10 @@ struct RtOperand {
   OperandType type = OperandType::FLOAT32;
   OperandLifeTime lifetime = OperandLifeTime::TEMPORARY_VARIABLE;
   bool rank_known = true;  ///< false for a tensor declared with unknown rank, until inferred
+  /// The shape was computed at prepare time (an output of a node whose inputs are static): a 0
+  /// in `dims` is then a real zero-sized dimension, not an unknown one, and nothing a request
+  /// says may change it.
+  bool shape_fixed = false;
   Dims dims;
   float scale = 0.0f;
   std::int32_t zero_point = 0;
@@ -7024,39 +7028,32 @@ inline Expected<std::int32_t> activation(const NodeIO& io) {
 /// cells' reference path).
 using dense::reference_f32;
 
-/// FLOAT32 when prepare asks for reference kernels (KernelPrepare::reference): reference_f32.
-inline Status kernel_f32_reference(const NodeIO& io) {
-  auto act = activation(io);
-  if (!act) return std::move(act.error());
-  const FloatRange r = float_activation_range(*act);
-  const auto w = io.in<OperandType::TENSOR_FLOAT32>(1);
-  const auto o = io.out<OperandType::TENSOR_FLOAT32>(0);
-  if (o.size() == 0) return {};
-  reference_f32(io.in<OperandType::TENSOR_FLOAT32>(0).data(), w.data(), io.in<OperandType::TENSOR_FLOAT32>(2).data(),
-                o.data(), o.dim(0), w.dim(1), w.dim(0), r.min, r.max);
-  return {};
-}
-
-inline Status kernel_f32(const NodeIO& io) {
+/// FLOAT32: the SIMD kernel, or with `Reference` (KernelPrepare::reference) reference_f32.
+template <bool Reference>
+Status kernel_f32(const NodeIO& io) {
   auto act = activation(io);
   if (!act) return std::move(act.error());
   const FloatRange r = float_activation_range(*act);
   const auto w = io.in<OperandType::TENSOR_FLOAT32>(1);
   const auto o = io.out<OperandType::TENSOR_FLOAT32>(0);
   if (o.size() == 0) return {};  // zero-sized batch: nothing to compute
-  const simd::FullyConnectedF32& kernel = *io.params<SimdParams<simd::FullyConnectedF32>>().simd;
   const float* in = io.in<OperandType::TENSOR_FLOAT32>(0).data();
   const float* bias = io.in<OperandType::TENSOR_FLOAT32>(2).data();
   const std::size_t batch = o.dim(0), input_size = w.dim(1), units = w.dim(0);
-  if (batch != 1) {
-    kernel.run(in, w.data(), bias, o.data(), batch, input_size, units, r.min, r.max);
-    return {};
+  if constexpr (Reference) {
+    reference_f32(in, w.data(), bias, o.data(), batch, input_size, units, r.min, r.max);
+  } else {
+    const simd::FullyConnectedF32& kernel = *io.params<SimdParams<simd::FullyConnectedF32>>().simd;
+    if (batch != 1) {
+      kernel.run(in, w.data(), bias, o.data(), batch, input_size, units, r.min, r.max);
+      return {};
+    }
+    // One input row: threads take ranges of units (whole tiles of the kernel: multiples of 16).
+    for_each_piece(io.parallel(), units, 16, 64, [&](std::size_t begin, std::size_t end, std::size_t) {
+      kernel.run(in, w.data() + begin * input_size, bias == nullptr ? nullptr : bias + begin, o.data() + begin, 1,
+                 input_size, end - begin, r.min, r.max);
+    });
   }
-  // One input row: threads take ranges of units (whole tiles of the kernel: multiples of 16).
-  for_each_piece(io.parallel(), units, 16, 64, [&](std::size_t begin, std::size_t end, std::size_t) {
-    kernel.run(in, w.data() + begin * input_size, bias == nullptr ? nullptr : bias + begin, o.data() + begin, 1,
-               input_size, end - begin, r.min, r.max);
-  });
   return {};
 }
 
@@ -7179,9 +7176,9 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
-      if (prepare.reference) return &kernel_f32_reference;
+      if (prepare.reference) return &kernel_f32<true>;
       prepare.store(simd_params(simd::fully_connected_f32_table()));
-      return &kernel_f32;
+      return &kernel_f32<false>;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_f16;
     } else {
@@ -25630,10 +25627,12 @@ Status Execution<C>::bind_main(const Request& request, std::span<const Memory> t
         if (rec.rank_known && rec.dims.rank() != d.rank())
           return NNHAL_FAILURE("%s %zu: request gives rank %zu, the model computes rank %zu",
                                is_output ? "output" : "input", k, d.rank(), rec.dims.rank());
+        // A 0 the model computed at prepare (shape_fixed) is a real zero-sized dimension: the
+        // request may not replace it (the node's kernel is not run again with other shapes).
         if (rec.rank_known)
           for (std::size_t j = 0; j < d.rank(); ++j) {
             if (d[j] == 0) d[j] = rec.dims[j];
-            else if (rec.dims[j] != 0 && rec.dims[j] != d[j])
+            else if ((rec.dims[j] != 0 || rec.shape_fixed) && rec.dims[j] != d[j])
               return NNHAL_FAILURE("output %zu: request dimension %zu is %u, the model computes %u", k, j, d[j], rec.dims[j]);
           }
         rec.dims = d;
@@ -26357,6 +26356,7 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
       for (std::uint32_t out : outs) {
         RtOperand& rec = plan.operands[out];
         rec.rank_known = true;
+        rec.shape_fixed = true;
         RtOperand declared =
             *make_record(model, sg.operands[out], find_extension_operand_type(model, kernels.extensions, sg.operands[out].type));
         if (auto s = merge_declared_shape(declared, rec, counters.max_tensor_bytes); !s)

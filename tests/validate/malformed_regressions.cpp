@@ -9,6 +9,7 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -460,6 +461,46 @@ TEST_CASE("malformed regression: request validation is not quadratic in omitted 
 
 TEST_CASE("malformed regression: prepare is not quadratic in the number of temporaries") {
   (void)seconds_to_prepare(100000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// BUG (execution.hpp, Execution::bind_main; found by a 30-minute validate_fuzz campaign): a
+// request's output dimensions filled every 0 of the shape prepare had computed, as if it were
+// unknown, also when the 0 was a real zero-sized dimension. TILE of a [2] constant by [0] makes
+// [0]; a request giving that unknown-rank output the shape [1] (4 bytes) replaced it, and the
+// kernel, which tiles from the input's shape, wrote the 8 bytes of [2] into the 4-byte buffer.
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("malformed regression: request output dimensions cannot replace a zero-sized shape computed at prepare") {
+  Model m;
+  const std::uint32_t data = append_value(m, std::array<float, 2>{1.0f, 2.0f});
+  const std::uint32_t multiples = append_value(m, std::int32_t{0});
+  m.main.operands = {copy_constant(OperandType::TENSOR_FLOAT32, {2}, data, 8),
+                     copy_constant(OperandType::TENSOR_INT32, {1}, multiples, 4),
+                     make_operand(OperandType::TENSOR_FLOAT32, {}, kOutput)};
+  m.main.operations = {Operation{OperationType::TILE, {0, 1}, {2}}};
+  m.main.outputIndexes = {2};
+  fix_consumers(m);
+  REQUIRE(validate_model(m).has_value());
+
+  SUBCASE("[1] for a computed [0]: refused, nothing written past the buffer") {
+    RequestFixture r;
+    const std::uint32_t p = r.add_pool(4);
+    r.request.outputs = {RequestFixture::arg(p, 0, 4, {1})};
+    REQUIRE(validate_request(r.request, m).has_value());  // the output's rank is unknown: any shape may be asked
+    CHECK(survives([&] { return run_expecting_error(m, r.request); }));
+  }
+  SUBCASE("[0] as computed: runs, reports [0]") {
+    RequestFixture r;
+    const std::uint32_t p = r.add_pool(4);
+    r.request.outputs = {RequestFixture::arg(p, 0, 4, {0})};
+    auto prepared = PreparedModel::prepare(m);
+    REQUIRE(prepared.has_value());
+    auto execution = prepared->create_execution();
+    REQUIRE(execution.has_value());
+    REQUIRE(execution->run(r.request).has_value());
+    CHECK(execution->output_shapes()[0].dimensions == std::vector<std::uint32_t>{0});
+  }
 }
 
 }  // namespace nnhal::test::malformed::regression_suite

@@ -278,10 +278,12 @@ Status Execution<C>::bind_main(const Request& request, std::span<const Memory> t
         if (rec.rank_known && rec.dims.rank() != d.rank())
           return NNHAL_FAILURE("%s %zu: request gives rank %zu, the model computes rank %zu",
                                is_output ? "output" : "input", k, d.rank(), rec.dims.rank());
+        // A 0 the model computed at prepare (shape_fixed) is a real zero-sized dimension: the
+        // request may not replace it (the node's kernel is not run again with other shapes).
         if (rec.rank_known)
           for (std::size_t j = 0; j < d.rank(); ++j) {
             if (d[j] == 0) d[j] = rec.dims[j];
-            else if (rec.dims[j] != 0 && rec.dims[j] != d[j])
+            else if ((rec.dims[j] != 0 || rec.shape_fixed) && rec.dims[j] != d[j])
               return NNHAL_FAILURE("output %zu: request dimension %zu is %u, the model computes %u", k, j, d[j], rec.dims[j]);
           }
         rec.dims = d;

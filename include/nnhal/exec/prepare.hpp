@@ -245,6 +245,7 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
       for (std::uint32_t out : outs) {
         RtOperand& rec = plan.operands[out];
         rec.rank_known = true;
+        rec.shape_fixed = true;
         RtOperand declared =
             *make_record(model, sg.operands[out], find_extension_operand_type(model, kernels.extensions, sg.operands[out].type));
         if (auto s = merge_declared_shape(declared, rec, counters.max_tensor_bytes); !s)

@@ -28,6 +28,10 @@ struct RtOperand {
   OperandType type = OperandType::FLOAT32;
   OperandLifeTime lifetime = OperandLifeTime::TEMPORARY_VARIABLE;
   bool rank_known = true;  ///< false for a tensor declared with unknown rank, until inferred
+  /// The shape was computed at prepare time (an output of a node whose inputs are static): a 0
+  /// in `dims` is then a real zero-sized dimension, not an unknown one, and nothing a request
+  /// says may change it.
+  bool shape_fixed = false;
   Dims dims;
   float scale = 0.0f;
   std::int32_t zero_point = 0;
