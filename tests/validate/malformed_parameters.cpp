@@ -10,12 +10,12 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
-#include <cstring>
 #include <initializer_list>
 #include <string>
 #include <vector>
 
 #include "nnhal/validate/model.hpp"
+#include "validate/one_op_fixture.hpp"
 
 namespace nnhal::test::malformed_parameters {
 
@@ -23,91 +23,7 @@ namespace {
 
 using enum OperandType;
 
-/// A model of one operation, its inputs added in order: tensors and runtime scalars are model
-/// inputs, constants are CONSTANT_COPY; one output of unknown shape.
-class OneOp {
- public:
-  explicit OneOp(OperationType type) : type_(type) {}
-  OneOp& tensor(OperandType t, std::vector<std::uint32_t> dims, float scale = 0.0f) {
-    Operand o;
-    o.type = t;
-    o.dimensions = std::move(dims);
-    o.scale = scale;
-    o.lifetime = OperandLifeTime::SUBGRAPH_INPUT;
-    model_.main.inputIndexes.push_back(add(o));
-    return *this;
-  }
-  /// A runtime INT32 scalar (a model input).
-  OneOp& runtime_int() {
-    Operand o;
-    o.type = INT32;
-    o.lifetime = OperandLifeTime::SUBGRAPH_INPUT;
-    model_.main.inputIndexes.push_back(add(o));
-    return *this;
-  }
-  OneOp& omitted(OperandType t) {
-    Operand o;
-    o.type = t;
-    o.lifetime = OperandLifeTime::NO_VALUE;
-    add(o);
-    return *this;
-  }
-  OneOp& ints(std::initializer_list<std::int32_t> values) {
-    for (std::int32_t v : values) constant(INT32, &v, sizeof v);
-    return *this;
-  }
-  OneOp& f32(float v) { return constant(FLOAT32, &v, sizeof v); }
-  /// A BOOL constant holding byte `v` (0 false, 1 true; anything else is out of the set).
-  OneOp& flag(std::uint8_t v) { return constant(BOOL, &v, sizeof v); }
-  OneOp& output(OperandType t, float scale = 0.0f) {
-    Operand o;
-    o.type = t;
-    o.scale = scale;
-    o.lifetime = OperandLifeTime::SUBGRAPH_OUTPUT;
-    outputs_.push_back(o);
-    return *this;
-  }
-  /// Operand index of input `i` of the operation.
-  std::uint32_t operand_of(std::size_t i) const { return inputs_.at(i); }
-
-  Model model() const {
-    Model m = model_;
-    std::vector<std::uint32_t> outs;
-    for (const Operand& o : outputs_) {
-      outs.push_back(static_cast<std::uint32_t>(m.main.operands.size()));
-      m.main.operands.push_back(o);
-      m.main.outputIndexes.push_back(outs.back());
-    }
-    m.main.operations.push_back(Operation{type_, inputs_, outs});
-    for (std::uint32_t i : inputs_) ++m.main.operands[i].numberOfConsumers;
-    return m;
-  }
-
- private:
-  std::uint32_t add(const Operand& o) {
-    model_.main.operands.push_back(o);
-    const auto i = static_cast<std::uint32_t>(model_.main.operands.size() - 1);
-    inputs_.push_back(i);
-    return i;
-  }
-  OneOp& constant(OperandType t, const void* bytes, std::uint32_t size) {
-    auto& values = model_.operandValues;
-    values.resize((values.size() + 3) / 4 * 4);  // keep each constant aligned
-    Operand o;
-    o.type = t;
-    o.lifetime = OperandLifeTime::CONSTANT_COPY;
-    o.location = {0, static_cast<std::uint32_t>(values.size()), size};
-    values.resize(values.size() + size);
-    std::memcpy(values.data() + o.location.offset, bytes, size);
-    add(o);
-    return *this;
-  }
-
-  OperationType type_;
-  Model model_;
-  std::vector<std::uint32_t> inputs_;
-  std::vector<Operand> outputs_;
-};
+using malformed::OneOp;
 
 /// `op` validates.
 void valid(const OneOp& op) {
@@ -193,8 +109,8 @@ TEST_CASE("CONV_2D: activation and padding scheme in every form; the form follow
   for (std::int32_t act : kBadActivations)
     refused(conv_head().ints({0, 0, 0, 0, 1, 1, act}).output(TENSOR_FLOAT32), "CONV_2D", 9, "activation", act);
   // Explicit with layout and dilation (13 inputs): a layout byte of 2 is refused.
-  valid(conv_head().ints({0, 0, 0, 0, 1, 1, 0}).flag(1).ints({1, 1}).output(TENSOR_FLOAT32));
-  refused(conv_head().ints({0, 0, 0, 0, 1, 1, 0}).flag(2).ints({1, 1}).output(TENSOR_FLOAT32), "CONV_2D", 10, "layout",
+  valid(conv_head().ints({0, 0, 0, 0, 1, 1, 0}).flag_byte(1).ints({1, 1}).output(TENSOR_FLOAT32));
+  refused(conv_head().ints({0, 0, 0, 0, 1, 1, 0}).flag_byte(2).ints({1, 1}).output(TENSOR_FLOAT32), "CONV_2D", 10, "layout",
           2);
   // Implicit (7 inputs): scheme is input 3, activation input 6.
   // 0 runs as VALID, as in the reference (kPaddingCodes).
@@ -204,9 +120,9 @@ TEST_CASE("CONV_2D: activation and padding scheme in every form; the form follow
   refused(conv_head().ints({1, 1, 1, 7}).output(TENSOR_FLOAT32), "CONV_2D", 6, "activation", 7);
   // Implicit with layout and dilation: 10 inputs like the explicit form, told apart by input 7
   // (BOOL). A dilation of 7 at position 9 is not an activation; the activation is input 6.
-  valid(conv_head().ints({1, 1, 1, 0}).flag(0).ints({1, 7}).output(TENSOR_FLOAT32));
-  refused(conv_head().ints({1, 1, 1, 7}).flag(0).ints({1, 1}).output(TENSOR_FLOAT32), "CONV_2D", 6, "activation", 7);
-  refused(conv_head().ints({3, 1, 1, 0}).flag(0).ints({1, 1}).output(TENSOR_FLOAT32), "CONV_2D", 3, "padding_scheme",
+  valid(conv_head().ints({1, 1, 1, 0}).flag_byte(0).ints({1, 7}).output(TENSOR_FLOAT32));
+  refused(conv_head().ints({1, 1, 1, 7}).flag_byte(0).ints({1, 1}).output(TENSOR_FLOAT32), "CONV_2D", 6, "activation", 7);
+  refused(conv_head().ints({3, 1, 1, 0}).flag_byte(0).ints({1, 1}).output(TENSOR_FLOAT32), "CONV_2D", 3, "padding_scheme",
           3);
 }
 
@@ -214,8 +130,8 @@ TEST_CASE("DEPTHWISE_CONV_2D: activation and padding scheme in both forms") {
   valid(conv_head(true).ints({0, 0, 0, 0, 1, 1, 1, 2}).output(TENSOR_FLOAT32));
   refused(conv_head(true).ints({0, 0, 0, 0, 1, 1, 1, 7}).output(TENSOR_FLOAT32), "DEPTHWISE_CONV_2D", 10, "activation",
           7);
-  valid(conv_head(true).ints({2, 1, 1, 1, 0}).flag(1).ints({1, 1}).output(TENSOR_FLOAT32));
-  refused(conv_head(true).ints({2, 1, 1, 1, -1}).flag(1).ints({1, 1}).output(TENSOR_FLOAT32), "DEPTHWISE_CONV_2D", 7,
+  valid(conv_head(true).ints({2, 1, 1, 1, 0}).flag_byte(1).ints({1, 1}).output(TENSOR_FLOAT32));
+  refused(conv_head(true).ints({2, 1, 1, 1, -1}).flag_byte(1).ints({1, 1}).output(TENSOR_FLOAT32), "DEPTHWISE_CONV_2D", 7,
           "activation", -1);
   for (std::int32_t scheme : kBadSchemes)
     refused(conv_head(true).ints({scheme, 1, 1, 1, 0}).output(TENSOR_FLOAT32), "DEPTHWISE_CONV_2D", 3,
@@ -236,7 +152,7 @@ TEST_CASE("pools: activation, padding scheme and layout in both forms") {
     refused(pool(type, {1, 1, 1, 2, 2, -1}), name, 6, "activation", -1);
     for (std::int32_t scheme : kBadSchemes) refused(pool(type, {scheme, 1, 1, 2, 2, 0}), name, 1, "padding_scheme", scheme);
     OneOp layout = pool(type, {1, 1, 1, 2, 2, 0});
-    layout.flag(3);
+    layout.flag_byte(3);
     refused(layout, name, 7, "layout", 3);
   }
 }
@@ -247,12 +163,12 @@ TEST_CASE("TRANSPOSE_CONV_2D and GROUPED_CONV_2D: activation and padding scheme 
     m.tensor(TENSOR_FLOAT32, {1, 4, 4, 2}).tensor(TENSOR_FLOAT32, {3, 2, 2, 2}).tensor(TENSOR_FLOAT32, {3});
     return m;
   };
-  valid(transpose().ints({0, 0, 0, 0, 1, 1, 1}).flag(0).output(TENSOR_FLOAT32));
-  refused(transpose().ints({0, 0, 0, 0, 1, 1, 7}).flag(0).output(TENSOR_FLOAT32), "TRANSPOSE_CONV_2D", 9, "activation",
+  valid(transpose().ints({0, 0, 0, 0, 1, 1, 1}).flag_byte(0).output(TENSOR_FLOAT32));
+  refused(transpose().ints({0, 0, 0, 0, 1, 1, 7}).flag_byte(0).output(TENSOR_FLOAT32), "TRANSPOSE_CONV_2D", 9, "activation",
           7);
   auto implicit = [&](std::int32_t scheme, std::int32_t act) {
     OneOp m = transpose();
-    m.tensor(TENSOR_INT32, {4}).ints({scheme, 1, 1, act}).flag(0).output(TENSOR_FLOAT32);
+    m.tensor(TENSOR_INT32, {4}).ints({scheme, 1, 1, act}).flag_byte(0).output(TENSOR_FLOAT32);
     return m;
   };
   valid(implicit(1, 0));
@@ -265,19 +181,19 @@ TEST_CASE("TRANSPOSE_CONV_2D and GROUPED_CONV_2D: activation and padding scheme 
     m.tensor(TENSOR_FLOAT32, {1, 4, 4, 4}).tensor(TENSOR_FLOAT32, {2, 2, 2, 2}).tensor(TENSOR_FLOAT32, {2});
     return m;
   };
-  valid(grouped().ints({0, 0, 0, 0, 1, 1, 2, 3}).flag(0).output(TENSOR_FLOAT32));
-  refused(grouped().ints({0, 0, 0, 0, 1, 1, 2, 4}).flag(0).output(TENSOR_FLOAT32), "GROUPED_CONV_2D", 10, "activation",
+  valid(grouped().ints({0, 0, 0, 0, 1, 1, 2, 3}).flag_byte(0).output(TENSOR_FLOAT32));
+  refused(grouped().ints({0, 0, 0, 0, 1, 1, 2, 4}).flag_byte(0).output(TENSOR_FLOAT32), "GROUPED_CONV_2D", 10, "activation",
           4);
-  valid(grouped().ints({2, 1, 1, 2, 0}).flag(1).output(TENSOR_FLOAT32));
-  valid(grouped().ints({0, 1, 1, 2, 0}).flag(1).output(TENSOR_FLOAT32));
-  refused(grouped().ints({3, 1, 1, 2, 0}).flag(1).output(TENSOR_FLOAT32), "GROUPED_CONV_2D", 3, "padding_scheme", 3);
-  refused(grouped().ints({2, 1, 1, 2, 0}).flag(2).output(TENSOR_FLOAT32), "GROUPED_CONV_2D", 8, "layout", 2);
+  valid(grouped().ints({2, 1, 1, 2, 0}).flag_byte(1).output(TENSOR_FLOAT32));
+  valid(grouped().ints({0, 1, 1, 2, 0}).flag_byte(1).output(TENSOR_FLOAT32));
+  refused(grouped().ints({3, 1, 1, 2, 0}).flag_byte(1).output(TENSOR_FLOAT32), "GROUPED_CONV_2D", 3, "padding_scheme", 3);
+  refused(grouped().ints({2, 1, 1, 2, 0}).flag_byte(2).output(TENSOR_FLOAT32), "GROUPED_CONV_2D", 8, "layout", 2);
 }
 
 TEST_CASE("BOOL flags other than layout: RESIZE_BILINEAR align_corners") {
   auto resize = [](std::uint8_t align) {
     OneOp m(OperationType::RESIZE_BILINEAR);
-    m.tensor(TENSOR_FLOAT32, {1, 2, 2, 1}).ints({4, 4}).flag(0).flag(align).flag(0).output(TENSOR_FLOAT32);
+    m.tensor(TENSOR_FLOAT32, {1, 2, 2, 1}).ints({4, 4}).flag_byte(0).flag_byte(align).flag_byte(0).output(TENSOR_FLOAT32);
     return m;
   };
   valid(resize(1));

@@ -17,9 +17,9 @@
 
 namespace nnhal::test::malformed {
 
-/// Builds a model of one operation: tensor() adds a request input, scalar() / ints() / f32() /
-/// flag() a constant input, omitted() an omitted optional input, output() an output of unknown
-/// shape, in the operation's order.
+/// Builds a model of one operation: tensor() and runtime_int() add a request input, scalar() /
+/// ints() / f32() / flag() / flag_byte() a constant input, omitted() an omitted optional input,
+/// output() an output of unknown shape, in the operation's order.
 class OneOp {
  public:
   explicit OneOp(OperationType type) : type_(type) {}
@@ -53,6 +53,16 @@ class OneOp {
   }
   OneOp& f32(float v) { return scalar<OperandType::FLOAT32>(v); }
   OneOp& flag(bool v) { return scalar<OperandType::BOOL>(v ? 1 : 0); }
+  /// A BOOL constant holding byte `v` as it is (0 false, 1 true; anything else is outside the
+  /// set validation accepts).
+  OneOp& flag_byte(std::uint8_t v) { return scalar<OperandType::BOOL>(v); }
+  /// A runtime INT32 scalar: a model input, whose value validation cannot see.
+  OneOp& runtime_int() {
+    const std::uint32_t i = add(make_operand(OperandType::INT32, {}, kInput));
+    inputs_.push_back(i);
+    model_.main.inputIndexes.push_back(i);
+    return *this;
+  }
   OneOp& output(OperandType t, float scale = 0.0f, std::int32_t zp = 0) {
     Operand op = make_operand(t, {}, kOutput);
     op.scale = scale;
@@ -60,6 +70,9 @@ class OneOp {
     outputs_.push_back(op);
     return *this;
   }
+
+  /// Operand index of input `i` of the operation.
+  std::uint32_t operand_of(std::size_t i) const { return inputs_.at(i); }
 
   Model model() const {
     Model m = model_;
