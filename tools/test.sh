@@ -84,7 +84,7 @@ if build_stage sanitizers build-asan \
     -DNNHAL_SANITIZE=address,undefined \
     -DNNHAL_BUILD_CHECKS=OFF -DNNHAL_BUILD_BENCH=OFF -DNNHAL_DOCTEST_PER_CASE=OFF \
     "-DNNHAL_CTS_SUITES=V1_0;V1_3_cts_only" \
-    -DNNHAL_RANDOM_GRAPHS_SEEDS=1 -DNNHAL_RANDOM_GRAPHS_COUNT=20; then
+    -DNNHAL_RANDOM_GRAPHS_SEEDS=1 -DNNHAL_RANDOM_GRAPHS_COUNT=20 -DNNHAL_RANDOM_GRAPHS_REPLAY=OFF; then
   banner "sanitizers: ctest"
   ctest_stage sanitizers build-asan
 fi
