@@ -777,6 +777,11 @@ void run_one(const std::uint8_t* data, std::size_t size) {
 
   ValidationOptions options;
   options.allow_runtime_only = r.one_in(2);
+  // What this "driver" commits while running: 16 MiB of memory grown at execution time. With
+  // the default (1 GiB) a valid model can ask for a legitimately huge computed shape (a RESIZE
+  // to a height given at run time), which is bounded but takes longer than libFuzzer's -timeout
+  // under ASan; the limit is the driver's tool for that (docs/security.md).
+  options.limits.max_dynamic_bytes = std::uint64_t{16} << 20;
   auto version = validate_model(m, options);
   if (dump_enabled()) std::fprintf(stderr, "validate_model: %s\n", version ? "valid" : version.error().c_str());
   if (!version) check_invalid_status(version.error());
