@@ -16,7 +16,8 @@
 ///
 /// Control flow. An IF takes a boolean [1] condition and one to three operands; its branches
 /// are subgraphs built the same way (to depth 4), the else branch either the then branch itself
-/// (a shared subgraph) or another subgraph with outputs of the same types. A WHILE carries an
+/// (a shared subgraph), another subgraph with outputs of the same types, or the then branch's
+/// operations over other constant values. A WHILE carries an
 /// INT32 [1] counter, which its condition compares with a constant bound (0 to 3 iterations),
 /// and one or two operands, which its body transforms with operations drawn as above; a body
 /// may concatenate a carried tensor with itself, so tensors grow every iteration. Subgraph
