@@ -9,6 +9,8 @@
 
 #include "control/control_flow_models.hpp"
 #include "nnhal/device/device.hpp"
+#include "nnhal/model/request_builder.hpp"
+#include "support/counting_allocator.hpp"
 #include "validate/model_fixtures.hpp"
 
 namespace nnhal::test::modes {
@@ -190,6 +192,62 @@ TEST_CASE("modes: a burst runs executions back to back on its own memory") {
   ExecutionArgs<> late;
   late.deadline = SteadyClock::time_point{};
   CHECK((*burst)->execute(fx::add_request().request, late).error_status() == ErrorStatus::MISSED_DEADLINE_PERSISTENT);
+}
+
+TEST_CASE("modes: sync and burst executions into a reused result allocate nothing after the first") {
+  // The ADD model, and a WHILE loop (a loop counter model: its body runs `limit` times).
+  Device<> device;
+  auto add = md::prepare_add(device);
+  auto looped = device.prepare(nnhal::test::cf::while_counter_model());
+  REQUIRE(looped.has_value());
+  const std::int32_t start[1] = {0};
+  std::int32_t limit[1] = {40};
+  std::int32_t counted[1] = {-1};
+  RequestBuilder rb((*looped)->prepared().model());
+  REQUIRE(rb.input(0, std::span<const std::int32_t>(start)).has_value());
+  REQUIRE(rb.input(1, std::span<const std::int32_t>(limit)).has_value());
+  REQUIRE(rb.output(0, std::span<std::int32_t>(counted)).has_value());
+  REQUIRE(rb.ready().has_value());
+  auto add_request = fx::add_request();
+
+  ExecutionArgs<> args;
+  args.measure = MeasureTiming::YES;
+  SUBCASE("synchronous") {
+    ExecutionResult result;
+    add->execute(add_request.request, args, result);
+    (*looped)->execute(rb.request(), args, result);
+    REQUIRE(result.status.has_value());
+    for (std::int32_t n : {7, 40, 0}) {
+      limit[0] = n;
+      CHECK(test::allocations_during([&] { (*looped)->execute(rb.request(), args, result); }) == 0);
+      REQUIRE(result.status.has_value());
+      CHECK(counted[0] == n);
+      CHECK(test::allocations_during([&] { add->execute(add_request.request, args, result); }) == 0);
+      REQUIRE(result.status.has_value());
+      CHECK(md::output_of(add_request) == std::vector<float>{11.0f, 22.0f});
+    }
+  }
+  SUBCASE("burst") {
+    auto add_burst = add->configure_burst();
+    auto loop_burst = (*looped)->configure_burst();
+    REQUIRE(add_burst.has_value());
+    REQUIRE(loop_burst.has_value());
+    ExecutionResult add_result, loop_result;
+    (*add_burst)->execute(add_request.request, args, add_result);
+    (*loop_burst)->execute(rb.request(), args, loop_result);
+    REQUIRE(loop_result.status.has_value());
+    for (std::int32_t n : {7, 40, 0}) {
+      limit[0] = n;
+      CHECK(test::allocations_during([&] { (*loop_burst)->execute(rb.request(), args, loop_result); }) == 0);
+      REQUIRE(loop_result.status.has_value());
+      CHECK(counted[0] == n);
+      REQUIRE(loop_result.output_shapes.size() == 1);
+      CHECK(loop_result.output_shapes[0].dimensions == std::vector<std::uint32_t>{1});
+      CHECK(test::allocations_during([&] { (*add_burst)->execute(add_request.request, args, add_result); }) == 0);
+      REQUIRE(add_result.status.has_value());
+      CHECK(md::output_of(add_request) == std::vector<float>{11.0f, 22.0f});
+    }
+  }
 }
 
 TEST_CASE("modes: driver-managed buffers allocated by the device carry results between executions") {

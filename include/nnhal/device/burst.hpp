@@ -26,6 +26,15 @@ class Burst {
     return model_->run(*slot_, request, args, args.deadline, start, false, nullptr);
   }
 
+  /// The same into `result`, reusing its memory (output shapes and their dimensions keep their
+  /// capacity): with the same ExecutionResult every time, an execution after the first makes no
+  /// heap allocation.
+  void execute(const Request& request, const ExecutionArgs<C>& args, ExecutionResult& result) {
+    detail::LockGuard lock(mutex_);
+    const auto start = model_->context_->clock.now();
+    model_->run_into(*slot_, request, args, args.deadline, start, false, nullptr, result);
+  }
+
   const Model& prepared_model() const noexcept { return *model_; }
 
  private:
