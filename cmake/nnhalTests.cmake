@@ -222,6 +222,12 @@ if(NNHAL_CTS_SOURCES)
                  ${NNHAL_TESTS_DIR}/support/counting_allocator.cpp)
   target_link_libraries(nnhal_random_graphs PRIVATE nnhal_dev nnhal_default_kernels nlohmann_json::nlohmann_json)
   target_include_directories(nnhal_random_graphs PRIVATE ${NNHAL_TESTS_DIR})
+  option(NNHAL_RANDOM_GRAPHS_FAMILY_SETS
+         "Compile the random-graph families' kernel sets (the restricted-set check; off in the sanitizer stage)" ON)
+  if(NOT NNHAL_RANDOM_GRAPHS_FAMILY_SETS)
+    set_source_files_properties(${PROJECT_SOURCE_DIR}/tools/random_graphs/families.cpp
+                                PROPERTIES COMPILE_DEFINITIONS NNHAL_RANDOM_GRAPHS_FAMILY_SETS=0)
+  endif()
   set(NNHAL_RANDOM_GRAPHS_SEEDS "1;2;3" CACHE STRING "Seeds of the random_graphs ctest tests (one test each)")
   set(NNHAL_RANDOM_GRAPHS_COUNT 100 CACHE STRING "Models per random_graphs ctest test")
   foreach(seed IN LISTS NNHAL_RANDOM_GRAPHS_SEEDS)

@@ -5,7 +5,8 @@
 #   2. build-asan/  AddressSanitizer + UndefinedBehaviorSanitizer in a Debug build (-O0 -g,
 #                   assertions on): the doctest suite (in one process), the conformance runner
 #                   over V1_0 and V1_3_cts_only (the whole corpus takes minutes there), 20
-#                   random graphs (nnhal_random_graphs) and the examples.
+#                   random graphs (nnhal_random_graphs, without the family kernel sets, which
+#                   the release stage checks) and the examples.
 #                   -O0 because sanitizers at -O1 make the test files compile about 5x slower.
 #   3. build-tsan/  ThreadSanitizer: the device concurrency stress test (nnhal_stress) only;
 #   4. build-fuzz/  clang's libFuzzer targets (tests/fuzz) with ASan + UBSan, 60 s each from seeds
@@ -84,7 +85,8 @@ if build_stage sanitizers build-asan \
     -DNNHAL_SANITIZE=address,undefined \
     -DNNHAL_BUILD_CHECKS=OFF -DNNHAL_BUILD_BENCH=OFF -DNNHAL_DOCTEST_PER_CASE=OFF \
     "-DNNHAL_CTS_SUITES=V1_0;V1_3_cts_only" \
-    -DNNHAL_RANDOM_GRAPHS_SEEDS=1 -DNNHAL_RANDOM_GRAPHS_COUNT=20 -DNNHAL_RANDOM_GRAPHS_REPLAY=OFF; then
+    -DNNHAL_RANDOM_GRAPHS_SEEDS=1 -DNNHAL_RANDOM_GRAPHS_COUNT=20 -DNNHAL_RANDOM_GRAPHS_REPLAY=OFF \
+    -DNNHAL_RANDOM_GRAPHS_FAMILY_SETS=OFF; then
   banner "sanitizers: ctest"
   ctest_stage sanitizers build-asan
 fi

@@ -17,7 +17,8 @@ struct Family {
   std::string_view name;
   /// The family's operations, without the control-flow helpers.
   std::span<const OperationType> operations;
-  /// PreparedModel::prepare with the kernel set of the family and the helpers only.
+  /// PreparedModel::prepare with the kernel set of the family and the helpers only; null when
+  /// the program was built without the family sets (NNHAL_RANDOM_GRAPHS_FAMILY_SETS=0).
   Expected<PreparedModel> (*prepare)(const Model& model, const PrepareOptions& options);
 };
 
