@@ -38,6 +38,10 @@ struct PreparedCore {
   ExtensionList extensions{};
   /// The limits it was validated and prepared with (ValidationOptions::limits).
   Limits limits{};
+  /// The rows it was validated with (its kernel set's: KernelTable::rows); requests are
+  /// checked against the same. Set by preparation (not defaulted to every row, which would
+  /// link them all into a program whose kernel set says SetRowsOnly).
+  const OperationRows* rows = nullptr;
 };
 
 /// True when `now` is later than `deadline` (signed difference, so counters may wrap).
@@ -750,7 +754,8 @@ Status Execution<C>::run_request(const Request& request, const ExecuteOptions<C>
   if (!core_->extensions.empty()) [[unlikely]] request_options.extensions = core_->extensions;
   request_options.max_request_pools = core_->limits.max_request_pools;
   request_options.max_tensor_bytes = core_->limits.max_tensor_bytes;
-  if (auto s = validate_request(request, core_->model, request_options, &regions_); !s) return s;
+  if (auto s = detail::validate_request_rows(request, core_->model, request_options, *core_->rows, &regions_); !s)
+    return s;
   if (deadline_ && detail::passed(clock_.now(), *deadline_))
     return Error(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "the deadline passed before the execution started");
   if (auto s = bind_main(request, options.token_memory); !s) return s;

@@ -185,7 +185,7 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
   plan.indexes.clear();
   for (std::uint32_t k = 0; k < sg.operations.size(); ++k) {
     const Operation& operation = sg.operations[k];
-    const OperationInfo* info = find_operation(operation.type);
+    const OperationInfo* info = kernels.rows->find(operation.type);
     const OpKernel* op = kernels.find(operation.type);
     if (is_extension(operation.type)) {
       auto found = resolve_extension_operation(model, kernels.extensions, operation.type);

@@ -84,7 +84,7 @@ class PreparedModel {
                                                   const PrepareOptions& options) {
     ValidationOptions validation = options.validation;
     if (validation.extensions.empty()) validation.extensions = kernels.extensions;
-    auto version = validate_model(model, validation);
+    auto version = detail::validate_model_rows(model, validation, *kernels.rows);
     if (!version) return std::move(version.error());
     NNHAL_TRY(check_control_flow_depth(model, validation.limits));
     auto core = std::make_shared<detail::PreparedCore>();
@@ -96,6 +96,7 @@ class PreparedModel {
     core->parallel = options.parallel;
     core->extensions = validation.extensions;
     core->limits = validation.limits;
+    core->rows = kernels.rows;
     PrepareCounters counters;
     counters.concurrency = options.parallel != nullptr ? piece_slots(options.parallel->concurrency()) : 1;
     counters.reference = options.reference_kernels;

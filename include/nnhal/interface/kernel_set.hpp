@@ -23,6 +23,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 
 #include "nnhal/core/enums.hpp"
 #include "nnhal/interface/node_io.hpp"
@@ -61,12 +62,26 @@ inline constexpr bool kIsExtensionEntry = false;
 template <class X>
 inline constexpr bool kIsExtensionEntry<UseExtension<X>> = true;
 
-/// A compile-time set of kernels: UseKernels / Use entries, at most one per operation, and
-/// UseExtension entries, at most one per extension name.
+/// A kernel set entry that names no kernel: preparation with the set validates a model against
+/// the rows (slots, signatures, rules) of the set's own operations only, so a program links no
+/// other operation's row: about 100 KB less on a microcontroller (docs/embedded.md). A model
+/// with an operation outside the set is refused by validation with GENERAL_FAILURE ("not in
+/// this program's kernel set"), as preparation refuses it without this entry, but is not
+/// checked against that operation's row first. validate_model, the supported-operations query
+/// and the Device still read every row.
+struct SetRowsOnly {};
+
+/// True for the SetRowsOnly entry.
+template <class E>
+inline constexpr bool kIsRowsEntry = std::is_same_v<E, SetRowsOnly>;
+
+/// A compile-time set of kernels: UseKernels / Use entries, at most one per operation,
+/// UseExtension entries, at most one per extension name, and optionally SetRowsOnly.
 template <class... Entries>
 struct KernelSet {};
 
 struct ExtensionInfo;
+struct OperationRows;
 
 /// Shorthand: the full kernels of the listed operations.
 template <OperationType... Ops>
@@ -89,6 +104,9 @@ struct KernelTable {
   std::array<const OpKernel*, static_cast<std::size_t>(kOperationTypeCount)> kernels{};
   /// The extensions the set registers (UseExtension entries); empty for most sets.
   std::span<const ExtensionInfo* const> extensions{};
+  /// The rows preparation validates with: every row, or the set's own with SetRowsOnly.
+  /// Never null in a resolved table.
+  const OperationRows* rows = nullptr;
 
   /// The kernels of `type`, or nullptr.
   constexpr const OpKernel* find(OperationType type) const noexcept {

@@ -9,6 +9,7 @@
 /// value-read inputs are derived from the operation code, the signatures and the slots.
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -77,6 +78,22 @@ constexpr OperationInfo make_row(OperationType type, const RowSpec& spec) {
 /// The row of operation Op: specialized by nnhal/ops/<name>.hpp.
 template <OperationType Op>
 struct Row;
+
+/// The rows a validation reads, by operation code: every row (nnhal::all_operation_rows(), what
+/// validate_model uses), or only those of a kernel set's operations (a set with the SetRowsOnly
+/// entry; see nnhal/interface/kernel_set.hpp), so that a firmware links no other row.
+struct OperationRows {
+  std::array<const OperationInfo*, static_cast<std::size_t>(kOperationTypeCount)> rows{};
+  /// True when every operation code has its row here.
+  bool all = false;
+
+  /// The row of `type`, or nullptr (a code outside 0..101, or an operation not here).
+  constexpr const OperationInfo* find(OperationType type) const noexcept {
+    const auto code = static_cast<std::int32_t>(type);
+    if (code < 0 || code >= kOperationTypeCount) return nullptr;
+    return rows[static_cast<std::size_t>(code)];
+  }
+};
 
 /// True when input `position` of an operation may have no value (lifetime NO_VALUE, or an
 /// omitted request argument): the operation accepts omitted operands and that slot says so.

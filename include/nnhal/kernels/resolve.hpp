@@ -9,6 +9,7 @@
 #include "nnhal/interface/kernel_set.hpp"
 #include "nnhal/kernels/extension.hpp"
 #include "nnhal/kernels/kernel.hpp"
+#include "nnhal/ops/registry.hpp"
 
 namespace nnhal {
 
@@ -16,13 +17,17 @@ namespace detail {
 /// Index of an operation entry's code; past the table for UseExtension entries.
 template <class E>
 constexpr std::size_t entry_index() noexcept {
-  if constexpr (kIsExtensionEntry<E>) return static_cast<std::size_t>(kOperationTypeCount);
+  if constexpr (kIsExtensionEntry<E> || kIsRowsEntry<E>) return static_cast<std::size_t>(kOperationTypeCount);
   else return static_cast<std::size_t>(E::op);
 }
 
+/// True for the entries that name an operation's kernels.
+template <class E>
+inline constexpr bool kIsOperationEntry = !kIsExtensionEntry<E> && !kIsRowsEntry<E>;
+
 template <class E>
 constexpr void add_entry(KernelTable& table) noexcept {
-  if constexpr (!kIsExtensionEntry<E>) {
+  if constexpr (kIsOperationEntry<E>) {
     static_assert(static_cast<std::size_t>(E::op) < static_cast<std::size_t>(kOperationTypeCount),
                   "nnhal: a kernel set names an operation code outside 0..101");
     table.kernels[static_cast<std::size_t>(E::op)] = entry_kernel<E>();
@@ -49,10 +54,23 @@ constexpr bool extension_names_unique(const std::array<const ExtensionInfo*, N>&
   return true;
 }
 
+/// The rows of the operations among E (a set with SetRowsOnly validates with these).
+template <class... E>
+inline constexpr OperationRows kSetRows = [] {
+  OperationRows rows{};
+  auto add = [&]<class Entry>(Entry*) {
+    if constexpr (kIsOperationEntry<Entry>) rows.rows[static_cast<std::size_t>(Entry::op)] = &Row<Entry::op>::info;
+  };
+  (add(static_cast<E*>(nullptr)), ...);
+  return rows;
+}();
+
 template <class... E>
 constexpr KernelTable build_kernel_table(KernelSet<E...>*) noexcept {
   KernelTable table{};
   (add_entry<E>(table), ...);
+  if constexpr ((kIsRowsEntry<E> || ...)) table.rows = &kSetRows<E...>;
+  else table.rows = &all_operation_rows();
   if constexpr ((kIsExtensionEntry<E> || ...)) {
     static_assert(extension_names_unique(kSetExtensions<E...>),
                   "nnhal: a kernel set names an extension more than once");
@@ -65,7 +83,7 @@ template <class... E>
 constexpr bool kernel_set_unique(KernelSet<E...>*) noexcept {
   std::array<bool, static_cast<std::size_t>(kOperationTypeCount) + 1> named{};
   bool unique = true;
-  ((unique = unique && (kIsExtensionEntry<E> || !named[entry_index<E>()]), named[entry_index<E>()] = true), ...);
+  ((unique = unique && (!kIsOperationEntry<E> || !named[entry_index<E>()]), named[entry_index<E>()] = true), ...);
   return unique;
 }
 }  // namespace detail

@@ -129,7 +129,15 @@ constexpr bool operation_table_is_complete() {
 }
 static_assert(operation_table_is_complete(),
               "the operation table must hold every HAL 1.3 operation code 0..101, in order");
+
+#define NNHAL_OPERATION_ROW_ADDRESS(name, code) &Row<OperationType::name>::info,
+inline constexpr OperationRows kAllOperationRows{{NNHAL_OPERATION_TYPES(NNHAL_OPERATION_ROW_ADDRESS)}, true};
+#undef NNHAL_OPERATION_ROW_ADDRESS
 }  // namespace detail
+
+/// Every row, by operation code: what validate_model and validate_request read, and preparation
+/// with any kernel set but one that says SetRowsOnly.
+constexpr const OperationRows& all_operation_rows() noexcept { return detail::kAllOperationRows; }
 
 /// The whole table, indexed by operation code.
 inline constexpr std::span<const OperationInfo> operation_table() noexcept {

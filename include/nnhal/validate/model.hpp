@@ -75,7 +75,7 @@ struct SubgraphVersions {
 };
 
 inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph& sg, bool is_main,
-                                              const ValidationOptions& options,
+                                              const ValidationOptions& options, const OperationRows& rows,
                                               SubgraphVersions* record = nullptr) {
   HalVersion version = HalVersion::V1_0;
   if (record != nullptr) {
@@ -127,7 +127,7 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
   }
   for (std::size_t k = 0; k < sg.operations.size(); ++k) {
     const Operation& operation = sg.operations[k];
-    const OperationInfo* info = find_operation(operation.type);
+    const OperationInfo* info = rows.find(operation.type);
     std::int32_t prefix = -1;  // the extension's prefix for an extension operation
     if (info == nullptr && is_extension(operation.type)) {
       auto found = resolve_extension_operation(model, options.extensions, operation.type);
@@ -135,6 +135,10 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
       info = (*found)->row;
       prefix = extension_prefix(static_cast<std::int32_t>(operation.type));
     }
+    if (info == nullptr && !rows.all && static_cast<std::int32_t>(operation.type) >= 0 &&
+        static_cast<std::int32_t>(operation.type) < kOperationTypeCount)
+      return NNHAL_FAILURE("operation %zu (%s) is not in this program's kernel set", k,
+                           to_string(operation.type).data());
     if (info == nullptr)
       return NNHAL_INVALID("operation %zu has invalid type %d", k, static_cast<int>(operation.type));
     for (std::size_t j = 0; j < operation.inputs.size(); ++j) {
@@ -351,11 +355,11 @@ inline Status check_control_flow_depth(const Model& model, const Limits& limits)
   return {};
 }
 
-/// Validates `model` completely. Returns its minimum HAL version (never above 1.3), or
-/// INVALID_ARGUMENT naming the first defect found.
-/// `record`, when given, receives the versions item by item, one entry per subgraph (0 = main).
-inline Expected<HalVersion> validate_model(const Model& model, const ValidationOptions& options = {},
-                                           std::vector<detail::SubgraphVersions>* record = nullptr) {
+namespace detail {
+/// validate_model reading the rows `rows` (preparation passes its kernel set's).
+inline Expected<HalVersion> validate_model_rows(const Model& model, const ValidationOptions& options,
+                                                const OperationRows& rows,
+                                                std::vector<detail::SubgraphVersions>* record = nullptr) {
   HalVersion version = HalVersion::V1_0;
   const Limits& limits = options.limits;
   if (model.referenced.size() > limits.max_referenced_subgraphs) {
@@ -373,7 +377,7 @@ inline Expected<HalVersion> validate_model(const Model& model, const ValidationO
   for (std::size_t g = 0; g <= model.referenced.size(); ++g) {
     const bool is_main = g == 0;
     const Subgraph& sg = is_main ? model.main : model.referenced[g - 1];
-    auto v = detail::validate_subgraph(model, sg, is_main, options, record != nullptr ? &(*record)[g] : nullptr);
+    auto v = detail::validate_subgraph(model, sg, is_main, options, rows, record != nullptr ? &(*record)[g] : nullptr);
     if (!v) {
       v.error().prefix("%s", detail::SubgraphName(g - 1, is_main).text);
       NNHAL_VLOG(validate, "model rejected: %s", v.error().c_str());
@@ -389,6 +393,15 @@ inline Expected<HalVersion> validate_model(const Model& model, const ValidationO
   NNHAL_VLOG(validate, "model valid: HAL %s, %zu operation(s) in main, %zu referenced subgraph(s)",
              to_string(version).data(), model.main.operations.size(), model.referenced.size());
   return version;
+}
+}  // namespace detail
+
+/// Validates `model` completely. Returns its minimum HAL version (never above 1.3), or
+/// INVALID_ARGUMENT naming the first defect found.
+/// `record`, when given, receives the versions item by item, one entry per subgraph (0 = main).
+inline Expected<HalVersion> validate_model(const Model& model, const ValidationOptions& options = {},
+                                           std::vector<detail::SubgraphVersions>* record = nullptr) {
+  return detail::validate_model_rows(model, options, all_operation_rows(), record);
 }
 
 }  // namespace nnhal

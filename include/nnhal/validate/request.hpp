@@ -161,13 +161,13 @@ inline std::uint64_t combined_size(const Operand& operand, const RequestArgument
 /// Whether operand `index` of main is read by at least one operation and every place that
 /// reads it accepts an omitted value (input_omittable). A pass over the operations for each
 /// omitted input, without allocating (an execution validates its request on every run).
-inline bool operand_omittable(const Subgraph& main, std::uint32_t index) {
+inline bool operand_omittable(const Subgraph& main, std::uint32_t index, const OperationRows& rows) {
   bool read = false;
   for (const Operation& op : main.operations) {
     const OperationInfo* info = nullptr;
     for (std::size_t j = 0; j < op.inputs.size(); ++j) {
       if (op.inputs[j] != index) continue;
-      if (info == nullptr) info = find_operation(op.type);
+      if (info == nullptr) info = rows.find(op.type);
       if (info == nullptr || !input_omittable(*info, j)) return false;
       read = true;
     }
@@ -177,12 +177,10 @@ inline bool operand_omittable(const Subgraph& main, std::uint32_t index) {
 
 }  // namespace detail
 
-/// Validates `request` against `model` (which must already have passed validate_model).
-/// `scratch`, when given, is reused for the aliasing check, so a caller that keeps it (an
-/// execution) validates without allocating.
-inline Status validate_request(const Request& request, const Model& model,
-                               const RequestValidationOptions& options = {},
-                               std::vector<detail::RequestRegion>* scratch = nullptr) {
+namespace detail {
+/// validate_request reading the rows `rows` (an execution passes its kernel set's).
+inline Status validate_request_rows(const Request& request, const Model& model, const RequestValidationOptions& options,
+                                    const OperationRows& rows, std::vector<RequestRegion>* scratch = nullptr) {
   const Subgraph& main = model.main;
   if (request.inputs.size() != main.inputIndexes.size())
     return NNHAL_INVALID("request has %zu inputs, the model has %zu", request.inputs.size(),
@@ -218,7 +216,7 @@ inline Status validate_request(const Request& request, const Model& model,
             !arg.dimensions.empty())
           return NNHAL_INVALID("%s %zu: an omitted argument must have an empty location and no dimensions", what, i);
         if (is_output) return NNHAL_INVALID("output %zu: outputs cannot be omitted", i);
-        if (!detail::operand_omittable(main, indexes[i]))
+        if (!operand_omittable(main, indexes[i], rows))
           return NNHAL_INVALID("input %zu: omitted, but an operation reading it requires a value", i);
         continue;
       }
@@ -268,6 +266,16 @@ inline Status validate_request(const Request& request, const Model& model,
     for (const Region& r : regions)
       if (r.output) NNHAL_TRY(detail::check_output_against_constants(model, r.index, r.begin, r.end));
   return {};
+}
+}  // namespace detail
+
+/// Validates `request` against `model` (which must already have passed validate_model).
+/// `scratch`, when given, is reused for the aliasing check, so a caller that keeps it (an
+/// execution) validates without allocating.
+inline Status validate_request(const Request& request, const Model& model,
+                               const RequestValidationOptions& options = {},
+                               std::vector<detail::RequestRegion>* scratch = nullptr) {
+  return detail::validate_request_rows(request, model, options, all_operation_rows(), scratch);
 }
 
 }  // namespace nnhal
