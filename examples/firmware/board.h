@@ -19,6 +19,9 @@ void board_write(const char* text);
 void board_exit(int code) __attribute__((noreturn));
 /* Heap allocations (malloc, calloc, realloc) made so far; -1 when the board does not count them. */
 long board_allocations(void);
+/* Bytes the heap has taken from RAM so far (newlib's malloc never gives them back); -1 when the
+ * board does not know. */
+long board_heap_bytes(void);
 /* The board's name, printed once. */
 const char* board_name(void);
 

@@ -27,6 +27,8 @@ void board_exit(int code) {
 
 long board_allocations(void) { return -1; }
 
+long board_heap_bytes(void) { return -1; }
+
 const char* board_name(void) { return "the host (no heap allocation count)"; }
 
 }  // extern "C"

@@ -254,7 +254,8 @@ int main() {
         allocations.since_last());
   if (!timed_out) ++failures;
 
-  if (board_allocations() >= 0) print("heap allocations in all: %ld\n", board_allocations());
+  if (board_allocations() >= 0)
+    print("heap allocations in all: %ld; heap size: %ld bytes\n", board_allocations(), board_heap_bytes());
   print("%s\n", failures == 0 ? "firmware: all checks passed" : "firmware: FAILED");
   return failures == 0 ? 0 : 1;
 }

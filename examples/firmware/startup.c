@@ -71,16 +71,19 @@ static void start_systick(void) {
 
 extern char __heap_start[], __heap_end[];
 
+static char* heap_top = __heap_start;
+
 void* _sbrk(ptrdiff_t increment) {
-  static char* top = __heap_start;
+  char* top = heap_top;
   if (increment > __heap_end - top || increment < __heap_start - top) {
     errno = ENOMEM;
     return (void*)-1;
   }
-  char* previous = top;
-  top += increment;
-  return previous;
+  heap_top = top + increment;
+  return top;
 }
+
+long board_heap_bytes(void) { return heap_top - __heap_start; }
 
 /* Every malloc, calloc and realloc in the program (operator new's too) goes through these
  * (linked with -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc). */
