@@ -126,6 +126,8 @@ LoopModel loop_model() {
   return {std::move(b).model(), i0, limit, x0, x, i};
 }
 
+/// printf to the board's console, one line of at most 159 characters. newlib-nano's formatter
+/// has no %zu, %lld or floating point: use %ld / %lu with casts, and fixed6() for floats.
 void print(const char* format, ...) __attribute__((format(printf, 1, 2)));
 void print(const char* format, ...) {
   char line[160];
