@@ -435,3 +435,8 @@ if(NNHAL_PYTHON3)
 else()
   nnhal_add_skipped_test(docs_in_sync "python3 not found (tools/install-deps.sh installs it); docs_in_sync NOT RUN")
 endif()
+
+# ---------------------------------------------------------------------------------------------
+# examples/firmware built for a Cortex-M7 and run on QEMU (when the cross tools are installed)
+# ---------------------------------------------------------------------------------------------
+include(${PROJECT_SOURCE_DIR}/cmake/nnhalFirmware.cmake)

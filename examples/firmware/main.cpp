@@ -1,0 +1,263 @@
+// nnhal on a microcontroller: a firmware image for QEMU's mps2-an500 board (Cortex-M7), built
+// by examples/firmware/CMakeLists.txt and run by ctest firmware_qemu.
+//
+// The program builds a model with the typed builder, x <- FC(x, W, b) + c repeated n times in a
+// WHILE loop, prepares it with a kernel set of the four operations it runs, and executes it
+// through nnhal::PreparedModel / Execution (the device layer's interfaces are not needed here)
+// with a clock reading the board's 1 ms SysTick counter. It checks the result against plain C++
+// loops, then runs a loop whose condition stays true until the loop timeout ends it with
+// MISSED_DEADLINE_TRANSIENT, and measures the time of one loop iteration. It prints the heap
+// allocations made along the way. The exit code says whether every check passed.
+//
+// The board (tick counter, console, exit, allocation count) is behind board.h: startup.c on the
+// board, board_host.cpp when the same file is built as a host program.
+
+#include <array>
+#include <chrono>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <span>
+#include <utility>
+
+#include "board.h"
+#include "nnhal/builder/builder.hpp"
+#include "nnhal/exec/prepared_model.hpp"
+#include "nnhal/kernels/add.hpp"
+#include "nnhal/kernels/fully_connected.hpp"
+#include "nnhal/kernels/less.hpp"
+#include "nnhal/kernels/resolve.hpp"
+#include "nnhal/kernels/while.hpp"
+#include "nnhal/model/request_builder.hpp"
+
+namespace {
+
+using nnhal::OperandType;
+using nnhal::OperationType;
+constexpr auto F32 = OperandType::TENSOR_FLOAT32;
+constexpr auto I32 = OperandType::TENSOR_INT32;
+
+/// The kernels compiled into the image: WHILE, FULLY_CONNECTED and ADD on float32, and what the
+/// loop counter needs (ADD and LESS on int32).
+using Kernels = nnhal::KernelSet<nnhal::Use<OperationType::WHILE>,
+                                 nnhal::Use<OperationType::FULLY_CONNECTED, F32>,
+                                 nnhal::Use<OperationType::ADD, F32, I32>,
+                                 nnhal::Use<OperationType::LESS, I32>>;
+
+/// The nnhal::Clock of this board: milliseconds of the SysTick counter. Differences of the
+/// wrapping 32-bit counter are taken as signed, which is right for intervals under 2^31 ms.
+struct TickClock {
+  struct time_point {
+    std::uint32_t ticks;
+    friend std::chrono::nanoseconds operator-(time_point a, time_point b) noexcept {
+      return std::chrono::milliseconds(static_cast<std::int32_t>(a.ticks - b.ticks));
+    }
+  };
+  time_point now() const noexcept { return {board_ticks()}; }
+};
+static_assert(nnhal::Clock<TickClock>);
+
+// The loop body x <- FC(x, W, b) + c on a vector of 4. Every value is a multiple of 1/4 and the
+// rows of W sum (in absolute value) to at most 3/4, so after kIterations iterations every value
+// is a multiple of 4^-kIterations below 16 in magnitude: 24 significant bits hold it exactly, and
+// every product and sum on the way is exact in float32 in any order. The kernel and the plain
+// loops below therefore agree bit for bit, whatever order either sums in.
+constexpr std::uint32_t kUnits = 4;
+constexpr std::int32_t kIterations = 8;
+constexpr std::array<float, kUnits * kUnits> kWeights = {0.5f,  0.25f, 0.0f,  0.0f,    //
+                                                         0.0f,  0.5f,  -0.25f, 0.0f,   //
+                                                         0.25f, 0.0f,  0.25f, 0.25f,   //
+                                                         -0.25f, 0.0f, 0.0f,  0.5f};
+constexpr std::array<float, kUnits> kBias = {1.0f, -0.5f, 0.25f, 2.0f};
+constexpr std::array<float, kUnits> kAddend = {0.5f, 0.5f, -1.0f, 0.0f};
+constexpr std::array<float, kUnits> kStart = {1.0f, 2.0f, 3.0f, 4.0f};
+
+/// The same computation in plain C++.
+std::array<float, kUnits> expected_result(std::array<float, kUnits> x, std::int32_t iterations) {
+  for (std::int32_t i = 0; i < iterations; ++i) {
+    std::array<float, kUnits> y{};
+    for (std::uint32_t u = 0; u < kUnits; ++u) {
+      float sum = kBias[u];
+      for (std::uint32_t k = 0; k < kUnits; ++k) sum += kWeights[u * kUnits + k] * x[k];
+      y[u] = sum + kAddend[u];
+    }
+    x = y;
+  }
+  return x;
+}
+
+/// The model and the handles of its inputs and outputs.
+struct LoopModel {
+  nnhal::Model model;
+  nnhal::OperandRef<I32> i0, limit;
+  nnhal::OperandRef<F32> x0, x;
+  nnhal::OperandRef<I32> i;
+};
+
+/// main(i0, x0, limit) = WHILE (i < limit) { i = i + 1; x = FC(x, W, b) + c }, returning (i, x).
+LoopModel loop_model() {
+  const nnhal::OperandSpec one{{1}};
+  const nnhal::OperandSpec row{{1, kUnits}};
+  nnhal::ModelBuilder b;
+
+  auto cond_b = b.add_subgraph<struct Cond, I32, F32, I32>(one, row, one);
+  const auto [ci, cx, climit] = cond_b.inputs();
+  (void)cx;
+  const auto cond = cond_b.returns(cond_b.operation<OperationType::LESS, OperandType::TENSOR_BOOL8>(one, ci, climit));
+
+  auto body_b = b.add_subgraph<struct Body, I32, F32, I32>(one, row, one);
+  const auto [bi, bx, blimit] = body_b.inputs();
+  (void)blimit;
+  const std::int32_t step[1] = {1};
+  const auto none = body_b.scalar<OperandType::INT32>(0);  // no fused activation
+  const auto next_i = body_b.operation<OperationType::ADD, I32>(one, bi, body_b.constant<I32>(step, one), none);
+  const auto fc = body_b.operation<OperationType::FULLY_CONNECTED, F32>(
+      row, bx, body_b.constant<F32>(kWeights, {{kUnits, kUnits}}), body_b.constant<F32>(kBias, {{kUnits}}), none);
+  const auto next_x = body_b.operation<OperationType::ADD, F32>(row, fc, body_b.constant<F32>(kAddend, row), none);
+  const auto body = body_b.returns(next_i, next_x);
+
+  const auto i0 = b.input<I32>(one);
+  const auto x0 = b.input<F32>(row);
+  const auto limit = b.input<I32>(one);
+  const auto [i, x] = b.while_(cond, body, i0, x0, limit);
+  b.output(i, x);
+  return {std::move(b).model(), i0, limit, x0, x, i};
+}
+
+/// printf to the board's console, one line of at most 159 characters. newlib-nano's formatter
+/// has no %zu, %lld or floating point: use %ld / %lu with casts, and fixed6() for floats.
+void print(const char* format, ...) __attribute__((format(printf, 1, 2)));
+void print(const char* format, ...) {
+  char line[160];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(line, sizeof line, format, args);
+  va_end(args);
+  board_write(line);
+}
+
+/// `v` with 6 decimals into `out` (the image has no floating-point printf).
+const char* fixed6(float v, char (&out)[24]) {
+  const bool negative = v < 0;
+  const auto micro = static_cast<long>((negative ? -v : v) * 1e6f + 0.5f);
+  std::snprintf(out, sizeof out, "%s%ld.%06ld", negative ? "-" : "", micro / 1000000, micro % 1000000);
+  return out;
+}
+
+void print_vector(const char* name, std::span<const float> v) {
+  char a[24], b[24], c[24], d[24];
+  print("%s = [%s, %s, %s, %s]\n", name, fixed6(v[0], a), fixed6(v[1], b), fixed6(v[2], c), fixed6(v[3], d));
+}
+
+/// Heap allocations since the last call, as text ("not counted" when the board does not count).
+struct AllocationCounter {
+  long last = board_allocations();
+  char text[24] = {};
+  const char* since_last() {
+    const long now = board_allocations();
+    if (now < 0) return "not counted";
+    std::snprintf(text, sizeof text, "%ld", now - last);
+    last = now;
+    return text;
+  }
+};
+
+}  // namespace
+
+int main() {
+  print("nnhal firmware example on %s\n", board_name());
+  AllocationCounter allocations;
+
+  LoopModel m = loop_model();
+  print("heap allocations: building the model %s\n", allocations.since_last());
+
+  auto prepared = nnhal::PreparedModel::prepare<Kernels>(m.model);
+  if (!prepared) {
+    print("prepare failed: %s\n", prepared.error().c_str());
+    return 1;
+  }
+  print("heap allocations: validating and preparing %s\n", allocations.since_last());
+  auto execution = prepared->create_execution(TickClock{});
+  if (!execution) {
+    print("cannot create an execution: %s\n", execution.error().c_str());
+    return 1;
+  }
+  print("heap allocations: creating the execution %s\n", allocations.since_last());
+  std::int32_t i0[1] = {0};
+  std::int32_t limit[1] = {kIterations};
+  std::array<float, kUnits> x0 = kStart;
+  std::int32_t i_out[1] = {0};
+  std::array<float, kUnits> x_out{};
+  nnhal::RequestBuilder rb(m.model);
+  for (auto s : {rb.input(m.i0, std::span<const std::int32_t>(i0)), rb.input(m.x0, std::span<const float>(x0)),
+                 rb.input(m.limit, std::span<const std::int32_t>(limit)), rb.output(m.i, std::span(i_out)),
+                 rb.output(m.x, std::span(x_out)), rb.ready()}) {
+    if (!s) {
+      print("request: %s\n", s.error().c_str());
+      return 1;
+    }
+  }
+  print("heap allocations: the request %s\n", allocations.since_last());
+
+  // 1. The result, checked against the plain loops.
+  int failures = 0;
+  for (int run = 1; run <= 2; ++run) {
+    x_out = {};
+    i_out[0] = 0;
+    const auto status = execution->run(rb.request());
+    const char* made = allocations.since_last();
+    if (!status) {
+      print("run %d failed: %s\n", run, status.error().c_str());
+      return 1;
+    }
+    const auto expected = expected_result(kStart, kIterations);
+    const bool ok = i_out[0] == kIterations && std::memcmp(x_out.data(), expected.data(), sizeof expected) == 0;
+    print_vector("x", x_out);
+    print_vector("expected", expected);
+    print("run %d: %ld iterations, result %s; heap allocations during the run: %s\n", run,
+          static_cast<long>(i_out[0]), ok ? "ok" : "WRONG", made);
+    if (!ok) ++failures;
+  }
+
+  // 2. Time per iteration: more iterations until the loop runs for at least 100 ticks.
+  TickClock clock;
+  for (std::int32_t n = 1000; n <= (1 << 24); n *= 4) {
+    limit[0] = n;
+    const auto start = clock.now();
+    const auto status = execution->run(rb.request());
+    const auto elapsed = clock.now() - start;
+    if (!status || i_out[0] != n) {
+      print("timing run of %ld iterations failed: %s\n", static_cast<long>(n), status ? "wrong count" : status.error().c_str());
+      return 1;
+    }
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count();
+    if (ms >= 100) {
+      const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count() / n;
+      print("time per loop iteration: %ld ns (%ld iterations in %ld ms)\n", static_cast<long>(ns), static_cast<long>(n),
+            static_cast<long>(ms));
+      break;
+    }
+  }
+  print("heap allocations during the timing runs: %s\n", allocations.since_last());
+
+  // 3. A loop that does not end by itself: i < 2^31 - 1 holds for longer than anything runs
+  //    here, so the 100 ms loop timeout has to stop it.
+  limit[0] = std::numeric_limits<std::int32_t>::max();
+  nnhal::ExecuteOptions<TickClock> options;
+  options.loop_timeout = std::chrono::milliseconds(100);
+  const auto start = clock.now();
+  const auto endless = execution->run(rb.request(), options);
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(clock.now() - start).count();
+  const bool timed_out = !endless && endless.error().status() == nnhal::ErrorStatus::MISSED_DEADLINE_TRANSIENT;
+  print("endless loop, 100 ms loop timeout: %s after %ld ms; heap allocations during the run: %s\n",
+        endless ? "NONE" : nnhal::to_string(endless.error().status()).data(), static_cast<long>(ms),
+        allocations.since_last());
+  if (!timed_out) ++failures;
+
+  if (board_allocations() >= 0)
+    print("heap allocations in all: %ld; heap size: %ld bytes\n", board_allocations(), board_heap_bytes());
+  print("%s\n", failures == 0 ? "firmware: all checks passed" : "firmware: FAILED");
+  return failures == 0 ? 0 : 1;
+}
