@@ -40,11 +40,12 @@ constexpr auto F32 = OperandType::TENSOR_FLOAT32;
 constexpr auto I32 = OperandType::TENSOR_INT32;
 
 /// The kernels compiled into the image: WHILE, FULLY_CONNECTED and ADD on float32, and what the
-/// loop counter needs (ADD and LESS on int32).
+/// loop counter needs (ADD and LESS on int32). SetRowsOnly: models are validated against these
+/// operations' rows only, so the image holds no other operation's signatures or rules.
 using Kernels = nnhal::KernelSet<nnhal::Use<OperationType::WHILE>,
                                  nnhal::Use<OperationType::FULLY_CONNECTED, F32>,
                                  nnhal::Use<OperationType::ADD, F32, I32>,
-                                 nnhal::Use<OperationType::LESS, I32>>;
+                                 nnhal::Use<OperationType::LESS, I32>, nnhal::SetRowsOnly>;
 
 /// The nnhal::Clock of this board: milliseconds of the SysTick counter. Differences of the
 /// wrapping 32-bit counter are taken as signed, which is right for intervals under 2^31 ms.
