@@ -53,6 +53,52 @@ TEST_CASE("an operation outside the kernel set is unsupported and refused at pre
   CHECK(message.find("kernel set") != std::string::npos);
 }
 
+TEST_CASE("SetRowsOnly: preparation validates with the set's rows only, and still refuses the rest") {
+  using AddRows = nnhal::KernelSet<nnhal::Use<OperationType::ADD, F32>, nnhal::SetRowsOnly>;
+  const nnhal::KernelTable& table = nnhal::kernel_table<AddRows>();
+  REQUIRE(table.rows != nullptr);
+  CHECK_FALSE(table.rows->all);
+  CHECK(table.rows->find(OperationType::ADD) == &nnhal::Row<OperationType::ADD>::info);
+  CHECK(table.rows->find(OperationType::MUL) == nullptr);
+  CHECK(nnhal::kernel_table<nnhal::OpSet<OperationType::ADD>>().rows == &nnhal::all_operation_rows());
+
+  // In the set: validated against ADD's row and run.
+  const nnhal::Model adds = chain_model<OperationType::ADD, OperationType::ADD>();
+  const auto r = nnhal::test::run_model<AddRows>(
+      adds, {nnhal::test::arg_of<float>({1, 2, 3, 4}), nnhal::test::arg_of<float>({10, 20, 30, 40})},
+      {nnhal::test::output_of(16)});
+  REQUIRE(r.status.has_value());
+  CHECK(r.output<float>(0) == std::vector<float>{12, 24, 36, 48});
+
+  // ADD's own rules still hold: a fused activation outside 0..3 is refused as with every row.
+  nnhal::Model bad_activation = adds;
+  const std::int32_t seven = 7;
+  for (const nnhal::Operand& o : bad_activation.main.operands)
+    if (o.type == OperandType::INT32) std::memcpy(bad_activation.operandValues.data() + o.location.offset, &seven, 4);
+  auto refused = nnhal::PreparedModel::prepare<AddRows>(bad_activation);
+  REQUIRE_FALSE(refused.has_value());
+  CHECK(refused.error().status() == nnhal::ErrorStatus::INVALID_ARGUMENT);
+  CHECK(std::string(refused.error().c_str()).find("must be one of") != std::string::npos);
+
+  // Outside the set: refused by name, whether or not the operation would pass its own row.
+  const nnhal::Model with_mul = chain_model<OperationType::MUL, OperationType::ADD>();
+  for (const nnhal::Model& m : {with_mul, [&] {
+                                  nnhal::Model broken = with_mul;
+                                  broken.main.operations[0].inputs.pop_back();  // MUL without activation
+                                  return broken;
+                                }()}) {
+    auto prepared = nnhal::PreparedModel::prepare<AddRows>(m);
+    REQUIRE_FALSE(prepared.has_value());
+    CHECK(prepared.error().status() == nnhal::ErrorStatus::GENERAL_FAILURE);
+    const std::string message = prepared.error().c_str();
+    CHECK(message.find("operation 0 (MUL) is not in this program's kernel set") != std::string::npos);
+  }
+  // validate_model itself reads every row: the broken MUL is INVALID_ARGUMENT there.
+  nnhal::Model broken = with_mul;
+  broken.main.operations[0].inputs.pop_back();
+  CHECK(nnhal::validate_model(broken).error().status() == nnhal::ErrorStatus::INVALID_ARGUMENT);
+}
+
 TEST_CASE("a type-restricted entry runs its types and reports the others unsupported") {
   using AddF32 = nnhal::KernelSet<nnhal::Use<OperationType::ADD, F32>>;
   const nnhal::Model f32 = chain_model<OperationType::ADD, OperationType::ADD>();
