@@ -39,26 +39,45 @@ struct ControlFlowKernels {};
 
 namespace detail {
 
-/// Picks, once at prepare time, the kernel of family K for the type of its key input among
-/// the types Ts of a kernel set.
-template <class K, OperandType... Ts>
-Expected<KernelFn> select_by_type(const NodeIO& io, KernelPrepare& prepare) {
-  const OperandType t = io.input(K::key_input).type;
-  Expected<KernelFn> chosen = NNHAL_FAILURE("no kernel for %s in this kernel set", to_string(t).data());
-  (void)((t == Ts && (chosen = K::template select<Ts>(io, prepare), true)) || ...);
-  return chosen;
+inline constexpr std::array<OperandType, 0> kNoFamilyTypes{};
+
+/// The operand types family K has kernels for; none for IF, WHILE and NoKernelsYet.
+template <class K>
+constexpr const auto& family_types() noexcept {
+  if constexpr (std::is_base_of_v<KernelFamily, K>) return K::types;
+  else return kNoFamilyTypes;
 }
 
-template <class K, OperandType... Ts>
-inline constexpr OpKernel kFamilyKernel{&K::infer, &select_by_type<K, Ts...>};
-
-inline constexpr OpKernel kControlFlowKernel{nullptr, nullptr, true};
+/// Picks, once at prepare time, the kernel of family K for the type of its key input among the
+/// types Types[I]... of a kernel set entry. A class template whose member is defined out of
+/// class (not inline), so that the kernels of one family can be compiled in one file of a
+/// program and declared extern in the others (NNHAL_EXTERN_KERNELS_OF): everything a family
+/// compiles is reached from here.
+template <class K, const auto& Types, class Seq = std::make_index_sequence<Types.size()>>
+struct FamilySelect;
+template <class K, const auto& Types, std::size_t... I>
+struct FamilySelect<K, Types, std::index_sequence<I...>> {
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare);
+};
+template <class K, const auto& Types, std::size_t... I>
+Expected<KernelFn> FamilySelect<K, Types, std::index_sequence<I...>>::select(const NodeIO& io,
+                                                                             KernelPrepare& prepare) {
+  if constexpr (sizeof...(I) == 0) {
+    (void)prepare;
+    return NNHAL_FAILURE("no kernel for %s in this kernel set", to_string(io.input(0).type).data());
+  } else {
+    const OperandType t = io.input(K::key_input).type;
+    Expected<KernelFn> chosen = NNHAL_FAILURE("no kernel for %s in this kernel set", to_string(t).data());
+    (void)((t == Types[I] && (chosen = K::template select<Types[I]>(io, prepare), true)) || ...);
+    return chosen;
+  }
+}
 
 /// The kernels of family K for the operand types listed in `Types` (a constexpr array).
-template <class K, const auto& Types, std::size_t... I>
-constexpr const OpKernel* kernel_for(std::index_sequence<I...>) noexcept {
-  return &kFamilyKernel<K, Types[I]...>;
-}
+template <class K, const auto& Types>
+inline constexpr OpKernel kFamilyKernel{&K::infer, &FamilySelect<K, Types>::select};
+
+inline constexpr OpKernel kControlFlowKernel{nullptr, nullptr, true};
 
 template <class T>
 concept Complete = requires { sizeof(T); };
@@ -81,14 +100,14 @@ constexpr const OpKernel* entry_kernel() noexcept {
   } else if constexpr (std::is_base_of_v<ControlFlowKernels, K>) {
     return &kControlFlowKernel;
   } else if constexpr (E::types.size() == 0) {
-    return kernel_for<K, K::types>(std::make_index_sequence<K::types.size()>{});
+    return &kFamilyKernel<K, family_types<K>()>;
   } else {
     static_assert([] {
       for (OperandType t : E::types)
         if (!contains(K::types, t)) return false;
       return true;
     }(), "nnhal: a kernel set entry lists an operand type its operation has no kernel for");
-    return kernel_for<K, E::types>(std::make_index_sequence<E::types.size()>{});
+    return &kFamilyKernel<K, E::types>;
   }
 }
 
@@ -125,3 +144,15 @@ constexpr bool kernels_cover_row() noexcept {
 }
 
 }  // namespace nnhal
+
+/// The kernels of every type of operation `name` (an OperationType enumerator), compiled in
+/// another file of the program: a file that prepares with a set using them (the default set,
+/// say) then compiles none of their code. Another file says NNHAL_INSTANTIATE_KERNELS_OF(name)
+/// after including the kernels. nnhal's own build splits the default set's kernels over
+/// several files this way, so that they compile in parallel.
+#define NNHAL_EXTERN_KERNELS_OF(name)                                                    \
+  extern template struct nnhal::detail::FamilySelect<nnhal::Kernels<nnhal::OperationType::name>, \
+                                                     nnhal::detail::family_types<nnhal::Kernels<nnhal::OperationType::name>>()>
+#define NNHAL_INSTANTIATE_KERNELS_OF(name)                                        \
+  template struct nnhal::detail::FamilySelect<nnhal::Kernels<nnhal::OperationType::name>, \
+                                              nnhal::detail::family_types<nnhal::Kernels<nnhal::OperationType::name>>()>
