@@ -94,8 +94,8 @@ Status kernel(const NodeIO& io) {
     const auto hs = static_cast<std::int32_t>(std::round(b[1] * h_scale));
     const auto we = static_cast<std::int32_t>(std::round(b[2] * w_scale));
     const auto he = static_cast<std::int32_t>(std::round(b[3] * h_scale));
-    const auto roi_w = static_cast<float>(std::max(we - ws + 1, 1));
-    const auto roi_h = static_cast<float>(std::max(he - hs + 1, 1));
+    const auto roi_w = static_cast<float>(std::max<std::int32_t>(we - ws + 1, 1));
+    const auto roi_h = static_cast<float>(std::max<std::int32_t>(he - hs + 1, 1));
     const float w_step = roi_w / static_cast<float>(so.w), h_step = roi_h / static_cast<float>(so.h);
     const E* base = data + si.at(static_cast<std::size_t>(batch[r]), 0, 0, 0);
     for (std::uint32_t i = 0; i < so.h; ++i) {
