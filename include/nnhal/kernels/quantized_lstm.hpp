@@ -173,7 +173,7 @@ struct Scales {
   quant::Multiplier hidden{}, projection{};
   std::array<std::int32_t, 4> variance_limit{};
   std::uint64_t bad = 0;
-  std::int32_t cell_shift = 0;
+  int cell_shift = 0;  ///< log2 of the cell state scale, in [-15, -9] (checked_log2 writes an int)
   std::int16_t cell_clip = 0;
   std::int8_t projection_clip = 0;
   std::int8_t hidden_zero_point = 0;
