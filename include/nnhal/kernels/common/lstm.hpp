@@ -182,7 +182,7 @@ inline Expected<CellShape> cell_shape(const NodeIO& io, const CellSlots& s, std:
   if (s.layer_norm != kNone) {
     // The reference decides layer normalization by the output gate's weights.
     c.layer_norm = optional(io, s.layer_norm + 3) != nullptr;
-    for (std::uint32_t g = 0; g < 4; ++g) {
+    for (std::size_t g = 0; g < 4; ++g) {
       const RtOperand* ln = optional(io, s.layer_norm + g);
       const bool expected = c.layer_norm && !(g == 0 && c.cifg);
       if ((ln != nullptr) != expected)
@@ -194,7 +194,7 @@ inline Expected<CellShape> cell_shape(const NodeIO& io, const CellSlots& s, std:
   if (with_aux) {
     c.aux = aux;
     if (aux == 0) return NNHAL_INVALID("%s: the auxiliary input size must be positive", name);
-    for (std::uint32_t g = 0; g < 4; ++g) {
+    for (std::size_t g = 0; g < 4; ++g) {
       const RtOperand* w = optional(io, s.aux_weights + g);
       const bool expected = !(g == 0 && c.cifg);
       if ((w != nullptr) != expected)
