@@ -4,9 +4,10 @@
 #
 #   embedded_arm_headers   tests/embedded/all_headers.cpp (the generated list of public headers),
 #                          compiled to an object at -Os
-#   embedded_arm_kernels   examples/two_files/kernels.cpp with -fsyntax-only: instantiates every
-#                          kernel template, so that printf-style messages whose arguments depend
-#                          on a template parameter are checked too
+#   embedded_arm_kernels   tests/embedded/arm_instantiations.cpp with -fsyntax-only: instantiates
+#                          the default kernel set, the executor and the device layer, so that
+#                          printf-style messages whose arguments depend on a template parameter
+#                          are checked too
 #
 # On arm-none-eabi, int32_t / uint32_t are long / unsigned long (int / unsigned int on Linux), so
 # these tests are what catches a message formatting a fixed-width integer with %d / %u instead of
@@ -69,7 +70,7 @@ add_test(NAME embedded_arm_headers
           -o ${PROJECT_BINARY_DIR}/embedded-arm/all_headers.o)
 add_test(NAME embedded_arm_kernels
   COMMAND ${NNHAL_ARM_CXX} ${NNHAL_ARM_FLAGS} -fsyntax-only
-          ${PROJECT_SOURCE_DIR}/examples/two_files/kernels.cpp)
+          ${PROJECT_SOURCE_DIR}/tests/embedded/arm_instantiations.cpp)
 string(REPLACE ";" ", " _nnhal_arm_linked "${_nnhal_arm_linked}")
 message(STATUS "nnhal: embedded_arm_headers and embedded_arm_kernels use ${NNHAL_ARM_CXX} "
   "(dependencies linked: ${_nnhal_arm_linked})")
