@@ -396,6 +396,7 @@ if(EXISTS ${_nnhal_embedded_src})
       "no second compiler (clang++ for a g++ build, g++ for a clang build) found; NOT RUN")
   endif()
 endif()
+include(${CMAKE_CURRENT_LIST_DIR}/nnhalArmHeaders.cmake)  # arm-none-eabi-g++ (Cortex-M7) checks
 
 # ---------------------------------------------------------------------------------------------
 # The amalgamated single header must match include/

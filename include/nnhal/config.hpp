@@ -36,8 +36,9 @@
 
 /// 1: the device layer offers asynchronous execution, fenced execution that waits on pending
 /// fences, and releasing idle execution memory in the background; they use threads (a small
-/// worker pool per Device). 0 (embedded builds without threads): those parts are left out;
-/// synchronous and burst execution and fenced execution on already signalled fences remain.
+/// worker pool per Device). 0 (embedded builds without threads): those parts are left out, and
+/// so is nnhal::ThreadPool (nnhal/exec/thread_pool.hpp); synchronous and burst execution and
+/// fenced execution on already signalled fences remain.
 #ifndef NNHAL_ASYNC
 #define NNHAL_ASYNC 1
 #endif

@@ -38,7 +38,7 @@ inline Expected<const Subgraph*> referenced_subgraph(const OperationView& op, st
   if (ref.type != OperandType::SUBGRAPH || ref.lifetime != OperandLifeTime::SUBGRAPH)
     return NNHAL_INVALID("input %zu (%s) must be a SUBGRAPH operand", input, role);
   if (ref.location.offset >= op.model.referenced.size())
-    return NNHAL_INVALID("input %zu (%s) refers to subgraph %u of %zu", input, role,
+    return NNHAL_INVALID("input %zu (%s) refers to subgraph %" PRIu32 " of %zu", input, role,
                          ref.location.offset, op.model.referenced.size());
   return &op.model.referenced[ref.location.offset];
 }
@@ -156,23 +156,33 @@ inline Expected<HalVersion> validate_while(const OperationView& op, bool allow_r
     char why[48];
     for (std::size_t i = 0; i < data_inputs; ++i) {
       if (unknown_size_reason(op.input(2 + i), why, sizeof why))
-        return NNHAL_INVALID("WHILE input %zu (operand %u) has an unknown size (%s); HAL 1.3 drivers refuse it "
-                             "(runtime-only)", 2 + i, op.operation.inputs[2 + i], why);
+        return NNHAL_INVALID("WHILE input %zu (operand %" PRIu32
+                             ") has an unknown size (%s); HAL 1.3 drivers refuse it "
+                             "(runtime-only)",
+                             2 + i, op.operation.inputs[2 + i], why);
       if (unknown_size_reason(*io_operand(cond, cond.inputIndexes, i), why, sizeof why))
-        return NNHAL_INVALID("condition referenced[%u] input %zu (operand %u) has an unknown size (%s); HAL 1.3 "
-                             "drivers refuse it (runtime-only)", cond_graph, i, cond.inputIndexes[i], why);
+        return NNHAL_INVALID("condition referenced[%" PRIu32 "] input %zu (operand %" PRIu32
+                             ") has an unknown size (%s); HAL 1.3 "
+                             "drivers refuse it (runtime-only)",
+                             cond_graph, i, cond.inputIndexes[i], why);
       if (unknown_size_reason(*io_operand(body, body.inputIndexes, i), why, sizeof why))
-        return NNHAL_INVALID("body referenced[%u] input %zu (operand %u) has an unknown size (%s); HAL 1.3 drivers "
-                             "refuse it (runtime-only)", body_graph, i, body.inputIndexes[i], why);
+        return NNHAL_INVALID("body referenced[%" PRIu32 "] input %zu (operand %" PRIu32
+                             ") has an unknown size (%s); HAL 1.3 drivers "
+                             "refuse it (runtime-only)",
+                             body_graph, i, body.inputIndexes[i], why);
     }
     for (std::size_t i = 0; i < m; ++i)
       if (unknown_size_reason(op.output(i), why, sizeof why))
-        return NNHAL_INVALID("WHILE output %zu (operand %u) has an unknown size (%s); HAL 1.3 drivers refuse it "
-                             "(runtime-only)", i, op.operation.outputs[i], why);
+        return NNHAL_INVALID("WHILE output %zu (operand %" PRIu32
+                             ") has an unknown size (%s); HAL 1.3 drivers refuse it "
+                             "(runtime-only)",
+                             i, op.operation.outputs[i], why);
     for (std::size_t i = 0; i < carried; ++i)
       if (unknown_size_reason(*io_operand(body, body.outputIndexes, i), why, sizeof why))
-        return NNHAL_INVALID("body referenced[%u] output %zu (operand %u) has an unknown size (%s); HAL 1.3 "
-                             "drivers refuse it (runtime-only)", body_graph, i, body.outputIndexes[i], why);
+        return NNHAL_INVALID("body referenced[%" PRIu32 "] output %zu (operand %" PRIu32
+                             ") has an unknown size (%s); HAL 1.3 "
+                             "drivers refuse it (runtime-only)",
+                             body_graph, i, body.outputIndexes[i], why);
   }
   return HalVersion::V1_3;
 }

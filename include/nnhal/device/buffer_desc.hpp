@@ -108,14 +108,16 @@ inline Expected<BufferLayout> validate_memory_desc(const BufferDesc& desc,
     for (std::size_t r = 0; r < roles.size(); ++r) {
       const BufferRole& role = roles[r];
       if (role.modelIndex >= prepared_models.size())
-        return NNHAL_INVALID("%s role %zu: modelIndex %u, but there are %zu prepared models", kind, r,
-                             role.modelIndex, prepared_models.size());
+        return NNHAL_INVALID("%s role %zu: modelIndex %" PRIu32
+                             ", but there are %zu prepared models",
+                             kind, r, role.modelIndex, prepared_models.size());
       const PreparedModel& pm = *prepared_models[role.modelIndex];
       const Subgraph& main = pm.model().main;
       const auto& io = output ? main.outputIndexes : main.inputIndexes;
       if (role.ioIndex >= io.size())
-        return NNHAL_INVALID("%s role %zu: ioIndex %u, but prepared model %u has %zu %ss", kind, r, role.ioIndex,
-                             role.modelIndex, io.size(), kind);
+        return NNHAL_INVALID("%s role %zu: ioIndex %" PRIu32 ", but prepared model %" PRIu32
+                             " has %zu %ss",
+                             kind, r, role.ioIndex, role.modelIndex, io.size(), kind);
       if (!(role.frequency > 0.0f && role.frequency <= 1.0f))
         return NNHAL_INVALID("%s role %zu: frequency %g is outside (0, 1]", kind, r, static_cast<double>(role.frequency));
       layout.roles.push_back({pm.id(), role.ioIndex, output});
@@ -127,9 +129,11 @@ inline Expected<BufferLayout> validate_memory_desc(const BufferDesc& desc,
         return NNHAL_INVALID("%s role %zu: operand type %s differs from %s of the first role", kind, r,
                              to_string(operand.type).data(), to_string(first->type).data());
       } else if (operand.scale != first->scale || operand.zeroPoint != first->zeroPoint) {
-        return NNHAL_INVALID("%s role %zu: quantization (scale %g, zeroPoint %d) differs from the first role's "
-                             "(scale %g, zeroPoint %d)", kind, r, static_cast<double>(operand.scale),
-                             operand.zeroPoint, static_cast<double>(first->scale), first->zeroPoint);
+        return NNHAL_INVALID("%s role %zu: quantization (scale %g, zeroPoint %" PRId32
+                             ") differs from the first role's "
+                             "(scale %g, zeroPoint %" PRId32 ")",
+                             kind, r, static_cast<double>(operand.scale), operand.zeroPoint,
+                             static_cast<double>(first->scale), first->zeroPoint);
       } else if (is_fundamental(operand.type) && !same_channel_quant(operand, *first)) {
         return NNHAL_INVALID("%s role %zu: per-channel quantization differs from the first role's", kind, r);
       }
@@ -155,7 +159,8 @@ inline Expected<BufferLayout> validate_memory_desc(const BufferDesc& desc,
       const std::size_t at = order[k].second;
       const bool output = at >= input_roles.size();
       const BufferRole& role = output ? output_roles[at - input_roles.size()] : input_roles[at];
-      return NNHAL_INVALID("%s role %zu: %s %u of prepared model %u is already named by an earlier role",
+      return NNHAL_INVALID("%s role %zu: %s %" PRIu32 " of prepared model %" PRIu32
+                           " is already named by an earlier role",
                            output ? "output" : "input", output ? at - input_roles.size() : at,
                            output ? "output" : "input", role.ioIndex, role.modelIndex);
     }

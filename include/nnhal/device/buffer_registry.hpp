@@ -70,7 +70,8 @@ class DeviceBuffer {
       return NNHAL_INVALID("copyTo: destination has %zu bytes, the buffer %zu", dst.size, size());
     if (dst.data == nullptr) return NNHAL_FAILURE("copyTo: destination memory is not mapped");
     detail::LockGuard lock(mutex_);
-    if (!initialized_) return NNHAL_FAILURE("copyTo: buffer %u is not initialized", token_);
+    if (!initialized_)
+      return NNHAL_FAILURE("copyTo: buffer %" PRIu32 " is not initialized", token_);
     std::memmove(dst.data, storage_.data(), size());
     return {};
   }
@@ -157,10 +158,15 @@ class DeviceBuffer {
   /// uninitialized, INVALID_ARGUMENT when `dims` contradict the current dimensions.
   Status check_input(std::span<const std::uint32_t> dims) const {
     detail::LockGuard lock(mutex_);
-    if (!initialized_) return NNHAL_FAILURE("driver-managed buffer %u is used as an input before it is initialized", token_);
+    if (!initialized_)
+      return NNHAL_FAILURE(
+          "driver-managed buffer %" PRIu32 " is used as an input before it is initialized", token_);
     Dims combined;
     if (!detail::combine_dims(current_.span(), dims, combined) || !(combined == current_))
-      return NNHAL_INVALID("request dimensions do not match the current dimensions of driver-managed buffer %u", token_);
+      return NNHAL_INVALID(
+          "request dimensions do not match the current dimensions of driver-managed buffer "
+          "%" PRIu32,
+          token_);
     return {};
   }
 

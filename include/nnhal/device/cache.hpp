@@ -113,7 +113,7 @@ inline Error truncated(const ByteReader& r, const char* what) {
 inline Status get_count(ByteReader& r, std::size_t min_bytes, const char* what, std::uint32_t& n) {
   if (!r.u32(n)) return truncated(r, what);
   if (n > r.remaining() / min_bytes)
-    return NNHAL_FAILURE("cache payload claims %u %s but only %zu bytes remain", n, what,
+    return NNHAL_FAILURE("cache payload claims %" PRIu32 " %s but only %zu bytes remain", n, what,
                          r.remaining());
   return {};
 }
@@ -138,11 +138,12 @@ constexpr bool known_operation_type(std::int32_t t) noexcept {
 inline Status get_operand(ByteReader& r, Operand& op) {
   std::int32_t type = 0, lifetime = 0;
   if (!r.i32(type)) return truncated(r, "operand type");
-  if (!known_operand_type(type)) return NNHAL_FAILURE("unknown operand type %d", type);
+  if (!known_operand_type(type)) return NNHAL_FAILURE("unknown operand type %" PRId32, type);
   op.type = static_cast<OperandType>(type);
   std::uint32_t rank = 0;
   if (!r.u32(rank)) return truncated(r, "rank");
-  if (rank > NNHAL_MAX_RANK) return NNHAL_FAILURE("rank %u exceeds %d", rank, NNHAL_MAX_RANK);
+  if (rank > NNHAL_MAX_RANK)
+    return NNHAL_FAILURE("rank %" PRIu32 " exceeds %d", rank, NNHAL_MAX_RANK);
   op.dimensions.resize(rank);
   for (std::uint32_t& d : op.dimensions)
     if (!r.u32(d)) return truncated(r, "dimensions");
@@ -152,7 +153,7 @@ inline Status get_operand(ByteReader& r, Operand& op) {
       !r.u32(op.location.length) || !r.u8(extra))
     return truncated(r, "operand");
   if (lifetime < 0 || lifetime > static_cast<std::int32_t>(OperandLifeTime::SUBGRAPH))
-    return NNHAL_FAILURE("unknown operand lifetime %d", lifetime);
+    return NNHAL_FAILURE("unknown operand lifetime %" PRId32, lifetime);
   op.lifetime = static_cast<OperandLifeTime>(lifetime);
   if (extra > 1) return NNHAL_FAILURE("unknown extraParams kind %u", extra);
   if (extra == 1) {
@@ -173,7 +174,7 @@ inline Status get_subgraph(ByteReader& r, Subgraph& sg) {
   sg.operands.resize(n);
   for (std::uint32_t i = 0; i < n; ++i)
     if (auto s = get_operand(r, sg.operands[i]); !s)
-      return std::move(s.error().prefix("operand %u", i));
+      return std::move(s.error().prefix("operand %" PRIu32, i));
   NNHAL_TRY(get_count(r, kMinOperationBytes, "operations", n));
   sg.operations.resize(n);
   for (std::uint32_t i = 0; i < n; ++i) {
@@ -181,7 +182,7 @@ inline Status get_subgraph(ByteReader& r, Subgraph& sg) {
     std::int32_t type = 0;
     if (!r.i32(type)) return truncated(r, "operation type");
     if (!known_operation_type(type))
-      return NNHAL_FAILURE("operation %u has unknown type %d", i, type);
+      return NNHAL_FAILURE("operation %" PRIu32 " has unknown type %" PRId32, i, type);
     op.type = static_cast<OperationType>(type);
     NNHAL_TRY(get_u32_list(r, "operation inputs", op.inputs));
     NNHAL_TRY(get_u32_list(r, "operation outputs", op.outputs));
@@ -204,16 +205,18 @@ inline Status decode_structure(std::span<const std::byte> payload, Model& m) {
   m.referenced.resize(n);
   for (std::uint32_t g = 0; g < n; ++g)
     if (auto s = get_subgraph(r, m.referenced[g]); !s)
-      return std::move(s.error().prefix("referenced[%u]", g));
+      return std::move(s.error().prefix("referenced[%" PRIu32 "]", g));
   NNHAL_TRY(get_count(r, kMinExtensionEntryBytes, "extensionNameToPrefix entries", n));
   m.extensionNameToPrefix.resize(n);
   for (ExtensionNameAndPrefix& e : m.extensionNameToPrefix) {
     std::uint32_t length = 0, prefix = 0;
     std::span<const std::byte> name;
     if (!r.u32(prefix) || !r.u32(length)) return truncated(r, "extensionNameToPrefix entry");
-    if (prefix > UINT16_MAX) return NNHAL_FAILURE("extension prefix %u does not fit 16 bits", prefix);
+    if (prefix > UINT16_MAX)
+      return NNHAL_FAILURE("extension prefix %" PRIu32 " does not fit 16 bits", prefix);
     if (length > r.remaining() || !r.bytes(length, name))
-      return NNHAL_FAILURE("an extension name claims %u bytes but only %zu remain", length, r.remaining());
+      return NNHAL_FAILURE("an extension name claims %" PRIu32 " bytes but only %zu remain", length,
+                           r.remaining());
     e.prefix = static_cast<std::uint16_t>(prefix);
     e.name.assign(reinterpret_cast<const char*>(name.data()), name.size());
   }
@@ -240,11 +243,11 @@ inline Status decode_data(std::span<const std::byte> payload, CachedModel& out) 
   for (std::uint32_t p = 0; p < pools; ++p) {
     if (!r.u64(n)) return truncated(r, "pool size");
     if (n > r.remaining() || !r.bytes(static_cast<std::size_t>(n), b))
-      return NNHAL_FAILURE("memory pool %u claims %llu bytes but only %zu remain", p,
+      return NNHAL_FAILURE("memory pool %" PRIu32 " claims %llu bytes but only %zu remain", p,
                            static_cast<unsigned long long>(n), r.remaining());
     // One byte at least, so even an empty pool has an address (HAL memory is never null).
     if (!out.pools[p].reserve(b.empty() ? 1 : b.size()))
-      return NNHAL_FAILURE("cannot allocate %zu bytes for memory pool %u", b.size(), p);
+      return NNHAL_FAILURE("cannot allocate %zu bytes for memory pool %" PRIu32, b.size(), p);
     if (!b.empty()) std::memcpy(out.pools[p].data(), b.data(), b.size());
     out.model.pools[p] = Memory{out.pools[p].data(), b.size()};
   }

@@ -274,8 +274,8 @@ inline Expected<Opened> open_blob(std::span<const std::byte> blob, Kind kind,
     return NNHAL_FAILURE("%s does not start with the nnhal %s magic", name, name);
   }
   if (version != kCacheFormatVersion)
-    return NNHAL_FAILURE("%s has format version %u; this nnhal reads version %u", name, version,
-                         kCacheFormatVersion);
+    return NNHAL_FAILURE("%s has format version %" PRIu32 "; this nnhal reads version %" PRIu32,
+                         name, version, kCacheFormatVersion);
   if (found_fingerprint != fingerprint)
     return NNHAL_FAILURE(
         "%s was written by a different nnhal build (fingerprint %016llx, expected %016llx)", name,

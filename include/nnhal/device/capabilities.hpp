@@ -78,17 +78,18 @@ inline Status check_capabilities(const Capabilities& caps) {
     if (t == OperandType::SUBGRAPH)
       return NNHAL_INVALID("operandPerformance[%zu] is SUBGRAPH, which must not be listed", i);
     if (detail::capability_type_version(t) == HalVersion::UNSUPPORTED)
-      return NNHAL_INVALID("operandPerformance[%zu] has type %d, which is not an operand type", i,
-                           code);
+      return NNHAL_INVALID(
+          "operandPerformance[%zu] has type %" PRId32 ", which is not an operand type", i, code);
     const std::string_view name = to_string(t);
     if (i > 0 && !(static_cast<std::int32_t>(list[i - 1].type) < code)) {
       const std::string_view before = to_string(list[i - 1].type);
-      return NNHAL_INVALID(
-          "operandPerformance[%zu] (%.*s = %d) does not follow [%zu] (%.*s = %d): entries must "
-          "be sorted by type, strictly increasing",
-          i, static_cast<int>(name.size()), name.data(), code, i - 1,
-          static_cast<int>(before.size()), before.data(),
-          static_cast<std::int32_t>(list[i - 1].type));
+      return NNHAL_INVALID("operandPerformance[%zu] (%.*s = %" PRId32
+                           ") does not follow [%zu] (%.*s = %" PRId32
+                           "): entries must "
+                           "be sorted by type, strictly increasing",
+                           i, static_cast<int>(name.size()), name.data(), code, i - 1,
+                           static_cast<int>(before.size()), before.data(),
+                           static_cast<std::int32_t>(list[i - 1].type));
     }
     char what[80];
     std::snprintf(what, sizeof what, "operandPerformance[%zu] (%.*s)", i,
@@ -209,7 +210,7 @@ class CostWalk {
     if (op.inputs.empty())
       return NNHAL_INVALID("has no inputs, so no first input type to cost it by");
     if (op.inputs[0] >= g.operands.size())
-      return NNHAL_INVALID("input 0 names operand %u, but the subgraph has %zu operands",
+      return NNHAL_INVALID("input 0 names operand %" PRIu32 ", but the subgraph has %zu operands",
                            op.inputs[0], g.operands.size());
     const OperandType t = g.operands[op.inputs[0]].type;
     if (model_.relaxComputationFloat32toFloat16 && t == OperandType::FLOAT32)

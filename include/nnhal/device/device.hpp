@@ -195,7 +195,8 @@ class Device {
                                                 std::span<CacheFile* const> data_cache, const CacheToken& token) {
     const auto entry = context_->clock.now();
     if (model_cache.size() != kModelCacheFiles || data_cache.size() != kDataCacheFiles)
-      return NNHAL_INVALID("prepareFromCache: %zu model and %zu data cache files given, %u and %u needed",
+      return NNHAL_INVALID("prepareFromCache: %zu model and %zu data cache files given, %" PRIu32
+                           " and %" PRIu32 " needed",
                            model_cache.size(), data_cache.size(), kModelCacheFiles, kDataCacheFiles);
     std::vector<std::byte> model_bytes, data_bytes;
     if (model_cache[0] == nullptr || data_cache[0] == nullptr)

@@ -79,8 +79,10 @@ class BoundBuffers {
                                     : u.buffer->initial_dimensions();
         const auto initial = u.buffer->initial_dimensions();
         if (!std::equal(produced.begin(), produced.end(), initial.begin(), initial.end())) {
-          status = NNHAL_FAILURE("output %u: the produced shape (rank %zu) differs from the dimensions of "
-                                 "driver-managed buffer %u", u.index, produced.size(), u.buffer->token());
+          status = NNHAL_FAILURE("output %" PRIu32
+                                 ": the produced shape (rank %zu) differs from the dimensions of "
+                                 "driver-managed buffer %" PRIu32,
+                                 u.index, produced.size(), u.buffer->token());
           break;
         }
       }
@@ -91,7 +93,8 @@ class BoundBuffers {
     } else if (status.error().status() == ErrorStatus::OUTPUT_INSUFFICIENT_SIZE) {
       for (const Use& u : uses_)
         if (u.output && (u.index >= shapes.size() || !shapes[u.index].isSufficient)) {
-          status = NNHAL_FAILURE("output %u: driver-managed buffer %u is too small for the produced shape",
+          status = NNHAL_FAILURE("output %" PRIu32 ": driver-managed buffer %" PRIu32
+                                 " is too small for the produced shape",
                                  u.index, u.buffer->token());
           break;
         }
@@ -128,7 +131,8 @@ class BoundBuffers {
       const std::uint32_t token = request.pools[p].token;
       if (token == 0) continue;
       buffers_[p] = registry.find(token);
-      if (buffers_[p] == nullptr) return NNHAL_INVALID("pool %zu: no driver-managed buffer has token %u", p, token);
+      if (buffers_[p] == nullptr)
+        return NNHAL_INVALID("pool %zu: no driver-managed buffer has token %" PRIu32, p, token);
       memory_[p] = buffers_[p]->memory();
     }
     const Subgraph& main = model.model().main;
@@ -144,12 +148,14 @@ class BoundBuffers {
         const RequestArgument& arg = args[i];
         if (arg.hasNoValue) continue;
         const std::uint32_t p = arg.location.poolIndex;
-        if (p >= pools) return NNHAL_INVALID("%s %zu: poolIndex %u of %zu pools", kind, i, p, pools);
+        if (p >= pools)
+          return NNHAL_INVALID("%s %zu: poolIndex %" PRIu32 " of %zu pools", kind, i, p, pools);
         DeviceBuffer* buffer = buffers_[p].get();
         if (buffer == nullptr) continue;
         const auto index = static_cast<std::uint32_t>(i);
         if (!buffer->has_role(model.id(), output, index))
-          return NNHAL_INVALID("%s %zu: driver-managed buffer %u was not allocated for %s %zu of this prepared model",
+          return NNHAL_INVALID("%s %zu: driver-managed buffer %" PRIu32
+                               " was not allocated for %s %zu of this prepared model",
                                kind, i, buffer->token(), kind, i);
         if (output) {
           Dims combined;
@@ -157,7 +163,7 @@ class BoundBuffers {
           if (!detail::combine_dims(initial, arg.dimensions, combined) ||
               !std::equal(initial.begin(), initial.end(), combined.begin(), combined.end()))
             return NNHAL_INVALID("output %zu: request dimensions do not match the dimensions of driver-managed "
-                                 "buffer %u", i, buffer->token());
+                                 "buffer %" PRIu32, i, buffer->token());
         } else if (Status s = buffer->check_input(arg.dimensions); !s) {
           if (s.error().status() != ErrorStatus::GENERAL_FAILURE) return std::move(s.error().prefix("input %zu", i));
           if (uninitialized) uninitialized = std::move(s.error().prefix("input %zu", i));
@@ -177,8 +183,12 @@ class BoundBuffers {
       const Use& b = uses_[k];
       if (a.buffer != b.buffer || !b.output) continue;
       if (a.output)
-        return NNHAL_INVALID("outputs %u and %u both use driver-managed buffer %u", a.index, b.index, b.buffer->token());
-      return NNHAL_INVALID("driver-managed buffer %u is both input %u and output %u", b.buffer->token(), a.index, b.index);
+        return NNHAL_INVALID("outputs %" PRIu32 " and %" PRIu32
+                             " both use driver-managed buffer %" PRIu32,
+                             a.index, b.index, b.buffer->token());
+      return NNHAL_INVALID("driver-managed buffer %" PRIu32 " is both input %" PRIu32
+                           " and output %" PRIu32,
+                           b.buffer->token(), a.index, b.index);
     }
     return uninitialized;
   }

@@ -267,8 +267,8 @@ Status Execution<C>::bind_main(const Request& request, std::span<const Memory> t
       const std::uint32_t p = arg.location.poolIndex;
       const RequestMemoryPool& pool = request.pools[p];
       if (pool.token != 0 && (p >= token_memory.size() || token_memory[p].data == nullptr))
-        return NNHAL_FAILURE("%s %zu: driver-managed buffer %u is not bound", is_output ? "output" : "input", k,
-                             pool.token);
+        return NNHAL_FAILURE("%s %zu: driver-managed buffer %" PRIu32 " is not bound",
+                             is_output ? "output" : "input", k, pool.token);
       const Memory& memory = pool.token != 0 ? token_memory[p] : pool.memory;
       const bool whole = arg.location.offset == 0 && arg.location.length == 0;
       rec.data = memory.data + arg.location.offset;
@@ -288,7 +288,9 @@ Status Execution<C>::bind_main(const Request& request, std::span<const Memory> t
           for (std::size_t j = 0; j < d.rank(); ++j) {
             if (d[j] == 0) d[j] = rec.dims[j];
             else if ((rec.dims[j] != 0 || rec.shape_fixed) && rec.dims[j] != d[j])
-              return NNHAL_FAILURE("output %zu: request dimension %zu is %u, the model computes %u", k, j, d[j], rec.dims[j]);
+              return NNHAL_FAILURE("output %zu: request dimension %zu is %" PRIu32
+                                   ", the model computes %" PRIu32,
+                                   k, j, d[j], rec.dims[j]);
           }
         rec.dims = d;
         rec.rank_known = true;
@@ -305,7 +307,8 @@ Status Execution<C>::allocate_output(std::uint32_t g, std::uint32_t operand, boo
   GraphState& s = graphs_[g];
   RtOperand& rec = s.table[operand];
   const std::uint64_t need = rec.required_bytes();
-  if (need == UINT64_MAX || need > SIZE_MAX / 2) return NNHAL_FAILURE("operand %u: data size overflows", operand);
+  if (need == UINT64_MAX || need > SIZE_MAX / 2)
+    return NNHAL_FAILURE("operand %" PRIu32 ": data size overflows", operand);
   AlignedBuffer* buffer = nullptr;
   if (st.storage == Storage::Dynamic) buffer = &s.dynamic[st.dynamic_slot];
   if (st.storage == Storage::Output && rec.data == nullptr) buffer = s.output_slot[st.io_index];
@@ -316,15 +319,18 @@ Status Execution<C>::allocate_output(std::uint32_t g, std::uint32_t operand, boo
       // beyond its plan).
       const std::uint64_t grown = dynamic_bytes_ + (need - buffer->capacity());
       if (grown > core_->limits.max_dynamic_bytes)
-        return Error::format(ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT,
-                             "operand %u: growing its buffer to %llu bytes would bring the execution's dynamic "
-                             "memory to %llu bytes, above Limits::max_dynamic_bytes (%llu)",
-                             operand, static_cast<unsigned long long>(need), static_cast<unsigned long long>(grown),
-                             static_cast<unsigned long long>(core_->limits.max_dynamic_bytes));
+        return Error::format(
+            ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT,
+            "operand %" PRIu32
+            ": growing its buffer to %llu bytes would bring the execution's dynamic "
+            "memory to %llu bytes, above Limits::max_dynamic_bytes (%llu)",
+            operand, static_cast<unsigned long long>(need), static_cast<unsigned long long>(grown),
+            static_cast<unsigned long long>(core_->limits.max_dynamic_bytes));
       dynamic_bytes_ = grown;
     }
     if (!buffer->reserve(static_cast<std::size_t>(need)))
-      return NNHAL_FAILURE("operand %u: cannot allocate %llu bytes", operand, static_cast<unsigned long long>(need));
+      return NNHAL_FAILURE("operand %" PRIu32 ": cannot allocate %llu bytes", operand,
+                           static_cast<unsigned long long>(need));
     rec.data = buffer->data();
     rec.length = static_cast<std::size_t>(need);
   } else if (need > rec.length) {
@@ -479,7 +485,7 @@ Status Execution<C>::run_compute(std::uint32_t g, const ComputeNode& node) {
       const OperandPlan& st = p.storage[out];
       const RtOperand& declared = (g == 0 && st.storage == Storage::Output) ? main_declared_[st.io_index] : p.operands[out];
       if (auto r = merge_declared_shape(declared, rec, core_->limits.max_tensor_bytes); !r)
-        return std::move(r.error().prefix("%s output operand %u", info.name.data(), out));
+        return std::move(r.error().prefix("%s output operand %" PRIu32, info.name.data(), out));
       NNHAL_TRY(allocate_output(g, out, insufficient));
     }
     if (insufficient) return Error(ErrorStatus::OUTPUT_INSUFFICIENT_SIZE, "an output buffer is too small");
@@ -546,7 +552,7 @@ Status Execution<C>::adopt_result(std::uint32_t g, std::uint32_t operand, const 
   to.dims = result.dims;
   to.rank_known = true;
   if (auto r = merge_declared_shape(declared, to, core_->limits.max_tensor_bytes); !r)
-    return std::move(r.error().prefix("operand %u", operand));
+    return std::move(r.error().prefix("operand %" PRIu32, operand));
   if (in_place) return {};
   bool insufficient = false;
   NNHAL_TRY(allocate_output(g, operand, insufficient));
@@ -564,7 +570,8 @@ Status Execution<C>::run_if(std::uint32_t g, const IfNode& node) {
     return NNHAL_FAILURE("IF condition has no value");
   const bool taken = std::to_integer<std::uint8_t>(cond.data[0]) != 0;
   const std::uint32_t branch = node.branch[taken ? 0 : 1];
-  NNHAL_VLOG(control, "IF in subgraph %u: %s branch, subgraph %u", g, taken ? "then" : "else", branch);
+  NNHAL_VLOG(control, "IF in subgraph %" PRIu32 ": %s branch, subgraph %" PRIu32, g,
+             taken ? "then" : "else", branch);
   const auto ins = p.node_inputs(node);
   const auto outs = p.node_outputs(node);
   NNHAL_TRY(bind_inputs(branch, graphs_[g].table.data(), ins, 0, ins.size()));
@@ -645,7 +652,9 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
     // With tracing on, every iteration takes the general path (the direct one has no spans).
     if (ws.direct && iteration >= 2 && trace_ == nullptr) {
       NNHAL_TRY(run_direct(ws, iteration, start, exact_from));
-      NNHAL_VLOG(control, "WHILE in subgraph %u: finished (direct kernel calls from iteration 2)", g);
+      NNHAL_VLOG(control,
+                 "WHILE in subgraph %" PRIu32 ": finished (direct kernel calls from iteration 2)",
+                 g);
       break;
     }
     // Body iteration j writes buffers [j & 1], so iteration `iteration` reads [previous].
@@ -668,7 +677,8 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
         for (std::size_t i = 0; i < carried; ++i) ws.current[i].data = ws.rebind[i].buffer[previous];
       if (trace_ != nullptr) [[unlikely]]
         end_iteration(iteration + 1);
-      NNHAL_VLOG(control, "WHILE in subgraph %u: %llu iteration(s)", g, static_cast<unsigned long long>(iteration));
+      NNHAL_VLOG(control, "WHILE in subgraph %" PRIu32 ": %llu iteration(s)", g,
+                 static_cast<unsigned long long>(iteration));
       break;
     }
 

@@ -99,8 +99,8 @@ inline Status merge_declared_shape(const RtOperand& declared, RtOperand& compute
                          computed.dims.rank(), declared.dims.rank());
   for (std::size_t i = 0; i < declared.dims.rank(); ++i)
     if (declared.dims[i] != 0 && declared.dims[i] != computed.dims[i])
-      return NNHAL_FAILURE("computed dimension %zu is %u, declared %u", i, computed.dims[i],
-                           declared.dims[i]);
+      return NNHAL_FAILURE("computed dimension %zu is %" PRIu32 ", declared %" PRIu32, i,
+                           computed.dims[i], declared.dims[i]);
   return {};
 }
 
@@ -121,7 +121,8 @@ inline Status check_bound_shape(const RtOperand& declared, const RtOperand& boun
     return NNHAL_FAILURE("input of rank %zu bound where rank %zu is declared", bound.dims.rank(), declared.dims.rank());
   for (std::size_t i = 0; i < declared.dims.rank(); ++i)
     if (declared.dims[i] != 0 && declared.dims[i] != bound.dims[i])
-      return NNHAL_FAILURE("input dimension %zu is %u where %u is declared", i, bound.dims[i], declared.dims[i]);
+      return NNHAL_FAILURE("input dimension %zu is %" PRIu32 " where %" PRIu32 " is declared", i,
+                           bound.dims[i], declared.dims[i]);
   return {};
 }
 }  // namespace nnhal

@@ -189,24 +189,26 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
     const OpKernel* op = kernels.find(operation.type);
     if (is_extension(operation.type)) {
       auto found = resolve_extension_operation(model, kernels.extensions, operation.type);
-      if (!found) return std::move(found.error().prefix("operation %u", k));
+      if (!found) return std::move(found.error().prefix("operation %" PRIu32, k));
       info = (*found)->row;
       op = (*found)->kernel;
     }
     if (info == nullptr || op == nullptr)
-      return NNHAL_FAILURE("operation %u (%s) has no kernel in this program's kernel set", k,
-                           info ? info->name.data() : "unknown");
+      return NNHAL_FAILURE("operation %" PRIu32 " (%s) has no kernel in this program's kernel set",
+                           k, info ? info->name.data() : "unknown");
     for (std::uint32_t in : operation.inputs) last_use[in] = k;
     for (std::uint32_t out : operation.outputs) first_use[out] = last_use[out] = k;
 
     if (op->control_flow) {
       for (std::uint32_t i : operation.inputs)
         if (is_extension(sg.operands[i].type))
-          return NNHAL_FAILURE("operation %u (%s): operand %u has an extension type; IF and WHILE do not take them",
+          return NNHAL_FAILURE("operation %" PRIu32 " (%s): operand %" PRIu32
+                               " has an extension type; IF and WHILE do not take them",
                                k, info->name.data(), i);
       for (std::uint32_t o : operation.outputs)
         if (is_extension(sg.operands[o].type))
-          return NNHAL_FAILURE("operation %u (%s): operand %u has an extension type; IF and WHILE do not take them",
+          return NNHAL_FAILURE("operation %" PRIu32 " (%s): operand %" PRIu32
+                               " has an extension type; IF and WHILE do not take them",
                                k, info->name.data(), o);
     }
     if (operation.type == OperationType::IF) {
@@ -241,7 +243,7 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
     node.check_inputs = detail::inputs_need_checks(plan, ins, is_main);
     if (!node.dynamic) {
       if (auto s = op->infer(io); !s)
-        return std::move(s.error().prefix("operation %u (%s)", k, info->name.data()));
+        return std::move(s.error().prefix("operation %" PRIu32 " (%s)", k, info->name.data()));
       for (std::uint32_t out : outs) {
         RtOperand& rec = plan.operands[out];
         rec.rank_known = true;
@@ -249,7 +251,8 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
         RtOperand declared =
             *make_record(model, sg.operands[out], find_extension_operand_type(model, kernels.extensions, sg.operands[out].type));
         if (auto s = merge_declared_shape(declared, rec, counters.max_tensor_bytes); !s)
-          return std::move(s.error().prefix("operation %u (%s) output operand %u", k, info->name.data(), out));
+          return std::move(s.error().prefix("operation %" PRIu32 " (%s) output operand %" PRIu32, k,
+                                            info->name.data(), out));
       }
     }
     KernelPrepare setup{std::span<std::byte, kNodeParamBytes>(node.params)};
@@ -257,7 +260,8 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
     setup.concurrency = counters.concurrency;
     setup.reference = counters.reference;
     auto kernel = op->select(io, setup);
-    if (!kernel) return std::move(kernel.error().prefix("operation %u (%s)", k, info->name.data()));
+    if (!kernel)
+      return std::move(kernel.error().prefix("operation %" PRIu32 " (%s)", k, info->name.data()));
     node.kernel = *kernel;
     node.workspace_bytes = setup.workspace_bytes;
     plan.nodes.emplace_back(node);

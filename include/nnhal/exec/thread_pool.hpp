@@ -11,7 +11,15 @@
 /// sleep, since a network's next layer follows within microseconds; briefly, so that on a core
 /// shared with another process the threads do not take each other's time (with one core free,
 /// two threads run a network about as fast as one).
+///
+/// Only with NNHAL_ASYNC (builds with threads). With NNHAL_ASYNC=0 (embedded builds, where
+/// std::thread, std::mutex and std::condition_variable may not exist) this header declares
+/// nothing: kernels run on the calling thread, or on a Parallel the program provides itself.
 
+#include "nnhal/config.hpp"
+#include "nnhal/interface/parallel.hpp"
+
+#if NNHAL_ASYNC
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
@@ -19,8 +27,6 @@
 #include <mutex>
 #include <thread>
 #include <vector>
-
-#include "nnhal/interface/parallel.hpp"
 
 namespace nnhal {
 
@@ -158,3 +164,4 @@ class ThreadPool final : public Parallel {
 };
 
 }  // namespace nnhal
+#endif  // NNHAL_ASYNC

@@ -70,7 +70,8 @@ Status run(const NodeIO& io) {
   for (std::size_t n = 0; n < num_rois; ++n) {
     const std::int32_t b = batch[n];
     if (b < 0 || static_cast<std::size_t>(b) >= batches)
-      return NNHAL_INVALID("%s roi %zu has batch index %d, outside [0, %zu)", kName, n, b, batches);
+      return NNHAL_INVALID("%s roi %zu has batch index %" PRId32 ", outside [0, %zu)", kName, n, b,
+                           batches);
     float box[4];
     for (int k = 0; k < 4; ++k) box[k] = roi::to_float(r[n * 4 + k], rois.scale, rois.zero_point);
     if (!(box[0] < box[2]) || !(box[1] < box[3])) return NNHAL_INVALID("%s roi %zu is empty or inverted", kName, n);

@@ -22,7 +22,8 @@ inline Status infer(const NodeIO& io) {
   if (in.rank() != 4) return NNHAL_INVALID("input must have rank 4, it has %zu", in.rank());
   const auto block = io.in<OperandType::TENSOR_INT32>(1);
   if (block.rank() != 1 || block.size() != 2) return NNHAL_INVALID("block_shape must be 1-D with 2 entries");
-  if (block[0] < 1 || block[1] < 1) return NNHAL_INVALID("block_shape (%d, %d) must be >= 1", block[0], block[1]);
+  if (block[0] < 1 || block[1] < 1)
+    return NNHAL_INVALID("block_shape (%" PRId32 ", %" PRId32 ") must be >= 1", block[0], block[1]);
   const bool nchw = layout_nchw(io, 2);
   const Image img = Image::of(in, nchw);
   const auto bh = static_cast<std::uint64_t>(block[0]), bw = static_cast<std::uint64_t>(block[1]);

@@ -73,8 +73,9 @@ inline Expected<Geometry> geometry(const NodeIO& io, bool read_params) {
       return NNHAL_INVALID("%s auxiliary input %zu must be 3-D with the input's first two dimensions", kName, kAux);
     aux_size = a.dims[2];
     if (g.cross && aux_size != in.dims[2])
-      return NNHAL_INVALID("%s auxiliary input %zu must have the input's size %u (cross linking)", kName, kAux,
-                           in.dims[2]);
+      return NNHAL_INVALID("%s auxiliary input %zu must have the input's size %" PRIu32
+                           " (cross linking)",
+                           kName, kAux, in.dims[2]);
   }
   for (std::size_t d = 0; d < 2; ++d) {
     const std::uint32_t n_in = d == 1 && g.parallel ? aux_size : in.dims[2];

@@ -81,7 +81,8 @@ inline Expected<Params> read_params(const NodeIO& io) {
   p.iou_threshold = roi::float_scalar<T>(io, 6);
   p.sigma = roi::float_scalar<T>(io, 7);
   p.nms_score_threshold = roi::float_scalar<T>(io, 8);
-  if (p.kernel < 0 || p.kernel > 2) return NNHAL_INVALID("%s: unsupported NMS kernel %d", kName, p.kernel);
+  if (p.kernel < 0 || p.kernel > 2)
+    return NNHAL_INVALID("%s: unsupported NMS kernel %" PRId32, kName, p.kernel);
   return p;
 }
 
@@ -193,18 +194,20 @@ Expected<std::size_t> run(const NodeIO& io, const Scratch& s, bool write) {
 
   for (std::size_t first = 0; first < rois;) {
     const std::int32_t b = batch[first];
-    if (b < 0) return NNHAL_INVALID("%s roi %zu has a negative batch index %d", kName, first, b);
+    if (b < 0)
+      return NNHAL_INVALID("%s roi %zu has a negative batch index %" PRId32, kName, first, b);
     std::size_t n = 1;
     while (first + n < rois && batch[first + n] == b) ++n;
     for (std::size_t later = first + n; later < rois; ++later)
       if (batch[later] == b)
-        return NNHAL_INVALID("%s: the ROIs of batch %d are not consecutive", kName, b);
+        return NNHAL_INVALID("%s: the ROIs of batch %" PRId32 " are not consecutive", kName, b);
     const std::size_t base = first * classes;  // score index of the batch's first ROI
     // The reference's check: the first n box quadruples of the batch's boxes.
     for (std::size_t i = 0; i < n; ++i) {
       float f[4];
       box_at(base + i, f);
-      if (!(f[0] <= f[2]) || !(f[1] <= f[3])) return NNHAL_INVALID("%s: box %zu of batch %d is inverted", kName, i, b);
+      if (!(f[0] <= f[2]) || !(f[1] <= f[3]))
+        return NNHAL_INVALID("%s: box %zu of batch %" PRId32 " is inverted", kName, i, b);
     }
     const float* bs = s.scores + base;
     std::uint32_t* sel = s.select;

@@ -24,9 +24,10 @@ inline Expected<std::size_t> axis_of(const NodeIO& io) {
   auto axis = resolve_axis(io.scalar<OperandType::INT32>(2), in.rank(), "");
   if (!axis) return std::move(axis.error());
   const std::int32_t groups = io.scalar<OperandType::INT32>(1);
-  if (groups <= 0) return NNHAL_INVALID("num_groups %d is not positive", groups);
+  if (groups <= 0) return NNHAL_INVALID("num_groups %" PRId32 " is not positive", groups);
   if (in[*axis] % static_cast<std::uint32_t>(groups) != 0)
-    return NNHAL_INVALID("axis %zu of size %u is not divisible by num_groups %d", *axis, in[*axis], groups);
+    return NNHAL_INVALID("axis %zu of size %" PRIu32 " is not divisible by num_groups %" PRId32,
+                         *axis, in[*axis], groups);
   return axis;
 }
 

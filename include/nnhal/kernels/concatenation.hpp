@@ -24,7 +24,7 @@ inline Status infer(const NodeIO& io) {
   const Dims& first = io.input(0).dims;
   const std::size_t rank = first.rank();
   if (axis < 0 || static_cast<std::size_t>(axis) >= rank)
-    return NNHAL_INVALID("axis %d is outside [0, %zu)", axis, rank);
+    return NNHAL_INVALID("axis %" PRId32 " is outside [0, %zu)", axis, rank);
   Dims out = first;
   std::uint64_t total = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -32,7 +32,8 @@ inline Status infer(const NodeIO& io) {
     if (d.rank() != rank) return NNHAL_INVALID("input %zu has rank %zu, input 0 has %zu", i, d.rank(), rank);
     for (std::size_t k = 0; k < rank; ++k)
       if (k != static_cast<std::size_t>(axis) && d[k] != first[k])
-        return NNHAL_INVALID("input %zu dimension %zu is %u, input 0 has %u", i, k, d[k], first[k]);
+        return NNHAL_INVALID("input %zu dimension %zu is %" PRIu32 ", input 0 has %" PRIu32, i, k,
+                             d[k], first[k]);
     total += d[static_cast<std::size_t>(axis)];
   }
   if (total > UINT32_MAX) return NNHAL_INVALID("concatenated dimension overflows");

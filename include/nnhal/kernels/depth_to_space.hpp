@@ -21,7 +21,7 @@ inline Status infer(const NodeIO& io) {
   const Dims& in = io.input(0).dims;
   if (in.rank() != 4) return NNHAL_INVALID("input must have rank 4, it has %zu", in.rank());
   const std::int32_t bs = io.scalar<OperandType::INT32>(1);
-  if (bs <= 0) return NNHAL_INVALID("block_size %d is not positive", bs);
+  if (bs <= 0) return NNHAL_INVALID("block_size %" PRId32 " is not positive", bs);
   const bool nchw = layout_nchw(io, 2);
   const Image img = Image::of(in, nchw);
   const auto b = static_cast<std::uint64_t>(bs);

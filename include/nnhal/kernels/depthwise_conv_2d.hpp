@@ -69,17 +69,21 @@ inline Expected<Conv> resolve(const NodeIO& io) {
   auto s = window::read_scalars(io, 3, 1, kName);
   if (!s) return std::move(s.error());
   Conv cv;
-  if (s->extra[0] < 1) return NNHAL_FAILURE("%s has a non-positive depth multiplier %d", kName, s->extra[0]);
+  if (s->extra[0] < 1)
+    return NNHAL_FAILURE("%s has a non-positive depth multiplier %" PRId32, kName, s->extra[0]);
   cv.multiplier = static_cast<std::uint32_t>(s->extra[0]);
   cv.activation = s->activation;
   cv.in = window::Image::of(in, s->nchw);
   const std::uint32_t depth_out = f[3];
-  if (f[0] != 1) return NNHAL_FAILURE("%s filter dimension 0 is %u, expected 1", kName, f[0]);
+  if (f[0] != 1)
+    return NNHAL_FAILURE("%s filter dimension 0 is %" PRIu32 ", expected 1", kName, f[0]);
   if (bias[0] != depth_out)
-    return NNHAL_FAILURE("%s bias length %u differs from the filter's depth %u", kName, bias[0], depth_out);
+    return NNHAL_FAILURE("%s bias length %" PRIu32 " differs from the filter's depth %" PRIu32,
+                         kName, bias[0], depth_out);
   if (std::uint64_t{cv.in.c} * cv.multiplier != depth_out)
-    return NNHAL_FAILURE("%s input depth %u times multiplier %u differs from the filter's depth %u", kName,
-                         cv.in.c, cv.multiplier, depth_out);
+    return NNHAL_FAILURE("%s input depth %" PRIu32 " times multiplier %" PRIu32
+                         " differs from the filter's depth %" PRIu32,
+                         kName, cv.in.c, cv.multiplier, depth_out);
   if (depth_out == 0) return NNHAL_FAILURE("%s has an empty filter depth", kName);
   if (f[1] > INT32_MAX || f[2] > INT32_MAX) return NNHAL_FAILURE("%s filter is too large", kName);
   auto g = window::resolve(*s, cv.in.h, cv.in.w, static_cast<std::int32_t>(f[1]), static_cast<std::int32_t>(f[2]), kName);
@@ -88,7 +92,8 @@ inline Expected<Conv> resolve(const NodeIO& io) {
   const std::int64_t eff_w = window::effective_filter(g->filter_w, g->dilation_w);
   const std::int64_t eff_h = window::effective_filter(g->filter_h, g->dilation_h);
   if (!(eff_w > g->pad_w.head && eff_w > g->pad_w.tail && eff_h > g->pad_h.head && eff_h > g->pad_h.tail))
-    return NNHAL_FAILURE("%s: a padding (%d, %d, %d, %d) is not smaller than the effective filter (%lld x %lld)",
+    return NNHAL_FAILURE("%s: a padding (%" PRId32 ", %" PRId32 ", %" PRId32 ", %" PRId32
+                         ") is not smaller than the effective filter (%lld x %lld)",
                          kName, g->pad_w.head, g->pad_w.tail, g->pad_h.head, g->pad_h.tail,
                          static_cast<long long>(eff_h), static_cast<long long>(eff_w));
   cv.out = window::Image::of(window::Image::dims(s->nchw, cv.in.n, g->out_h, g->out_w, depth_out), s->nchw);
@@ -252,7 +257,8 @@ Status kernel_quant(const NodeIO& io) {
   const Params& params = io.params<Params>();
   const QuantParams& p = params.q;
   if (p.per_channel && p.channels != cv->out.c)
-    return NNHAL_FAILURE("%s filter has %u channel scales for %u output channels", kName, p.channels, cv->out.c);
+    return NNHAL_FAILURE("%s filter has %" PRIu32 " channel scales for %" PRIu32 " output channels",
+                         kName, p.channels, cv->out.c);
   if (io.output(0).dims.element_count() == 0) return {};
   const filter_requant::Tables tables = filter_requant::tables_of(io.packed(), p.channels);
   const RtOperand& o = io.output(0);

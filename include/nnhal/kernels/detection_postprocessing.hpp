@@ -81,14 +81,18 @@ inline Expected<Params> read_params(const NodeIO& io) {
     return NNHAL_INVALID("%s scales must be positive", kName);
   if (!(p.score_threshold >= 0)) return NNHAL_INVALID("%s score_threshold must be >= 0", kName);
   if (!(p.iou_threshold >= 0)) return NNHAL_INVALID("%s iou_threshold must be >= 0", kName);
-  if (p.max_detections <= 0) return NNHAL_INVALID("%s max_num_detections %d must be positive", kName, p.max_detections);
+  if (p.max_detections <= 0)
+    return NNHAL_INVALID("%s max_num_detections %" PRId32 " must be positive", kName,
+                         p.max_detections);
   std::uint64_t rows = static_cast<std::uint64_t>(p.max_detections);
   if (p.regular) {
     if (p.max_per_class <= 0)
-      return NNHAL_INVALID("%s max_detections_per_class %d must be positive", kName, p.max_per_class);
+      return NNHAL_INVALID("%s max_detections_per_class %" PRId32 " must be positive", kName,
+                           p.max_per_class);
   } else {
     if (p.max_classes <= 0)
-      return NNHAL_INVALID("%s max_classes_per_detection %d must be positive", kName, p.max_classes);
+      return NNHAL_INVALID("%s max_classes_per_detection %" PRId32 " must be positive", kName,
+                           p.max_classes);
     rows *= static_cast<std::uint64_t>(p.max_classes);
   }
   if (rows > UINT32_MAX) return NNHAL_INVALID("%s: the number of detections overflows", kName);
@@ -103,10 +107,16 @@ inline Expected<Shape> read_shape(const NodeIO& io) {
   if (s.rank() != 3 || d.rank() != 3 || a.rank() != 2)
     return NNHAL_INVALID("%s scores and box_deltas must have rank 3, anchors rank 2", kName);
   Shape g{s[0], s[1], s[2], d[2]};
-  if (d[0] != g.batches || d[1] != g.anchors) return NNHAL_INVALID("%s box_deltas must be [%u, %u, >= 4]", kName, g.batches, g.anchors);
-  if (a[0] != g.anchors || a[1] != 4) return NNHAL_INVALID("%s anchors must have shape [%u, 4]", kName, g.anchors);
-  if (g.classes <= 1) return NNHAL_INVALID("%s needs more than one class (has %u)", kName, g.classes);
-  if (g.box_length < 4) return NNHAL_INVALID("%s has %u box deltas per anchor, at least 4 needed", kName, g.box_length);
+  if (d[0] != g.batches || d[1] != g.anchors)
+    return NNHAL_INVALID("%s box_deltas must be [%" PRIu32 ", %" PRIu32 ", >= 4]", kName, g.batches,
+                         g.anchors);
+  if (a[0] != g.anchors || a[1] != 4)
+    return NNHAL_INVALID("%s anchors must have shape [%" PRIu32 ", 4]", kName, g.anchors);
+  if (g.classes <= 1)
+    return NNHAL_INVALID("%s needs more than one class (has %" PRIu32 ")", kName, g.classes);
+  if (g.box_length < 4)
+    return NNHAL_INVALID("%s has %" PRIu32 " box deltas per anchor, at least 4 needed", kName,
+                         g.box_length);
   return g;
 }
 
@@ -147,7 +157,9 @@ Status kernel(const NodeIO& io) {
     return NNHAL_FAILURE("%s output shapes do not match the inputs", kName);
   const std::uint64_t need = scratch_bytes(g.anchors, g.classes);
   if (io.workspace() == nullptr || need > io.params<Planned>().workspace_bytes)
-    return NNHAL_FAILURE("%s: scores of %u x %u need more scratch than planned at prepare", kName, g.anchors, g.classes);
+    return NNHAL_FAILURE("%s: scores of %" PRIu32 " x %" PRIu32
+                         " need more scratch than planned at prepare",
+                         kName, g.anchors, g.classes);
   const std::size_t na = g.anchors, nc = g.classes;
   float* boxes = reinterpret_cast<float*>(io.workspace());
   float* scores = boxes + 4 * na;

@@ -34,7 +34,8 @@ inline Status kernel(const NodeIO& io) {
   const std::uint32_t rows = values.dims[0];
   for (std::size_t i = 0; i < lookups.size(); ++i)
     if (lookups[i] < 0 || static_cast<std::uint32_t>(lookups[i]) >= rows)
-      return NNHAL_INVALID("lookups[%zu] = %d is outside [0, %u)", i, lookups[i], rows);
+      return NNHAL_INVALID("lookups[%zu] = %" PRId32 " is outside [0, %" PRIu32 ")", i, lookups[i],
+                           rows);
   const std::size_t row = dims_product(values.dims, 1, values.dims.rank()) * element_size(values.type);
   std::byte* dst = io.output(0).data;
   for (std::size_t i = 0; i < lookups.size(); ++i, dst += row)

@@ -25,7 +25,8 @@ inline Status infer(const NodeIO& io) {
   RtOperand& out = io.output(0);
   out.dims.resize(rank);
   for (std::size_t i = 0; i < rank; ++i) {
-    if (d[i] < 0) return NNHAL_INVALID("FILL input 0 (dims) entry %zu is negative (%d)", i, d[i]);
+    if (d[i] < 0)
+      return NNHAL_INVALID("FILL input 0 (dims) entry %zu is negative (%" PRId32 ")", i, d[i]);
     out.dims[i] = static_cast<std::uint32_t>(d[i]);
   }
   out.rank_known = true;

@@ -33,13 +33,16 @@ inline Status infer(const NodeIO& io) {
   if (bias.rank() != 1) return NNHAL_FAILURE("FULLY_CONNECTED bias has rank %zu, expected 1", bias.rank());
   const std::uint32_t num_units = w[0], input_size = w[1];
   if (num_units == 0 || input_size == 0)
-    return NNHAL_FAILURE("FULLY_CONNECTED weights [%u, %u] must not be empty", num_units, input_size);
+    return NNHAL_FAILURE("FULLY_CONNECTED weights [%" PRIu32 ", %" PRIu32 "] must not be empty",
+                         num_units, input_size);
   const std::uint64_t elements = in.element_count();
   if (elements % input_size != 0)
-    return NNHAL_FAILURE("FULLY_CONNECTED input has %llu elements, not a multiple of input_size %u",
-                         static_cast<unsigned long long>(elements), input_size);
+    return NNHAL_FAILURE(
+        "FULLY_CONNECTED input has %llu elements, not a multiple of input_size %" PRIu32,
+        static_cast<unsigned long long>(elements), input_size);
   if (bias[0] != num_units)
-    return NNHAL_FAILURE("FULLY_CONNECTED bias length %u differs from num_units %u", bias[0], num_units);
+    return NNHAL_FAILURE("FULLY_CONNECTED bias length %" PRIu32 " differs from num_units %" PRIu32,
+                         bias[0], num_units);
   const std::uint64_t batch = elements / input_size;
   if (batch > UINT32_MAX) return NNHAL_FAILURE("FULLY_CONNECTED batch size too large");
   RtOperand& out = io.output(0);
@@ -51,7 +54,7 @@ inline Status infer(const NodeIO& io) {
 /// Reads the activation scalar (input 3); GENERAL_FAILURE if it is not a defined code.
 inline Expected<std::int32_t> activation(const NodeIO& io) {
   const std::int32_t act = io.scalar<OperandType::INT32>(3);
-  if (!is_valid_activation(act)) return NNHAL_FAILURE("invalid fused activation %d", act);
+  if (!is_valid_activation(act)) return NNHAL_FAILURE("invalid fused activation %" PRId32, act);
   return act;
 }
 

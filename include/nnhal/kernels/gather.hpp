@@ -59,7 +59,8 @@ inline Status kernel(const NodeIO& io) {
   const std::size_t count = idx.size();
   for (std::size_t i = 0; i < count; ++i)
     if (idx[i] < 0 || static_cast<std::uint32_t>(idx[i]) >= size)
-      return NNHAL_INVALID("indices[%zu] = %d is outside [0, %u)", i, idx[i], size);
+      return NNHAL_INVALID("indices[%zu] = %" PRId32 " is outside [0, %" PRIu32 ")", i, idx[i],
+                           size);
   const std::size_t outer = dims_product(in.dims, 0, *axis);
   const std::size_t slab = dims_product(in.dims, *axis + 1, in.dims.rank()) * element_size(in.type);
   const std::int32_t* index = idx.data();

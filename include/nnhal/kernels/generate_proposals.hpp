@@ -90,9 +90,10 @@ inline Expected<Shape> read_shape(const NodeIO& io) {
   const std::uint32_t dh = g.nchw ? d[2] : d[1], dw = g.nchw ? d[3] : d[2], dc = g.nchw ? d[1] : d[3];
   if (d[0] != g.batches || dh != g.height || dw != g.width || std::uint64_t{dc} != 4 * std::uint64_t{g.anchors})
     return NNHAL_INVALID("%s bbox_deltas must match the scores with 4 values per anchor", kName);
-  if (a[0] != g.anchors || a[1] != 4) return NNHAL_INVALID("%s anchors must have shape [%u, 4]", kName, g.anchors);
+  if (a[0] != g.anchors || a[1] != 4)
+    return NNHAL_INVALID("%s anchors must have shape [%" PRIu32 ", 4]", kName, g.anchors);
   if (info[0] != g.batches || info[1] != 2)
-    return NNHAL_INVALID("%s image_info must have shape [%u, 2]", kName, g.batches);
+    return NNHAL_INVALID("%s image_info must have shape [%" PRIu32 ", 2]", kName, g.batches);
   for (std::size_t i : {std::size_t{2}, std::size_t{3}}) {
     const RtOperand& q = io.input(i);
     if ((q.type == OperandType::TENSOR_QUANT16_SYMM || q.type == OperandType::TENSOR_QUANT16_ASYMM) &&

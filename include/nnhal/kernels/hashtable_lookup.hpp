@@ -26,7 +26,8 @@ inline Status infer(const NodeIO& io) {
   if (lookups.rank() != 1) return NNHAL_INVALID("lookups must be 1-D, it has rank %zu", lookups.rank());
   if (keys.rank() != 1) return NNHAL_INVALID("keys must be 1-D, it has rank %zu", keys.rank());
   if (values.rank() < 1) return NNHAL_INVALID("values must have rank >= 1");
-  if (keys[0] != values[0]) return NNHAL_INVALID("%u keys for %u value rows", keys[0], values[0]);
+  if (keys[0] != values[0])
+    return NNHAL_INVALID("%" PRIu32 " keys for %" PRIu32 " value rows", keys[0], values[0]);
   Dims out = values;
   out[0] = lookups[0];
   NNHAL_TRY(set_output(io, 0, out));

@@ -55,10 +55,13 @@ inline Expected<Geometry> read_geometry(const NodeIO& io) {
   g.size = d[2];
   g.keypoints = g.nchw ? d[1] : d[3];
   const std::uint32_t other = g.nchw ? d[3] : d[1];
-  if (other != g.size) return NNHAL_INVALID("%s heatmaps are not square (%u x %u)", kName, other, g.size);
-  if (g.size < 2) return NNHAL_INVALID("%s heatmap size %u is smaller than 2", kName, g.size);
+  if (other != g.size)
+    return NNHAL_INVALID("%s heatmaps are not square (%" PRIu32 " x %" PRIu32 ")", kName, other,
+                         g.size);
+  if (g.size < 2)
+    return NNHAL_INVALID("%s heatmap size %" PRIu32 " is smaller than 2", kName, g.size);
   if (boxes.dims.rank() != 2 || boxes.dims[0] != g.boxes || boxes.dims[1] != 4)
-    return NNHAL_INVALID("%s boxes must have shape [%u, 4]", kName, g.boxes);
+    return NNHAL_INVALID("%s boxes must have shape [%" PRIu32 ", 4]", kName, g.boxes);
   NNHAL_TRY(roi::check_box_quant(boxes, kName, "boxes"));
   return g;
 }

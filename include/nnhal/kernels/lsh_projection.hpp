@@ -198,11 +198,14 @@ inline Expected<Geometry> read_geometry(const NodeIO& io) {
   Geometry g;
   g.type = io.scalar<OperandType::INT32>(3);
   if (g.type != kSparseDeprecated && g.type != kDense && g.type != kSparse)
-    return NNHAL_INVALID("%s type %d is not 1 (sparse, deprecated), 2 (dense) or 3 (sparse)", kName, g.type);
+    return NNHAL_INVALID("%s type %" PRId32
+                         " is not 1 (sparse, deprecated), 2 (dense) or 3 (sparse)",
+                         kName, g.type);
   if (hash.dims.rank() != 2) return NNHAL_INVALID("%s hash must have rank 2", kName);
   g.num_hash = hash.dims[0];
   g.num_bits = hash.dims[1];
-  if (g.num_bits < 1 || g.num_bits > 32) return NNHAL_INVALID("%s has %u bits per hash, 1 to 32 supported", kName, g.num_bits);
+  if (g.num_bits < 1 || g.num_bits > 32)
+    return NNHAL_INVALID("%s has %" PRIu32 " bits per hash, 1 to 32 supported", kName, g.num_bits);
   if (in.dims.rank() < 1) return NNHAL_INVALID("%s input must have rank >= 1", kName);
   g.rows = in.dims[0];
   if (g.rows == 0) return NNHAL_INVALID("%s input has no rows", kName);
@@ -211,7 +214,8 @@ inline Expected<Geometry> read_geometry(const NodeIO& io) {
   g.row_bytes = static_cast<std::size_t>(bytes / g.rows);
   if (io.has_input(2)) {
     const Dims& w = io.input(2).dims;
-    if (w.rank() != 1 || w[0] != g.rows) return NNHAL_INVALID("%s weight must have shape [%u]", kName, g.rows);
+    if (w.rank() != 1 || w[0] != g.rows)
+      return NNHAL_INVALID("%s weight must have shape [%" PRIu32 "]", kName, g.rows);
   }
   return g;
 }

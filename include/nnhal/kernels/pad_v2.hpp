@@ -29,7 +29,8 @@ Expected<element_t<T>> pad_value(const NodeIO& io) {
   } else {
     const std::int32_t v = io.scalar<OperandType::INT32>(2);
     if (v < std::numeric_limits<E>::min() || v > std::numeric_limits<E>::max())
-      return NNHAL_INVALID("pad value %d is outside the range of %s", v, to_string(T).data());
+      return NNHAL_INVALID("pad value %" PRId32 " is outside the range of %s", v,
+                           to_string(T).data());
     return static_cast<E>(v);
   }
 }

@@ -49,7 +49,8 @@ inline Expected<Sizes> check(const NodeIO& io) {
   if (!rank(kPrevOutput, 2)) return NNHAL_INVALID("%s input %zu (previous output) must have rank 2", kName, kPrevOutput);
   Sizes s{in.dims[0], in.dims[1], prev.dims[1]};
   if (prev.dims[0] != s.batch)
-    return NNHAL_INVALID("%s previous output batch %u differs from the input's %u", kName, prev.dims[0], s.batch);
+    return NNHAL_INVALID("%s previous output batch %" PRIu32 " differs from the input's %" PRIu32,
+                         kName, prev.dims[0], s.batch);
   for (const RtOperand* a : {&in, &prev})
     if (a->scale != 1.0f / 128.0f || a->zero_point != 128)
       return NNHAL_INVALID("%s input and previous output need scale 1/128 and zero point 128", kName);
@@ -60,21 +61,24 @@ inline Expected<Sizes> check(const NodeIO& io) {
       const std::uint32_t cols = i < kRecurrentToGate ? s.input_size : s.output_size;
       const RtOperand& w = io.input(i);
       if (!rank(i, 2) || w.dims[0] != s.output_size || w.dims[1] != cols)
-        return NNHAL_INVALID("%s input %zu must have shape [%u, %u]", kName, i, s.output_size, cols);
+        return NNHAL_INVALID("%s input %zu must have shape [%" PRIu32 ", %" PRIu32 "]", kName, i,
+                             s.output_size, cols);
       if (w.scale != w0.scale || w.zero_point != w0.zero_point)
         return NNHAL_INVALID("%s input %zu: all weights need one scale and zero point", kName, i);
     }
     const RtOperand& bias = io.input(kGateBias + g);
     if (!rank(kGateBias + g, 1) || bias.dims[0] != s.output_size)
-      return NNHAL_INVALID("%s input %zu must have shape [%u]", kName, kGateBias + g, s.output_size);
+      return NNHAL_INVALID("%s input %zu must have shape [%" PRIu32 "]", kName, kGateBias + g,
+                           s.output_size);
     // Compared as the reference does: the float bias scale against weights scale / 128.0 in double.
     if (static_cast<double>(bias.scale) != static_cast<double>(w0.scale) / 128.0 || bias.zero_point != 0)
       return NNHAL_INVALID("%s input %zu: bias scale must be weights scale / 128 and zero point 0", kName,
                            kGateBias + g);
   }
   if (!rank(kPrevCell, 2) || cell.dims[0] != s.batch || cell.dims[1] != s.output_size)
-    return NNHAL_INVALID("%s input %zu (previous cell state) must have shape [%u, %u]", kName, kPrevCell, s.batch,
-                         s.output_size);
+    return NNHAL_INVALID("%s input %zu (previous cell state) must have shape [%" PRIu32 ", %" PRIu32
+                         "]",
+                         kName, kPrevCell, s.batch, s.output_size);
   int log2 = 0;
   if (cell.zero_point != 0 || !qlstm_common::checked_log2(cell.scale, log2) || log2 + 15 != 4)
     return NNHAL_INVALID("%s cell state needs scale 2^-11 and zero point 0", kName);

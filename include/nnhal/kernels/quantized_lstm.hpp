@@ -81,8 +81,9 @@ inline Status expect_dims(const NodeIO& io, std::size_t i, std::initializer_list
   for (std::uint32_t w : want) ok = ok && op.dims[k++] == w;
   if (!ok) {
     if (want.size() == 1)
-      return NNHAL_INVALID("%s input %zu must have shape [%u]", kName, i, *want.begin());
-    return NNHAL_INVALID("%s input %zu must have shape [%u, %u]", kName, i, *want.begin(), *(want.begin() + 1));
+      return NNHAL_INVALID("%s input %zu must have shape [%" PRIu32 "]", kName, i, *want.begin());
+    return NNHAL_INVALID("%s input %zu must have shape [%" PRIu32 ", %" PRIu32 "]", kName, i,
+                         *want.begin(), *(want.begin() + 1));
   }
   return {};
 }
@@ -151,7 +152,9 @@ inline Expected<Sizes> check(const NodeIO& io, bool optional) {
     if (has(kProjBias)) NNHAL_TRY(expect_dims(io, kProjBias, {O}));
   } else if (O != U) {
     // The reference copies batch * output_size values out of its batch * num_units hidden state.
-    return NNHAL_INVALID("%s output size %u differs from num_units %u without projection", kName, O, U);
+    return NNHAL_INVALID("%s output size %" PRIu32 " differs from num_units %" PRIu32
+                         " without projection",
+                         kName, O, U);
   }
   return s;
 }
@@ -173,7 +176,7 @@ struct Scales {
   quant::Multiplier hidden{}, projection{};
   std::array<std::int32_t, 4> variance_limit{};
   std::uint64_t bad = 0;
-  std::int32_t cell_shift = 0;
+  int cell_shift = 0;  ///< log2 of the cell state scale, in [-15, -9] (checked_log2 writes an int)
   std::int16_t cell_clip = 0;
   std::int8_t projection_clip = 0;
   std::int8_t hidden_zero_point = 0;
@@ -202,7 +205,8 @@ inline Expected<Scales> compute_scales(const NodeIO& io) {
                          static_cast<double>(cell_scale));
   // The reference reads this INT32 scalar as an int8_t.
   if (hidden_zp < -128 || hidden_zp > 127)
-    return NNHAL_INVALID("%s hidden state zero point %d is outside int8", kName, hidden_zp);
+    return NNHAL_INVALID("%s hidden state zero point %" PRId32 " is outside int8", kName,
+                         hidden_zp);
   s.hidden_zero_point = static_cast<std::int8_t>(hidden_zp);
   const float in_scale = io.input(kInput).scale, out_scale = io.input(kPrevOutput).scale;
   const double cell_pot = std::pow(2.0, s.cell_shift);
@@ -348,8 +352,11 @@ inline Status kernel(const NodeIO& io) {
   const std::uint32_t U = s.num_units, O = s.output_size;
   if (s.batch == 0 || U == 0) return {};
   if (U > planned.units)
-    return NNHAL_FAILURE("%s: num_units %u needs more scratch than planned at prepare for %u units (the weights' "
-                         "shape was unknown then)", kName, U, planned.units);
+    return NNHAL_FAILURE("%s: num_units %" PRIu32
+                         " needs more scratch than planned at prepare for %" PRIu32
+                         " units (the weights' "
+                         "shape was unknown then)",
+                         kName, U, planned.units);
   for (std::size_t o = 0; o < 3; ++o)
     if (io.output(o).data == nullptr) return NNHAL_FAILURE("%s output %zu has no buffer", kName, o);
 

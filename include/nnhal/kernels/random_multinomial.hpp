@@ -71,7 +71,7 @@ inline Expected<Shape> read_shape(const NodeIO& io) {
   const Dims& d = io.input(0).dims;
   if (d.rank() != 2) return NNHAL_INVALID("%s logits must have rank 2", kName);
   const std::int32_t n = io.scalar<OperandType::INT32>(1);
-  if (n <= 0) return NNHAL_INVALID("%s num_samples %d must be positive", kName, n);
+  if (n <= 0) return NNHAL_INVALID("%s num_samples %" PRId32 " must be positive", kName, n);
   const Dims& s = io.input(2).dims;
   if (s.rank() != 1 || s[0] != 2) return NNHAL_INVALID("%s seeds must have shape [2]", kName);
   if (d[1] == 0) return NNHAL_INVALID("%s logits have no class", kName);
@@ -94,7 +94,8 @@ Status kernel(const NodeIO& io) {
     return NNHAL_FAILURE("%s output shape does not match the inputs", kName);
   if (s.batches == 0) return {};
   if (io.workspace() == nullptr || std::uint64_t{s.classes} * sizeof(double) > io.params<Planned>().workspace_bytes)
-    return NNHAL_FAILURE("%s: %u classes need more scratch than planned at prepare", kName, s.classes);
+    return NNHAL_FAILURE("%s: %" PRIu32 " classes need more scratch than planned at prepare", kName,
+                         s.classes);
   const element_t<T>* logits = io.in_data<T>(0);
   const std::int32_t* seeds = io.in_data<OperandType::TENSOR_INT32>(2);
   std::int32_t* out = io.out_data<OperandType::TENSOR_INT32>(0);

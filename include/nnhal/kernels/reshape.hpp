@@ -38,7 +38,7 @@ inline Status infer(const NodeIO& io) {
       out.push_back(0);
       continue;
     }
-    if (v < -1) return NNHAL_FAILURE("RESHAPE target shape entry %zu is %d", i, v);
+    if (v < -1) return NNHAL_FAILURE("RESHAPE target shape entry %zu is %" PRId32, i, v);
     const auto uv = static_cast<std::uint64_t>(v);
     product = uv != 0 && product > UINT64_MAX / uv ? UINT64_MAX : product * uv;  // saturating
     out.push_back(static_cast<std::uint32_t>(v));

@@ -58,7 +58,8 @@ inline Expected<Params> read_params(const NodeIO& io) {
   p.h_samples = io.scalar<OperandType::INT32>(7);
   p.w_samples = io.scalar<OperandType::INT32>(8);
   if (p.h_samples < 0 || p.w_samples < 0)
-    return NNHAL_INVALID("%s sampling ratios %d, %d are negative", kName, p.h_samples, p.w_samples);
+    return NNHAL_INVALID("%s sampling ratios %" PRId32 ", %" PRId32 " are negative", kName,
+                         p.h_samples, p.w_samples);
   return p;
 }
 
@@ -128,7 +129,8 @@ inline Expected<RoiGeometry> geometry(const NodeIO& io, std::size_t r, const win
   }
   const auto W = static_cast<float>(im.w), H = static_cast<float>(im.h);
   if (!(ws <= W) || !(hs <= H) || !(we <= W) || !(he <= H))
-    return NNHAL_INVALID("%s roi %zu lies outside the %u x %u input", kName, r, im.h, im.w);
+    return NNHAL_INVALID("%s roi %zu lies outside the %" PRIu32 " x %" PRIu32 " input", kName, r,
+                         im.h, im.w);
   if (!(ws <= we) || !(hs <= he)) return NNHAL_INVALID("%s roi %zu is inverted", kName, r);
   RoiGeometry g;
   g.w_start = ws, g.h_start = hs;
@@ -141,7 +143,8 @@ inline Expected<RoiGeometry> geometry(const NodeIO& io, std::size_t r, const win
                                 : static_cast<std::uint32_t>(std::ceil(g.h_step));
   const std::uint64_t count = std::uint64_t{g.w_samples} * g.h_samples;
   if (count == 0 || count > static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()))
-    return NNHAL_INVALID("%s roi %zu: %u x %u samples per bin is out of range", kName, r, g.h_samples, g.w_samples);
+    return NNHAL_INVALID("%s roi %zu: %" PRIu32 " x %" PRIu32 " samples per bin is out of range",
+                         kName, r, g.h_samples, g.w_samples);
   g.count = static_cast<std::int32_t>(count);
   g.w_bin = g.w_step / static_cast<float>(g.w_samples);
   g.h_bin = g.h_step / static_cast<float>(g.h_samples);
@@ -172,7 +175,8 @@ Status kernel(const NodeIO& io) {
   const std::int32_t* batch = io.in_data<OperandType::TENSOR_INT32>(2);
   for (std::size_t r = 0; r < num_rois; ++r) {
     if (batch[r] < 0 || static_cast<std::uint32_t>(batch[r]) >= si.n)
-      return NNHAL_INVALID("%s roi %zu has batch index %d, outside [0, %u)", kName, r, batch[r], si.n);
+      return NNHAL_INVALID("%s roi %zu has batch index %" PRId32 ", outside [0, %" PRIu32 ")",
+                           kName, r, batch[r], si.n);
     auto ge = geometry<T>(io, r, si, p, so.h, so.w);
     if (!ge) return std::move(ge.error());
     const RoiGeometry& g = *ge;

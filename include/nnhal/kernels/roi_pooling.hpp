@@ -81,21 +81,23 @@ Status kernel(const NodeIO& io) {
   if constexpr (roi::kQuantized<T>) empty = static_cast<E>(in.zero_point);
   for (std::size_t r = 0; r < num_rois; ++r) {
     if (batch[r] < 0 || static_cast<std::uint32_t>(batch[r]) >= si.n)
-      return NNHAL_INVALID("%s roi %zu has batch index %d, outside [0, %u)", kName, r, batch[r], si.n);
+      return NNHAL_INVALID("%s roi %zu has batch index %" PRId32 ", outside [0, %" PRIu32 ")",
+                           kName, r, batch[r], si.n);
     float b[4];
     for (int k = 0; k < 4; ++k) b[k] = roi::to_float(boxes[r * 4 + k], bx.scale, bx.zero_point);
     if (!(b[0] >= 0) || !(b[1] >= 0) || !(b[2] >= 0) || !(b[3] >= 0))
       return NNHAL_INVALID("%s roi %zu has a negative or NaN coordinate", kName, r);
     if (!(b[0] * w_scale <= W) || !(b[1] * h_scale <= H) || !(b[2] * w_scale <= W) || !(b[3] * h_scale <= H))
-      return NNHAL_INVALID("%s roi %zu lies outside the %u x %u input", kName, r, si.h, si.w);
+      return NNHAL_INVALID("%s roi %zu lies outside the %" PRIu32 " x %" PRIu32 " input", kName, r,
+                           si.h, si.w);
     if (!(b[0] <= b[2]) || !(b[1] <= b[3])) return NNHAL_INVALID("%s roi %zu is inverted", kName, r);
     // Scaled coordinates are within [0, image size], so these conversions are defined.
     const auto ws = static_cast<std::int32_t>(std::round(b[0] * w_scale));
     const auto hs = static_cast<std::int32_t>(std::round(b[1] * h_scale));
     const auto we = static_cast<std::int32_t>(std::round(b[2] * w_scale));
     const auto he = static_cast<std::int32_t>(std::round(b[3] * h_scale));
-    const auto roi_w = static_cast<float>(std::max(we - ws + 1, 1));
-    const auto roi_h = static_cast<float>(std::max(he - hs + 1, 1));
+    const auto roi_w = static_cast<float>(std::max<std::int32_t>(we - ws + 1, 1));
+    const auto roi_h = static_cast<float>(std::max<std::int32_t>(he - hs + 1, 1));
     const float w_step = roi_w / static_cast<float>(so.w), h_step = roi_h / static_cast<float>(so.h);
     const E* base = data + si.at(static_cast<std::size_t>(batch[r]), 0, 0, 0);
     for (std::uint32_t i = 0; i < so.h; ++i) {

@@ -25,10 +25,11 @@ inline Expected<Params> params(const NodeIO& io) {
   const auto block = io.in<OperandType::TENSOR_INT32>(1);
   const auto pads = io.in<OperandType::TENSOR_INT32>(2);
   if (block.rank() != 1 || block.size() != 2) return NNHAL_INVALID("block_shape must be 1-D with 2 entries");
-  if (block[0] < 1 || block[1] < 1) return NNHAL_INVALID("block_shape (%d, %d) must be >= 1", block[0], block[1]);
+  if (block[0] < 1 || block[1] < 1)
+    return NNHAL_INVALID("block_shape (%" PRId32 ", %" PRId32 ") must be >= 1", block[0], block[1]);
   if (pads.rank() != 2 || pads.dim(0) != 2 || pads.dim(1) != 2) return NNHAL_INVALID("paddings must have shape [2, 2]");
   for (std::size_t i = 0; i < 4; ++i)
-    if (pads[i] < 0) return NNHAL_INVALID("paddings[%zu] = %d is negative", i, pads[i]);
+    if (pads[i] < 0) return NNHAL_INVALID("paddings[%zu] = %" PRId32 " is negative", i, pads[i]);
   const auto u = [](std::int32_t v) { return static_cast<std::uint64_t>(v); };
   return Params{u(block[0]), u(block[1]), u(pads[0]), u(pads[1]), u(pads[2]), u(pads[3])};
 }

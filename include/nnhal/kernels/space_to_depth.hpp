@@ -21,12 +21,13 @@ inline Status infer(const NodeIO& io) {
   const Dims& in = io.input(0).dims;
   if (in.rank() != 4) return NNHAL_INVALID("input must have rank 4, it has %zu", in.rank());
   const std::int32_t bs = io.scalar<OperandType::INT32>(1);
-  if (bs <= 0) return NNHAL_INVALID("block_size %d is not positive", bs);
+  if (bs <= 0) return NNHAL_INVALID("block_size %" PRId32 " is not positive", bs);
   const bool nchw = layout_nchw(io, 2);
   const Image img = Image::of(in, nchw);
   const auto b = static_cast<std::uint64_t>(bs);
   if (img.h % b != 0 || img.w % b != 0)
-    return NNHAL_INVALID("height %zu and width %zu are not both divisible by block_size %d", img.h, img.w, bs);
+    return NNHAL_INVALID("height %zu and width %zu are not both divisible by block_size %" PRId32,
+                         img.h, img.w, bs);
   auto c = checked_dim(img.c * b * b, "output depth");
   if (!c) return std::move(c.error());
   return set_output(io, 0, Image::of(img.n, img.h / b, img.w / b, *c, nchw).dims(nchw));

@@ -23,9 +23,11 @@ inline Status infer(const NodeIO& io) {
   if (!axis) return std::move(axis.error());
   const std::int32_t n = io.scalar<OperandType::INT32>(2);
   if (n <= 0 || static_cast<std::size_t>(n) != io.output_count())
-    return NNHAL_INVALID("num_splits is %d, the operation has %zu outputs", n, io.output_count());
+    return NNHAL_INVALID("num_splits is %" PRId32 ", the operation has %zu outputs", n,
+                         io.output_count());
   if (in[*axis] % static_cast<std::uint32_t>(n) != 0)
-    return NNHAL_INVALID("axis %zu of size %u does not split into %d parts", *axis, in[*axis], n);
+    return NNHAL_INVALID("axis %zu of size %" PRIu32 " does not split into %" PRId32 " parts",
+                         *axis, in[*axis], n);
   Dims out = in;
   out[*axis] = in[*axis] / static_cast<std::uint32_t>(n);
   for (std::size_t i = 0; i < io.output_count(); ++i) NNHAL_TRY(set_output(io, i, out));

@@ -28,7 +28,8 @@ inline Status infer(const NodeIO& io) {
     if (!axes) return std::move(axes.error());
     drop = *axes;
     for (std::size_t k = 0; k < rank; ++k)
-      if (drop.on[k] && in[k] != 1) return NNHAL_INVALID("axis %zu has size %u, not 1", k, in[k]);
+      if (drop.on[k] && in[k] != 1)
+        return NNHAL_INVALID("axis %zu has size %" PRIu32 ", not 1", k, in[k]);
   } else {
     for (std::size_t k = 0; k < rank; ++k) drop.on[k] = in[k] == 1;
   }

@@ -47,7 +47,7 @@ inline Expected<Shape> check(const NodeIO& io) {
   NNHAL_TRY(rnn_common::require_inputs(io, {0, 1, 2, 4, 5, 6}, kName));
   NNHAL_TRY(rnn_common::activation(io, 6, kName));
   const std::int32_t rank = io.scalar<OperandType::INT32>(5);
-  if (rank <= 0) return NNHAL_INVALID("%s: rank is %d, expected > 0", kName, rank);
+  if (rank <= 0) return NNHAL_INVALID("%s: rank is %" PRId32 ", expected > 0", kName, rank);
   for (std::size_t i : {0, 1, 2, 4}) NNHAL_TRY(rnn_common::check_rank(io, i, 2, kName));
   Shape s;
   s.batch = io.input(0).dims[0];
@@ -56,8 +56,10 @@ inline Expected<Shape> check(const NodeIO& io) {
   s.memory = io.input(2).dims[1];
   s.rank = static_cast<std::uint32_t>(rank);
   if (s.filters == 0 || s.filters % s.rank != 0)
-    return NNHAL_INVALID("%s: num_filters %u (weights_feature dimension 0) is not a positive multiple of rank %d",
-                         kName, s.filters, rank);
+    return NNHAL_INVALID(
+        "%s: num_filters %" PRIu32
+        " (weights_feature dimension 0) is not a positive multiple of rank %" PRId32,
+        kName, s.filters, rank);
   if (s.memory == 0) return NNHAL_INVALID("%s: memory_size (weights_time dimension 1) is 0", kName);
   s.units = s.filters / s.rank;
   NNHAL_TRY(rnn_common::check_dim(io, 1, 1, s.input_size, kName));

@@ -25,7 +25,7 @@ inline Status infer(const NodeIO& io) {
     return NNHAL_INVALID("multiples must be 1-D with %zu entries (the input rank)", in.rank());
   Dims out;
   for (std::size_t k = 0; k < in.rank(); ++k) {
-    if (m[k] < 0) return NNHAL_INVALID("multiples[%zu] = %d is negative", k, m[k]);
+    if (m[k] < 0) return NNHAL_INVALID("multiples[%zu] = %" PRId32 " is negative", k, m[k]);
     auto d = checked_dim(std::uint64_t{in[k]} * static_cast<std::uint64_t>(m[k]), "tiled axis");
     if (!d) return std::move(d.error());
     out.push_back(*d);

@@ -22,7 +22,8 @@ inline Status infer(const NodeIO& io) {
   const std::int32_t k = io.scalar<OperandType::INT32>(1);
   const std::uint32_t last = in[in.rank() - 1];
   if (k <= 0 || static_cast<std::uint32_t>(k) > last)
-    return NNHAL_INVALID("k = %d is outside (0, %u] (the last dimension)", k, last);
+    return NNHAL_INVALID("k = %" PRId32 " is outside (0, %" PRIu32 "] (the last dimension)", k,
+                         last);
   Dims out = in;
   out[in.rank() - 1] = static_cast<std::uint32_t>(k);
   NNHAL_TRY(set_output(io, 0, out));
@@ -65,7 +66,8 @@ Status kernel(const NodeIO& io) {
   const RtOperand& in = io.input(0);
   const std::int32_t k_in = io.scalar<OperandType::INT32>(1);
   const std::size_t row = in.dims[in.dims.rank() - 1];
-  if (k_in <= 0 || static_cast<std::size_t>(k_in) > row) return NNHAL_INVALID("k = %d is outside (0, %zu]", k_in, row);
+  if (k_in <= 0 || static_cast<std::size_t>(k_in) > row)
+    return NNHAL_INVALID("k = %" PRId32 " is outside (0, %zu]", k_in, row);
   const auto k = static_cast<std::size_t>(k_in);
   const std::size_t rows = static_cast<std::size_t>(in.dims.element_count()) / row;
   const E* src = io.in_data<T>(0);

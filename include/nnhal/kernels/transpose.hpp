@@ -35,8 +35,9 @@ inline Expected<std::array<std::size_t, kMaxRank>> permutation(const NodeIO& io)
   std::array<bool, kMaxRank> seen{};
   for (std::size_t i = 0; i < rank; ++i) {
     if (p[i] < 0 || static_cast<std::size_t>(p[i]) >= rank)
-      return NNHAL_INVALID("perm[%zu] = %d is outside [0, %zu)", i, p[i], rank);
-    if (seen[static_cast<std::size_t>(p[i])]) return NNHAL_INVALID("perm[%zu] = %d is repeated", i, p[i]);
+      return NNHAL_INVALID("perm[%zu] = %" PRId32 " is outside [0, %zu)", i, p[i], rank);
+    if (seen[static_cast<std::size_t>(p[i])])
+      return NNHAL_INVALID("perm[%zu] = %" PRId32 " is repeated", i, p[i]);
     seen[static_cast<std::size_t>(p[i])] = true;
     perm[i] = static_cast<std::size_t>(p[i]);
   }

@@ -65,9 +65,12 @@ inline Expected<Conv> resolve(const NodeIO& io) {
   const std::uint32_t depth_out = f[0];
   cv.filter_h = f[1], cv.filter_w = f[2];
   if (f[3] != cv.in.c)
-    return NNHAL_FAILURE("%s filter depth %u differs from the input depth %u", kName, f[3], cv.in.c);
+    return NNHAL_FAILURE("%s filter depth %" PRIu32 " differs from the input depth %" PRIu32, kName,
+                         f[3], cv.in.c);
   if (bias[0] != depth_out)
-    return NNHAL_FAILURE("%s bias length %u differs from the filter's output depth %u", kName, bias[0], depth_out);
+    return NNHAL_FAILURE("%s bias length %" PRIu32
+                         " differs from the filter's output depth %" PRIu32,
+                         kName, bias[0], depth_out);
   if (cv.in.h == 0 || cv.in.w == 0 || cv.in.c == 0 || depth_out == 0 || cv.filter_h == 0 || cv.filter_w == 0)
     return NNHAL_FAILURE("%s: only the batch may be empty", kName);
   if (cv.filter_h > INT32_MAX || cv.filter_w > INT32_MAX) return NNHAL_FAILURE("%s filter is too large", kName);
@@ -86,17 +89,19 @@ inline Expected<Conv> resolve(const NodeIO& io) {
     cv.stride_w = i32(5), cv.stride_h = i32(6);
     cv.activation = i32(7);
     if (scheme < 0 || scheme > window::kPaddingValid)
-      return NNHAL_FAILURE("%s has an invalid padding scheme %d", kName, scheme);
+      return NNHAL_FAILURE("%s has an invalid padding scheme %" PRId32, kName, scheme);
     const std::int32_t out_h = nchw ? s[2] : s[1], out_w = nchw ? s[3] : s[2];
     cv.pad_w = window::implicit_padding(out_w, cv.stride_w, 1, cv.filter_w, scheme, true);
     cv.pad_h = window::implicit_padding(out_h, cv.stride_h, 1, cv.filter_h, scheme, true);
   }
   if (cv.stride_w < 1 || cv.stride_h < 1)
-    return NNHAL_FAILURE("%s has a non-positive stride (%d, %d)", kName, cv.stride_w, cv.stride_h);
+    return NNHAL_FAILURE("%s has a non-positive stride (%" PRId32 ", %" PRId32 ")", kName,
+                         cv.stride_w, cv.stride_h);
   if (cv.pad_w.head < 0 || cv.pad_h.head < 0)
-    return NNHAL_FAILURE("%s has a negative left or top padding (%d, %d)", kName, cv.pad_w.head, cv.pad_h.head);
+    return NNHAL_FAILURE("%s has a negative left or top padding (%" PRId32 ", %" PRId32 ")", kName,
+                         cv.pad_w.head, cv.pad_h.head);
   if (!is_valid_activation(cv.activation))
-    return NNHAL_FAILURE("%s has an invalid fused activation %d", kName, cv.activation);
+    return NNHAL_FAILURE("%s has an invalid fused activation %" PRId32, kName, cv.activation);
   const std::int64_t oh = window::transpose_output_size(cv.in.h, cv.filter_h, cv.stride_h, cv.pad_h);
   const std::int64_t ow = window::transpose_output_size(cv.in.w, cv.filter_w, cv.stride_w, cv.pad_w);
   if (oh <= 0 || ow <= 0)
@@ -220,7 +225,8 @@ Status kernel_quant(const NodeIO& io) {
   if (!cv) return std::move(cv.error());
   const QuantParams& p = io.params<QuantParams>();
   if (p.per_channel && p.channels != cv->out.c)
-    return NNHAL_FAILURE("%s filter has %u channel scales for %u output channels", kName, p.channels, cv->out.c);
+    return NNHAL_FAILURE("%s filter has %" PRIu32 " channel scales for %" PRIu32 " output channels",
+                         kName, p.channels, cv->out.c);
   if (io.output(0).dims.element_count() == 0) return {};
   const RtOperand& o = io.output(0);
   const auto storage = quant::storage_range<E>();

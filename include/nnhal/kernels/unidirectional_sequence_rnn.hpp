@@ -38,7 +38,8 @@ inline Expected<Shape> check(const NodeIO& io) {
   NNHAL_TRY(rnn_common::require_inputs(io, {0, 1, 2, 3, 4, 5, 6}, kName));
   NNHAL_TRY(rnn_common::activation(io, 5, kName));
   const std::int32_t tm = io.scalar<OperandType::INT32>(6);
-  if (tm != 0 && tm != 1) return NNHAL_INVALID("%s: time_major is %d, expected 0 or 1", kName, tm);
+  if (tm != 0 && tm != 1)
+    return NNHAL_INVALID("%s: time_major is %" PRId32 ", expected 0 or 1", kName, tm);
   NNHAL_TRY(rnn_common::check_rank(io, 0, 3, kName));
   for (std::size_t i : {1, 2, 4}) NNHAL_TRY(rnn_common::check_rank(io, i, 2, kName));
   NNHAL_TRY(rnn_common::check_rank(io, 3, 1, kName));

@@ -80,7 +80,8 @@ class RequestBuilder {
     const auto& args = output ? outputs_ : inputs_;
     for (std::size_t k = 0; k < args.size(); ++k)
       if (args[k].operand == index) return k;
-    return NNHAL_INVALID("operand %u is not a model %s", index, output ? "output" : "input");
+    return NNHAL_INVALID("operand %" PRIu32 " is not a model %s", index,
+                         output ? "output" : "input");
   }
 
   /// Binds input `position` to `data`. E must be the element type of the input's operand type.
@@ -141,9 +142,12 @@ class RequestBuilder {
   /// Success when every input and output is bound (or the input omitted).
   Status ready() const {
     for (std::size_t k = 0; k < inputs_.size(); ++k)
-      if (!inputs_[k].bound) return NNHAL_INVALID("input %zu (operand %u) is not bound", k, inputs_[k].operand);
+      if (!inputs_[k].bound)
+        return NNHAL_INVALID("input %zu (operand %" PRIu32 ") is not bound", k, inputs_[k].operand);
     for (std::size_t k = 0; k < outputs_.size(); ++k)
-      if (!outputs_[k].bound) return NNHAL_INVALID("output %zu (operand %u) is not bound", k, outputs_[k].operand);
+      if (!outputs_[k].bound)
+        return NNHAL_INVALID("output %zu (operand %" PRIu32 ") is not bound", k,
+                             outputs_[k].operand);
     return {};
   }
 
@@ -161,9 +165,10 @@ class RequestBuilder {
       return NNHAL_INVALID("output %zu does not exist (the model has %zu)", position, outputs_.size());
     const Arg& a = outputs_[position];
     if (a.type != T)
-      return NNHAL_INVALID("output %zu (operand %u) is %s, not %s", position, a.operand, to_string(a.type).data(),
-                           to_string(T).data());
-    if (!a.bound) return NNHAL_INVALID("output %zu (operand %u) is not bound", position, a.operand);
+      return NNHAL_INVALID("output %zu (operand %" PRIu32 ") is %s, not %s", position, a.operand,
+                           to_string(a.type).data(), to_string(T).data());
+    if (!a.bound)
+      return NNHAL_INVALID("output %zu (operand %" PRIu32 ") is not bound", position, a.operand);
     if (position >= shapes.size())
       return NNHAL_INVALID("no shape for output %zu (%zu shapes: did the execution succeed?)", position, shapes.size());
     const OutputShape& s = shapes[position];
@@ -171,8 +176,9 @@ class RequestBuilder {
     if (!dims.assign(s.dimensions))
       return NNHAL_INVALID("output %zu has rank %zu, above %zu", position, s.dimensions.size(), kMaxRank);
     if (!s.isSufficient || dims.element_count() > a.elements)
-      return NNHAL_INVALID("output %zu (operand %u) needs %llu elements, its buffer holds %zu", position, a.operand,
-                           static_cast<unsigned long long>(dims.element_count()), a.elements);
+      return NNHAL_INVALID(
+          "output %zu (operand %" PRIu32 ") needs %llu elements, its buffer holds %zu", position,
+          a.operand, static_cast<unsigned long long>(dims.element_count()), a.elements);
     const auto* data = reinterpret_cast<const element_t<T>*>(request_.pools[inputs_.size() + position].memory.data);
     return TensorView<T>(data, dims, a.scale, a.zero_point);
   }
@@ -217,7 +223,8 @@ class RequestBuilder {
       return NNHAL_INVALID("%s %zu does not exist (the model has %zu)", what, position, args.size());
     Arg& a = args[position];
     if (!element_matches(a.type))
-      return NNHAL_INVALID("%s %zu (operand %u) is %s: the span's element type (%zu bytes) is not its element type",
+      return NNHAL_INVALID("%s %zu (operand %" PRIu32
+                           ") is %s: the span's element type (%zu bytes) is not its element type",
                            what, position, a.operand, to_string(a.type).data(), element_bytes);
     // The shape: the declared one when fully known, else the one given, which must agree with
     // every known declared entry.
@@ -225,31 +232,36 @@ class RequestBuilder {
     if (!dims.empty()) {
       if (!shape.assign(dims)) return NNHAL_INVALID("%s %zu: rank %zu is above %zu", what, position, dims.size(), kMaxRank);
       if (a.rank_known && shape.rank() != a.declared.rank())
-        return NNHAL_INVALID("%s %zu (operand %u): rank %zu given, the model declares %zu", what, position, a.operand,
-                             shape.rank(), a.declared.rank());
+        return NNHAL_INVALID("%s %zu (operand %" PRIu32 "): rank %zu given, the model declares %zu",
+                             what, position, a.operand, shape.rank(), a.declared.rank());
       for (std::size_t d = 0; a.rank_known && d < shape.rank(); ++d)
         if (a.declared[d] != 0 && a.declared[d] != shape[d])
-          return NNHAL_INVALID("%s %zu (operand %u): dimension %zu is %u, the model declares %u", what, position,
-                               a.operand, d, shape[d], a.declared[d]);
+          return NNHAL_INVALID("%s %zu (operand %" PRIu32 "): dimension %zu is %" PRIu32
+                               ", the model declares %" PRIu32,
+                               what, position, a.operand, d, shape[d], a.declared[d]);
     } else if (a.rank_known && a.declared.all_known()) {
       shape = a.declared;
     } else if (!output) {
-      return NNHAL_INVALID("input %zu (operand %u) has unknown dimensions in the model: give them", position,
-                           a.operand);
+      return NNHAL_INVALID("input %zu (operand %" PRIu32
+                           ") has unknown dimensions in the model: give them",
+                           position, a.operand);
     }
     const bool shape_known = !dims.empty() || (a.rank_known && a.declared.all_known());
     if (shape_known) {
       const std::uint64_t need = shape.element_count();
       if (!output && count != need)
-        return NNHAL_INVALID("input %zu (operand %u): the span holds %zu elements, the shape has %llu", position,
-                             a.operand, count, static_cast<unsigned long long>(need));
+        return NNHAL_INVALID("input %zu (operand %" PRIu32
+                             "): the span holds %zu elements, the shape has %llu",
+                             position, a.operand, count, static_cast<unsigned long long>(need));
       if (output && count < need)
-        return NNHAL_INVALID("output %zu (operand %u): the span holds %zu elements, the shape needs %llu", position,
-                             a.operand, count, static_cast<unsigned long long>(need));
+        return NNHAL_INVALID("output %zu (operand %" PRIu32
+                             "): the span holds %zu elements, the shape needs %llu",
+                             position, a.operand, count, static_cast<unsigned long long>(need));
     }
     if (count > UINT32_MAX / element_bytes)
-      return NNHAL_INVALID("%s %zu (operand %u): %zu elements exceed a HAL location (4 GiB)", what, position,
-                           a.operand, count);
+      return NNHAL_INVALID("%s %zu (operand %" PRIu32
+                           "): %zu elements exceed a HAL location (4 GiB)",
+                           what, position, a.operand, count);
     RequestArgument& r = output ? request_.outputs[position] : request_.inputs[position];
     const std::size_t pool = output ? inputs_.size() + position : position;
     r.hasNoValue = false;

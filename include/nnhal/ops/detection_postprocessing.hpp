@@ -53,9 +53,10 @@ inline Status validate(const OperationView& op, HalVersion&) {
     if (auto r = op.input_rank(i); r && *r != 3) return NNHAL_INVALID("input %zu has rank %zu, it must be 3", i, *r);
   NNHAL_TRY(rules::check_shape(op, 2, "anchors", {0, 4}));
   if (auto c = rules::known_dim(op, 0, 2); c && *c <= 1)
-    return NNHAL_INVALID("input 0 (scores) has %u class, more than one needed", *c);
+    return NNHAL_INVALID("input 0 (scores) has %" PRIu32 " class, more than one needed", *c);
   if (auto l = rules::known_dim(op, 1, 2); l && *l < 4)
-    return NNHAL_INVALID("input 1 (box_deltas) has %u values per anchor, at least 4 needed", *l);
+    return NNHAL_INVALID(
+        "input 1 (box_deltas) has %" PRIu32 " values per anchor, at least 4 needed", *l);
   for (std::size_t i = 3; i <= 6; ++i)
     if (auto v = rules::const_float(op, i); v && !(*v > 0))
       return NNHAL_INVALID("input %zu (%.*s) is %g, it must be > 0", i,

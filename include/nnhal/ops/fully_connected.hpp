@@ -65,9 +65,11 @@ inline Status validate(const OperationView& op, HalVersion& version) {
   const std::uint32_t input_size = op.input(1).dimensions[1];
   const std::uint32_t bias_len = op.input(2).dimensions[0];
   if (input_size != 0 && declared_elements(op.input(0)) % input_size != 0)
-    return NNHAL_INVALID("input 0 element count is not a multiple of input_size %u", input_size);
+    return NNHAL_INVALID("input 0 element count is not a multiple of input_size %" PRIu32,
+                         input_size);
   if (num_units != 0 && bias_len != 0 && bias_len != num_units)
-    return NNHAL_INVALID("input 2 (bias) has length %u, expected num_units %u", bias_len, num_units);
+    return NNHAL_INVALID("input 2 (bias) has length %" PRIu32 ", expected num_units %" PRIu32,
+                         bias_len, num_units);
   return {};
 }
 

@@ -39,7 +39,8 @@ inline Status validate(const OperationView& op, HalVersion&) {
   const auto keys = rules::known_dim(op, 1, 0);
   const auto rows = rules::known_dim(op, 2, 0);
   if (keys && rows && *keys != *rows)
-    return NNHAL_INVALID("input 1 (keys) has %u entries, input 2 (values) %u rows", *keys, *rows);
+    return NNHAL_INVALID(
+        "input 1 (keys) has %" PRIu32 " entries, input 2 (values) %" PRIu32 " rows", *keys, *rows);
   return {};
 }
 }  // namespace hashtable_lookup

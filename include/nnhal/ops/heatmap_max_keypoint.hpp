@@ -38,12 +38,14 @@ inline Status validate(const OperationView& op, HalVersion&) {
   if (h.empty()) return {};
   if (h.size() != 4) return NNHAL_INVALID("input 0 (heatmaps) has rank %zu, it must be 4", h.size());
   if (auto n = rules::known_dim(op, 1, 0); n && h[0] != 0 && *n != h[0])
-    return NNHAL_INVALID("input 1 (boxes) has %u boxes, the heatmaps %u", *n, h[0]);
+    return NNHAL_INVALID("input 1 (boxes) has %" PRIu32 " boxes, the heatmaps %" PRIu32, *n, h[0]);
   if (auto nchw = op.constant_scalar<OperandType::BOOL>(2)) {
     const std::uint32_t a = *nchw ? h[2] : h[1], b = *nchw ? h[3] : h[2];
     if ((a != 0 && a < 2) || (b != 0 && b < 2))
-      return NNHAL_INVALID("input 0 (heatmaps) has size %u x %u, at least 2 x 2 needed", a, b);
-    if (a != 0 && b != 0 && a != b) return NNHAL_INVALID("input 0 (heatmaps) is not square (%u x %u)", a, b);
+      return NNHAL_INVALID(
+          "input 0 (heatmaps) has size %" PRIu32 " x %" PRIu32 ", at least 2 x 2 needed", a, b);
+    if (a != 0 && b != 0 && a != b)
+      return NNHAL_INVALID("input 0 (heatmaps) is not square (%" PRIu32 " x %" PRIu32 ")", a, b);
   }
   return {};
 }

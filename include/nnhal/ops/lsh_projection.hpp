@@ -46,7 +46,8 @@ inline constexpr auto kSignatures = [] {
 inline Status validate(const OperationView& op, HalVersion&) {
   NNHAL_TRY(rules::check_shape(op, 0, "hash", {0, 0}));
   if (auto bits = rules::known_dim(op, 0, 1); bits && *bits > 32)
-    return NNHAL_INVALID("input 0 (hash) has %u bits per function, at most 32 are supported", *bits);
+    return NNHAL_INVALID(
+        "input 0 (hash) has %" PRIu32 " bits per function, at most 32 are supported", *bits);
   if (op.input(2).lifetime != OperandLifeTime::NO_VALUE) NNHAL_TRY(rules::check_1d(op, 2, "weight"));
   return {};
 }

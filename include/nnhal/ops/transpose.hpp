@@ -37,7 +37,8 @@ inline Status validate(const OperationView& op, HalVersion& version) {
   for (std::size_t i = 0; i < perm->size(); ++i) {
     const std::int32_t p = (*perm)[i];
     if (p < 0 || static_cast<std::size_t>(p) >= *rank || (seen & (1u << p)) != 0)
-      return NNHAL_INVALID("input 1 (perm) is not a permutation of [0, %zu): entry %zu is %d", *rank, i, p);
+      return NNHAL_INVALID("input 1 (perm) is not a permutation of [0, %zu): entry %zu is %" PRId32,
+                           *rank, i, p);
     seen |= 1u << p;
   }
   return {};

@@ -16,6 +16,8 @@
 ///     std::string text = nnhal::to_dot(model);                 // whole graph
 ///     nnhal::write_dot(model, [&](std::string_view s) { fwrite(s.data(), 1, s.size(), f); });
 
+#include <cinttypes>
+#include <cstdarg>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -39,11 +41,14 @@ class Writer {
 
   void put(std::string_view s) { sink_(s); }
 
-  /// printf-style formatting of one piece (truncated at 255 characters).
-  template <class... A>
-  void fmt(const char* format, A... args) {
+  /// printf-style formatting of one piece (truncated at 255 characters); a C variadic so that
+  /// the compiler checks the arguments against the format.
+  [[gnu::format(printf, 2, 3)]] void fmt(const char* format, ...) {
     char buf[256];
-    const int n = std::snprintf(buf, sizeof buf, format, args...);
+    va_list args;
+    va_start(args, format);
+    const int n = std::vsnprintf(buf, sizeof buf, format, args);
+    va_end(args);
     if (n > 0) put(std::string_view(buf, static_cast<std::size_t>(n) < sizeof buf ? static_cast<std::size_t>(n) : sizeof buf - 1));
   }
 
@@ -103,20 +108,22 @@ void operand_node(Writer<Sink>& w, std::size_t g, std::size_t i, const Operand& 
       for (std::size_t d = 0; d < op.dimensions.size(); ++d) {
         if (d != 0) w.put(",");
         if (op.dimensions[d] == 0) w.put("?");
-        else w.fmt("%u", op.dimensions[d]);
+        else w.fmt("%" PRIu32, op.dimensions[d]);
       }
       w.put("]");
     }
   }
-  if (op.scale != 0.0f || op.zeroPoint != 0) w.fmt("\\nscale=%g zp=%d", static_cast<double>(op.scale), op.zeroPoint);
+  if (op.scale != 0.0f || op.zeroPoint != 0)
+    w.fmt("\\nscale=%g zp=%" PRId32, static_cast<double>(op.scale), op.zeroPoint);
   if (op.channelQuant.has_value())
-    w.fmt("\\nper-channel: %zu scales, dim %u", op.channelQuant->scales.size(), op.channelQuant->channelDim);
+    w.fmt("\\nper-channel: %zu scales, dim %" PRIu32, op.channelQuant->scales.size(),
+          op.channelQuant->channelDim);
   if (op.lifetime == OperandLifeTime::SUBGRAPH) {
-    w.fmt("\\nsubgraph %u", op.location.offset + 1);
+    w.fmt("\\nsubgraph %" PRIu32, op.location.offset + 1);
   } else if (op.lifetime == OperandLifeTime::CONSTANT_COPY || op.lifetime == OperandLifeTime::CONSTANT_REFERENCE) {
     w.put("\\n");
     w.escaped(to_string(op.lifetime));
-    w.fmt(" (%u bytes)", op.location.length);
+    w.fmt(" (%" PRIu32 " bytes)", op.location.length);
   } else if (op.lifetime == OperandLifeTime::NO_VALUE) {
     w.put("\\nno value");
   }
@@ -149,7 +156,7 @@ void subgraph_cluster(Writer<Sink>& w, const Model& model, std::size_t g, const 
     const bool known = code >= 0 && code < kOperationTypeCount;
     w.fmt("    g%zu_op%zu [shape=box, style=\"filled,bold\", fillcolor=\"#fff2cc\", label=\"#%zu ", g, k, k);
     if (known) w.escaped(to_string(op.type));
-    else w.fmt("unknown operation %d", code);
+    else w.fmt("unknown operation %" PRId32, code);
     w.put("\"];\n");
     for (std::size_t s = 0; s < op.inputs.size(); ++s) {
       w.put("    ");

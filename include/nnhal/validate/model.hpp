@@ -55,11 +55,14 @@ inline Status check_io_list(const Subgraph& sg, const std::vector<std::uint32_t>
   for (std::size_t k = 0; k < list.size(); ++k) {
     const std::uint32_t idx = list[k];
     if (idx >= sg.operands.size())
-      return NNHAL_INVALID("%s[%zu] = %u is not an operand index (%zu operands)", what, k, idx, sg.operands.size());
+      return NNHAL_INVALID("%s[%zu] = %" PRIu32 " is not an operand index (%zu operands)", what, k,
+                           idx, sg.operands.size());
     if (sg.operands[idx].lifetime != want)
-      return NNHAL_INVALID("%s[%zu]: operand %u has lifetime %s, expected %s", what, k, idx,
-                           to_string(sg.operands[idx].lifetime).data(), to_string(want).data());
-    if (seen[idx]) return NNHAL_INVALID("%s[%zu]: operand %u is listed twice", what, k, idx);
+      return NNHAL_INVALID("%s[%zu]: operand %" PRIu32 " has lifetime %s, expected %s", what, k,
+                           idx, to_string(sg.operands[idx].lifetime).data(),
+                           to_string(want).data());
+    if (seen[idx])
+      return NNHAL_INVALID("%s[%zu]: operand %" PRIu32 " is listed twice", what, k, idx);
     seen[idx] = 1;
   }
   return {};
@@ -84,11 +87,11 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
     record->operations.assign(sg.operations.size(), HalVersion::V1_0);
   }
   if (sg.operands.size() > options.limits.max_operands)
-    return NNHAL_INVALID("has %zu operands, above Limits::max_operands (%u)", sg.operands.size(),
-                         options.limits.max_operands);
+    return NNHAL_INVALID("has %zu operands, above Limits::max_operands (%" PRIu32 ")",
+                         sg.operands.size(), options.limits.max_operands);
   if (sg.operations.size() > options.limits.max_operations)
-    return NNHAL_INVALID("has %zu operations, above Limits::max_operations (%u)", sg.operations.size(),
-                         options.limits.max_operations);
+    return NNHAL_INVALID("has %zu operations, above Limits::max_operations (%" PRIu32 ")",
+                         sg.operations.size(), options.limits.max_operations);
   if (is_main && sg.operands.empty()) return NNHAL_INVALID("has no operands");
   if (is_main && sg.operations.empty()) return NNHAL_INVALID("has no operations");
 
@@ -144,24 +147,27 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
     for (std::size_t j = 0; j < operation.inputs.size(); ++j) {
       const std::uint32_t idx = operation.inputs[j];
       if (idx >= sg.operands.size())
-        return NNHAL_INVALID("operation %zu (%s): input %zu refers to operand %u of %zu", k,
-                             info->name.data(), j, idx, sg.operands.size());
+        return NNHAL_INVALID("operation %zu (%s): input %zu refers to operand %" PRIu32 " of %zu",
+                             k, info->name.data(), j, idx, sg.operands.size());
       if (sg.operands[idx].lifetime == OperandLifeTime::NO_VALUE && !input_omittable(*info, j))
-        return NNHAL_INVALID("operation %zu (%s): input %zu (operand %u) has no value but is required",
+        return NNHAL_INVALID("operation %zu (%s): input %zu (operand %" PRIu32
+                             ") has no value but is required",
                              k, info->name.data(), j, idx);
       if (!known[idx])
-        return NNHAL_INVALID("operation %zu (%s): input %zu (operand %u) is read before it is written",
+        return NNHAL_INVALID("operation %zu (%s): input %zu (operand %" PRIu32
+                             ") is read before it is written",
                              k, info->name.data(), j, idx);
       ++consumers[idx];
     }
     for (std::size_t j = 0; j < operation.outputs.size(); ++j) {
       const std::uint32_t idx = operation.outputs[j];
       if (idx >= sg.operands.size())
-        return NNHAL_INVALID("operation %zu (%s): output %zu refers to operand %u of %zu", k,
-                             info->name.data(), j, idx, sg.operands.size());
+        return NNHAL_INVALID("operation %zu (%s): output %zu refers to operand %" PRIu32 " of %zu",
+                             k, info->name.data(), j, idx, sg.operands.size());
       if (known[idx])
-        return NNHAL_INVALID("operation %zu (%s): output %zu (operand %u, %s) is already written", k,
-                             info->name.data(), j, idx, to_string(sg.operands[idx].lifetime).data());
+        return NNHAL_INVALID(
+            "operation %zu (%s): output %zu (operand %" PRIu32 ", %s) is already written", k,
+            info->name.data(), j, idx, to_string(sg.operands[idx].lifetime).data());
       known[idx] = 1;
     }
     const OperationView view{model, sg, operation, options.allow_runtime_only};
@@ -196,8 +202,9 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
   for (std::size_t i = 0; i < sg.operands.size(); ++i) {
     if (!known[i]) return NNHAL_INVALID("operand %zu is never written", i);
     if (sg.operands[i].numberOfConsumers != consumers[i])
-      return NNHAL_INVALID("operand %zu: numberOfConsumers is %u but %u operation inputs read it", i,
-                           sg.operands[i].numberOfConsumers, consumers[i]);
+      return NNHAL_INVALID("operand %zu: numberOfConsumers is %" PRIu32 " but %" PRIu32
+                           " operation inputs read it",
+                           i, sg.operands[i].numberOfConsumers, consumers[i]);
   }
   return version;
 }
@@ -225,8 +232,9 @@ inline Status check_extension_map(const Model& model, const Limits& limits = {})
   const auto& map = model.extensionNameToPrefix;
   if (map.empty()) return {};
   if (map.size() > limits.max_extension_entries)
-    return NNHAL_INVALID("extensionNameToPrefix has %zu entries, above Limits::max_extension_entries (%u)",
-                         map.size(), limits.max_extension_entries);
+    return NNHAL_INVALID(
+        "extensionNameToPrefix has %zu entries, above Limits::max_extension_entries (%" PRIu32 ")",
+        map.size(), limits.max_extension_entries);
   const auto same_name = first_with_same_key(map, [](const ExtensionNameAndPrefix& e) -> const std::string& {
     return e.name;
   });
@@ -238,8 +246,8 @@ inline Status check_extension_map(const Model& model, const Limits& limits = {})
                            "letters, digits, '.' and '_', with at least one '.')",
                            i, e.name.c_str());
     if (e.prefix > kMaxExtensionPrefix)
-      return NNHAL_INVALID("extensionNameToPrefix[%zu] (%s): prefix %u is above %u", i, e.name.c_str(), e.prefix,
-                           kMaxExtensionPrefix);
+      return NNHAL_INVALID("extensionNameToPrefix[%zu] (%s): prefix %u is above %" PRIu32, i,
+                           e.name.c_str(), e.prefix, kMaxExtensionPrefix);
     // The earliest entry sharing the name or the prefix, as a scan of the entries before i finds it.
     const std::size_t by_name = same_name[i], by_prefix = same_prefix[i];
     if (by_name != i && (by_prefix == i || by_name <= by_prefix))
@@ -363,8 +371,10 @@ inline Expected<HalVersion> validate_model_rows(const Model& model, const Valida
   HalVersion version = HalVersion::V1_0;
   const Limits& limits = options.limits;
   if (model.referenced.size() > limits.max_referenced_subgraphs) {
-    auto e = NNHAL_INVALID("the model has %zu referenced subgraphs, above Limits::max_referenced_subgraphs (%u)",
-                           model.referenced.size(), limits.max_referenced_subgraphs);
+    auto e = NNHAL_INVALID(
+        "the model has %zu referenced subgraphs, above Limits::max_referenced_subgraphs (%" PRIu32
+        ")",
+        model.referenced.size(), limits.max_referenced_subgraphs);
     NNHAL_VLOG(validate, "model rejected: %s", e.c_str());
     return e;
   }

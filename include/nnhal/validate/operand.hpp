@@ -74,8 +74,9 @@ inline Expected<HalVersion> validate_operand(const Operand& op, const Model& mod
 
   // Extension types: scale and zeroPoint 0 (HAL13.md a.1, e.2.4).
   if (ext != nullptr && (op.scale != 0.0f || op.zeroPoint != 0))
-    return NNHAL_INVALID("extension operand type 0x%x requires scale 0 and zeroPoint 0, got %g and %d",
-                         static_cast<unsigned>(t), static_cast<double>(op.scale), op.zeroPoint);
+    return NNHAL_INVALID(
+        "extension operand type 0x%x requires scale 0 and zeroPoint 0, got %g and %" PRId32,
+        static_cast<unsigned>(t), static_cast<double>(op.scale), op.zeroPoint);
 
   // Quantization parameters (HAL13.md a.1).
   if (!oem && ext == nullptr) {
@@ -86,7 +87,8 @@ inline Expected<HalVersion> validate_operand(const Operand& op, const Model& mod
       return {};
     };
     auto need_zero_zp = [&]() -> Status {
-      if (zp != 0) return NNHAL_INVALID("%s requires zeroPoint 0, got %d", to_string(t).data(), zp);
+      if (zp != 0)
+        return NNHAL_INVALID("%s requires zeroPoint 0, got %" PRId32, to_string(t).data(), zp);
       return {};
     };
     auto need_positive_scale = [&]() -> Status {
@@ -96,7 +98,8 @@ inline Expected<HalVersion> validate_operand(const Operand& op, const Model& mod
     };
     auto need_zp_range = [&](std::int32_t lo, std::int32_t hi) -> Status {
       if (zp < lo || zp > hi)
-        return NNHAL_INVALID("%s zeroPoint %d outside [%d, %d]", to_string(t).data(), zp, lo, hi);
+        return NNHAL_INVALID("%s zeroPoint %" PRId32 " outside [%" PRId32 ", %" PRId32 "]",
+                             to_string(t).data(), zp, lo, hi);
       return {};
     };
     switch (t) {
@@ -134,11 +137,14 @@ inline Expected<HalVersion> validate_operand(const Operand& op, const Model& mod
     if (!op.channelQuant) return NNHAL_INVALID("TENSOR_QUANT8_SYMM_PER_CHANNEL requires channelQuant");
     const auto& cq = *op.channelQuant;
     if (cq.channelDim >= op.dimensions.size())
-      return NNHAL_INVALID("channelDim %u must be < rank %zu", cq.channelDim, op.dimensions.size());
+      return NNHAL_INVALID("channelDim %" PRIu32 " must be < rank %zu", cq.channelDim,
+                           op.dimensions.size());
     const std::uint32_t channels = op.dimensions[cq.channelDim];
-    if (channels == 0) return NNHAL_INVALID("channel dimension %u must be known", cq.channelDim);
+    if (channels == 0)
+      return NNHAL_INVALID("channel dimension %" PRIu32 " must be known", cq.channelDim);
     if (cq.scales.size() != channels)
-      return NNHAL_INVALID("channelQuant has %zu scales for %u channels", cq.scales.size(), channels);
+      return NNHAL_INVALID("channelQuant has %zu scales for %" PRIu32 " channels", cq.scales.size(),
+                           channels);
     for (std::size_t i = 0; i < cq.scales.size(); ++i)
       if (!(cq.scales[i] > 0.0f) || !std::isfinite(cq.scales[i]))
         return NNHAL_INVALID("channelQuant scale %zu must be finite and > 0", i);
@@ -164,7 +170,8 @@ inline Expected<HalVersion> validate_operand(const Operand& op, const Model& mod
       if (loc.poolIndex != 0 || loc.length != 0)
         return NNHAL_INVALID("SUBGRAPH operand must have poolIndex 0 and length 0");
       if (loc.offset >= model.referenced.size())
-        return NNHAL_INVALID("SUBGRAPH operand refers to subgraph %u of %zu", loc.offset, model.referenced.size());
+        return NNHAL_INVALID("SUBGRAPH operand refers to subgraph %" PRIu32 " of %zu", loc.offset,
+                             model.referenced.size());
       break;
     case OperandLifeTime::CONSTANT_COPY:
     case OperandLifeTime::CONSTANT_REFERENCE: {
@@ -179,17 +186,19 @@ inline Expected<HalVersion> validate_operand(const Operand& op, const Model& mod
         limit = model.operandValues.size();
       } else {
         if (loc.poolIndex >= model.pools.size())
-          return NNHAL_INVALID("CONSTANT_REFERENCE pool %u of %zu", loc.poolIndex, model.pools.size());
+          return NNHAL_INVALID("CONSTANT_REFERENCE pool %" PRIu32 " of %zu", loc.poolIndex,
+                               model.pools.size());
         limit = model.pools[loc.poolIndex].size;
         if (model.pools[loc.poolIndex].data == nullptr && limit != 0)
-          return NNHAL_INVALID("memory pool %u has no data", loc.poolIndex);
+          return NNHAL_INVALID("memory pool %" PRIu32 " has no data", loc.poolIndex);
       }
       if (std::uint64_t{loc.offset} + loc.length > limit)
-        return NNHAL_INVALID("constant location [%u, +%u) exceeds its %llu-byte source", loc.offset,
-                             loc.length, static_cast<unsigned long long>(limit));
+        return NNHAL_INVALID("constant location [%" PRIu32 ", +%" PRIu32
+                             ") exceeds its %llu-byte source",
+                             loc.offset, loc.length, static_cast<unsigned long long>(limit));
       if (!oem && loc.length != *size)
-        return NNHAL_INVALID("constant length %u differs from its data size %llu", loc.length,
-                             static_cast<unsigned long long>(*size));
+        return NNHAL_INVALID("constant length %" PRIu32 " differs from its data size %llu",
+                             loc.length, static_cast<unsigned long long>(*size));
       // Kernels read constants in place through typed pointers, so their bytes must be
       // aligned to the element size (the HAL's operandValues alignment rule guarantees this for
       // well-formed models).
@@ -197,8 +206,9 @@ inline Expected<HalVersion> validate_operand(const Operand& op, const Model& mod
                                   ? reinterpret_cast<const std::byte*>(model.operandValues.data())
                                   : model.pools[loc.poolIndex].data;
       if (!oem && base != nullptr && !is_aligned_for(t, base + loc.offset))
-        return NNHAL_INVALID("constant at offset %u is not aligned to its %u-byte elements", loc.offset,
-                             element_size(t));
+        return NNHAL_INVALID("constant at offset %" PRIu32 " is not aligned to its %" PRIu32
+                             "-byte elements",
+                             loc.offset, element_size(t));
       break;
     }
   }

@@ -99,17 +99,19 @@ struct ArgumentRegion {
 inline Expected<ArgumentRegion> argument_region(const Request& request, const RequestArgument& arg) {
   const DataLocation& loc = arg.location;
   if (loc.poolIndex >= request.pools.size())
-    return NNHAL_INVALID("poolIndex %u of %zu pools", loc.poolIndex, request.pools.size());
+    return NNHAL_INVALID("poolIndex %" PRIu32 " of %zu pools", loc.poolIndex, request.pools.size());
   const RequestMemoryPool& pool = request.pools[loc.poolIndex];
   if (pool.token != 0) {
     if (loc.offset != 0 || loc.length != 0)
       return NNHAL_INVALID("an argument in a driver-managed buffer must have offset 0 and length 0");
     return ArgumentRegion{};
   }
-  if (pool.memory.data == nullptr) return NNHAL_INVALID("pool %u has no memory", loc.poolIndex);
+  if (pool.memory.data == nullptr)
+    return NNHAL_INVALID("pool %" PRIu32 " has no memory", loc.poolIndex);
   if (std::uint64_t{loc.offset} + loc.length > pool.memory.size)
-    return NNHAL_INVALID("location [%u, +%u) exceeds pool %u of %zu bytes", loc.offset, loc.length,
-                         loc.poolIndex, pool.memory.size);
+    return NNHAL_INVALID("location [%" PRIu32 ", +%" PRIu32 ") exceeds pool %" PRIu32
+                         " of %zu bytes",
+                         loc.offset, loc.length, loc.poolIndex, pool.memory.size);
   // A zero offset and length binds the whole pool (reference CPU executor behaviour).
   const std::uint64_t size = (loc.offset == 0 && loc.length == 0) ? pool.memory.size : loc.length;
   return ArgumentRegion{pool.memory.data + loc.offset, size};
@@ -136,7 +138,8 @@ inline Status check_argument_dims(const Operand& operand, const RequestArgument&
     return NNHAL_INVALID("request gives rank %zu, model operand has rank %zu", rd.size(), md.size());
   for (std::size_t i = 0; i < rd.size(); ++i) {
     if (!md.empty() && md[i] != 0 && md[i] != rd[i])
-      return NNHAL_INVALID("request dimension %zu is %u, model operand has %u", i, rd[i], md[i]);
+      return NNHAL_INVALID("request dimension %zu is %" PRIu32 ", model operand has %" PRIu32, i,
+                           rd[i], md[i]);
     if (rd[i] == 0 && !allow_unknown) return NNHAL_INVALID("request dimension %zu is 0", i);
   }
   return {};
@@ -189,8 +192,9 @@ inline Status validate_request_rows(const Request& request, const Model& model, 
     return NNHAL_INVALID("request has %zu outputs, the model has %zu", request.outputs.size(),
                          main.outputIndexes.size());
   if (request.pools.size() > options.max_request_pools)
-    return NNHAL_INVALID("request has %zu memory pools, above Limits::max_request_pools (%u)", request.pools.size(),
-                         options.max_request_pools);
+    return NNHAL_INVALID("request has %zu memory pools, above Limits::max_request_pools (%" PRIu32
+                         ")",
+                         request.pools.size(), options.max_request_pools);
   for (std::size_t p = 0; p < request.pools.size(); ++p) {
     const RequestMemoryPool& pool = request.pools[p];
     if (pool.token == 0 && pool.memory.data == nullptr && pool.memory.size != 0)
@@ -223,8 +227,9 @@ inline Status validate_request_rows(const Request& request, const Model& model, 
       auto region = detail::argument_region(request, arg);
       if (!region) return std::move(region.error().prefix("%s %zu", what, i));
       if (region->begin != nullptr && !is_aligned_for(operand.type, region->begin))
-        return NNHAL_INVALID("%s %zu: buffer at offset %u is not aligned to its %u-byte elements", what, i,
-                             arg.location.offset, element_size(operand.type));
+        return NNHAL_INVALID("%s %zu: buffer at offset %" PRIu32 " is not aligned to its %" PRIu32
+                             "-byte elements",
+                             what, i, arg.location.offset, element_size(operand.type));
       const Extension::OperandTypeInformation* extension =
           find_extension_operand_type(model, options.extensions, operand.type);
       if (auto s = detail::check_argument_dims(operand, arg, is_output && options.allow_unspecified_outputs, extension);

@@ -65,7 +65,7 @@ inline Status check_slot_values(const OperationInfo& info, const OperationView& 
       if (w < 0 || static_cast<std::size_t>(w) >= sizeof allowed - at) break;
       at += static_cast<std::size_t>(w);
     }
-    return NNHAL_INVALID("input %zu (%.*s, operand %u) is %lld, it must be one of {%s}", i,
+    return NNHAL_INVALID("input %zu (%.*s, operand %" PRIu32 ") is %lld, it must be one of {%s}", i,
                          static_cast<int>(slot->name.size()), slot->name.data(), op.operation.inputs[i],
                          static_cast<long long>(*value), allowed);
   }

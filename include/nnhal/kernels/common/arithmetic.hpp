@@ -77,7 +77,7 @@ struct Div {
 /// Reads the activation scalar (input 2); GENERAL_FAILURE if it is not a defined code.
 inline Expected<std::int32_t> activation(const NodeIO& io) {
   const std::int32_t act = io.scalar<OperandType::INT32>(2);
-  if (!is_valid_activation(act)) return NNHAL_FAILURE("invalid fused activation %d", act);
+  if (!is_valid_activation(act)) return NNHAL_FAILURE("invalid fused activation %" PRId32, act);
   return act;
 }
 

@@ -25,7 +25,8 @@ inline Expected<Dims> broadcast_shape(const Dims& a, const Dims& b) noexcept {
     } else if (da == 1) {
       out[i] = db;
     } else {
-      return NNHAL_INVALID("shapes cannot be broadcast: axis %zu has sizes %u and %u", i, da, db);
+      return NNHAL_INVALID(
+          "shapes cannot be broadcast: axis %zu has sizes %" PRIu32 " and %" PRIu32, i, da, db);
     }
   }
   return out;

@@ -58,27 +58,36 @@ inline Expected<Spec> make_spec(const NodeIO& io, Kind kind) {
   s.activation = sc->activation;
   s.in = window::Image::of(x.dims, s.nchw);
   const std::int32_t groups = kind == Kind::Grouped ? sc->extra[0] : 1;
-  if (groups < 1) return NNHAL_FAILURE("%s has a non-positive number of groups %d", nm, groups);
+  if (groups < 1)
+    return NNHAL_FAILURE("%s has a non-positive number of groups %" PRId32, nm, groups);
   s.groups = static_cast<std::uint32_t>(groups);
   s.out_c = f.dims[0];
   const std::uint32_t fh = f.dims[1], fw = f.dims[2];
   s.group_in = f.dims[3];
   if (s.out_c == 0 || fh == 0 || fw == 0 || s.group_in == 0)
-    return NNHAL_FAILURE("%s filter [%u, %u, %u, %u] must not be empty", nm, s.out_c, fh, fw, s.group_in);
+    return NNHAL_FAILURE("%s filter [%" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32
+                         "] must not be empty",
+                         nm, s.out_c, fh, fw, s.group_in);
   if (fh > INT32_MAX || fw > INT32_MAX) return NNHAL_FAILURE("%s filter is too large", nm);
   if (s.in.h == 0 || s.in.w == 0 || s.in.c == 0)
-    return NNHAL_FAILURE("%s input [%u, %u, %u, %u] is empty beyond the batch", nm, x.dims[0], x.dims[1],
-                         x.dims[2], x.dims[3]);
+    return NNHAL_FAILURE("%s input [%" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32
+                         "] is empty beyond the batch",
+                         nm, x.dims[0], x.dims[1], x.dims[2], x.dims[3]);
   if (std::uint64_t{s.group_in} * s.groups != s.in.c)
-    return NNHAL_FAILURE("%s input depth %u differs from filter depth %u x %u groups", nm, s.in.c, s.group_in,
-                         s.groups);
+    return NNHAL_FAILURE("%s input depth %" PRIu32 " differs from filter depth %" PRIu32
+                         " x %" PRIu32 " groups",
+                         nm, s.in.c, s.group_in, s.groups);
   if (s.out_c % s.groups != 0)
-    return NNHAL_FAILURE("%s output depth %u is not a multiple of the %u groups", nm, s.out_c, s.groups);
+    return NNHAL_FAILURE("%s output depth %" PRIu32 " is not a multiple of the %" PRIu32 " groups",
+                         nm, s.out_c, s.groups);
   s.group_out = s.out_c / s.groups;
-  if (b.dims[0] != s.out_c) return NNHAL_FAILURE("%s bias length %u differs from output depth %u", nm, b.dims[0], s.out_c);
+  if (b.dims[0] != s.out_c)
+    return NNHAL_FAILURE("%s bias length %" PRIu32 " differs from output depth %" PRIu32, nm,
+                         b.dims[0], s.out_c);
   if (f.type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
     if (f.channel_quant == nullptr || f.channel_quant->channelDim != 0 || f.channel_quant->scales.size() != s.out_c)
-      return NNHAL_FAILURE("%s per-channel filter needs %u scales along dimension 0", nm, s.out_c);
+      return NNHAL_FAILURE("%s per-channel filter needs %" PRIu32 " scales along dimension 0", nm,
+                           s.out_c);
   }
   auto g = window::resolve(*sc, s.in.h, s.in.w, static_cast<std::int32_t>(fh), static_cast<std::int32_t>(fw), nm);
   if (!g) return std::move(g.error());
@@ -86,8 +95,9 @@ inline Expected<Spec> make_spec(const NodeIO& io, Kind kind) {
   const std::int64_t eff_w = window::effective_filter(fw, s.g.dilation_w);
   const std::int64_t eff_h = window::effective_filter(fh, s.g.dilation_h);
   if (!(eff_w > s.g.pad_w.head && eff_w > s.g.pad_w.tail && eff_h > s.g.pad_h.head && eff_h > s.g.pad_h.tail))
-    return NNHAL_FAILURE("%s padding (%d, %d, %d, %d) is not smaller than the effective filter %lld x %lld", nm,
-                         s.g.pad_w.head, s.g.pad_w.tail, s.g.pad_h.head, s.g.pad_h.tail,
+    return NNHAL_FAILURE("%s padding (%" PRId32 ", %" PRId32 ", %" PRId32 ", %" PRId32
+                         ") is not smaller than the effective filter %lld x %lld",
+                         nm, s.g.pad_w.head, s.g.pad_w.tail, s.g.pad_h.head, s.g.pad_h.tail,
                          static_cast<long long>(eff_h), static_cast<long long>(eff_w));
   s.out = window::Image::of(window::Image::dims(s.nchw, s.in.n, s.g.out_h, s.g.out_w, s.out_c), s.nchw);
   std::uint64_t n = 0;

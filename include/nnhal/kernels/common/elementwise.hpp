@@ -58,9 +58,10 @@ float float_scalar(const NodeIO& io, std::size_t i) noexcept {
 inline Status require_output_quant(const NodeIO& io, std::string_view op, float scale, std::int32_t zero_point) {
   const RtOperand& out = io.output(0);
   if (out.scale != scale || out.zero_point != zero_point)
-    return NNHAL_FAILURE("%s output has scale %g and zeroPoint %d; the operation produces scale %g and zeroPoint %d",
-                         op.data(), static_cast<double>(out.scale), out.zero_point, static_cast<double>(scale),
-                         zero_point);
+    return NNHAL_FAILURE("%s output has scale %g and zeroPoint %" PRId32
+                         "; the operation produces scale %g and zeroPoint %" PRId32,
+                         op.data(), static_cast<double>(out.scale), out.zero_point,
+                         static_cast<double>(scale), zero_point);
   return {};
 }
 

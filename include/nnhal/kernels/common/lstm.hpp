@@ -112,13 +112,14 @@ inline const RtOperand* optional(const NodeIO& io, std::size_t i) noexcept {
 inline Status check_dims(const RtOperand& op, std::size_t i, std::uint32_t d0, std::uint32_t d1, const char* name) {
   const Dims& d = op.dims;
   if (!op.rank_known || d.rank() != 2 || d[0] != d0 || d[1] != d1)
-    return NNHAL_INVALID("%s input %zu must have shape [%u, %u]", name, i, d0, d1);
+    return NNHAL_INVALID("%s input %zu must have shape [%" PRIu32 ", %" PRIu32 "]", name, i, d0,
+                         d1);
   return {};
 }
 
 inline Status check_dims(const RtOperand& op, std::size_t i, std::uint32_t d0, const char* name) {
   if (!op.rank_known || op.dims.rank() != 1 || op.dims[0] != d0)
-    return NNHAL_INVALID("%s input %zu must have shape [%u]", name, i, d0);
+    return NNHAL_INVALID("%s input %zu must have shape [%" PRIu32 "]", name, i, d0);
   return {};
 }
 
@@ -140,10 +141,11 @@ inline Expected<CellShape> cell_shape(const NodeIO& io, const CellSlots& s, std:
   c.output = rec_output.dims[1];
   constexpr std::uint32_t kMaxSize = std::uint32_t{1} << 26;  // keeps the size products within 64 bits
   if (c.cell > kMaxSize || c.output > kMaxSize || input > kMaxSize || aux > kMaxSize)
-    return NNHAL_INVALID("%s: sizes above %u are not supported", name, kMaxSize);
+    return NNHAL_INVALID("%s: sizes above %" PRIu32 " are not supported", name, kMaxSize);
   if (c.cell == 0 || c.output == 0 || input == 0)
-    return NNHAL_INVALID("%s: input size %u, cell count %u and output size %u must be positive", name, input, c.cell,
-                         c.output);
+    return NNHAL_INVALID("%s: input size %" PRIu32 ", cell count %" PRIu32
+                         " and output size %" PRIu32 " must be positive",
+                         name, input, c.cell, c.output);
   const RtOperand* ii = optional(io, s.input_weights);
   const RtOperand* ri = optional(io, s.recurrent_weights);
   const RtOperand* ib = optional(io, s.bias);
@@ -177,12 +179,13 @@ inline Expected<CellShape> cell_shape(const NodeIO& io, const CellSlots& s, std:
   if (c.projection) NNHAL_TRY(check_dims(*pw, s.projection, c.output, c.cell, name));
   if (c.projection_bias) NNHAL_TRY(check_dims(*pb, s.projection + 1, c.output, name));
   if (!c.projection && c.output != c.cell)
-    return NNHAL_INVALID("%s: without projection the output size %u must equal the cell count %u", name, c.output,
-                         c.cell);
+    return NNHAL_INVALID("%s: without projection the output size %" PRIu32
+                         " must equal the cell count %" PRIu32,
+                         name, c.output, c.cell);
   if (s.layer_norm != kNone) {
     // The reference decides layer normalization by the output gate's weights.
     c.layer_norm = optional(io, s.layer_norm + 3) != nullptr;
-    for (std::uint32_t g = 0; g < 4; ++g) {
+    for (std::size_t g = 0; g < 4; ++g) {
       const RtOperand* ln = optional(io, s.layer_norm + g);
       const bool expected = c.layer_norm && !(g == 0 && c.cifg);
       if ((ln != nullptr) != expected)
@@ -194,7 +197,7 @@ inline Expected<CellShape> cell_shape(const NodeIO& io, const CellSlots& s, std:
   if (with_aux) {
     c.aux = aux;
     if (aux == 0) return NNHAL_INVALID("%s: the auxiliary input size must be positive", name);
-    for (std::uint32_t g = 0; g < 4; ++g) {
+    for (std::size_t g = 0; g < 4; ++g) {
       const RtOperand* w = optional(io, s.aux_weights + g);
       const bool expected = !(g == 0 && c.cifg);
       if ((w != nullptr) != expected)
@@ -344,7 +347,8 @@ inline Expected<Scalars> read_scalars(const NodeIO& io, std::size_t first, const
   Scalars s;
   const std::int32_t a = io.scalar<OperandType::INT32>(first);
   if (!valid_activation(a))
-    return NNHAL_INVALID("%s activation %d is not one of NONE, RELU, RELU6, TANH, SIGMOID", name, a);
+    return NNHAL_INVALID("%s activation %" PRId32 " is not one of NONE, RELU, RELU6, TANH, SIGMOID",
+                         name, a);
   s.activation = static_cast<Act>(a);
   if constexpr (std::is_same_v<E, float>) {
     s.cell_clip = io.scalar<OperandType::FLOAT32>(first + 1);

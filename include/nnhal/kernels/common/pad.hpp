@@ -28,7 +28,8 @@ inline Status infer(const NodeIO& io) {
   for (std::size_t k = 0; k < rank; ++k) {
     const std::int32_t before = pads[2 * k], after = pads[2 * k + 1];
     if (before < 0 || after < 0)
-      return NNHAL_INVALID("paddings of axis %zu are negative (%d, %d)", k, before, after);
+      return NNHAL_INVALID("paddings of axis %zu are negative (%" PRId32 ", %" PRId32 ")", k,
+                           before, after);
     auto d = checked_dim(std::uint64_t{in[k]} + static_cast<std::uint64_t>(before) + static_cast<std::uint64_t>(after),
                          "padded axis");
     if (!d) return std::move(d.error());

@@ -72,14 +72,18 @@ inline Expected<Setup> setup(const NodeIO& io, const char* op) {
   out.input = window::Image::of(d, s->nchw);
   const window::Image& im = out.input;
   if (im.h == 0 || im.w == 0 || im.c == 0)
-    return NNHAL_FAILURE("%s input has an empty height, width or depth (%u x %u x %u)", op, im.h, im.w, im.c);
+    return NNHAL_FAILURE("%s input has an empty height, width or depth (%" PRIu32 " x %" PRIu32
+                         " x %" PRIu32 ")",
+                         op, im.h, im.w, im.c);
   const std::int32_t filter_w = s->extra[0], filter_h = s->extra[1];
   auto g = window::resolve(*s, im.h, im.w, filter_h, filter_w, op);
   if (!g) return std::move(g.error());
   if (filter_w <= g->pad_w.head || filter_w <= g->pad_w.tail || filter_h <= g->pad_h.head ||
       filter_h <= g->pad_h.tail)
-    return NNHAL_FAILURE("%s filter (%d x %d) must be larger than each padding (left %d, right %d, top %d, bottom %d)",
-                         op, filter_h, filter_w, g->pad_w.head, g->pad_w.tail, g->pad_h.head, g->pad_h.tail);
+    return NNHAL_FAILURE(
+        "%s filter (%" PRId32 " x %" PRId32 ") must be larger than each padding (left %" PRId32
+        ", right %" PRId32 ", top %" PRId32 ", bottom %" PRId32 ")",
+        op, filter_h, filter_w, g->pad_w.head, g->pad_w.tail, g->pad_h.head, g->pad_h.tail);
   out.geometry = *g;
   return out;
 }

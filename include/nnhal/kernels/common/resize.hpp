@@ -95,7 +95,9 @@ inline Status infer(const NodeIO& io, Method m) {
     return NNHAL_FAILURE("%s: align_corners and half_pixel_centers are both true", op);
   const window::Image im = window::Image::of(d, f.nchw);
   if (im.h == 0 || im.w == 0 || im.c == 0)
-    return NNHAL_FAILURE("%s input has an empty height, width or depth (%u x %u x %u)", op, im.h, im.w, im.c);
+    return NNHAL_FAILURE("%s input has an empty height, width or depth (%" PRIu32 " x %" PRIu32
+                         " x %" PRIu32 ")",
+                         op, im.h, im.w, im.c);
   auto w = output_extent(io, 1, im.w, op, "width");
   if (!w) return std::move(w.error());
   auto h = output_extent(io, 2, im.h, op, "height");

@@ -30,7 +30,8 @@ namespace nnhal::kernels::rnn_common {
 /// The fused activation at input `i` as a clamp range; INVALID_ARGUMENT for an undefined code.
 inline Expected<FloatRange> activation(const NodeIO& io, std::size_t i, const char* name) {
   const std::int32_t act = io.scalar<OperandType::INT32>(i);
-  if (!is_valid_activation(act)) return NNHAL_INVALID("%s: invalid fused activation %d", name, act);
+  if (!is_valid_activation(act))
+    return NNHAL_INVALID("%s: invalid fused activation %" PRId32, name, act);
   return float_activation_range(act);
 }
 
@@ -55,7 +56,8 @@ inline Status check_rank(const NodeIO& io, std::size_t i, std::size_t rank, cons
 inline Status check_dim(const NodeIO& io, std::size_t i, std::size_t d, std::uint32_t want, const char* name) {
   const std::uint32_t got = io.input(i).dims[d];
   if (got != want)
-    return NNHAL_INVALID("%s: input %zu dimension %zu is %u, expected %u", name, i, d, got, want);
+    return NNHAL_INVALID("%s: input %zu dimension %zu is %" PRIu32 ", expected %" PRIu32, name, i,
+                         d, got, want);
   return {};
 }
 

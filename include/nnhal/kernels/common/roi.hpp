@@ -78,8 +78,8 @@ inline E from_float(float v, float scale, std::int32_t zero_point) noexcept {
 inline Status check_box_quant(const RtOperand& box, const char* op, const char* what) {
   if (box.type != OperandType::TENSOR_QUANT16_ASYMM) return {};
   if (box.scale != 0.125f || box.zero_point != 0)
-    return NNHAL_INVALID("%s %s must have scale 0.125 and zero point 0 (has %g, %d)", op, what,
-                         static_cast<double>(box.scale), box.zero_point);
+    return NNHAL_INVALID("%s %s must have scale 0.125 and zero point 0 (has %g, %" PRId32 ")", op,
+                         what, static_cast<double>(box.scale), box.zero_point);
   return {};
 }
 
@@ -102,7 +102,8 @@ inline Expected<PooledParams> read_pooled_params(const NodeIO& io, std::size_t l
   p.w_ratio = float_scalar<T>(io, 6);
   p.nchw = layout_nchw(io, layout_input);
   if (p.out_h <= 0 || p.out_w <= 0)
-    return NNHAL_INVALID("%s output size %d x %d is not positive", op, p.out_h, p.out_w);
+    return NNHAL_INVALID("%s output size %" PRId32 " x %" PRId32 " is not positive", op, p.out_h,
+                         p.out_w);
   if (!(p.h_ratio > 0) || !(p.w_ratio > 0) || !std::isfinite(p.h_ratio) || !std::isfinite(p.w_ratio))
     return NNHAL_INVALID("%s ratios %g, %g must be positive and finite", op, static_cast<double>(p.h_ratio),
                          static_cast<double>(p.w_ratio));
@@ -123,7 +124,9 @@ inline Status infer_pooled(const NodeIO& io, const PooledParams& p, const char* 
   NNHAL_TRY(check_box_quant(rois, op, "rois"));
   const window::Image im = window::Image::of(d, p.nchw);
   if (im.n == 0 || im.h == 0 || im.w == 0 || im.c == 0)
-    return NNHAL_INVALID("%s input has an empty dimension (%u x %u x %u x %u)", op, im.n, im.h, im.w, im.c);
+    return NNHAL_INVALID("%s input has an empty dimension (%" PRIu32 " x %" PRIu32 " x %" PRIu32
+                         " x %" PRIu32 ")",
+                         op, im.n, im.h, im.w, im.c);
   return set_output(io, 0,
                     window::Image::dims(p.nchw, rois.dims[0], static_cast<std::uint32_t>(p.out_h),
                                         static_cast<std::uint32_t>(p.out_w), im.c));

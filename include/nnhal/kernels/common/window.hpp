@@ -128,26 +128,30 @@ inline Expected<Scalars> read_scalars(const NodeIO& io, std::size_t first, std::
     s.pad_h = {int_at(i + 2), int_at(i + 3)};
     i += 4;
     if (s.pad_w.head < 0 || s.pad_w.tail < 0 || s.pad_h.head < 0 || s.pad_h.tail < 0)
-      return NNHAL_FAILURE("%s has a negative padding (%d, %d, %d, %d)", op, s.pad_w.head, s.pad_w.tail,
-                           s.pad_h.head, s.pad_h.tail);
+      return NNHAL_FAILURE("%s has a negative padding (%" PRId32 ", %" PRId32 ", %" PRId32
+                           ", %" PRId32 ")",
+                           op, s.pad_w.head, s.pad_w.tail, s.pad_h.head, s.pad_h.tail);
   } else {
     s.scheme = int_at(i++);
     if (s.scheme < 0 || s.scheme > kPaddingValid)
-      return NNHAL_FAILURE("%s has an invalid padding scheme %d", op, s.scheme);
+      return NNHAL_FAILURE("%s has an invalid padding scheme %" PRId32, op, s.scheme);
   }
   s.stride_w = int_at(i), s.stride_h = int_at(i + 1);
   i += 2;
   if (s.stride_w < 1 || s.stride_h < 1)
-    return NNHAL_FAILURE("%s has a non-positive stride (%d, %d)", op, s.stride_w, s.stride_h);
+    return NNHAL_FAILURE("%s has a non-positive stride (%" PRId32 ", %" PRId32 ")", op, s.stride_w,
+                         s.stride_h);
   for (std::size_t e = 0; e < extra_count && e < 2; ++e) s.extra[e] = int_at(i++);
   s.activation = int_at(i++);
-  if (!is_valid_activation(s.activation)) return NNHAL_FAILURE("%s has an invalid fused activation %d", op, s.activation);
+  if (!is_valid_activation(s.activation))
+    return NNHAL_FAILURE("%s has an invalid fused activation %" PRId32, op, s.activation);
   if (io.has_input(i)) s.nchw = io.scalar<OperandType::BOOL>(i) != 0;
   ++i;
   if (io.has_input(i) && io.has_input(i + 1)) {
     s.dilation_w = int_at(i), s.dilation_h = int_at(i + 1);
     if (s.dilation_w < 1 || s.dilation_h < 1)
-      return NNHAL_FAILURE("%s has a non-positive dilation (%d, %d)", op, s.dilation_w, s.dilation_h);
+      return NNHAL_FAILURE("%s has a non-positive dilation (%" PRId32 ", %" PRId32 ")", op,
+                           s.dilation_w, s.dilation_h);
   }
   return s;
 }
@@ -166,7 +170,8 @@ struct Geometry {
 inline Expected<Geometry> resolve(const Scalars& s, std::uint32_t in_h, std::uint32_t in_w,
                                   std::int32_t filter_h, std::int32_t filter_w, const char* op) {
   if (filter_h < 1 || filter_w < 1)
-    return NNHAL_FAILURE("%s has a non-positive filter size (%d x %d)", op, filter_h, filter_w);
+    return NNHAL_FAILURE("%s has a non-positive filter size (%" PRId32 " x %" PRId32 ")", op,
+                         filter_h, filter_w);
   Geometry g;
   g.stride_w = s.stride_w, g.stride_h = s.stride_h, g.dilation_w = s.dilation_w, g.dilation_h = s.dilation_h;
   g.filter_w = filter_w, g.filter_h = filter_h;
@@ -179,7 +184,9 @@ inline Expected<Geometry> resolve(const Scalars& s, std::uint32_t in_h, std::uin
   const std::int64_t oh = output_size(in_h, filter_h, s.stride_h, s.dilation_h, g.pad_h);
   const std::int64_t ow = output_size(in_w, filter_w, s.stride_w, s.dilation_w, g.pad_w);
   if (oh < 0 || ow < 0)
-    return NNHAL_FAILURE("%s: the padded input (%u x %u) is smaller than the filter (%d x %d, dilation %d x %d)",
+    return NNHAL_FAILURE("%s: the padded input (%" PRIu32 " x %" PRIu32
+                         ") is smaller than the filter (%" PRId32 " x %" PRId32
+                         ", dilation %" PRId32 " x %" PRId32 ")",
                          op, in_h, in_w, filter_h, filter_w, s.dilation_h, s.dilation_w);
   if (oh > INT32_MAX || ow > INT32_MAX) return NNHAL_FAILURE("%s output is too large", op);
   g.out_h = static_cast<std::uint32_t>(oh), g.out_w = static_cast<std::uint32_t>(ow);

@@ -21,8 +21,9 @@ inline Status check_constant_axis(const OperationView& op, std::size_t axis_inpu
   if (!axis || !rank) return {};
   const auto r = static_cast<std::int64_t>(*rank);
   if (*axis < -r || *axis >= r)
-    return NNHAL_INVALID("input %zu (axis) is %d, outside [-%zu, %zu) for input %zu of rank %zu", axis_input, *axis,
-                         *rank, *rank, data_input, *rank);
+    return NNHAL_INVALID("input %zu (axis) is %" PRId32
+                         ", outside [-%zu, %zu) for input %zu of rank %zu",
+                         axis_input, *axis, *rank, *rank, data_input, *rank);
   return {};
 }
 

@@ -76,7 +76,8 @@ inline Status validate(const OperationView& op, HalVersion& version, std::uint32
     if (!filter.channelQuant)
       return NNHAL_INVALID("input 1 (filter) is per-channel quantized but has no channel parameters");
     if (filter.channelQuant->channelDim != channel_dim)
-      return NNHAL_INVALID("input 1 (filter) is quantized per channel along dimension %u, it must be %u",
+      return NNHAL_INVALID("input 1 (filter) is quantized per channel along dimension %" PRIu32
+                           ", it must be %" PRIu32,
                            filter.channelQuant->channelDim, channel_dim);
   }
   if (input.type == OperandType::TENSOR_QUANT8_ASYMM) {

@@ -60,9 +60,9 @@ inline Status check_per_channel_filter(const OperationView& op, std::size_t i,
     return NNHAL_INVALID(
         "input %zu (filter) is per-channel quantized but has no channel parameters", i);
   if (filter.channelQuant->channelDim != channel_dim)
-    return NNHAL_INVALID(
-        "input %zu (filter) is quantized per channel along dimension %u, it must be %u", i,
-        filter.channelQuant->channelDim, channel_dim);
+    return NNHAL_INVALID("input %zu (filter) is quantized per channel along dimension %" PRIu32
+                         ", it must be %" PRIu32,
+                         i, filter.channelQuant->channelDim, channel_dim);
   return {};
 }
 

@@ -65,7 +65,8 @@ inline Status check_shape(const OperationView& op, std::size_t i, const char* na
   std::size_t k = 0;
   for (std::uint32_t w : want) {
     if (d[k] != 0 && w != 0 && d[k] != w)
-      return NNHAL_INVALID("input %zu (%s) has dimension %zu = %u, it must be %u", i, name, k, d[k], w);
+      return NNHAL_INVALID("input %zu (%s) has dimension %zu = %" PRIu32 ", it must be %" PRIu32, i,
+                           name, k, d[k], w);
     ++k;
   }
   return {};
@@ -82,8 +83,8 @@ inline Status check_1d(const OperationView& op, std::size_t i, const char* name)
 inline Status check_scalar_range(const OperationView& op, std::size_t i, const char* name, std::int64_t lo,
                                  std::int64_t hi) {
   if (auto v = op.constant_scalar<OperandType::INT32>(i); v && (*v < lo || *v > hi))
-    return NNHAL_INVALID("input %zu (%s) is %d, it must be in [%lld, %lld]", i, name, *v, static_cast<long long>(lo),
-                         static_cast<long long>(hi));
+    return NNHAL_INVALID("input %zu (%s) is %" PRId32 ", it must be in [%lld, %lld]", i, name, *v,
+                         static_cast<long long>(lo), static_cast<long long>(hi));
   return {};
 }
 
@@ -93,8 +94,9 @@ inline Status check_values_range(const OperationView& op, std::size_t i, const c
   if (auto v = const_ints(op, i))
     for (std::size_t j = 0; j < v->size(); ++j)
       if ((*v)[j] < lo || (*v)[j] > hi)
-        return NNHAL_INVALID("input %zu (%s) entry %zu is %d, it must be in [%lld, %lld]", i, name, j, (*v)[j],
-                             static_cast<long long>(lo), static_cast<long long>(hi));
+        return NNHAL_INVALID("input %zu (%s) entry %zu is %" PRId32 ", it must be in [%lld, %lld]",
+                             i, name, j, (*v)[j], static_cast<long long>(lo),
+                             static_cast<long long>(hi));
   return {};
 }
 
@@ -123,8 +125,9 @@ inline Status check_box_quant(const OperationView& op, std::size_t i, const char
   const Operand& o = op.input(i);
   if (o.type != OperandType::TENSOR_QUANT16_ASYMM && o.type != OperandType::TENSOR_QUANT16_SYMM) return {};
   if (o.scale != 0.125f || o.zeroPoint != 0)
-    return NNHAL_INVALID("input %zu (%s) must have scale 0.125 and zero point 0 (has %g, %d)", i, name,
-                         static_cast<double>(o.scale), o.zeroPoint);
+    return NNHAL_INVALID("input %zu (%s) must have scale 0.125 and zero point 0 (has %g, %" PRId32
+                         ")",
+                         i, name, static_cast<double>(o.scale), o.zeroPoint);
   return {};
 }
 
