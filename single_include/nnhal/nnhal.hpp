@@ -80,8 +80,9 @@
 
 /// 1: the device layer offers asynchronous execution, fenced execution that waits on pending
 /// fences, and releasing idle execution memory in the background; they use threads (a small
-/// worker pool per Device). 0 (embedded builds without threads): those parts are left out;
-/// synchronous and burst execution and fenced execution on already signalled fences remain.
+/// worker pool per Device). 0 (embedded builds without threads): those parts are left out, and
+/// so is nnhal::ThreadPool (nnhal/exec/thread_pool.hpp); synchronous and burst execution and
+/// fenced execution on already signalled fences remain.
 #ifndef NNHAL_ASYNC
 #define NNHAL_ASYNC 1
 #endif
@@ -671,6 +672,10 @@ using element_t = typename operand_type_traits<T>::element_type;
 /// Errors as values. An Error carries an ErrorStatus and a message in an inline buffer, so
 /// reporting an error never allocates; Expected<T> holds either a value or an Error.
 
+// <cinttypes>: messages format fixed-width integers with PRIu32 / PRId32 (uint32_t and int32_t are
+// unsigned long and long on arm-none-eabi, unsigned int and int on Linux), so every caller of
+// NNHAL_INVALID / NNHAL_FAILURE / Error::prefix gets the macros from here.
+#include <cinttypes>
 #include <cstdarg>
 #include <cstdio>
 #include <variant>
@@ -1404,7 +1409,8 @@ inline Expected<Dims> broadcast_shape(const Dims& a, const Dims& b) noexcept {
     } else if (da == 1) {
       out[i] = db;
     } else {
-      return NNHAL_INVALID("shapes cannot be broadcast: axis %zu has sizes %u and %u", i, da, db);
+      return NNHAL_INVALID(
+          "shapes cannot be broadcast: axis %zu has sizes %" PRIu32 " and %" PRIu32, i, da, db);
     }
   }
   return out;
@@ -1670,12 +1676,26 @@ inline constexpr bool kIsExtensionEntry = false;
 template <class X>
 inline constexpr bool kIsExtensionEntry<UseExtension<X>> = true;
 
-/// A compile-time set of kernels: UseKernels / Use entries, at most one per operation, and
-/// UseExtension entries, at most one per extension name.
+/// A kernel set entry that names no kernel: preparation with the set validates a model against
+/// the rows (slots, signatures, rules) of the set's own operations only, so a program links no
+/// other operation's row: about 100 KB less on a microcontroller (docs/embedded.md). A model
+/// with an operation outside the set is refused by validation with GENERAL_FAILURE ("not in
+/// this program's kernel set"), as preparation refuses it without this entry, but is not
+/// checked against that operation's row first. validate_model, the supported-operations query
+/// and the Device still read every row.
+struct SetRowsOnly {};
+
+/// True for the SetRowsOnly entry.
+template <class E>
+inline constexpr bool kIsRowsEntry = std::is_same_v<E, SetRowsOnly>;
+
+/// A compile-time set of kernels: UseKernels / Use entries, at most one per operation,
+/// UseExtension entries, at most one per extension name, and optionally SetRowsOnly.
 template <class... Entries>
 struct KernelSet {};
 
 struct ExtensionInfo;
+struct OperationRows;
 
 /// Shorthand: the full kernels of the listed operations.
 template <OperationType... Ops>
@@ -1698,6 +1718,9 @@ struct KernelTable {
   std::array<const OpKernel*, static_cast<std::size_t>(kOperationTypeCount)> kernels{};
   /// The extensions the set registers (UseExtension entries); empty for most sets.
   std::span<const ExtensionInfo* const> extensions{};
+  /// The rows preparation validates with: every row, or the set's own with SetRowsOnly.
+  /// Never null in a resolved table.
+  const OperationRows* rows = nullptr;
 
   /// The kernels of `type`, or nullptr.
   constexpr const OpKernel* find(OperationType type) const noexcept {
@@ -2024,6 +2047,22 @@ constexpr OperationInfo make_row(OperationType type, const RowSpec& spec) {
 template <OperationType Op>
 struct Row;
 
+/// The rows a validation reads, by operation code: every row (nnhal::all_operation_rows(), what
+/// validate_model uses), or only those of a kernel set's operations (a set with the SetRowsOnly
+/// entry; see nnhal/interface/kernel_set.hpp), so that a firmware links no other row.
+struct OperationRows {
+  std::array<const OperationInfo*, static_cast<std::size_t>(kOperationTypeCount)> rows{};
+  /// True when every operation code has its row here.
+  bool all = false;
+
+  /// The row of `type`, or nullptr (a code outside 0..101, or an operation not here).
+  constexpr const OperationInfo* find(OperationType type) const noexcept {
+    const auto code = static_cast<std::int32_t>(type);
+    if (code < 0 || code >= kOperationTypeCount) return nullptr;
+    return rows[static_cast<std::size_t>(code)];
+  }
+};
+
 /// True when input `position` of an operation may have no value (lifetime NO_VALUE, or an
 /// omitted request argument): the operation accepts omitted operands and that slot says so.
 constexpr bool input_omittable(const OperationInfo& info, std::size_t position) noexcept {
@@ -2067,26 +2106,45 @@ struct ControlFlowKernels {};
 
 namespace detail {
 
-/// Picks, once at prepare time, the kernel of family K for the type of its key input among
-/// the types Ts of a kernel set.
-template <class K, OperandType... Ts>
-Expected<KernelFn> select_by_type(const NodeIO& io, KernelPrepare& prepare) {
-  const OperandType t = io.input(K::key_input).type;
-  Expected<KernelFn> chosen = NNHAL_FAILURE("no kernel for %s in this kernel set", to_string(t).data());
-  (void)((t == Ts && (chosen = K::template select<Ts>(io, prepare), true)) || ...);
-  return chosen;
+inline constexpr std::array<OperandType, 0> kNoFamilyTypes{};
+
+/// The operand types family K has kernels for; none for IF, WHILE and NoKernelsYet.
+template <class K>
+constexpr const auto& family_types() noexcept {
+  if constexpr (std::is_base_of_v<KernelFamily, K>) return K::types;
+  else return kNoFamilyTypes;
 }
 
-template <class K, OperandType... Ts>
-inline constexpr OpKernel kFamilyKernel{&K::infer, &select_by_type<K, Ts...>};
-
-inline constexpr OpKernel kControlFlowKernel{nullptr, nullptr, true};
+/// Picks, once at prepare time, the kernel of family K for the type of its key input among the
+/// types Types[I]... of a kernel set entry. A class template whose member is defined out of
+/// class (not inline), so that the kernels of one family can be compiled in one file of a
+/// program and declared extern in the others (NNHAL_EXTERN_KERNELS_OF): everything a family
+/// compiles is reached from here.
+template <class K, const auto& Types, class Seq = std::make_index_sequence<Types.size()>>
+struct FamilySelect;
+template <class K, const auto& Types, std::size_t... I>
+struct FamilySelect<K, Types, std::index_sequence<I...>> {
+  static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare);
+};
+template <class K, const auto& Types, std::size_t... I>
+Expected<KernelFn> FamilySelect<K, Types, std::index_sequence<I...>>::select(const NodeIO& io,
+                                                                             KernelPrepare& prepare) {
+  if constexpr (sizeof...(I) == 0) {
+    (void)prepare;
+    return NNHAL_FAILURE("no kernel for %s in this kernel set", to_string(io.input(0).type).data());
+  } else {
+    const OperandType t = io.input(K::key_input).type;
+    Expected<KernelFn> chosen = NNHAL_FAILURE("no kernel for %s in this kernel set", to_string(t).data());
+    (void)((t == Types[I] && (chosen = K::template select<Types[I]>(io, prepare), true)) || ...);
+    return chosen;
+  }
+}
 
 /// The kernels of family K for the operand types listed in `Types` (a constexpr array).
-template <class K, const auto& Types, std::size_t... I>
-constexpr const OpKernel* kernel_for(std::index_sequence<I...>) noexcept {
-  return &kFamilyKernel<K, Types[I]...>;
-}
+template <class K, const auto& Types>
+inline constexpr OpKernel kFamilyKernel{&K::infer, &FamilySelect<K, Types>::select};
+
+inline constexpr OpKernel kControlFlowKernel{nullptr, nullptr, true};
 
 template <class T>
 concept Complete = requires { sizeof(T); };
@@ -2109,14 +2167,14 @@ constexpr const OpKernel* entry_kernel() noexcept {
   } else if constexpr (std::is_base_of_v<ControlFlowKernels, K>) {
     return &kControlFlowKernel;
   } else if constexpr (E::types.size() == 0) {
-    return kernel_for<K, K::types>(std::make_index_sequence<K::types.size()>{});
+    return &kFamilyKernel<K, family_types<K>()>;
   } else {
     static_assert([] {
       for (OperandType t : E::types)
         if (!contains(K::types, t)) return false;
       return true;
     }(), "nnhal: a kernel set entry lists an operand type its operation has no kernel for");
-    return kernel_for<K, E::types>(std::make_index_sequence<E::types.size()>{});
+    return &kFamilyKernel<K, E::types>;
   }
 }
 
@@ -2153,6 +2211,18 @@ constexpr bool kernels_cover_row() noexcept {
 }
 
 }  // namespace nnhal
+
+/// The kernels of every type of operation `name` (an OperationType enumerator), compiled in
+/// another file of the program: a file that prepares with a set using them (the default set,
+/// say) then compiles none of their code. Another file says NNHAL_INSTANTIATE_KERNELS_OF(name)
+/// after including the kernels. nnhal's own build splits the default set's kernels over
+/// several files this way, so that they compile in parallel.
+#define NNHAL_EXTERN_KERNELS_OF(name)                                                    \
+  extern template struct nnhal::detail::FamilySelect<nnhal::Kernels<nnhal::OperationType::name>, \
+                                                     nnhal::detail::family_types<nnhal::Kernels<nnhal::OperationType::name>>()>
+#define NNHAL_INSTANTIATE_KERNELS_OF(name)                                        \
+  template struct nnhal::detail::FamilySelect<nnhal::Kernels<nnhal::OperationType::name>, \
+                                              nnhal::detail::family_types<nnhal::Kernels<nnhal::OperationType::name>>()>
 // ---- end nnhal/kernels/kernel.hpp ----
 // ---- begin nnhal/simd/elementwise_f32.hpp ----
 /// \file
@@ -2746,7 +2816,7 @@ struct Div {
 /// Reads the activation scalar (input 2); GENERAL_FAILURE if it is not a defined code.
 inline Expected<std::int32_t> activation(const NodeIO& io) {
   const std::int32_t act = io.scalar<OperandType::INT32>(2);
-  if (!is_valid_activation(act)) return NNHAL_FAILURE("invalid fused activation %d", act);
+  if (!is_valid_activation(act)) return NNHAL_FAILURE("invalid fused activation %" PRId32, act);
   return act;
 }
 
@@ -3411,26 +3481,30 @@ inline Expected<Scalars> read_scalars(const NodeIO& io, std::size_t first, std::
     s.pad_h = {int_at(i + 2), int_at(i + 3)};
     i += 4;
     if (s.pad_w.head < 0 || s.pad_w.tail < 0 || s.pad_h.head < 0 || s.pad_h.tail < 0)
-      return NNHAL_FAILURE("%s has a negative padding (%d, %d, %d, %d)", op, s.pad_w.head, s.pad_w.tail,
-                           s.pad_h.head, s.pad_h.tail);
+      return NNHAL_FAILURE("%s has a negative padding (%" PRId32 ", %" PRId32 ", %" PRId32
+                           ", %" PRId32 ")",
+                           op, s.pad_w.head, s.pad_w.tail, s.pad_h.head, s.pad_h.tail);
   } else {
     s.scheme = int_at(i++);
     if (s.scheme < 0 || s.scheme > kPaddingValid)
-      return NNHAL_FAILURE("%s has an invalid padding scheme %d", op, s.scheme);
+      return NNHAL_FAILURE("%s has an invalid padding scheme %" PRId32, op, s.scheme);
   }
   s.stride_w = int_at(i), s.stride_h = int_at(i + 1);
   i += 2;
   if (s.stride_w < 1 || s.stride_h < 1)
-    return NNHAL_FAILURE("%s has a non-positive stride (%d, %d)", op, s.stride_w, s.stride_h);
+    return NNHAL_FAILURE("%s has a non-positive stride (%" PRId32 ", %" PRId32 ")", op, s.stride_w,
+                         s.stride_h);
   for (std::size_t e = 0; e < extra_count && e < 2; ++e) s.extra[e] = int_at(i++);
   s.activation = int_at(i++);
-  if (!is_valid_activation(s.activation)) return NNHAL_FAILURE("%s has an invalid fused activation %d", op, s.activation);
+  if (!is_valid_activation(s.activation))
+    return NNHAL_FAILURE("%s has an invalid fused activation %" PRId32, op, s.activation);
   if (io.has_input(i)) s.nchw = io.scalar<OperandType::BOOL>(i) != 0;
   ++i;
   if (io.has_input(i) && io.has_input(i + 1)) {
     s.dilation_w = int_at(i), s.dilation_h = int_at(i + 1);
     if (s.dilation_w < 1 || s.dilation_h < 1)
-      return NNHAL_FAILURE("%s has a non-positive dilation (%d, %d)", op, s.dilation_w, s.dilation_h);
+      return NNHAL_FAILURE("%s has a non-positive dilation (%" PRId32 ", %" PRId32 ")", op,
+                           s.dilation_w, s.dilation_h);
   }
   return s;
 }
@@ -3449,7 +3523,8 @@ struct Geometry {
 inline Expected<Geometry> resolve(const Scalars& s, std::uint32_t in_h, std::uint32_t in_w,
                                   std::int32_t filter_h, std::int32_t filter_w, const char* op) {
   if (filter_h < 1 || filter_w < 1)
-    return NNHAL_FAILURE("%s has a non-positive filter size (%d x %d)", op, filter_h, filter_w);
+    return NNHAL_FAILURE("%s has a non-positive filter size (%" PRId32 " x %" PRId32 ")", op,
+                         filter_h, filter_w);
   Geometry g;
   g.stride_w = s.stride_w, g.stride_h = s.stride_h, g.dilation_w = s.dilation_w, g.dilation_h = s.dilation_h;
   g.filter_w = filter_w, g.filter_h = filter_h;
@@ -3462,7 +3537,9 @@ inline Expected<Geometry> resolve(const Scalars& s, std::uint32_t in_h, std::uin
   const std::int64_t oh = output_size(in_h, filter_h, s.stride_h, s.dilation_h, g.pad_h);
   const std::int64_t ow = output_size(in_w, filter_w, s.stride_w, s.dilation_w, g.pad_w);
   if (oh < 0 || ow < 0)
-    return NNHAL_FAILURE("%s: the padded input (%u x %u) is smaller than the filter (%d x %d, dilation %d x %d)",
+    return NNHAL_FAILURE("%s: the padded input (%" PRIu32 " x %" PRIu32
+                         ") is smaller than the filter (%" PRId32 " x %" PRId32
+                         ", dilation %" PRId32 " x %" PRId32 ")",
                          op, in_h, in_w, filter_h, filter_w, s.dilation_h, s.dilation_w);
   if (oh > INT32_MAX || ow > INT32_MAX) return NNHAL_FAILURE("%s output is too large", op);
   g.out_h = static_cast<std::uint32_t>(oh), g.out_w = static_cast<std::uint32_t>(ow);
@@ -3557,14 +3634,18 @@ inline Expected<Setup> setup(const NodeIO& io, const char* op) {
   out.input = window::Image::of(d, s->nchw);
   const window::Image& im = out.input;
   if (im.h == 0 || im.w == 0 || im.c == 0)
-    return NNHAL_FAILURE("%s input has an empty height, width or depth (%u x %u x %u)", op, im.h, im.w, im.c);
+    return NNHAL_FAILURE("%s input has an empty height, width or depth (%" PRIu32 " x %" PRIu32
+                         " x %" PRIu32 ")",
+                         op, im.h, im.w, im.c);
   const std::int32_t filter_w = s->extra[0], filter_h = s->extra[1];
   auto g = window::resolve(*s, im.h, im.w, filter_h, filter_w, op);
   if (!g) return std::move(g.error());
   if (filter_w <= g->pad_w.head || filter_w <= g->pad_w.tail || filter_h <= g->pad_h.head ||
       filter_h <= g->pad_h.tail)
-    return NNHAL_FAILURE("%s filter (%d x %d) must be larger than each padding (left %d, right %d, top %d, bottom %d)",
-                         op, filter_h, filter_w, g->pad_w.head, g->pad_w.tail, g->pad_h.head, g->pad_h.tail);
+    return NNHAL_FAILURE(
+        "%s filter (%" PRId32 " x %" PRId32 ") must be larger than each padding (left %" PRId32
+        ", right %" PRId32 ", top %" PRId32 ", bottom %" PRId32 ")",
+        op, filter_h, filter_w, g->pad_w.head, g->pad_w.tail, g->pad_h.head, g->pad_h.tail);
   out.geometry = *g;
   return out;
 }
@@ -4025,7 +4106,7 @@ inline Status infer(const NodeIO& io) {
   const Dims& first = io.input(0).dims;
   const std::size_t rank = first.rank();
   if (axis < 0 || static_cast<std::size_t>(axis) >= rank)
-    return NNHAL_INVALID("axis %d is outside [0, %zu)", axis, rank);
+    return NNHAL_INVALID("axis %" PRId32 " is outside [0, %zu)", axis, rank);
   Dims out = first;
   std::uint64_t total = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -4033,7 +4114,8 @@ inline Status infer(const NodeIO& io) {
     if (d.rank() != rank) return NNHAL_INVALID("input %zu has rank %zu, input 0 has %zu", i, d.rank(), rank);
     for (std::size_t k = 0; k < rank; ++k)
       if (k != static_cast<std::size_t>(axis) && d[k] != first[k])
-        return NNHAL_INVALID("input %zu dimension %zu is %u, input 0 has %u", i, k, d[k], first[k]);
+        return NNHAL_INVALID("input %zu dimension %zu is %" PRIu32 ", input 0 has %" PRIu32, i, k,
+                             d[k], first[k]);
     total += d[static_cast<std::size_t>(axis)];
   }
   if (total > UINT32_MAX) return NNHAL_INVALID("concatenated dimension overflows");
@@ -4289,27 +4371,36 @@ inline Expected<Spec> make_spec(const NodeIO& io, Kind kind) {
   s.activation = sc->activation;
   s.in = window::Image::of(x.dims, s.nchw);
   const std::int32_t groups = kind == Kind::Grouped ? sc->extra[0] : 1;
-  if (groups < 1) return NNHAL_FAILURE("%s has a non-positive number of groups %d", nm, groups);
+  if (groups < 1)
+    return NNHAL_FAILURE("%s has a non-positive number of groups %" PRId32, nm, groups);
   s.groups = static_cast<std::uint32_t>(groups);
   s.out_c = f.dims[0];
   const std::uint32_t fh = f.dims[1], fw = f.dims[2];
   s.group_in = f.dims[3];
   if (s.out_c == 0 || fh == 0 || fw == 0 || s.group_in == 0)
-    return NNHAL_FAILURE("%s filter [%u, %u, %u, %u] must not be empty", nm, s.out_c, fh, fw, s.group_in);
+    return NNHAL_FAILURE("%s filter [%" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32
+                         "] must not be empty",
+                         nm, s.out_c, fh, fw, s.group_in);
   if (fh > INT32_MAX || fw > INT32_MAX) return NNHAL_FAILURE("%s filter is too large", nm);
   if (s.in.h == 0 || s.in.w == 0 || s.in.c == 0)
-    return NNHAL_FAILURE("%s input [%u, %u, %u, %u] is empty beyond the batch", nm, x.dims[0], x.dims[1],
-                         x.dims[2], x.dims[3]);
+    return NNHAL_FAILURE("%s input [%" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32
+                         "] is empty beyond the batch",
+                         nm, x.dims[0], x.dims[1], x.dims[2], x.dims[3]);
   if (std::uint64_t{s.group_in} * s.groups != s.in.c)
-    return NNHAL_FAILURE("%s input depth %u differs from filter depth %u x %u groups", nm, s.in.c, s.group_in,
-                         s.groups);
+    return NNHAL_FAILURE("%s input depth %" PRIu32 " differs from filter depth %" PRIu32
+                         " x %" PRIu32 " groups",
+                         nm, s.in.c, s.group_in, s.groups);
   if (s.out_c % s.groups != 0)
-    return NNHAL_FAILURE("%s output depth %u is not a multiple of the %u groups", nm, s.out_c, s.groups);
+    return NNHAL_FAILURE("%s output depth %" PRIu32 " is not a multiple of the %" PRIu32 " groups",
+                         nm, s.out_c, s.groups);
   s.group_out = s.out_c / s.groups;
-  if (b.dims[0] != s.out_c) return NNHAL_FAILURE("%s bias length %u differs from output depth %u", nm, b.dims[0], s.out_c);
+  if (b.dims[0] != s.out_c)
+    return NNHAL_FAILURE("%s bias length %" PRIu32 " differs from output depth %" PRIu32, nm,
+                         b.dims[0], s.out_c);
   if (f.type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
     if (f.channel_quant == nullptr || f.channel_quant->channelDim != 0 || f.channel_quant->scales.size() != s.out_c)
-      return NNHAL_FAILURE("%s per-channel filter needs %u scales along dimension 0", nm, s.out_c);
+      return NNHAL_FAILURE("%s per-channel filter needs %" PRIu32 " scales along dimension 0", nm,
+                           s.out_c);
   }
   auto g = window::resolve(*sc, s.in.h, s.in.w, static_cast<std::int32_t>(fh), static_cast<std::int32_t>(fw), nm);
   if (!g) return std::move(g.error());
@@ -4317,8 +4408,9 @@ inline Expected<Spec> make_spec(const NodeIO& io, Kind kind) {
   const std::int64_t eff_w = window::effective_filter(fw, s.g.dilation_w);
   const std::int64_t eff_h = window::effective_filter(fh, s.g.dilation_h);
   if (!(eff_w > s.g.pad_w.head && eff_w > s.g.pad_w.tail && eff_h > s.g.pad_h.head && eff_h > s.g.pad_h.tail))
-    return NNHAL_FAILURE("%s padding (%d, %d, %d, %d) is not smaller than the effective filter %lld x %lld", nm,
-                         s.g.pad_w.head, s.g.pad_w.tail, s.g.pad_h.head, s.g.pad_h.tail,
+    return NNHAL_FAILURE("%s padding (%" PRId32 ", %" PRId32 ", %" PRId32 ", %" PRId32
+                         ") is not smaller than the effective filter %lld x %lld",
+                         nm, s.g.pad_w.head, s.g.pad_w.tail, s.g.pad_h.head, s.g.pad_h.tail,
                          static_cast<long long>(eff_h), static_cast<long long>(eff_w));
   s.out = window::Image::of(window::Image::dims(s.nchw, s.in.n, s.g.out_h, s.g.out_w, s.out_c), s.nchw);
   std::uint64_t n = 0;
@@ -5207,7 +5299,8 @@ inline Status validate(const OperationView& op, HalVersion& version, std::uint32
     if (!filter.channelQuant)
       return NNHAL_INVALID("input 1 (filter) is per-channel quantized but has no channel parameters");
     if (filter.channelQuant->channelDim != channel_dim)
-      return NNHAL_INVALID("input 1 (filter) is quantized per channel along dimension %u, it must be %u",
+      return NNHAL_INVALID("input 1 (filter) is quantized per channel along dimension %" PRIu32
+                           ", it must be %" PRIu32,
                            filter.channelQuant->channelDim, channel_dim);
   }
   if (input.type == OperandType::TENSOR_QUANT8_ASYMM) {
@@ -5536,17 +5629,21 @@ inline Expected<Conv> resolve(const NodeIO& io) {
   auto s = window::read_scalars(io, 3, 1, kName);
   if (!s) return std::move(s.error());
   Conv cv;
-  if (s->extra[0] < 1) return NNHAL_FAILURE("%s has a non-positive depth multiplier %d", kName, s->extra[0]);
+  if (s->extra[0] < 1)
+    return NNHAL_FAILURE("%s has a non-positive depth multiplier %" PRId32, kName, s->extra[0]);
   cv.multiplier = static_cast<std::uint32_t>(s->extra[0]);
   cv.activation = s->activation;
   cv.in = window::Image::of(in, s->nchw);
   const std::uint32_t depth_out = f[3];
-  if (f[0] != 1) return NNHAL_FAILURE("%s filter dimension 0 is %u, expected 1", kName, f[0]);
+  if (f[0] != 1)
+    return NNHAL_FAILURE("%s filter dimension 0 is %" PRIu32 ", expected 1", kName, f[0]);
   if (bias[0] != depth_out)
-    return NNHAL_FAILURE("%s bias length %u differs from the filter's depth %u", kName, bias[0], depth_out);
+    return NNHAL_FAILURE("%s bias length %" PRIu32 " differs from the filter's depth %" PRIu32,
+                         kName, bias[0], depth_out);
   if (std::uint64_t{cv.in.c} * cv.multiplier != depth_out)
-    return NNHAL_FAILURE("%s input depth %u times multiplier %u differs from the filter's depth %u", kName,
-                         cv.in.c, cv.multiplier, depth_out);
+    return NNHAL_FAILURE("%s input depth %" PRIu32 " times multiplier %" PRIu32
+                         " differs from the filter's depth %" PRIu32,
+                         kName, cv.in.c, cv.multiplier, depth_out);
   if (depth_out == 0) return NNHAL_FAILURE("%s has an empty filter depth", kName);
   if (f[1] > INT32_MAX || f[2] > INT32_MAX) return NNHAL_FAILURE("%s filter is too large", kName);
   auto g = window::resolve(*s, cv.in.h, cv.in.w, static_cast<std::int32_t>(f[1]), static_cast<std::int32_t>(f[2]), kName);
@@ -5555,7 +5652,8 @@ inline Expected<Conv> resolve(const NodeIO& io) {
   const std::int64_t eff_w = window::effective_filter(g->filter_w, g->dilation_w);
   const std::int64_t eff_h = window::effective_filter(g->filter_h, g->dilation_h);
   if (!(eff_w > g->pad_w.head && eff_w > g->pad_w.tail && eff_h > g->pad_h.head && eff_h > g->pad_h.tail))
-    return NNHAL_FAILURE("%s: a padding (%d, %d, %d, %d) is not smaller than the effective filter (%lld x %lld)",
+    return NNHAL_FAILURE("%s: a padding (%" PRId32 ", %" PRId32 ", %" PRId32 ", %" PRId32
+                         ") is not smaller than the effective filter (%lld x %lld)",
                          kName, g->pad_w.head, g->pad_w.tail, g->pad_h.head, g->pad_h.tail,
                          static_cast<long long>(eff_h), static_cast<long long>(eff_w));
   cv.out = window::Image::of(window::Image::dims(s->nchw, cv.in.n, g->out_h, g->out_w, depth_out), s->nchw);
@@ -5719,7 +5817,8 @@ Status kernel_quant(const NodeIO& io) {
   const Params& params = io.params<Params>();
   const QuantParams& p = params.q;
   if (p.per_channel && p.channels != cv->out.c)
-    return NNHAL_FAILURE("%s filter has %u channel scales for %u output channels", kName, p.channels, cv->out.c);
+    return NNHAL_FAILURE("%s filter has %" PRIu32 " channel scales for %" PRIu32 " output channels",
+                         kName, p.channels, cv->out.c);
   if (io.output(0).dims.element_count() == 0) return {};
   const filter_requant::Tables tables = filter_requant::tables_of(io.packed(), p.channels);
   const RtOperand& o = io.output(0);
@@ -6110,7 +6209,8 @@ inline Status check_shape(const OperationView& op, std::size_t i, const char* na
   std::size_t k = 0;
   for (std::uint32_t w : want) {
     if (d[k] != 0 && w != 0 && d[k] != w)
-      return NNHAL_INVALID("input %zu (%s) has dimension %zu = %u, it must be %u", i, name, k, d[k], w);
+      return NNHAL_INVALID("input %zu (%s) has dimension %zu = %" PRIu32 ", it must be %" PRIu32, i,
+                           name, k, d[k], w);
     ++k;
   }
   return {};
@@ -6127,8 +6227,8 @@ inline Status check_1d(const OperationView& op, std::size_t i, const char* name)
 inline Status check_scalar_range(const OperationView& op, std::size_t i, const char* name, std::int64_t lo,
                                  std::int64_t hi) {
   if (auto v = op.constant_scalar<OperandType::INT32>(i); v && (*v < lo || *v > hi))
-    return NNHAL_INVALID("input %zu (%s) is %d, it must be in [%lld, %lld]", i, name, *v, static_cast<long long>(lo),
-                         static_cast<long long>(hi));
+    return NNHAL_INVALID("input %zu (%s) is %" PRId32 ", it must be in [%lld, %lld]", i, name, *v,
+                         static_cast<long long>(lo), static_cast<long long>(hi));
   return {};
 }
 
@@ -6138,8 +6238,9 @@ inline Status check_values_range(const OperationView& op, std::size_t i, const c
   if (auto v = const_ints(op, i))
     for (std::size_t j = 0; j < v->size(); ++j)
       if ((*v)[j] < lo || (*v)[j] > hi)
-        return NNHAL_INVALID("input %zu (%s) entry %zu is %d, it must be in [%lld, %lld]", i, name, j, (*v)[j],
-                             static_cast<long long>(lo), static_cast<long long>(hi));
+        return NNHAL_INVALID("input %zu (%s) entry %zu is %" PRId32 ", it must be in [%lld, %lld]",
+                             i, name, j, (*v)[j], static_cast<long long>(lo),
+                             static_cast<long long>(hi));
   return {};
 }
 
@@ -6168,8 +6269,9 @@ inline Status check_box_quant(const OperationView& op, std::size_t i, const char
   const Operand& o = op.input(i);
   if (o.type != OperandType::TENSOR_QUANT16_ASYMM && o.type != OperandType::TENSOR_QUANT16_SYMM) return {};
   if (o.scale != 0.125f || o.zeroPoint != 0)
-    return NNHAL_INVALID("input %zu (%s) must have scale 0.125 and zero point 0 (has %g, %d)", i, name,
-                         static_cast<double>(o.scale), o.zeroPoint);
+    return NNHAL_INVALID("input %zu (%s) must have scale 0.125 and zero point 0 (has %g, %" PRId32
+                         ")",
+                         i, name, static_cast<double>(o.scale), o.zeroPoint);
   return {};
 }
 
@@ -6224,7 +6326,7 @@ inline Status infer(const NodeIO& io) {
   const Dims& in = io.input(0).dims;
   if (in.rank() != 4) return NNHAL_INVALID("input must have rank 4, it has %zu", in.rank());
   const std::int32_t bs = io.scalar<OperandType::INT32>(1);
-  if (bs <= 0) return NNHAL_INVALID("block_size %d is not positive", bs);
+  if (bs <= 0) return NNHAL_INVALID("block_size %" PRId32 " is not positive", bs);
   const bool nchw = layout_nchw(io, 2);
   const Image img = Image::of(in, nchw);
   const auto b = static_cast<std::uint64_t>(bs);
@@ -6342,9 +6444,10 @@ float float_scalar(const NodeIO& io, std::size_t i) noexcept {
 inline Status require_output_quant(const NodeIO& io, std::string_view op, float scale, std::int32_t zero_point) {
   const RtOperand& out = io.output(0);
   if (out.scale != scale || out.zero_point != zero_point)
-    return NNHAL_FAILURE("%s output has scale %g and zeroPoint %d; the operation produces scale %g and zeroPoint %d",
-                         op.data(), static_cast<double>(out.scale), out.zero_point, static_cast<double>(scale),
-                         zero_point);
+    return NNHAL_FAILURE("%s output has scale %g and zeroPoint %" PRId32
+                         "; the operation produces scale %g and zeroPoint %" PRId32,
+                         op.data(), static_cast<double>(out.scale), out.zero_point,
+                         static_cast<double>(scale), zero_point);
   return {};
 }
 
@@ -6677,7 +6780,8 @@ inline Status kernel(const NodeIO& io) {
   const std::uint32_t rows = values.dims[0];
   for (std::size_t i = 0; i < lookups.size(); ++i)
     if (lookups[i] < 0 || static_cast<std::uint32_t>(lookups[i]) >= rows)
-      return NNHAL_INVALID("lookups[%zu] = %d is outside [0, %u)", i, lookups[i], rows);
+      return NNHAL_INVALID("lookups[%zu] = %" PRId32 " is outside [0, %" PRIu32 ")", i, lookups[i],
+                           rows);
   const std::size_t row = dims_product(values.dims, 1, values.dims.rank()) * element_size(values.type);
   std::byte* dst = io.output(0).data;
   for (std::size_t i = 0; i < lookups.size(); ++i, dst += row)
@@ -6920,9 +7024,11 @@ inline Status validate(const OperationView& op, HalVersion& version) {
   const std::uint32_t input_size = op.input(1).dimensions[1];
   const std::uint32_t bias_len = op.input(2).dimensions[0];
   if (input_size != 0 && declared_elements(op.input(0)) % input_size != 0)
-    return NNHAL_INVALID("input 0 element count is not a multiple of input_size %u", input_size);
+    return NNHAL_INVALID("input 0 element count is not a multiple of input_size %" PRIu32,
+                         input_size);
   if (num_units != 0 && bias_len != 0 && bias_len != num_units)
-    return NNHAL_INVALID("input 2 (bias) has length %u, expected num_units %u", bias_len, num_units);
+    return NNHAL_INVALID("input 2 (bias) has length %" PRIu32 ", expected num_units %" PRIu32,
+                         bias_len, num_units);
   return {};
 }
 
@@ -7002,13 +7108,16 @@ inline Status infer(const NodeIO& io) {
   if (bias.rank() != 1) return NNHAL_FAILURE("FULLY_CONNECTED bias has rank %zu, expected 1", bias.rank());
   const std::uint32_t num_units = w[0], input_size = w[1];
   if (num_units == 0 || input_size == 0)
-    return NNHAL_FAILURE("FULLY_CONNECTED weights [%u, %u] must not be empty", num_units, input_size);
+    return NNHAL_FAILURE("FULLY_CONNECTED weights [%" PRIu32 ", %" PRIu32 "] must not be empty",
+                         num_units, input_size);
   const std::uint64_t elements = in.element_count();
   if (elements % input_size != 0)
-    return NNHAL_FAILURE("FULLY_CONNECTED input has %llu elements, not a multiple of input_size %u",
-                         static_cast<unsigned long long>(elements), input_size);
+    return NNHAL_FAILURE(
+        "FULLY_CONNECTED input has %llu elements, not a multiple of input_size %" PRIu32,
+        static_cast<unsigned long long>(elements), input_size);
   if (bias[0] != num_units)
-    return NNHAL_FAILURE("FULLY_CONNECTED bias length %u differs from num_units %u", bias[0], num_units);
+    return NNHAL_FAILURE("FULLY_CONNECTED bias length %" PRIu32 " differs from num_units %" PRIu32,
+                         bias[0], num_units);
   const std::uint64_t batch = elements / input_size;
   if (batch > UINT32_MAX) return NNHAL_FAILURE("FULLY_CONNECTED batch size too large");
   RtOperand& out = io.output(0);
@@ -7020,7 +7129,7 @@ inline Status infer(const NodeIO& io) {
 /// Reads the activation scalar (input 3); GENERAL_FAILURE if it is not a defined code.
 inline Expected<std::int32_t> activation(const NodeIO& io) {
   const std::int32_t act = io.scalar<OperandType::INT32>(3);
-  if (!is_valid_activation(act)) return NNHAL_FAILURE("invalid fused activation %d", act);
+  if (!is_valid_activation(act)) return NNHAL_FAILURE("invalid fused activation %" PRId32, act);
   return act;
 }
 
@@ -7255,7 +7364,8 @@ inline Status validate(const OperationView& op, HalVersion&) {
   const auto keys = rules::known_dim(op, 1, 0);
   const auto rows = rules::known_dim(op, 2, 0);
   if (keys && rows && *keys != *rows)
-    return NNHAL_INVALID("input 1 (keys) has %u entries, input 2 (values) %u rows", *keys, *rows);
+    return NNHAL_INVALID(
+        "input 1 (keys) has %" PRIu32 " entries, input 2 (values) %" PRIu32 " rows", *keys, *rows);
   return {};
 }
 }  // namespace hashtable_lookup
@@ -7290,7 +7400,8 @@ inline Status infer(const NodeIO& io) {
   if (lookups.rank() != 1) return NNHAL_INVALID("lookups must be 1-D, it has rank %zu", lookups.rank());
   if (keys.rank() != 1) return NNHAL_INVALID("keys must be 1-D, it has rank %zu", keys.rank());
   if (values.rank() < 1) return NNHAL_INVALID("values must have rank >= 1");
-  if (keys[0] != values[0]) return NNHAL_INVALID("%u keys for %u value rows", keys[0], values[0]);
+  if (keys[0] != values[0])
+    return NNHAL_INVALID("%" PRIu32 " keys for %" PRIu32 " value rows", keys[0], values[0]);
   Dims out = values;
   out[0] = lookups[0];
   NNHAL_TRY(set_output(io, 0, out));
@@ -7675,8 +7786,9 @@ inline Status check_constant_axis(const OperationView& op, std::size_t axis_inpu
   if (!axis || !rank) return {};
   const auto r = static_cast<std::int64_t>(*rank);
   if (*axis < -r || *axis >= r)
-    return NNHAL_INVALID("input %zu (axis) is %d, outside [-%zu, %zu) for input %zu of rank %zu", axis_input, *axis,
-                         *rank, *rank, data_input, *rank);
+    return NNHAL_INVALID("input %zu (axis) is %" PRId32
+                         ", outside [-%zu, %zu) for input %zu of rank %zu",
+                         axis_input, *axis, *rank, *rank, data_input, *rank);
   return {};
 }
 
@@ -8400,8 +8512,8 @@ inline E from_float(float v, float scale, std::int32_t zero_point) noexcept {
 inline Status check_box_quant(const RtOperand& box, const char* op, const char* what) {
   if (box.type != OperandType::TENSOR_QUANT16_ASYMM) return {};
   if (box.scale != 0.125f || box.zero_point != 0)
-    return NNHAL_INVALID("%s %s must have scale 0.125 and zero point 0 (has %g, %d)", op, what,
-                         static_cast<double>(box.scale), box.zero_point);
+    return NNHAL_INVALID("%s %s must have scale 0.125 and zero point 0 (has %g, %" PRId32 ")", op,
+                         what, static_cast<double>(box.scale), box.zero_point);
   return {};
 }
 
@@ -8424,7 +8536,8 @@ inline Expected<PooledParams> read_pooled_params(const NodeIO& io, std::size_t l
   p.w_ratio = float_scalar<T>(io, 6);
   p.nchw = layout_nchw(io, layout_input);
   if (p.out_h <= 0 || p.out_w <= 0)
-    return NNHAL_INVALID("%s output size %d x %d is not positive", op, p.out_h, p.out_w);
+    return NNHAL_INVALID("%s output size %" PRId32 " x %" PRId32 " is not positive", op, p.out_h,
+                         p.out_w);
   if (!(p.h_ratio > 0) || !(p.w_ratio > 0) || !std::isfinite(p.h_ratio) || !std::isfinite(p.w_ratio))
     return NNHAL_INVALID("%s ratios %g, %g must be positive and finite", op, static_cast<double>(p.h_ratio),
                          static_cast<double>(p.w_ratio));
@@ -8445,7 +8558,9 @@ inline Status infer_pooled(const NodeIO& io, const PooledParams& p, const char* 
   NNHAL_TRY(check_box_quant(rois, op, "rois"));
   const window::Image im = window::Image::of(d, p.nchw);
   if (im.n == 0 || im.h == 0 || im.w == 0 || im.c == 0)
-    return NNHAL_INVALID("%s input has an empty dimension (%u x %u x %u x %u)", op, im.n, im.h, im.w, im.c);
+    return NNHAL_INVALID("%s input has an empty dimension (%" PRIu32 " x %" PRIu32 " x %" PRIu32
+                         " x %" PRIu32 ")",
+                         op, im.n, im.h, im.w, im.c);
   return set_output(io, 0,
                     window::Image::dims(p.nchw, rois.dims[0], static_cast<std::uint32_t>(p.out_h),
                                         static_cast<std::uint32_t>(p.out_w), im.c));
@@ -8524,7 +8639,8 @@ inline constexpr auto kSignatures = [] {
 inline Status validate(const OperationView& op, HalVersion&) {
   NNHAL_TRY(rules::check_shape(op, 0, "hash", {0, 0}));
   if (auto bits = rules::known_dim(op, 0, 1); bits && *bits > 32)
-    return NNHAL_INVALID("input 0 (hash) has %u bits per function, at most 32 are supported", *bits);
+    return NNHAL_INVALID(
+        "input 0 (hash) has %" PRIu32 " bits per function, at most 32 are supported", *bits);
   if (op.input(2).lifetime != OperandLifeTime::NO_VALUE) NNHAL_TRY(rules::check_1d(op, 2, "weight"));
   return {};
 }
@@ -8718,11 +8834,14 @@ inline Expected<Geometry> read_geometry(const NodeIO& io) {
   Geometry g;
   g.type = io.scalar<OperandType::INT32>(3);
   if (g.type != kSparseDeprecated && g.type != kDense && g.type != kSparse)
-    return NNHAL_INVALID("%s type %d is not 1 (sparse, deprecated), 2 (dense) or 3 (sparse)", kName, g.type);
+    return NNHAL_INVALID("%s type %" PRId32
+                         " is not 1 (sparse, deprecated), 2 (dense) or 3 (sparse)",
+                         kName, g.type);
   if (hash.dims.rank() != 2) return NNHAL_INVALID("%s hash must have rank 2", kName);
   g.num_hash = hash.dims[0];
   g.num_bits = hash.dims[1];
-  if (g.num_bits < 1 || g.num_bits > 32) return NNHAL_INVALID("%s has %u bits per hash, 1 to 32 supported", kName, g.num_bits);
+  if (g.num_bits < 1 || g.num_bits > 32)
+    return NNHAL_INVALID("%s has %" PRIu32 " bits per hash, 1 to 32 supported", kName, g.num_bits);
   if (in.dims.rank() < 1) return NNHAL_INVALID("%s input must have rank >= 1", kName);
   g.rows = in.dims[0];
   if (g.rows == 0) return NNHAL_INVALID("%s input has no rows", kName);
@@ -8731,7 +8850,8 @@ inline Expected<Geometry> read_geometry(const NodeIO& io) {
   g.row_bytes = static_cast<std::size_t>(bytes / g.rows);
   if (io.has_input(2)) {
     const Dims& w = io.input(2).dims;
-    if (w.rank() != 1 || w[0] != g.rows) return NNHAL_INVALID("%s weight must have shape [%u]", kName, g.rows);
+    if (w.rank() != 1 || w[0] != g.rows)
+      return NNHAL_INVALID("%s weight must have shape [%" PRIu32 "]", kName, g.rows);
   }
   return g;
 }
@@ -8931,13 +9051,14 @@ inline const RtOperand* optional(const NodeIO& io, std::size_t i) noexcept {
 inline Status check_dims(const RtOperand& op, std::size_t i, std::uint32_t d0, std::uint32_t d1, const char* name) {
   const Dims& d = op.dims;
   if (!op.rank_known || d.rank() != 2 || d[0] != d0 || d[1] != d1)
-    return NNHAL_INVALID("%s input %zu must have shape [%u, %u]", name, i, d0, d1);
+    return NNHAL_INVALID("%s input %zu must have shape [%" PRIu32 ", %" PRIu32 "]", name, i, d0,
+                         d1);
   return {};
 }
 
 inline Status check_dims(const RtOperand& op, std::size_t i, std::uint32_t d0, const char* name) {
   if (!op.rank_known || op.dims.rank() != 1 || op.dims[0] != d0)
-    return NNHAL_INVALID("%s input %zu must have shape [%u]", name, i, d0);
+    return NNHAL_INVALID("%s input %zu must have shape [%" PRIu32 "]", name, i, d0);
   return {};
 }
 
@@ -8959,10 +9080,11 @@ inline Expected<CellShape> cell_shape(const NodeIO& io, const CellSlots& s, std:
   c.output = rec_output.dims[1];
   constexpr std::uint32_t kMaxSize = std::uint32_t{1} << 26;  // keeps the size products within 64 bits
   if (c.cell > kMaxSize || c.output > kMaxSize || input > kMaxSize || aux > kMaxSize)
-    return NNHAL_INVALID("%s: sizes above %u are not supported", name, kMaxSize);
+    return NNHAL_INVALID("%s: sizes above %" PRIu32 " are not supported", name, kMaxSize);
   if (c.cell == 0 || c.output == 0 || input == 0)
-    return NNHAL_INVALID("%s: input size %u, cell count %u and output size %u must be positive", name, input, c.cell,
-                         c.output);
+    return NNHAL_INVALID("%s: input size %" PRIu32 ", cell count %" PRIu32
+                         " and output size %" PRIu32 " must be positive",
+                         name, input, c.cell, c.output);
   const RtOperand* ii = optional(io, s.input_weights);
   const RtOperand* ri = optional(io, s.recurrent_weights);
   const RtOperand* ib = optional(io, s.bias);
@@ -8996,12 +9118,13 @@ inline Expected<CellShape> cell_shape(const NodeIO& io, const CellSlots& s, std:
   if (c.projection) NNHAL_TRY(check_dims(*pw, s.projection, c.output, c.cell, name));
   if (c.projection_bias) NNHAL_TRY(check_dims(*pb, s.projection + 1, c.output, name));
   if (!c.projection && c.output != c.cell)
-    return NNHAL_INVALID("%s: without projection the output size %u must equal the cell count %u", name, c.output,
-                         c.cell);
+    return NNHAL_INVALID("%s: without projection the output size %" PRIu32
+                         " must equal the cell count %" PRIu32,
+                         name, c.output, c.cell);
   if (s.layer_norm != kNone) {
     // The reference decides layer normalization by the output gate's weights.
     c.layer_norm = optional(io, s.layer_norm + 3) != nullptr;
-    for (std::uint32_t g = 0; g < 4; ++g) {
+    for (std::size_t g = 0; g < 4; ++g) {
       const RtOperand* ln = optional(io, s.layer_norm + g);
       const bool expected = c.layer_norm && !(g == 0 && c.cifg);
       if ((ln != nullptr) != expected)
@@ -9013,7 +9136,7 @@ inline Expected<CellShape> cell_shape(const NodeIO& io, const CellSlots& s, std:
   if (with_aux) {
     c.aux = aux;
     if (aux == 0) return NNHAL_INVALID("%s: the auxiliary input size must be positive", name);
-    for (std::uint32_t g = 0; g < 4; ++g) {
+    for (std::size_t g = 0; g < 4; ++g) {
       const RtOperand* w = optional(io, s.aux_weights + g);
       const bool expected = !(g == 0 && c.cifg);
       if ((w != nullptr) != expected)
@@ -9163,7 +9286,8 @@ inline Expected<Scalars> read_scalars(const NodeIO& io, std::size_t first, const
   Scalars s;
   const std::int32_t a = io.scalar<OperandType::INT32>(first);
   if (!valid_activation(a))
-    return NNHAL_INVALID("%s activation %d is not one of NONE, RELU, RELU6, TANH, SIGMOID", name, a);
+    return NNHAL_INVALID("%s activation %" PRId32 " is not one of NONE, RELU, RELU6, TANH, SIGMOID",
+                         name, a);
   s.activation = static_cast<Act>(a);
   if constexpr (std::is_same_v<E, float>) {
     s.cell_clip = io.scalar<OperandType::FLOAT32>(first + 1);
@@ -10169,7 +10293,7 @@ inline Status infer(const NodeIO& io) {
       out.push_back(0);
       continue;
     }
-    if (v < -1) return NNHAL_FAILURE("RESHAPE target shape entry %zu is %d", i, v);
+    if (v < -1) return NNHAL_FAILURE("RESHAPE target shape entry %zu is %" PRId32, i, v);
     const auto uv = static_cast<std::uint64_t>(v);
     product = uv != 0 && product > UINT64_MAX / uv ? UINT64_MAX : product * uv;  // saturating
     out.push_back(static_cast<std::uint32_t>(v));
@@ -10315,7 +10439,9 @@ inline Status infer(const NodeIO& io, Method m) {
     return NNHAL_FAILURE("%s: align_corners and half_pixel_centers are both true", op);
   const window::Image im = window::Image::of(d, f.nchw);
   if (im.h == 0 || im.w == 0 || im.c == 0)
-    return NNHAL_FAILURE("%s input has an empty height, width or depth (%u x %u x %u)", op, im.h, im.w, im.c);
+    return NNHAL_FAILURE("%s input has an empty height, width or depth (%" PRIu32 " x %" PRIu32
+                         " x %" PRIu32 ")",
+                         op, im.h, im.w, im.c);
   auto w = output_extent(io, 1, im.w, op, "width");
   if (!w) return std::move(w.error());
   auto h = output_extent(io, 2, im.h, op, "height");
@@ -10565,7 +10691,8 @@ namespace nnhal::kernels::rnn_common {
 /// The fused activation at input `i` as a clamp range; INVALID_ARGUMENT for an undefined code.
 inline Expected<FloatRange> activation(const NodeIO& io, std::size_t i, const char* name) {
   const std::int32_t act = io.scalar<OperandType::INT32>(i);
-  if (!is_valid_activation(act)) return NNHAL_INVALID("%s: invalid fused activation %d", name, act);
+  if (!is_valid_activation(act))
+    return NNHAL_INVALID("%s: invalid fused activation %" PRId32, name, act);
   return float_activation_range(act);
 }
 
@@ -10590,7 +10717,8 @@ inline Status check_rank(const NodeIO& io, std::size_t i, std::size_t rank, cons
 inline Status check_dim(const NodeIO& io, std::size_t i, std::size_t d, std::uint32_t want, const char* name) {
   const std::uint32_t got = io.input(i).dims[d];
   if (got != want)
-    return NNHAL_INVALID("%s: input %zu dimension %zu is %u, expected %u", name, i, d, got, want);
+    return NNHAL_INVALID("%s: input %zu dimension %zu is %" PRIu32 ", expected %" PRIu32, name, i,
+                         d, got, want);
   return {};
 }
 
@@ -11421,12 +11549,13 @@ inline Status infer(const NodeIO& io) {
   const Dims& in = io.input(0).dims;
   if (in.rank() != 4) return NNHAL_INVALID("input must have rank 4, it has %zu", in.rank());
   const std::int32_t bs = io.scalar<OperandType::INT32>(1);
-  if (bs <= 0) return NNHAL_INVALID("block_size %d is not positive", bs);
+  if (bs <= 0) return NNHAL_INVALID("block_size %" PRId32 " is not positive", bs);
   const bool nchw = layout_nchw(io, 2);
   const Image img = Image::of(in, nchw);
   const auto b = static_cast<std::uint64_t>(bs);
   if (img.h % b != 0 || img.w % b != 0)
-    return NNHAL_INVALID("height %zu and width %zu are not both divisible by block_size %d", img.h, img.w, bs);
+    return NNHAL_INVALID("height %zu and width %zu are not both divisible by block_size %" PRId32,
+                         img.h, img.w, bs);
   auto c = checked_dim(img.c * b * b, "output depth");
   if (!c) return std::move(c.error());
   return set_output(io, 0, Image::of(img.n, img.h / b, img.w / b, *c, nchw).dims(nchw));
@@ -11561,7 +11690,7 @@ inline Expected<Shape> check(const NodeIO& io) {
   NNHAL_TRY(rnn_common::require_inputs(io, {0, 1, 2, 4, 5, 6}, kName));
   NNHAL_TRY(rnn_common::activation(io, 6, kName));
   const std::int32_t rank = io.scalar<OperandType::INT32>(5);
-  if (rank <= 0) return NNHAL_INVALID("%s: rank is %d, expected > 0", kName, rank);
+  if (rank <= 0) return NNHAL_INVALID("%s: rank is %" PRId32 ", expected > 0", kName, rank);
   for (std::size_t i : {0, 1, 2, 4}) NNHAL_TRY(rnn_common::check_rank(io, i, 2, kName));
   Shape s;
   s.batch = io.input(0).dims[0];
@@ -11570,8 +11699,10 @@ inline Expected<Shape> check(const NodeIO& io) {
   s.memory = io.input(2).dims[1];
   s.rank = static_cast<std::uint32_t>(rank);
   if (s.filters == 0 || s.filters % s.rank != 0)
-    return NNHAL_INVALID("%s: num_filters %u (weights_feature dimension 0) is not a positive multiple of rank %d",
-                         kName, s.filters, rank);
+    return NNHAL_INVALID(
+        "%s: num_filters %" PRIu32
+        " (weights_feature dimension 0) is not a positive multiple of rank %" PRId32,
+        kName, s.filters, rank);
   if (s.memory == 0) return NNHAL_INVALID("%s: memory_size (weights_time dimension 1) is 0", kName);
   s.units = s.filters / s.rank;
   NNHAL_TRY(rnn_common::check_dim(io, 1, 1, s.input_size, kName));
@@ -11818,7 +11949,8 @@ inline Status infer(const NodeIO& io) {
   if (in.rank() != 4) return NNHAL_INVALID("input must have rank 4, it has %zu", in.rank());
   const auto block = io.in<OperandType::TENSOR_INT32>(1);
   if (block.rank() != 1 || block.size() != 2) return NNHAL_INVALID("block_shape must be 1-D with 2 entries");
-  if (block[0] < 1 || block[1] < 1) return NNHAL_INVALID("block_shape (%d, %d) must be >= 1", block[0], block[1]);
+  if (block[0] < 1 || block[1] < 1)
+    return NNHAL_INVALID("block_shape (%" PRId32 ", %" PRId32 ") must be >= 1", block[0], block[1]);
   const bool nchw = layout_nchw(io, 2);
   const Image img = Image::of(in, nchw);
   const auto bh = static_cast<std::uint64_t>(block[0]), bw = static_cast<std::uint64_t>(block[1]);
@@ -12462,7 +12594,8 @@ inline Status infer(const NodeIO& io) {
   for (std::size_t k = 0; k < rank; ++k) {
     const std::int32_t before = pads[2 * k], after = pads[2 * k + 1];
     if (before < 0 || after < 0)
-      return NNHAL_INVALID("paddings of axis %zu are negative (%d, %d)", k, before, after);
+      return NNHAL_INVALID("paddings of axis %zu are negative (%" PRId32 ", %" PRId32 ")", k,
+                           before, after);
     auto d = checked_dim(std::uint64_t{in[k]} + static_cast<std::uint64_t>(before) + static_cast<std::uint64_t>(after),
                          "padded axis");
     if (!d) return std::move(d.error());
@@ -12700,10 +12833,11 @@ inline Expected<Params> params(const NodeIO& io) {
   const auto block = io.in<OperandType::TENSOR_INT32>(1);
   const auto pads = io.in<OperandType::TENSOR_INT32>(2);
   if (block.rank() != 1 || block.size() != 2) return NNHAL_INVALID("block_shape must be 1-D with 2 entries");
-  if (block[0] < 1 || block[1] < 1) return NNHAL_INVALID("block_shape (%d, %d) must be >= 1", block[0], block[1]);
+  if (block[0] < 1 || block[1] < 1)
+    return NNHAL_INVALID("block_shape (%" PRId32 ", %" PRId32 ") must be >= 1", block[0], block[1]);
   if (pads.rank() != 2 || pads.dim(0) != 2 || pads.dim(1) != 2) return NNHAL_INVALID("paddings must have shape [2, 2]");
   for (std::size_t i = 0; i < 4; ++i)
-    if (pads[i] < 0) return NNHAL_INVALID("paddings[%zu] = %d is negative", i, pads[i]);
+    if (pads[i] < 0) return NNHAL_INVALID("paddings[%zu] = %" PRId32 " is negative", i, pads[i]);
   const auto u = [](std::int32_t v) { return static_cast<std::uint64_t>(v); };
   return Params{u(block[0]), u(block[1]), u(pads[0]), u(pads[1]), u(pads[2]), u(pads[3])};
 }
@@ -12895,7 +13029,8 @@ inline Status infer(const NodeIO& io) {
     if (!axes) return std::move(axes.error());
     drop = *axes;
     for (std::size_t k = 0; k < rank; ++k)
-      if (drop.on[k] && in[k] != 1) return NNHAL_INVALID("axis %zu has size %u, not 1", k, in[k]);
+      if (drop.on[k] && in[k] != 1)
+        return NNHAL_INVALID("axis %zu has size %" PRIu32 ", not 1", k, in[k]);
   } else {
     for (std::size_t k = 0; k < rank; ++k) drop.on[k] = in[k] == 1;
   }
@@ -13218,7 +13353,8 @@ inline Status validate(const OperationView& op, HalVersion& version) {
   for (std::size_t i = 0; i < perm->size(); ++i) {
     const std::int32_t p = (*perm)[i];
     if (p < 0 || static_cast<std::size_t>(p) >= *rank || (seen & (1u << p)) != 0)
-      return NNHAL_INVALID("input 1 (perm) is not a permutation of [0, %zu): entry %zu is %d", *rank, i, p);
+      return NNHAL_INVALID("input 1 (perm) is not a permutation of [0, %zu): entry %zu is %" PRId32,
+                           *rank, i, p);
     seen |= 1u << p;
   }
   return {};
@@ -13298,8 +13434,9 @@ inline Expected<std::array<std::size_t, kMaxRank>> permutation(const NodeIO& io)
   std::array<bool, kMaxRank> seen{};
   for (std::size_t i = 0; i < rank; ++i) {
     if (p[i] < 0 || static_cast<std::size_t>(p[i]) >= rank)
-      return NNHAL_INVALID("perm[%zu] = %d is outside [0, %zu)", i, p[i], rank);
-    if (seen[static_cast<std::size_t>(p[i])]) return NNHAL_INVALID("perm[%zu] = %d is repeated", i, p[i]);
+      return NNHAL_INVALID("perm[%zu] = %" PRId32 " is outside [0, %zu)", i, p[i], rank);
+    if (seen[static_cast<std::size_t>(p[i])])
+      return NNHAL_INVALID("perm[%zu] = %" PRId32 " is repeated", i, p[i]);
     seen[static_cast<std::size_t>(p[i])] = true;
     perm[i] = static_cast<std::size_t>(p[i]);
   }
@@ -13820,7 +13957,8 @@ Status run(const NodeIO& io) {
   for (std::size_t n = 0; n < num_rois; ++n) {
     const std::int32_t b = batch[n];
     if (b < 0 || static_cast<std::size_t>(b) >= batches)
-      return NNHAL_INVALID("%s roi %zu has batch index %d, outside [0, %zu)", kName, n, b, batches);
+      return NNHAL_INVALID("%s roi %zu has batch index %" PRId32 ", outside [0, %zu)", kName, n, b,
+                           batches);
     float box[4];
     for (int k = 0; k < 4; ++k) box[k] = roi::to_float(r[n * 4 + k], rois.scale, rois.zero_point);
     if (!(box[0] < box[2]) || !(box[1] < box[3])) return NNHAL_INVALID("%s roi %zu is empty or inverted", kName, n);
@@ -14120,8 +14258,9 @@ inline Expected<Geometry> geometry(const NodeIO& io, bool read_params) {
       return NNHAL_INVALID("%s auxiliary input %zu must be 3-D with the input's first two dimensions", kName, kAux);
     aux_size = a.dims[2];
     if (g.cross && aux_size != in.dims[2])
-      return NNHAL_INVALID("%s auxiliary input %zu must have the input's size %u (cross linking)", kName, kAux,
-                           in.dims[2]);
+      return NNHAL_INVALID("%s auxiliary input %zu must have the input's size %" PRIu32
+                           " (cross linking)",
+                           kName, kAux, in.dims[2]);
   }
   for (std::size_t d = 0; d < 2; ++d) {
     const std::uint32_t n_in = d == 1 && g.parallel ? aux_size : in.dims[2];
@@ -14672,7 +14811,8 @@ inline Expected<Params> read_params(const NodeIO& io) {
   p.iou_threshold = roi::float_scalar<T>(io, 6);
   p.sigma = roi::float_scalar<T>(io, 7);
   p.nms_score_threshold = roi::float_scalar<T>(io, 8);
-  if (p.kernel < 0 || p.kernel > 2) return NNHAL_INVALID("%s: unsupported NMS kernel %d", kName, p.kernel);
+  if (p.kernel < 0 || p.kernel > 2)
+    return NNHAL_INVALID("%s: unsupported NMS kernel %" PRId32, kName, p.kernel);
   return p;
 }
 
@@ -14784,18 +14924,20 @@ Expected<std::size_t> run(const NodeIO& io, const Scratch& s, bool write) {
 
   for (std::size_t first = 0; first < rois;) {
     const std::int32_t b = batch[first];
-    if (b < 0) return NNHAL_INVALID("%s roi %zu has a negative batch index %d", kName, first, b);
+    if (b < 0)
+      return NNHAL_INVALID("%s roi %zu has a negative batch index %" PRId32, kName, first, b);
     std::size_t n = 1;
     while (first + n < rois && batch[first + n] == b) ++n;
     for (std::size_t later = first + n; later < rois; ++later)
       if (batch[later] == b)
-        return NNHAL_INVALID("%s: the ROIs of batch %d are not consecutive", kName, b);
+        return NNHAL_INVALID("%s: the ROIs of batch %" PRId32 " are not consecutive", kName, b);
     const std::size_t base = first * classes;  // score index of the batch's first ROI
     // The reference's check: the first n box quadruples of the batch's boxes.
     for (std::size_t i = 0; i < n; ++i) {
       float f[4];
       box_at(base + i, f);
-      if (!(f[0] <= f[2]) || !(f[1] <= f[3])) return NNHAL_INVALID("%s: box %zu of batch %d is inverted", kName, i, b);
+      if (!(f[0] <= f[2]) || !(f[1] <= f[3]))
+        return NNHAL_INVALID("%s: box %zu of batch %" PRId32 " is inverted", kName, i, b);
     }
     const float* bs = s.scores + base;
     std::uint32_t* sel = s.select;
@@ -15193,9 +15335,10 @@ inline Expected<std::size_t> axis_of(const NodeIO& io) {
   auto axis = resolve_axis(io.scalar<OperandType::INT32>(2), in.rank(), "");
   if (!axis) return std::move(axis.error());
   const std::int32_t groups = io.scalar<OperandType::INT32>(1);
-  if (groups <= 0) return NNHAL_INVALID("num_groups %d is not positive", groups);
+  if (groups <= 0) return NNHAL_INVALID("num_groups %" PRId32 " is not positive", groups);
   if (in[*axis] % static_cast<std::uint32_t>(groups) != 0)
-    return NNHAL_INVALID("axis %zu of size %u is not divisible by num_groups %d", *axis, in[*axis], groups);
+    return NNHAL_INVALID("axis %zu of size %" PRIu32 " is not divisible by num_groups %" PRId32,
+                         *axis, in[*axis], groups);
   return axis;
 }
 
@@ -15328,9 +15471,10 @@ inline Status validate(const OperationView& op, HalVersion&) {
     if (auto r = op.input_rank(i); r && *r != 3) return NNHAL_INVALID("input %zu has rank %zu, it must be 3", i, *r);
   NNHAL_TRY(rules::check_shape(op, 2, "anchors", {0, 4}));
   if (auto c = rules::known_dim(op, 0, 2); c && *c <= 1)
-    return NNHAL_INVALID("input 0 (scores) has %u class, more than one needed", *c);
+    return NNHAL_INVALID("input 0 (scores) has %" PRIu32 " class, more than one needed", *c);
   if (auto l = rules::known_dim(op, 1, 2); l && *l < 4)
-    return NNHAL_INVALID("input 1 (box_deltas) has %u values per anchor, at least 4 needed", *l);
+    return NNHAL_INVALID(
+        "input 1 (box_deltas) has %" PRIu32 " values per anchor, at least 4 needed", *l);
   for (std::size_t i = 3; i <= 6; ++i)
     if (auto v = rules::const_float(op, i); v && !(*v > 0))
       return NNHAL_INVALID("input %zu (%.*s) is %g, it must be > 0", i,
@@ -15406,14 +15550,18 @@ inline Expected<Params> read_params(const NodeIO& io) {
     return NNHAL_INVALID("%s scales must be positive", kName);
   if (!(p.score_threshold >= 0)) return NNHAL_INVALID("%s score_threshold must be >= 0", kName);
   if (!(p.iou_threshold >= 0)) return NNHAL_INVALID("%s iou_threshold must be >= 0", kName);
-  if (p.max_detections <= 0) return NNHAL_INVALID("%s max_num_detections %d must be positive", kName, p.max_detections);
+  if (p.max_detections <= 0)
+    return NNHAL_INVALID("%s max_num_detections %" PRId32 " must be positive", kName,
+                         p.max_detections);
   std::uint64_t rows = static_cast<std::uint64_t>(p.max_detections);
   if (p.regular) {
     if (p.max_per_class <= 0)
-      return NNHAL_INVALID("%s max_detections_per_class %d must be positive", kName, p.max_per_class);
+      return NNHAL_INVALID("%s max_detections_per_class %" PRId32 " must be positive", kName,
+                           p.max_per_class);
   } else {
     if (p.max_classes <= 0)
-      return NNHAL_INVALID("%s max_classes_per_detection %d must be positive", kName, p.max_classes);
+      return NNHAL_INVALID("%s max_classes_per_detection %" PRId32 " must be positive", kName,
+                           p.max_classes);
     rows *= static_cast<std::uint64_t>(p.max_classes);
   }
   if (rows > UINT32_MAX) return NNHAL_INVALID("%s: the number of detections overflows", kName);
@@ -15428,10 +15576,16 @@ inline Expected<Shape> read_shape(const NodeIO& io) {
   if (s.rank() != 3 || d.rank() != 3 || a.rank() != 2)
     return NNHAL_INVALID("%s scores and box_deltas must have rank 3, anchors rank 2", kName);
   Shape g{s[0], s[1], s[2], d[2]};
-  if (d[0] != g.batches || d[1] != g.anchors) return NNHAL_INVALID("%s box_deltas must be [%u, %u, >= 4]", kName, g.batches, g.anchors);
-  if (a[0] != g.anchors || a[1] != 4) return NNHAL_INVALID("%s anchors must have shape [%u, 4]", kName, g.anchors);
-  if (g.classes <= 1) return NNHAL_INVALID("%s needs more than one class (has %u)", kName, g.classes);
-  if (g.box_length < 4) return NNHAL_INVALID("%s has %u box deltas per anchor, at least 4 needed", kName, g.box_length);
+  if (d[0] != g.batches || d[1] != g.anchors)
+    return NNHAL_INVALID("%s box_deltas must be [%" PRIu32 ", %" PRIu32 ", >= 4]", kName, g.batches,
+                         g.anchors);
+  if (a[0] != g.anchors || a[1] != 4)
+    return NNHAL_INVALID("%s anchors must have shape [%" PRIu32 ", 4]", kName, g.anchors);
+  if (g.classes <= 1)
+    return NNHAL_INVALID("%s needs more than one class (has %" PRIu32 ")", kName, g.classes);
+  if (g.box_length < 4)
+    return NNHAL_INVALID("%s has %" PRIu32 " box deltas per anchor, at least 4 needed", kName,
+                         g.box_length);
   return g;
 }
 
@@ -15472,7 +15626,9 @@ Status kernel(const NodeIO& io) {
     return NNHAL_FAILURE("%s output shapes do not match the inputs", kName);
   const std::uint64_t need = scratch_bytes(g.anchors, g.classes);
   if (io.workspace() == nullptr || need > io.params<Planned>().workspace_bytes)
-    return NNHAL_FAILURE("%s: scores of %u x %u need more scratch than planned at prepare", kName, g.anchors, g.classes);
+    return NNHAL_FAILURE("%s: scores of %" PRIu32 " x %" PRIu32
+                         " need more scratch than planned at prepare",
+                         kName, g.anchors, g.classes);
   const std::size_t na = g.anchors, nc = g.classes;
   float* boxes = reinterpret_cast<float*>(io.workspace());
   float* scores = boxes + 4 * na;
@@ -16105,7 +16261,8 @@ inline Status kernel(const NodeIO& io) {
   const std::size_t count = idx.size();
   for (std::size_t i = 0; i < count; ++i)
     if (idx[i] < 0 || static_cast<std::uint32_t>(idx[i]) >= size)
-      return NNHAL_INVALID("indices[%zu] = %d is outside [0, %u)", i, idx[i], size);
+      return NNHAL_INVALID("indices[%zu] = %" PRId32 " is outside [0, %" PRIu32 ")", i, idx[i],
+                           size);
   const std::size_t outer = dims_product(in.dims, 0, *axis);
   const std::size_t slab = dims_product(in.dims, *axis + 1, in.dims.rank()) * element_size(in.type);
   const std::int32_t* index = idx.data();
@@ -16312,9 +16469,10 @@ inline Expected<Shape> read_shape(const NodeIO& io) {
   const std::uint32_t dh = g.nchw ? d[2] : d[1], dw = g.nchw ? d[3] : d[2], dc = g.nchw ? d[1] : d[3];
   if (d[0] != g.batches || dh != g.height || dw != g.width || std::uint64_t{dc} != 4 * std::uint64_t{g.anchors})
     return NNHAL_INVALID("%s bbox_deltas must match the scores with 4 values per anchor", kName);
-  if (a[0] != g.anchors || a[1] != 4) return NNHAL_INVALID("%s anchors must have shape [%u, 4]", kName, g.anchors);
+  if (a[0] != g.anchors || a[1] != 4)
+    return NNHAL_INVALID("%s anchors must have shape [%" PRIu32 ", 4]", kName, g.anchors);
   if (info[0] != g.batches || info[1] != 2)
-    return NNHAL_INVALID("%s image_info must have shape [%u, 2]", kName, g.batches);
+    return NNHAL_INVALID("%s image_info must have shape [%" PRIu32 ", 2]", kName, g.batches);
   for (std::size_t i : {std::size_t{2}, std::size_t{3}}) {
     const RtOperand& q = io.input(i);
     if ((q.type == OperandType::TENSOR_QUANT16_SYMM || q.type == OperandType::TENSOR_QUANT16_ASYMM) &&
@@ -16699,9 +16857,9 @@ inline Status check_per_channel_filter(const OperationView& op, std::size_t i,
     return NNHAL_INVALID(
         "input %zu (filter) is per-channel quantized but has no channel parameters", i);
   if (filter.channelQuant->channelDim != channel_dim)
-    return NNHAL_INVALID(
-        "input %zu (filter) is quantized per channel along dimension %u, it must be %u", i,
-        filter.channelQuant->channelDim, channel_dim);
+    return NNHAL_INVALID("input %zu (filter) is quantized per channel along dimension %" PRIu32
+                         ", it must be %" PRIu32,
+                         i, filter.channelQuant->channelDim, channel_dim);
   return {};
 }
 
@@ -16841,12 +16999,14 @@ inline Status validate(const OperationView& op, HalVersion&) {
   if (h.empty()) return {};
   if (h.size() != 4) return NNHAL_INVALID("input 0 (heatmaps) has rank %zu, it must be 4", h.size());
   if (auto n = rules::known_dim(op, 1, 0); n && h[0] != 0 && *n != h[0])
-    return NNHAL_INVALID("input 1 (boxes) has %u boxes, the heatmaps %u", *n, h[0]);
+    return NNHAL_INVALID("input 1 (boxes) has %" PRIu32 " boxes, the heatmaps %" PRIu32, *n, h[0]);
   if (auto nchw = op.constant_scalar<OperandType::BOOL>(2)) {
     const std::uint32_t a = *nchw ? h[2] : h[1], b = *nchw ? h[3] : h[2];
     if ((a != 0 && a < 2) || (b != 0 && b < 2))
-      return NNHAL_INVALID("input 0 (heatmaps) has size %u x %u, at least 2 x 2 needed", a, b);
-    if (a != 0 && b != 0 && a != b) return NNHAL_INVALID("input 0 (heatmaps) is not square (%u x %u)", a, b);
+      return NNHAL_INVALID(
+          "input 0 (heatmaps) has size %" PRIu32 " x %" PRIu32 ", at least 2 x 2 needed", a, b);
+    if (a != 0 && b != 0 && a != b)
+      return NNHAL_INVALID("input 0 (heatmaps) is not square (%" PRIu32 " x %" PRIu32 ")", a, b);
   }
   return {};
 }
@@ -16894,10 +17054,13 @@ inline Expected<Geometry> read_geometry(const NodeIO& io) {
   g.size = d[2];
   g.keypoints = g.nchw ? d[1] : d[3];
   const std::uint32_t other = g.nchw ? d[3] : d[1];
-  if (other != g.size) return NNHAL_INVALID("%s heatmaps are not square (%u x %u)", kName, other, g.size);
-  if (g.size < 2) return NNHAL_INVALID("%s heatmap size %u is smaller than 2", kName, g.size);
+  if (other != g.size)
+    return NNHAL_INVALID("%s heatmaps are not square (%" PRIu32 " x %" PRIu32 ")", kName, other,
+                         g.size);
+  if (g.size < 2)
+    return NNHAL_INVALID("%s heatmap size %" PRIu32 " is smaller than 2", kName, g.size);
   if (boxes.dims.rank() != 2 || boxes.dims[0] != g.boxes || boxes.dims[1] != 4)
-    return NNHAL_INVALID("%s boxes must have shape [%u, 4]", kName, g.boxes);
+    return NNHAL_INVALID("%s boxes must have shape [%" PRIu32 ", 4]", kName, g.boxes);
   NNHAL_TRY(roi::check_box_quant(boxes, kName, "boxes"));
   return g;
 }
@@ -17927,7 +18090,8 @@ Expected<element_t<T>> pad_value(const NodeIO& io) {
   } else {
     const std::int32_t v = io.scalar<OperandType::INT32>(2);
     if (v < std::numeric_limits<E>::min() || v > std::numeric_limits<E>::max())
-      return NNHAL_INVALID("pad value %d is outside the range of %s", v, to_string(T).data());
+      return NNHAL_INVALID("pad value %" PRId32 " is outside the range of %s", v,
+                           to_string(T).data());
     return static_cast<E>(v);
   }
 }
@@ -18666,7 +18830,8 @@ inline Expected<Sizes> check(const NodeIO& io) {
   if (!rank(kPrevOutput, 2)) return NNHAL_INVALID("%s input %zu (previous output) must have rank 2", kName, kPrevOutput);
   Sizes s{in.dims[0], in.dims[1], prev.dims[1]};
   if (prev.dims[0] != s.batch)
-    return NNHAL_INVALID("%s previous output batch %u differs from the input's %u", kName, prev.dims[0], s.batch);
+    return NNHAL_INVALID("%s previous output batch %" PRIu32 " differs from the input's %" PRIu32,
+                         kName, prev.dims[0], s.batch);
   for (const RtOperand* a : {&in, &prev})
     if (a->scale != 1.0f / 128.0f || a->zero_point != 128)
       return NNHAL_INVALID("%s input and previous output need scale 1/128 and zero point 128", kName);
@@ -18677,21 +18842,24 @@ inline Expected<Sizes> check(const NodeIO& io) {
       const std::uint32_t cols = i < kRecurrentToGate ? s.input_size : s.output_size;
       const RtOperand& w = io.input(i);
       if (!rank(i, 2) || w.dims[0] != s.output_size || w.dims[1] != cols)
-        return NNHAL_INVALID("%s input %zu must have shape [%u, %u]", kName, i, s.output_size, cols);
+        return NNHAL_INVALID("%s input %zu must have shape [%" PRIu32 ", %" PRIu32 "]", kName, i,
+                             s.output_size, cols);
       if (w.scale != w0.scale || w.zero_point != w0.zero_point)
         return NNHAL_INVALID("%s input %zu: all weights need one scale and zero point", kName, i);
     }
     const RtOperand& bias = io.input(kGateBias + g);
     if (!rank(kGateBias + g, 1) || bias.dims[0] != s.output_size)
-      return NNHAL_INVALID("%s input %zu must have shape [%u]", kName, kGateBias + g, s.output_size);
+      return NNHAL_INVALID("%s input %zu must have shape [%" PRIu32 "]", kName, kGateBias + g,
+                           s.output_size);
     // Compared as the reference does: the float bias scale against weights scale / 128.0 in double.
     if (static_cast<double>(bias.scale) != static_cast<double>(w0.scale) / 128.0 || bias.zero_point != 0)
       return NNHAL_INVALID("%s input %zu: bias scale must be weights scale / 128 and zero point 0", kName,
                            kGateBias + g);
   }
   if (!rank(kPrevCell, 2) || cell.dims[0] != s.batch || cell.dims[1] != s.output_size)
-    return NNHAL_INVALID("%s input %zu (previous cell state) must have shape [%u, %u]", kName, kPrevCell, s.batch,
-                         s.output_size);
+    return NNHAL_INVALID("%s input %zu (previous cell state) must have shape [%" PRIu32 ", %" PRIu32
+                         "]",
+                         kName, kPrevCell, s.batch, s.output_size);
   int log2 = 0;
   if (cell.zero_point != 0 || !qlstm_common::checked_log2(cell.scale, log2) || log2 + 15 != 4)
     return NNHAL_INVALID("%s cell state needs scale 2^-11 and zero point 0", kName);
@@ -18910,7 +19078,7 @@ inline Expected<Shape> read_shape(const NodeIO& io) {
   const Dims& d = io.input(0).dims;
   if (d.rank() != 2) return NNHAL_INVALID("%s logits must have rank 2", kName);
   const std::int32_t n = io.scalar<OperandType::INT32>(1);
-  if (n <= 0) return NNHAL_INVALID("%s num_samples %d must be positive", kName, n);
+  if (n <= 0) return NNHAL_INVALID("%s num_samples %" PRId32 " must be positive", kName, n);
   const Dims& s = io.input(2).dims;
   if (s.rank() != 1 || s[0] != 2) return NNHAL_INVALID("%s seeds must have shape [2]", kName);
   if (d[1] == 0) return NNHAL_INVALID("%s logits have no class", kName);
@@ -18933,7 +19101,8 @@ Status kernel(const NodeIO& io) {
     return NNHAL_FAILURE("%s output shape does not match the inputs", kName);
   if (s.batches == 0) return {};
   if (io.workspace() == nullptr || std::uint64_t{s.classes} * sizeof(double) > io.params<Planned>().workspace_bytes)
-    return NNHAL_FAILURE("%s: %u classes need more scratch than planned at prepare", kName, s.classes);
+    return NNHAL_FAILURE("%s: %" PRIu32 " classes need more scratch than planned at prepare", kName,
+                         s.classes);
   const element_t<T>* logits = io.in_data<T>(0);
   const std::int32_t* seeds = io.in_data<OperandType::TENSOR_INT32>(2);
   std::int32_t* out = io.out_data<OperandType::TENSOR_INT32>(0);
@@ -19419,7 +19588,8 @@ inline Expected<Params> read_params(const NodeIO& io) {
   p.h_samples = io.scalar<OperandType::INT32>(7);
   p.w_samples = io.scalar<OperandType::INT32>(8);
   if (p.h_samples < 0 || p.w_samples < 0)
-    return NNHAL_INVALID("%s sampling ratios %d, %d are negative", kName, p.h_samples, p.w_samples);
+    return NNHAL_INVALID("%s sampling ratios %" PRId32 ", %" PRId32 " are negative", kName,
+                         p.h_samples, p.w_samples);
   return p;
 }
 
@@ -19489,7 +19659,8 @@ inline Expected<RoiGeometry> geometry(const NodeIO& io, std::size_t r, const win
   }
   const auto W = static_cast<float>(im.w), H = static_cast<float>(im.h);
   if (!(ws <= W) || !(hs <= H) || !(we <= W) || !(he <= H))
-    return NNHAL_INVALID("%s roi %zu lies outside the %u x %u input", kName, r, im.h, im.w);
+    return NNHAL_INVALID("%s roi %zu lies outside the %" PRIu32 " x %" PRIu32 " input", kName, r,
+                         im.h, im.w);
   if (!(ws <= we) || !(hs <= he)) return NNHAL_INVALID("%s roi %zu is inverted", kName, r);
   RoiGeometry g;
   g.w_start = ws, g.h_start = hs;
@@ -19502,7 +19673,8 @@ inline Expected<RoiGeometry> geometry(const NodeIO& io, std::size_t r, const win
                                 : static_cast<std::uint32_t>(std::ceil(g.h_step));
   const std::uint64_t count = std::uint64_t{g.w_samples} * g.h_samples;
   if (count == 0 || count > static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()))
-    return NNHAL_INVALID("%s roi %zu: %u x %u samples per bin is out of range", kName, r, g.h_samples, g.w_samples);
+    return NNHAL_INVALID("%s roi %zu: %" PRIu32 " x %" PRIu32 " samples per bin is out of range",
+                         kName, r, g.h_samples, g.w_samples);
   g.count = static_cast<std::int32_t>(count);
   g.w_bin = g.w_step / static_cast<float>(g.w_samples);
   g.h_bin = g.h_step / static_cast<float>(g.h_samples);
@@ -19533,7 +19705,8 @@ Status kernel(const NodeIO& io) {
   const std::int32_t* batch = io.in_data<OperandType::TENSOR_INT32>(2);
   for (std::size_t r = 0; r < num_rois; ++r) {
     if (batch[r] < 0 || static_cast<std::uint32_t>(batch[r]) >= si.n)
-      return NNHAL_INVALID("%s roi %zu has batch index %d, outside [0, %u)", kName, r, batch[r], si.n);
+      return NNHAL_INVALID("%s roi %zu has batch index %" PRId32 ", outside [0, %" PRIu32 ")",
+                           kName, r, batch[r], si.n);
     auto ge = geometry<T>(io, r, si, p, so.h, so.w);
     if (!ge) return std::move(ge.error());
     const RoiGeometry& g = *ge;
@@ -19753,21 +19926,23 @@ Status kernel(const NodeIO& io) {
   if constexpr (roi::kQuantized<T>) empty = static_cast<E>(in.zero_point);
   for (std::size_t r = 0; r < num_rois; ++r) {
     if (batch[r] < 0 || static_cast<std::uint32_t>(batch[r]) >= si.n)
-      return NNHAL_INVALID("%s roi %zu has batch index %d, outside [0, %u)", kName, r, batch[r], si.n);
+      return NNHAL_INVALID("%s roi %zu has batch index %" PRId32 ", outside [0, %" PRIu32 ")",
+                           kName, r, batch[r], si.n);
     float b[4];
     for (int k = 0; k < 4; ++k) b[k] = roi::to_float(boxes[r * 4 + k], bx.scale, bx.zero_point);
     if (!(b[0] >= 0) || !(b[1] >= 0) || !(b[2] >= 0) || !(b[3] >= 0))
       return NNHAL_INVALID("%s roi %zu has a negative or NaN coordinate", kName, r);
     if (!(b[0] * w_scale <= W) || !(b[1] * h_scale <= H) || !(b[2] * w_scale <= W) || !(b[3] * h_scale <= H))
-      return NNHAL_INVALID("%s roi %zu lies outside the %u x %u input", kName, r, si.h, si.w);
+      return NNHAL_INVALID("%s roi %zu lies outside the %" PRIu32 " x %" PRIu32 " input", kName, r,
+                           si.h, si.w);
     if (!(b[0] <= b[2]) || !(b[1] <= b[3])) return NNHAL_INVALID("%s roi %zu is inverted", kName, r);
     // Scaled coordinates are within [0, image size], so these conversions are defined.
     const auto ws = static_cast<std::int32_t>(std::round(b[0] * w_scale));
     const auto hs = static_cast<std::int32_t>(std::round(b[1] * h_scale));
     const auto we = static_cast<std::int32_t>(std::round(b[2] * w_scale));
     const auto he = static_cast<std::int32_t>(std::round(b[3] * h_scale));
-    const auto roi_w = static_cast<float>(std::max(we - ws + 1, 1));
-    const auto roi_h = static_cast<float>(std::max(he - hs + 1, 1));
+    const auto roi_w = static_cast<float>(std::max<std::int32_t>(we - ws + 1, 1));
+    const auto roi_h = static_cast<float>(std::max<std::int32_t>(he - hs + 1, 1));
     const float w_step = roi_w / static_cast<float>(so.w), h_step = roi_h / static_cast<float>(so.h);
     const E* base = data + si.at(static_cast<std::size_t>(batch[r]), 0, 0, 0);
     for (std::uint32_t i = 0; i < so.h; ++i) {
@@ -20234,9 +20409,11 @@ inline Status infer(const NodeIO& io) {
   if (!axis) return std::move(axis.error());
   const std::int32_t n = io.scalar<OperandType::INT32>(2);
   if (n <= 0 || static_cast<std::size_t>(n) != io.output_count())
-    return NNHAL_INVALID("num_splits is %d, the operation has %zu outputs", n, io.output_count());
+    return NNHAL_INVALID("num_splits is %" PRId32 ", the operation has %zu outputs", n,
+                         io.output_count());
   if (in[*axis] % static_cast<std::uint32_t>(n) != 0)
-    return NNHAL_INVALID("axis %zu of size %u does not split into %d parts", *axis, in[*axis], n);
+    return NNHAL_INVALID("axis %zu of size %" PRIu32 " does not split into %" PRId32 " parts",
+                         *axis, in[*axis], n);
   Dims out = in;
   out[*axis] = in[*axis] / static_cast<std::uint32_t>(n);
   for (std::size_t i = 0; i < io.output_count(); ++i) NNHAL_TRY(set_output(io, i, out));
@@ -20393,7 +20570,7 @@ inline Status infer(const NodeIO& io) {
     return NNHAL_INVALID("multiples must be 1-D with %zu entries (the input rank)", in.rank());
   Dims out;
   for (std::size_t k = 0; k < in.rank(); ++k) {
-    if (m[k] < 0) return NNHAL_INVALID("multiples[%zu] = %d is negative", k, m[k]);
+    if (m[k] < 0) return NNHAL_INVALID("multiples[%zu] = %" PRId32 " is negative", k, m[k]);
     auto d = checked_dim(std::uint64_t{in[k]} * static_cast<std::uint64_t>(m[k]), "tiled axis");
     if (!d) return std::move(d.error());
     out.push_back(*d);
@@ -20527,7 +20704,8 @@ inline Status infer(const NodeIO& io) {
   const std::int32_t k = io.scalar<OperandType::INT32>(1);
   const std::uint32_t last = in[in.rank() - 1];
   if (k <= 0 || static_cast<std::uint32_t>(k) > last)
-    return NNHAL_INVALID("k = %d is outside (0, %u] (the last dimension)", k, last);
+    return NNHAL_INVALID("k = %" PRId32 " is outside (0, %" PRIu32 "] (the last dimension)", k,
+                         last);
   Dims out = in;
   out[in.rank() - 1] = static_cast<std::uint32_t>(k);
   NNHAL_TRY(set_output(io, 0, out));
@@ -20570,7 +20748,8 @@ Status kernel(const NodeIO& io) {
   const RtOperand& in = io.input(0);
   const std::int32_t k_in = io.scalar<OperandType::INT32>(1);
   const std::size_t row = in.dims[in.dims.rank() - 1];
-  if (k_in <= 0 || static_cast<std::size_t>(k_in) > row) return NNHAL_INVALID("k = %d is outside (0, %zu]", k_in, row);
+  if (k_in <= 0 || static_cast<std::size_t>(k_in) > row)
+    return NNHAL_INVALID("k = %" PRId32 " is outside (0, %zu]", k_in, row);
   const auto k = static_cast<std::size_t>(k_in);
   const std::size_t rows = static_cast<std::size_t>(in.dims.element_count()) / row;
   const E* src = io.in_data<T>(0);
@@ -20753,9 +20932,12 @@ inline Expected<Conv> resolve(const NodeIO& io) {
   const std::uint32_t depth_out = f[0];
   cv.filter_h = f[1], cv.filter_w = f[2];
   if (f[3] != cv.in.c)
-    return NNHAL_FAILURE("%s filter depth %u differs from the input depth %u", kName, f[3], cv.in.c);
+    return NNHAL_FAILURE("%s filter depth %" PRIu32 " differs from the input depth %" PRIu32, kName,
+                         f[3], cv.in.c);
   if (bias[0] != depth_out)
-    return NNHAL_FAILURE("%s bias length %u differs from the filter's output depth %u", kName, bias[0], depth_out);
+    return NNHAL_FAILURE("%s bias length %" PRIu32
+                         " differs from the filter's output depth %" PRIu32,
+                         kName, bias[0], depth_out);
   if (cv.in.h == 0 || cv.in.w == 0 || cv.in.c == 0 || depth_out == 0 || cv.filter_h == 0 || cv.filter_w == 0)
     return NNHAL_FAILURE("%s: only the batch may be empty", kName);
   if (cv.filter_h > INT32_MAX || cv.filter_w > INT32_MAX) return NNHAL_FAILURE("%s filter is too large", kName);
@@ -20774,17 +20956,19 @@ inline Expected<Conv> resolve(const NodeIO& io) {
     cv.stride_w = i32(5), cv.stride_h = i32(6);
     cv.activation = i32(7);
     if (scheme < 0 || scheme > window::kPaddingValid)
-      return NNHAL_FAILURE("%s has an invalid padding scheme %d", kName, scheme);
+      return NNHAL_FAILURE("%s has an invalid padding scheme %" PRId32, kName, scheme);
     const std::int32_t out_h = nchw ? s[2] : s[1], out_w = nchw ? s[3] : s[2];
     cv.pad_w = window::implicit_padding(out_w, cv.stride_w, 1, cv.filter_w, scheme, true);
     cv.pad_h = window::implicit_padding(out_h, cv.stride_h, 1, cv.filter_h, scheme, true);
   }
   if (cv.stride_w < 1 || cv.stride_h < 1)
-    return NNHAL_FAILURE("%s has a non-positive stride (%d, %d)", kName, cv.stride_w, cv.stride_h);
+    return NNHAL_FAILURE("%s has a non-positive stride (%" PRId32 ", %" PRId32 ")", kName,
+                         cv.stride_w, cv.stride_h);
   if (cv.pad_w.head < 0 || cv.pad_h.head < 0)
-    return NNHAL_FAILURE("%s has a negative left or top padding (%d, %d)", kName, cv.pad_w.head, cv.pad_h.head);
+    return NNHAL_FAILURE("%s has a negative left or top padding (%" PRId32 ", %" PRId32 ")", kName,
+                         cv.pad_w.head, cv.pad_h.head);
   if (!is_valid_activation(cv.activation))
-    return NNHAL_FAILURE("%s has an invalid fused activation %d", kName, cv.activation);
+    return NNHAL_FAILURE("%s has an invalid fused activation %" PRId32, kName, cv.activation);
   const std::int64_t oh = window::transpose_output_size(cv.in.h, cv.filter_h, cv.stride_h, cv.pad_h);
   const std::int64_t ow = window::transpose_output_size(cv.in.w, cv.filter_w, cv.stride_w, cv.pad_w);
   if (oh <= 0 || ow <= 0)
@@ -20908,7 +21092,8 @@ Status kernel_quant(const NodeIO& io) {
   if (!cv) return std::move(cv.error());
   const QuantParams& p = io.params<QuantParams>();
   if (p.per_channel && p.channels != cv->out.c)
-    return NNHAL_FAILURE("%s filter has %u channel scales for %u output channels", kName, p.channels, cv->out.c);
+    return NNHAL_FAILURE("%s filter has %" PRIu32 " channel scales for %" PRIu32 " output channels",
+                         kName, p.channels, cv->out.c);
   if (io.output(0).dims.element_count() == 0) return {};
   const RtOperand& o = io.output(0);
   const auto storage = quant::storage_range<E>();
@@ -21230,7 +21415,8 @@ inline Expected<Shape> check(const NodeIO& io) {
   NNHAL_TRY(rnn_common::require_inputs(io, {0, 1, 2, 3, 4, 5, 6}, kName));
   NNHAL_TRY(rnn_common::activation(io, 5, kName));
   const std::int32_t tm = io.scalar<OperandType::INT32>(6);
-  if (tm != 0 && tm != 1) return NNHAL_INVALID("%s: time_major is %d, expected 0 or 1", kName, tm);
+  if (tm != 0 && tm != 1)
+    return NNHAL_INVALID("%s: time_major is %" PRId32 ", expected 0 or 1", kName, tm);
   NNHAL_TRY(rnn_common::check_rank(io, 0, 3, kName));
   for (std::size_t i : {1, 2, 4}) NNHAL_TRY(rnn_common::check_rank(io, i, 2, kName));
   NNHAL_TRY(rnn_common::check_rank(io, 3, 1, kName));
@@ -21537,8 +21723,9 @@ inline Status expect_dims(const NodeIO& io, std::size_t i, std::initializer_list
   for (std::uint32_t w : want) ok = ok && op.dims[k++] == w;
   if (!ok) {
     if (want.size() == 1)
-      return NNHAL_INVALID("%s input %zu must have shape [%u]", kName, i, *want.begin());
-    return NNHAL_INVALID("%s input %zu must have shape [%u, %u]", kName, i, *want.begin(), *(want.begin() + 1));
+      return NNHAL_INVALID("%s input %zu must have shape [%" PRIu32 "]", kName, i, *want.begin());
+    return NNHAL_INVALID("%s input %zu must have shape [%" PRIu32 ", %" PRIu32 "]", kName, i,
+                         *want.begin(), *(want.begin() + 1));
   }
   return {};
 }
@@ -21607,7 +21794,9 @@ inline Expected<Sizes> check(const NodeIO& io, bool optional) {
     if (has(kProjBias)) NNHAL_TRY(expect_dims(io, kProjBias, {O}));
   } else if (O != U) {
     // The reference copies batch * output_size values out of its batch * num_units hidden state.
-    return NNHAL_INVALID("%s output size %u differs from num_units %u without projection", kName, O, U);
+    return NNHAL_INVALID("%s output size %" PRIu32 " differs from num_units %" PRIu32
+                         " without projection",
+                         kName, O, U);
   }
   return s;
 }
@@ -21629,7 +21818,7 @@ struct Scales {
   quant::Multiplier hidden{}, projection{};
   std::array<std::int32_t, 4> variance_limit{};
   std::uint64_t bad = 0;
-  std::int32_t cell_shift = 0;
+  int cell_shift = 0;  ///< log2 of the cell state scale, in [-15, -9] (checked_log2 writes an int)
   std::int16_t cell_clip = 0;
   std::int8_t projection_clip = 0;
   std::int8_t hidden_zero_point = 0;
@@ -21658,7 +21847,8 @@ inline Expected<Scales> compute_scales(const NodeIO& io) {
                          static_cast<double>(cell_scale));
   // The reference reads this INT32 scalar as an int8_t.
   if (hidden_zp < -128 || hidden_zp > 127)
-    return NNHAL_INVALID("%s hidden state zero point %d is outside int8", kName, hidden_zp);
+    return NNHAL_INVALID("%s hidden state zero point %" PRId32 " is outside int8", kName,
+                         hidden_zp);
   s.hidden_zero_point = static_cast<std::int8_t>(hidden_zp);
   const float in_scale = io.input(kInput).scale, out_scale = io.input(kPrevOutput).scale;
   const double cell_pot = std::pow(2.0, s.cell_shift);
@@ -21804,8 +21994,11 @@ inline Status kernel(const NodeIO& io) {
   const std::uint32_t U = s.num_units, O = s.output_size;
   if (s.batch == 0 || U == 0) return {};
   if (U > planned.units)
-    return NNHAL_FAILURE("%s: num_units %u needs more scratch than planned at prepare for %u units (the weights' "
-                         "shape was unknown then)", kName, U, planned.units);
+    return NNHAL_FAILURE("%s: num_units %" PRIu32
+                         " needs more scratch than planned at prepare for %" PRIu32
+                         " units (the weights' "
+                         "shape was unknown then)",
+                         kName, U, planned.units);
   for (std::size_t o = 0; o < 3; ++o)
     if (io.output(o).data == nullptr) return NNHAL_FAILURE("%s output %zu has no buffer", kName, o);
 
@@ -22295,7 +22488,8 @@ inline Status infer(const NodeIO& io) {
   RtOperand& out = io.output(0);
   out.dims.resize(rank);
   for (std::size_t i = 0; i < rank; ++i) {
-    if (d[i] < 0) return NNHAL_INVALID("FILL input 0 (dims) entry %zu is negative (%d)", i, d[i]);
+    if (d[i] < 0)
+      return NNHAL_INVALID("FILL input 0 (dims) entry %zu is negative (%" PRId32 ")", i, d[i]);
     out.dims[i] = static_cast<std::uint32_t>(d[i]);
   }
   out.rank_known = true;
@@ -22749,6 +22943,378 @@ inline constexpr ExtensionInfo kExtensionInfo = [] {
 
 }  // namespace nnhal
 // ---- end nnhal/kernels/extension.hpp ----
+// ---- begin nnhal/ops/registry.hpp ----
+/// \file
+/// THE operation table: one row (OperationInfo) per HAL 1.3 operation code 0..101, gathered at
+/// compile time from the rows the per-operation headers define (`Row<Op>`, nnhal/ops/<name>.hpp)
+/// in the order of the one operation list, NNHAL_OPERATION_TYPES. Validation, the typed builder,
+/// the supported-operations query and the cache fingerprint read this table. It holds no kernels
+/// (those are in nnhal/kernels/, chosen by a kernel set), so including it is cheap.
+
+
+// ---- begin nnhal/ops/if.hpp ----
+/// \file
+/// IF (96): runs the then or else subgraph on its data inputs, chosen by a TENSOR_BOOL8 [1].
+/// The layout is variable (HAL13.md d.2); validation lives in nnhal/control/validate.hpp.
+
+// ---- begin nnhal/control/validate.hpp ----
+/// \file
+/// Validation of IF and WHILE layouts (HAL13.md d.2-d.4). Referenced subgraphs may not have
+/// been validated yet when these run, so every index into them is bounds-checked here.
+
+
+// ---- begin nnhal/model/operand_size.hpp ----
+/// \file
+/// Byte sizes and alignment of declared operands: shared by validation, control-flow rules and
+/// the device's policies.
+
+
+
+namespace nnhal {
+
+/// True when `p` is aligned for elements of operand type `t`.
+inline bool is_aligned_for(OperandType t, const void* p) noexcept {
+  const std::uint32_t a = element_size(t);
+  return a <= 1 || reinterpret_cast<std::uintptr_t>(p) % a == 0;
+}
+
+/// Exact byte size of an operand with fully specified dimensions, or nullopt when the size is
+/// unknown (unknown rank or a 0 dimension); an overflow of uint32 yields an error.
+inline Expected<std::uint64_t> operand_byte_size(const Operand& op) noexcept {
+  if (!is_tensor(op.type)) return std::uint64_t{element_size(op.type)};
+  if (op.dimensions.empty()) return std::uint64_t{0};
+  std::uint64_t n = element_size(op.type);
+  for (std::uint32_t d : op.dimensions) {
+    if (d == 0) return std::uint64_t{0};
+    n *= d;  // at most 2^32 * 2^32 before the check below trips
+    if (n > UINT32_MAX)
+      return NNHAL_INVALID("data size overflows uint32 (the ceiling of Limits::max_tensor_bytes)");
+  }
+  return n;
+}
+
+}  // namespace nnhal
+// ---- end nnhal/model/operand_size.hpp ----
+
+namespace nnhal {
+
+namespace detail {
+
+/// `compatible(a, b)` of HAL13.md d.4: same type, scale, zeroPoint and extra parameters; equal
+/// ranks and equal dimensions (0 = unknown matches anything) when both ranks are known.
+inline bool operands_compatible(const Operand& a, const Operand& b) noexcept {
+  if (a.type != b.type || a.scale != b.scale || a.zeroPoint != b.zeroPoint) return false;
+  if (a.channelQuant.has_value() != b.channelQuant.has_value()) return false;
+  if (a.channelQuant && (a.channelQuant->channelDim != b.channelQuant->channelDim ||
+                         a.channelQuant->scales != b.channelQuant->scales))
+    return false;
+  if (a.dimensions.empty() || b.dimensions.empty()) return true;
+  if (a.dimensions.size() != b.dimensions.size()) return false;
+  for (std::size_t i = 0; i < a.dimensions.size(); ++i)
+    if (a.dimensions[i] != 0 && b.dimensions[i] != 0 && a.dimensions[i] != b.dimensions[i]) return false;
+  return true;
+}
+
+/// The subgraph a SUBGRAPH operand names, or an error.
+inline Expected<const Subgraph*> referenced_subgraph(const OperationView& op, std::size_t input,
+                                                     const char* role) {
+  const Operand& ref = op.input(input);
+  if (ref.type != OperandType::SUBGRAPH || ref.lifetime != OperandLifeTime::SUBGRAPH)
+    return NNHAL_INVALID("input %zu (%s) must be a SUBGRAPH operand", input, role);
+  if (ref.location.offset >= op.model.referenced.size())
+    return NNHAL_INVALID("input %zu (%s) refers to subgraph %" PRIu32 " of %zu", input, role,
+                         ref.location.offset, op.model.referenced.size());
+  return &op.model.referenced[ref.location.offset];
+}
+
+/// Operand `list[i]` of subgraph `sg`, or nullptr when the index is out of range.
+inline const Operand* io_operand(const Subgraph& sg, const std::vector<std::uint32_t>& list,
+                                 std::size_t i) noexcept {
+  if (i >= list.size() || list[i] >= sg.operands.size()) return nullptr;
+  return &sg.operands[list[i]];
+}
+
+/// Checks `compatible(sub operand list[i], outer)`; names both in the error.
+inline Status check_compatible(const Subgraph& sg, const std::vector<std::uint32_t>& list,
+                               std::size_t i, const Operand& outer, const char* sub_role,
+                               const char* outer_role, std::size_t outer_index) {
+  const Operand* inner = io_operand(sg, list, i);
+  if (inner == nullptr) return NNHAL_INVALID("%s %zu is not a valid operand index", sub_role, i);
+  if (!operands_compatible(*inner, outer))
+    return NNHAL_INVALID("%s %zu is not compatible with %s %zu (type, shape or quantization differ)",
+                         sub_role, i, outer_role, outer_index);
+  return {};
+}
+
+/// False when the operand's data size is known and non-zero; otherwise true, with the reason
+/// ("unknown rank", "dimension 1 is 0") in `why`.
+inline bool unknown_size_reason(const Operand& op, char* why, std::size_t size) noexcept {
+  auto s = operand_byte_size(op);
+  if (s && *s != 0) return false;
+  if (is_tensor(op.type) && op.dimensions.empty()) {
+    std::snprintf(why, size, "unknown rank");
+    return true;
+  }
+  for (std::size_t d = 0; d < op.dimensions.size(); ++d)
+    if (op.dimensions[d] == 0) {
+      std::snprintf(why, size, "dimension %zu is 0", d);
+      return true;
+    }
+  std::snprintf(why, size, "no data size");
+  return true;
+}
+
+inline Expected<HalVersion> validate_if(const OperationView& op) {
+  if (op.input_count() < 3 || op.output_count() < 1)
+    return NNHAL_INVALID("IF needs at least 3 inputs and 1 output, got %zu and %zu", op.input_count(),
+                         op.output_count());
+  const Operand& cond = op.input(0);
+  if (cond.type != OperandType::TENSOR_BOOL8 || cond.dimensions.size() != 1 || cond.dimensions[0] != 1)
+    return NNHAL_INVALID("input 0 (condition) must be TENSOR_BOOL8 of shape [1]");
+  const char* roles[2] = {"then branch", "else branch"};
+  for (std::size_t b = 1; b <= 2; ++b) {
+    auto branch = referenced_subgraph(op, b, roles[b - 1]);
+    if (!branch) return std::move(branch.error());
+    const Subgraph& sg = **branch;
+    if (op.input_count() != 3 + sg.inputIndexes.size())
+      return NNHAL_INVALID("%s has %zu inputs but IF passes %zu", roles[b - 1], sg.inputIndexes.size(),
+                           op.input_count() - 3);
+    if (op.output_count() != sg.outputIndexes.size())
+      return NNHAL_INVALID("%s has %zu outputs but IF has %zu", roles[b - 1], sg.outputIndexes.size(),
+                           op.output_count());
+    for (std::size_t i = 0; i < sg.inputIndexes.size(); ++i)
+      NNHAL_TRY(check_compatible(sg, sg.inputIndexes, i, op.input(3 + i), roles[b - 1] /*input*/, "IF input", 3 + i));
+    for (std::size_t i = 0; i < sg.outputIndexes.size(); ++i)
+      NNHAL_TRY(check_compatible(sg, sg.outputIndexes, i, op.output(i), roles[b - 1], "IF output", i));
+  }
+  return HalVersion::V1_3;
+}
+
+inline Expected<HalVersion> validate_while(const OperationView& op, bool allow_runtime_only) {
+  if (op.input_count() < 3 || op.output_count() < 1)
+    return NNHAL_INVALID("WHILE needs at least 3 inputs and 1 output, got %zu and %zu",
+                         op.input_count(), op.output_count());
+  auto cond_ref = referenced_subgraph(op, 0, "condition");
+  if (!cond_ref) return std::move(cond_ref.error());
+  auto body_ref = referenced_subgraph(op, 1, "body");
+  if (!body_ref) return std::move(body_ref.error());
+  const Subgraph& cond = **cond_ref;
+  const Subgraph& body = **body_ref;
+  const std::size_t m = op.output_count();
+  const std::size_t data_inputs = op.input_count() - 2;
+
+  if (cond.inputIndexes.size() != data_inputs)
+    return NNHAL_INVALID("condition has %zu inputs but WHILE passes %zu", cond.inputIndexes.size(), data_inputs);
+  if (cond.outputIndexes.size() != 1)
+    return NNHAL_INVALID("condition must have exactly 1 output, has %zu", cond.outputIndexes.size());
+  const Operand* cond_out = io_operand(cond, cond.outputIndexes, 0);
+  if (cond_out == nullptr) return NNHAL_INVALID("condition output is not a valid operand index");
+  if (cond_out->type != OperandType::TENSOR_BOOL8 || cond_out->dimensions.size() != 1 ||
+      cond_out->dimensions[0] != 1)
+    return NNHAL_INVALID("condition output must be TENSOR_BOOL8 of shape [1]");
+  if (body.inputIndexes.size() != data_inputs)
+    return NNHAL_INVALID("body has %zu inputs but WHILE passes %zu", body.inputIndexes.size(), data_inputs);
+  if (body.outputIndexes.size() < m)
+    return NNHAL_INVALID("body has %zu outputs, fewer than the %zu WHILE outputs", body.outputIndexes.size(), m);
+  if (body.inputIndexes.size() < body.outputIndexes.size())
+    return NNHAL_INVALID("body has more outputs (%zu) than inputs (%zu)", body.outputIndexes.size(),
+                         body.inputIndexes.size());
+  const std::size_t carried = body.outputIndexes.size();  // m + k
+  for (std::size_t i = 0; i < data_inputs; ++i) {
+    NNHAL_TRY(check_compatible(cond, cond.inputIndexes, i, op.input(2 + i), "condition input", "WHILE input", 2 + i));
+    NNHAL_TRY(check_compatible(body, body.inputIndexes, i, op.input(2 + i), "body input", "WHILE input", 2 + i));
+  }
+  for (std::size_t i = 0; i < m; ++i)
+    NNHAL_TRY(check_compatible(body, body.outputIndexes, i, op.output(i), "body output", "WHILE output", i));
+  for (std::size_t i = 0; i < carried; ++i) {
+    const Operand* in = io_operand(body, body.inputIndexes, i);
+    if (in == nullptr) return NNHAL_INVALID("body input %zu is not a valid operand index", i);
+    NNHAL_TRY(check_compatible(body, body.outputIndexes, i, *in, "body output", "body input", i));
+  }
+  if (!allow_runtime_only) {
+    // HAL 1.3 driver mode (d.4 rule 4): every operand crossing the WHILE boundary must have a
+    // known, non-zero size. The message names the WHILE's own operand or the condition's or
+    // body's, with the subgraph and the operand index.
+    const std::uint32_t cond_graph = op.input(0).location.offset;
+    const std::uint32_t body_graph = op.input(1).location.offset;
+    char why[48];
+    for (std::size_t i = 0; i < data_inputs; ++i) {
+      if (unknown_size_reason(op.input(2 + i), why, sizeof why))
+        return NNHAL_INVALID("WHILE input %zu (operand %" PRIu32
+                             ") has an unknown size (%s); HAL 1.3 drivers refuse it "
+                             "(runtime-only)",
+                             2 + i, op.operation.inputs[2 + i], why);
+      if (unknown_size_reason(*io_operand(cond, cond.inputIndexes, i), why, sizeof why))
+        return NNHAL_INVALID("condition referenced[%" PRIu32 "] input %zu (operand %" PRIu32
+                             ") has an unknown size (%s); HAL 1.3 "
+                             "drivers refuse it (runtime-only)",
+                             cond_graph, i, cond.inputIndexes[i], why);
+      if (unknown_size_reason(*io_operand(body, body.inputIndexes, i), why, sizeof why))
+        return NNHAL_INVALID("body referenced[%" PRIu32 "] input %zu (operand %" PRIu32
+                             ") has an unknown size (%s); HAL 1.3 drivers "
+                             "refuse it (runtime-only)",
+                             body_graph, i, body.inputIndexes[i], why);
+    }
+    for (std::size_t i = 0; i < m; ++i)
+      if (unknown_size_reason(op.output(i), why, sizeof why))
+        return NNHAL_INVALID("WHILE output %zu (operand %" PRIu32
+                             ") has an unknown size (%s); HAL 1.3 drivers refuse it "
+                             "(runtime-only)",
+                             i, op.operation.outputs[i], why);
+    for (std::size_t i = 0; i < carried; ++i)
+      if (unknown_size_reason(*io_operand(body, body.outputIndexes, i), why, sizeof why))
+        return NNHAL_INVALID("body referenced[%" PRIu32 "] output %zu (operand %" PRIu32
+                             ") has an unknown size (%s); HAL 1.3 "
+                             "drivers refuse it (runtime-only)",
+                             body_graph, i, body.outputIndexes[i], why);
+  }
+  return HalVersion::V1_3;
+}
+
+}  // namespace detail
+
+/// IF's checks beyond the table (its layout is variable): HAL13.md d.2, d.4.
+inline Status validate_if_operation(const OperationView& op, HalVersion& version) {
+  auto v = detail::validate_if(op);
+  if (!v) return std::move(v.error());
+  version = *v;
+  return {};
+}
+
+/// WHILE's checks beyond the table: HAL13.md d.3, d.4.
+inline Status validate_while_operation(const OperationView& op, HalVersion& version) {
+  auto v = detail::validate_while(op, op.allow_runtime_only);
+  if (!v) return std::move(v.error());
+  version = *v;
+  return {};
+}
+
+}  // namespace nnhal
+// ---- end nnhal/control/validate.hpp ----
+
+namespace nnhal::ops {
+
+namespace if_op {
+inline constexpr std::array<Slot, 4> kInputs{{
+    {"condition", Role::Condition},
+    {"then_branch", Role::Subgraph},
+    {"else_branch", Role::Subgraph},
+    {"inputs", Role::Data, kSlotRepeated},
+}};
+inline constexpr std::array<Slot, 1> kOutputs{{{"outputs", Role::Data, kSlotRepeated}}};
+/// Documents the layout; data operands may have any type compatible with the branches.
+inline constexpr std::array<Signature, 1> kSignatures{{
+    sig(HalVersion::V1_3,
+        TypeSeq({OperandType::TENSOR_BOOL8, OperandType::SUBGRAPH, OperandType::SUBGRAPH}),
+        TypeSeq{}),
+}};
+}  // namespace if_op
+
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
+/// IF in the operation table.
+template <>
+struct Row<OperationType::IF> {
+  static constexpr OperationInfo info = make_row(OperationType::IF, {
+      .inputs = ops::if_op::kInputs,
+      .outputs = ops::if_op::kOutputs,
+      .signatures = ops::if_op::kSignatures,
+      .validate = &validate_if_operation,
+      .flags = kOpControlFlow,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/if.hpp ----
+// ---- begin nnhal/ops/while.hpp ----
+/// \file
+/// WHILE (97): runs the body subgraph while the condition subgraph yields true, carrying
+/// input-output and state operands between iterations. The layout is variable (HAL13.md d.3);
+/// validation lives in nnhal/control/validate.hpp.
+
+
+namespace nnhal::ops {
+
+namespace while_op {
+inline constexpr std::array<Slot, 3> kInputs{{
+    {"condition", Role::Subgraph},
+    {"body", Role::Subgraph},
+    {"inputs", Role::Data, kSlotRepeated},
+}};
+inline constexpr std::array<Slot, 1> kOutputs{{{"outputs", Role::Data, kSlotRepeated}}};
+/// Documents the layout; data operands may have any type compatible with the subgraphs.
+inline constexpr std::array<Signature, 1> kSignatures{{
+    sig(HalVersion::V1_3, TypeSeq({OperandType::SUBGRAPH, OperandType::SUBGRAPH}), TypeSeq{}),
+}};
+}  // namespace while_op
+
+}  // namespace nnhal::ops
+
+namespace nnhal {
+
+/// WHILE in the operation table.
+template <>
+struct Row<OperationType::WHILE> {
+  static constexpr OperationInfo info = make_row(OperationType::WHILE, {
+      .inputs = ops::while_op::kInputs,
+      .outputs = ops::while_op::kOutputs,
+      .signatures = ops::while_op::kSignatures,
+      .validate = &validate_while_operation,
+      .flags = kOpControlFlow,
+  });
+};
+
+}  // namespace nnhal
+// ---- end nnhal/ops/while.hpp ----
+
+namespace nnhal {
+
+namespace detail {
+#define NNHAL_OPERATION_ROW(name, code) Row<OperationType::name>::info,
+/// Every row, in code order.
+inline constexpr std::array<OperationInfo, static_cast<std::size_t>(kOperationTypeCount)> kOperationTable{
+    NNHAL_OPERATION_TYPES(NNHAL_OPERATION_ROW)};
+#undef NNHAL_OPERATION_ROW
+
+constexpr bool operation_table_is_complete() {
+  for (std::size_t i = 0; i < kOperationTable.size(); ++i)
+    if (static_cast<std::size_t>(kOperationTable[i].type) != i) return false;
+  return true;
+}
+static_assert(operation_table_is_complete(),
+              "the operation table must hold every HAL 1.3 operation code 0..101, in order");
+
+#define NNHAL_OPERATION_ROW_ADDRESS(name, code) &Row<OperationType::name>::info,
+inline constexpr OperationRows kAllOperationRows{{NNHAL_OPERATION_TYPES(NNHAL_OPERATION_ROW_ADDRESS)}, true};
+#undef NNHAL_OPERATION_ROW_ADDRESS
+}  // namespace detail
+
+/// Every row, by operation code: what validate_model and validate_request read, and preparation
+/// with any kernel set but one that says SetRowsOnly.
+constexpr const OperationRows& all_operation_rows() noexcept { return detail::kAllOperationRows; }
+
+/// The whole table, indexed by operation code.
+inline constexpr std::span<const OperationInfo> operation_table() noexcept {
+  return detail::kOperationTable;
+}
+
+/// The table row of `type`, or nullptr for codes outside 0..101 (OEM, extensions, unknown).
+constexpr const OperationInfo* find_operation(OperationType type) noexcept {
+  const auto code = static_cast<std::int32_t>(type);
+  if (code < 0 || code >= kOperationTypeCount) return nullptr;
+  return &detail::kOperationTable[static_cast<std::size_t>(code)];
+}
+
+/// The table row of a compile-time known operation.
+template <OperationType Op>
+constexpr const OperationInfo& operation_info() noexcept {
+  return Row<Op>::info;
+}
+
+}  // namespace nnhal
+// ---- end nnhal/ops/registry.hpp ----
 
 namespace nnhal {
 
@@ -22756,13 +23322,17 @@ namespace detail {
 /// Index of an operation entry's code; past the table for UseExtension entries.
 template <class E>
 constexpr std::size_t entry_index() noexcept {
-  if constexpr (kIsExtensionEntry<E>) return static_cast<std::size_t>(kOperationTypeCount);
+  if constexpr (kIsExtensionEntry<E> || kIsRowsEntry<E>) return static_cast<std::size_t>(kOperationTypeCount);
   else return static_cast<std::size_t>(E::op);
 }
 
+/// True for the entries that name an operation's kernels.
+template <class E>
+inline constexpr bool kIsOperationEntry = !kIsExtensionEntry<E> && !kIsRowsEntry<E>;
+
 template <class E>
 constexpr void add_entry(KernelTable& table) noexcept {
-  if constexpr (!kIsExtensionEntry<E>) {
+  if constexpr (kIsOperationEntry<E>) {
     static_assert(static_cast<std::size_t>(E::op) < static_cast<std::size_t>(kOperationTypeCount),
                   "nnhal: a kernel set names an operation code outside 0..101");
     table.kernels[static_cast<std::size_t>(E::op)] = entry_kernel<E>();
@@ -22789,10 +23359,23 @@ constexpr bool extension_names_unique(const std::array<const ExtensionInfo*, N>&
   return true;
 }
 
+/// The rows of the operations among E (a set with SetRowsOnly validates with these).
+template <class... E>
+inline constexpr OperationRows kSetRows = [] {
+  OperationRows rows{};
+  auto add = [&]<class Entry>(Entry*) {
+    if constexpr (kIsOperationEntry<Entry>) rows.rows[static_cast<std::size_t>(Entry::op)] = &Row<Entry::op>::info;
+  };
+  (add(static_cast<E*>(nullptr)), ...);
+  return rows;
+}();
+
 template <class... E>
 constexpr KernelTable build_kernel_table(KernelSet<E...>*) noexcept {
   KernelTable table{};
   (add_entry<E>(table), ...);
+  if constexpr ((kIsRowsEntry<E> || ...)) table.rows = &kSetRows<E...>;
+  else table.rows = &all_operation_rows();
   if constexpr ((kIsExtensionEntry<E> || ...)) {
     static_assert(extension_names_unique(kSetExtensions<E...>),
                   "nnhal: a kernel set names an extension more than once");
@@ -22805,7 +23388,7 @@ template <class... E>
 constexpr bool kernel_set_unique(KernelSet<E...>*) noexcept {
   std::array<bool, static_cast<std::size_t>(kOperationTypeCount) + 1> named{};
   bool unique = true;
-  ((unique = unique && (kIsExtensionEntry<E> || !named[entry_index<E>()]), named[entry_index<E>()] = true), ...);
+  ((unique = unique && (!kIsOperationEntry<E> || !named[entry_index<E>()]), named[entry_index<E>()] = true), ...);
   return unique;
 }
 }  // namespace detail
@@ -23029,360 +23612,6 @@ using operation_name = typename operation_tag<Op>::type;
 
 }  // namespace nnhal::detail
 // ---- end nnhal/builder/type_names.hpp ----
-// ---- begin nnhal/ops/registry.hpp ----
-/// \file
-/// THE operation table: one row (OperationInfo) per HAL 1.3 operation code 0..101, gathered at
-/// compile time from the rows the per-operation headers define (`Row<Op>`, nnhal/ops/<name>.hpp)
-/// in the order of the one operation list, NNHAL_OPERATION_TYPES. Validation, the typed builder,
-/// the supported-operations query and the cache fingerprint read this table. It holds no kernels
-/// (those are in nnhal/kernels/, chosen by a kernel set), so including it is cheap.
-
-
-// ---- begin nnhal/ops/if.hpp ----
-/// \file
-/// IF (96): runs the then or else subgraph on its data inputs, chosen by a TENSOR_BOOL8 [1].
-/// The layout is variable (HAL13.md d.2); validation lives in nnhal/control/validate.hpp.
-
-// ---- begin nnhal/control/validate.hpp ----
-/// \file
-/// Validation of IF and WHILE layouts (HAL13.md d.2-d.4). Referenced subgraphs may not have
-/// been validated yet when these run, so every index into them is bounds-checked here.
-
-
-// ---- begin nnhal/model/operand_size.hpp ----
-/// \file
-/// Byte sizes and alignment of declared operands: shared by validation, control-flow rules and
-/// the device's policies.
-
-
-
-namespace nnhal {
-
-/// True when `p` is aligned for elements of operand type `t`.
-inline bool is_aligned_for(OperandType t, const void* p) noexcept {
-  const std::uint32_t a = element_size(t);
-  return a <= 1 || reinterpret_cast<std::uintptr_t>(p) % a == 0;
-}
-
-/// Exact byte size of an operand with fully specified dimensions, or nullopt when the size is
-/// unknown (unknown rank or a 0 dimension); an overflow of uint32 yields an error.
-inline Expected<std::uint64_t> operand_byte_size(const Operand& op) noexcept {
-  if (!is_tensor(op.type)) return std::uint64_t{element_size(op.type)};
-  if (op.dimensions.empty()) return std::uint64_t{0};
-  std::uint64_t n = element_size(op.type);
-  for (std::uint32_t d : op.dimensions) {
-    if (d == 0) return std::uint64_t{0};
-    n *= d;  // at most 2^32 * 2^32 before the check below trips
-    if (n > UINT32_MAX)
-      return NNHAL_INVALID("data size overflows uint32 (the ceiling of Limits::max_tensor_bytes)");
-  }
-  return n;
-}
-
-}  // namespace nnhal
-// ---- end nnhal/model/operand_size.hpp ----
-
-namespace nnhal {
-
-namespace detail {
-
-/// `compatible(a, b)` of HAL13.md d.4: same type, scale, zeroPoint and extra parameters; equal
-/// ranks and equal dimensions (0 = unknown matches anything) when both ranks are known.
-inline bool operands_compatible(const Operand& a, const Operand& b) noexcept {
-  if (a.type != b.type || a.scale != b.scale || a.zeroPoint != b.zeroPoint) return false;
-  if (a.channelQuant.has_value() != b.channelQuant.has_value()) return false;
-  if (a.channelQuant && (a.channelQuant->channelDim != b.channelQuant->channelDim ||
-                         a.channelQuant->scales != b.channelQuant->scales))
-    return false;
-  if (a.dimensions.empty() || b.dimensions.empty()) return true;
-  if (a.dimensions.size() != b.dimensions.size()) return false;
-  for (std::size_t i = 0; i < a.dimensions.size(); ++i)
-    if (a.dimensions[i] != 0 && b.dimensions[i] != 0 && a.dimensions[i] != b.dimensions[i]) return false;
-  return true;
-}
-
-/// The subgraph a SUBGRAPH operand names, or an error.
-inline Expected<const Subgraph*> referenced_subgraph(const OperationView& op, std::size_t input,
-                                                     const char* role) {
-  const Operand& ref = op.input(input);
-  if (ref.type != OperandType::SUBGRAPH || ref.lifetime != OperandLifeTime::SUBGRAPH)
-    return NNHAL_INVALID("input %zu (%s) must be a SUBGRAPH operand", input, role);
-  if (ref.location.offset >= op.model.referenced.size())
-    return NNHAL_INVALID("input %zu (%s) refers to subgraph %u of %zu", input, role,
-                         ref.location.offset, op.model.referenced.size());
-  return &op.model.referenced[ref.location.offset];
-}
-
-/// Operand `list[i]` of subgraph `sg`, or nullptr when the index is out of range.
-inline const Operand* io_operand(const Subgraph& sg, const std::vector<std::uint32_t>& list,
-                                 std::size_t i) noexcept {
-  if (i >= list.size() || list[i] >= sg.operands.size()) return nullptr;
-  return &sg.operands[list[i]];
-}
-
-/// Checks `compatible(sub operand list[i], outer)`; names both in the error.
-inline Status check_compatible(const Subgraph& sg, const std::vector<std::uint32_t>& list,
-                               std::size_t i, const Operand& outer, const char* sub_role,
-                               const char* outer_role, std::size_t outer_index) {
-  const Operand* inner = io_operand(sg, list, i);
-  if (inner == nullptr) return NNHAL_INVALID("%s %zu is not a valid operand index", sub_role, i);
-  if (!operands_compatible(*inner, outer))
-    return NNHAL_INVALID("%s %zu is not compatible with %s %zu (type, shape or quantization differ)",
-                         sub_role, i, outer_role, outer_index);
-  return {};
-}
-
-/// False when the operand's data size is known and non-zero; otherwise true, with the reason
-/// ("unknown rank", "dimension 1 is 0") in `why`.
-inline bool unknown_size_reason(const Operand& op, char* why, std::size_t size) noexcept {
-  auto s = operand_byte_size(op);
-  if (s && *s != 0) return false;
-  if (is_tensor(op.type) && op.dimensions.empty()) {
-    std::snprintf(why, size, "unknown rank");
-    return true;
-  }
-  for (std::size_t d = 0; d < op.dimensions.size(); ++d)
-    if (op.dimensions[d] == 0) {
-      std::snprintf(why, size, "dimension %zu is 0", d);
-      return true;
-    }
-  std::snprintf(why, size, "no data size");
-  return true;
-}
-
-inline Expected<HalVersion> validate_if(const OperationView& op) {
-  if (op.input_count() < 3 || op.output_count() < 1)
-    return NNHAL_INVALID("IF needs at least 3 inputs and 1 output, got %zu and %zu", op.input_count(),
-                         op.output_count());
-  const Operand& cond = op.input(0);
-  if (cond.type != OperandType::TENSOR_BOOL8 || cond.dimensions.size() != 1 || cond.dimensions[0] != 1)
-    return NNHAL_INVALID("input 0 (condition) must be TENSOR_BOOL8 of shape [1]");
-  const char* roles[2] = {"then branch", "else branch"};
-  for (std::size_t b = 1; b <= 2; ++b) {
-    auto branch = referenced_subgraph(op, b, roles[b - 1]);
-    if (!branch) return std::move(branch.error());
-    const Subgraph& sg = **branch;
-    if (op.input_count() != 3 + sg.inputIndexes.size())
-      return NNHAL_INVALID("%s has %zu inputs but IF passes %zu", roles[b - 1], sg.inputIndexes.size(),
-                           op.input_count() - 3);
-    if (op.output_count() != sg.outputIndexes.size())
-      return NNHAL_INVALID("%s has %zu outputs but IF has %zu", roles[b - 1], sg.outputIndexes.size(),
-                           op.output_count());
-    for (std::size_t i = 0; i < sg.inputIndexes.size(); ++i)
-      NNHAL_TRY(check_compatible(sg, sg.inputIndexes, i, op.input(3 + i), roles[b - 1] /*input*/, "IF input", 3 + i));
-    for (std::size_t i = 0; i < sg.outputIndexes.size(); ++i)
-      NNHAL_TRY(check_compatible(sg, sg.outputIndexes, i, op.output(i), roles[b - 1], "IF output", i));
-  }
-  return HalVersion::V1_3;
-}
-
-inline Expected<HalVersion> validate_while(const OperationView& op, bool allow_runtime_only) {
-  if (op.input_count() < 3 || op.output_count() < 1)
-    return NNHAL_INVALID("WHILE needs at least 3 inputs and 1 output, got %zu and %zu",
-                         op.input_count(), op.output_count());
-  auto cond_ref = referenced_subgraph(op, 0, "condition");
-  if (!cond_ref) return std::move(cond_ref.error());
-  auto body_ref = referenced_subgraph(op, 1, "body");
-  if (!body_ref) return std::move(body_ref.error());
-  const Subgraph& cond = **cond_ref;
-  const Subgraph& body = **body_ref;
-  const std::size_t m = op.output_count();
-  const std::size_t data_inputs = op.input_count() - 2;
-
-  if (cond.inputIndexes.size() != data_inputs)
-    return NNHAL_INVALID("condition has %zu inputs but WHILE passes %zu", cond.inputIndexes.size(), data_inputs);
-  if (cond.outputIndexes.size() != 1)
-    return NNHAL_INVALID("condition must have exactly 1 output, has %zu", cond.outputIndexes.size());
-  const Operand* cond_out = io_operand(cond, cond.outputIndexes, 0);
-  if (cond_out == nullptr) return NNHAL_INVALID("condition output is not a valid operand index");
-  if (cond_out->type != OperandType::TENSOR_BOOL8 || cond_out->dimensions.size() != 1 ||
-      cond_out->dimensions[0] != 1)
-    return NNHAL_INVALID("condition output must be TENSOR_BOOL8 of shape [1]");
-  if (body.inputIndexes.size() != data_inputs)
-    return NNHAL_INVALID("body has %zu inputs but WHILE passes %zu", body.inputIndexes.size(), data_inputs);
-  if (body.outputIndexes.size() < m)
-    return NNHAL_INVALID("body has %zu outputs, fewer than the %zu WHILE outputs", body.outputIndexes.size(), m);
-  if (body.inputIndexes.size() < body.outputIndexes.size())
-    return NNHAL_INVALID("body has more outputs (%zu) than inputs (%zu)", body.outputIndexes.size(),
-                         body.inputIndexes.size());
-  const std::size_t carried = body.outputIndexes.size();  // m + k
-  for (std::size_t i = 0; i < data_inputs; ++i) {
-    NNHAL_TRY(check_compatible(cond, cond.inputIndexes, i, op.input(2 + i), "condition input", "WHILE input", 2 + i));
-    NNHAL_TRY(check_compatible(body, body.inputIndexes, i, op.input(2 + i), "body input", "WHILE input", 2 + i));
-  }
-  for (std::size_t i = 0; i < m; ++i)
-    NNHAL_TRY(check_compatible(body, body.outputIndexes, i, op.output(i), "body output", "WHILE output", i));
-  for (std::size_t i = 0; i < carried; ++i) {
-    const Operand* in = io_operand(body, body.inputIndexes, i);
-    if (in == nullptr) return NNHAL_INVALID("body input %zu is not a valid operand index", i);
-    NNHAL_TRY(check_compatible(body, body.outputIndexes, i, *in, "body output", "body input", i));
-  }
-  if (!allow_runtime_only) {
-    // HAL 1.3 driver mode (d.4 rule 4): every operand crossing the WHILE boundary must have a
-    // known, non-zero size. The message names the WHILE's own operand or the condition's or
-    // body's, with the subgraph and the operand index.
-    const std::uint32_t cond_graph = op.input(0).location.offset;
-    const std::uint32_t body_graph = op.input(1).location.offset;
-    char why[48];
-    for (std::size_t i = 0; i < data_inputs; ++i) {
-      if (unknown_size_reason(op.input(2 + i), why, sizeof why))
-        return NNHAL_INVALID("WHILE input %zu (operand %u) has an unknown size (%s); HAL 1.3 drivers refuse it "
-                             "(runtime-only)", 2 + i, op.operation.inputs[2 + i], why);
-      if (unknown_size_reason(*io_operand(cond, cond.inputIndexes, i), why, sizeof why))
-        return NNHAL_INVALID("condition referenced[%u] input %zu (operand %u) has an unknown size (%s); HAL 1.3 "
-                             "drivers refuse it (runtime-only)", cond_graph, i, cond.inputIndexes[i], why);
-      if (unknown_size_reason(*io_operand(body, body.inputIndexes, i), why, sizeof why))
-        return NNHAL_INVALID("body referenced[%u] input %zu (operand %u) has an unknown size (%s); HAL 1.3 drivers "
-                             "refuse it (runtime-only)", body_graph, i, body.inputIndexes[i], why);
-    }
-    for (std::size_t i = 0; i < m; ++i)
-      if (unknown_size_reason(op.output(i), why, sizeof why))
-        return NNHAL_INVALID("WHILE output %zu (operand %u) has an unknown size (%s); HAL 1.3 drivers refuse it "
-                             "(runtime-only)", i, op.operation.outputs[i], why);
-    for (std::size_t i = 0; i < carried; ++i)
-      if (unknown_size_reason(*io_operand(body, body.outputIndexes, i), why, sizeof why))
-        return NNHAL_INVALID("body referenced[%u] output %zu (operand %u) has an unknown size (%s); HAL 1.3 "
-                             "drivers refuse it (runtime-only)", body_graph, i, body.outputIndexes[i], why);
-  }
-  return HalVersion::V1_3;
-}
-
-}  // namespace detail
-
-/// IF's checks beyond the table (its layout is variable): HAL13.md d.2, d.4.
-inline Status validate_if_operation(const OperationView& op, HalVersion& version) {
-  auto v = detail::validate_if(op);
-  if (!v) return std::move(v.error());
-  version = *v;
-  return {};
-}
-
-/// WHILE's checks beyond the table: HAL13.md d.3, d.4.
-inline Status validate_while_operation(const OperationView& op, HalVersion& version) {
-  auto v = detail::validate_while(op, op.allow_runtime_only);
-  if (!v) return std::move(v.error());
-  version = *v;
-  return {};
-}
-
-}  // namespace nnhal
-// ---- end nnhal/control/validate.hpp ----
-
-namespace nnhal::ops {
-
-namespace if_op {
-inline constexpr std::array<Slot, 4> kInputs{{
-    {"condition", Role::Condition},
-    {"then_branch", Role::Subgraph},
-    {"else_branch", Role::Subgraph},
-    {"inputs", Role::Data, kSlotRepeated},
-}};
-inline constexpr std::array<Slot, 1> kOutputs{{{"outputs", Role::Data, kSlotRepeated}}};
-/// Documents the layout; data operands may have any type compatible with the branches.
-inline constexpr std::array<Signature, 1> kSignatures{{
-    sig(HalVersion::V1_3,
-        TypeSeq({OperandType::TENSOR_BOOL8, OperandType::SUBGRAPH, OperandType::SUBGRAPH}),
-        TypeSeq{}),
-}};
-}  // namespace if_op
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// IF in the operation table.
-template <>
-struct Row<OperationType::IF> {
-  static constexpr OperationInfo info = make_row(OperationType::IF, {
-      .inputs = ops::if_op::kInputs,
-      .outputs = ops::if_op::kOutputs,
-      .signatures = ops::if_op::kSignatures,
-      .validate = &validate_if_operation,
-      .flags = kOpControlFlow,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/if.hpp ----
-// ---- begin nnhal/ops/while.hpp ----
-/// \file
-/// WHILE (97): runs the body subgraph while the condition subgraph yields true, carrying
-/// input-output and state operands between iterations. The layout is variable (HAL13.md d.3);
-/// validation lives in nnhal/control/validate.hpp.
-
-
-namespace nnhal::ops {
-
-namespace while_op {
-inline constexpr std::array<Slot, 3> kInputs{{
-    {"condition", Role::Subgraph},
-    {"body", Role::Subgraph},
-    {"inputs", Role::Data, kSlotRepeated},
-}};
-inline constexpr std::array<Slot, 1> kOutputs{{{"outputs", Role::Data, kSlotRepeated}}};
-/// Documents the layout; data operands may have any type compatible with the subgraphs.
-inline constexpr std::array<Signature, 1> kSignatures{{
-    sig(HalVersion::V1_3, TypeSeq({OperandType::SUBGRAPH, OperandType::SUBGRAPH}), TypeSeq{}),
-}};
-}  // namespace while_op
-
-}  // namespace nnhal::ops
-
-namespace nnhal {
-
-/// WHILE in the operation table.
-template <>
-struct Row<OperationType::WHILE> {
-  static constexpr OperationInfo info = make_row(OperationType::WHILE, {
-      .inputs = ops::while_op::kInputs,
-      .outputs = ops::while_op::kOutputs,
-      .signatures = ops::while_op::kSignatures,
-      .validate = &validate_while_operation,
-      .flags = kOpControlFlow,
-  });
-};
-
-}  // namespace nnhal
-// ---- end nnhal/ops/while.hpp ----
-
-namespace nnhal {
-
-namespace detail {
-#define NNHAL_OPERATION_ROW(name, code) Row<OperationType::name>::info,
-/// Every row, in code order.
-inline constexpr std::array<OperationInfo, static_cast<std::size_t>(kOperationTypeCount)> kOperationTable{
-    NNHAL_OPERATION_TYPES(NNHAL_OPERATION_ROW)};
-#undef NNHAL_OPERATION_ROW
-
-constexpr bool operation_table_is_complete() {
-  for (std::size_t i = 0; i < kOperationTable.size(); ++i)
-    if (static_cast<std::size_t>(kOperationTable[i].type) != i) return false;
-  return true;
-}
-static_assert(operation_table_is_complete(),
-              "the operation table must hold every HAL 1.3 operation code 0..101, in order");
-}  // namespace detail
-
-/// The whole table, indexed by operation code.
-inline constexpr std::span<const OperationInfo> operation_table() noexcept {
-  return detail::kOperationTable;
-}
-
-/// The table row of `type`, or nullptr for codes outside 0..101 (OEM, extensions, unknown).
-constexpr const OperationInfo* find_operation(OperationType type) noexcept {
-  const auto code = static_cast<std::int32_t>(type);
-  if (code < 0 || code >= kOperationTypeCount) return nullptr;
-  return &detail::kOperationTable[static_cast<std::size_t>(code)];
-}
-
-/// The table row of a compile-time known operation.
-template <OperationType Op>
-constexpr const OperationInfo& operation_info() noexcept {
-  return Row<Op>::info;
-}
-
-}  // namespace nnhal
-// ---- end nnhal/ops/registry.hpp ----
 
 namespace nnhal {
 
@@ -24599,8 +24828,9 @@ inline Expected<HalVersion> validate_operand(const Operand& op, const Model& mod
 
   // Extension types: scale and zeroPoint 0 (HAL13.md a.1, e.2.4).
   if (ext != nullptr && (op.scale != 0.0f || op.zeroPoint != 0))
-    return NNHAL_INVALID("extension operand type 0x%x requires scale 0 and zeroPoint 0, got %g and %d",
-                         static_cast<unsigned>(t), static_cast<double>(op.scale), op.zeroPoint);
+    return NNHAL_INVALID(
+        "extension operand type 0x%x requires scale 0 and zeroPoint 0, got %g and %" PRId32,
+        static_cast<unsigned>(t), static_cast<double>(op.scale), op.zeroPoint);
 
   // Quantization parameters (HAL13.md a.1).
   if (!oem && ext == nullptr) {
@@ -24611,7 +24841,8 @@ inline Expected<HalVersion> validate_operand(const Operand& op, const Model& mod
       return {};
     };
     auto need_zero_zp = [&]() -> Status {
-      if (zp != 0) return NNHAL_INVALID("%s requires zeroPoint 0, got %d", to_string(t).data(), zp);
+      if (zp != 0)
+        return NNHAL_INVALID("%s requires zeroPoint 0, got %" PRId32, to_string(t).data(), zp);
       return {};
     };
     auto need_positive_scale = [&]() -> Status {
@@ -24621,7 +24852,8 @@ inline Expected<HalVersion> validate_operand(const Operand& op, const Model& mod
     };
     auto need_zp_range = [&](std::int32_t lo, std::int32_t hi) -> Status {
       if (zp < lo || zp > hi)
-        return NNHAL_INVALID("%s zeroPoint %d outside [%d, %d]", to_string(t).data(), zp, lo, hi);
+        return NNHAL_INVALID("%s zeroPoint %" PRId32 " outside [%" PRId32 ", %" PRId32 "]",
+                             to_string(t).data(), zp, lo, hi);
       return {};
     };
     switch (t) {
@@ -24659,11 +24891,14 @@ inline Expected<HalVersion> validate_operand(const Operand& op, const Model& mod
     if (!op.channelQuant) return NNHAL_INVALID("TENSOR_QUANT8_SYMM_PER_CHANNEL requires channelQuant");
     const auto& cq = *op.channelQuant;
     if (cq.channelDim >= op.dimensions.size())
-      return NNHAL_INVALID("channelDim %u must be < rank %zu", cq.channelDim, op.dimensions.size());
+      return NNHAL_INVALID("channelDim %" PRIu32 " must be < rank %zu", cq.channelDim,
+                           op.dimensions.size());
     const std::uint32_t channels = op.dimensions[cq.channelDim];
-    if (channels == 0) return NNHAL_INVALID("channel dimension %u must be known", cq.channelDim);
+    if (channels == 0)
+      return NNHAL_INVALID("channel dimension %" PRIu32 " must be known", cq.channelDim);
     if (cq.scales.size() != channels)
-      return NNHAL_INVALID("channelQuant has %zu scales for %u channels", cq.scales.size(), channels);
+      return NNHAL_INVALID("channelQuant has %zu scales for %" PRIu32 " channels", cq.scales.size(),
+                           channels);
     for (std::size_t i = 0; i < cq.scales.size(); ++i)
       if (!(cq.scales[i] > 0.0f) || !std::isfinite(cq.scales[i]))
         return NNHAL_INVALID("channelQuant scale %zu must be finite and > 0", i);
@@ -24689,7 +24924,8 @@ inline Expected<HalVersion> validate_operand(const Operand& op, const Model& mod
       if (loc.poolIndex != 0 || loc.length != 0)
         return NNHAL_INVALID("SUBGRAPH operand must have poolIndex 0 and length 0");
       if (loc.offset >= model.referenced.size())
-        return NNHAL_INVALID("SUBGRAPH operand refers to subgraph %u of %zu", loc.offset, model.referenced.size());
+        return NNHAL_INVALID("SUBGRAPH operand refers to subgraph %" PRIu32 " of %zu", loc.offset,
+                             model.referenced.size());
       break;
     case OperandLifeTime::CONSTANT_COPY:
     case OperandLifeTime::CONSTANT_REFERENCE: {
@@ -24704,17 +24940,19 @@ inline Expected<HalVersion> validate_operand(const Operand& op, const Model& mod
         limit = model.operandValues.size();
       } else {
         if (loc.poolIndex >= model.pools.size())
-          return NNHAL_INVALID("CONSTANT_REFERENCE pool %u of %zu", loc.poolIndex, model.pools.size());
+          return NNHAL_INVALID("CONSTANT_REFERENCE pool %" PRIu32 " of %zu", loc.poolIndex,
+                               model.pools.size());
         limit = model.pools[loc.poolIndex].size;
         if (model.pools[loc.poolIndex].data == nullptr && limit != 0)
-          return NNHAL_INVALID("memory pool %u has no data", loc.poolIndex);
+          return NNHAL_INVALID("memory pool %" PRIu32 " has no data", loc.poolIndex);
       }
       if (std::uint64_t{loc.offset} + loc.length > limit)
-        return NNHAL_INVALID("constant location [%u, +%u) exceeds its %llu-byte source", loc.offset,
-                             loc.length, static_cast<unsigned long long>(limit));
+        return NNHAL_INVALID("constant location [%" PRIu32 ", +%" PRIu32
+                             ") exceeds its %llu-byte source",
+                             loc.offset, loc.length, static_cast<unsigned long long>(limit));
       if (!oem && loc.length != *size)
-        return NNHAL_INVALID("constant length %u differs from its data size %llu", loc.length,
-                             static_cast<unsigned long long>(*size));
+        return NNHAL_INVALID("constant length %" PRIu32 " differs from its data size %llu",
+                             loc.length, static_cast<unsigned long long>(*size));
       // Kernels read constants in place through typed pointers, so their bytes must be
       // aligned to the element size (the HAL's operandValues alignment rule guarantees this for
       // well-formed models).
@@ -24722,8 +24960,9 @@ inline Expected<HalVersion> validate_operand(const Operand& op, const Model& mod
                                   ? reinterpret_cast<const std::byte*>(model.operandValues.data())
                                   : model.pools[loc.poolIndex].data;
       if (!oem && base != nullptr && !is_aligned_for(t, base + loc.offset))
-        return NNHAL_INVALID("constant at offset %u is not aligned to its %u-byte elements", loc.offset,
-                             element_size(t));
+        return NNHAL_INVALID("constant at offset %" PRIu32 " is not aligned to its %" PRIu32
+                             "-byte elements",
+                             loc.offset, element_size(t));
       break;
     }
   }
@@ -24798,17 +25037,19 @@ struct ArgumentRegion {
 inline Expected<ArgumentRegion> argument_region(const Request& request, const RequestArgument& arg) {
   const DataLocation& loc = arg.location;
   if (loc.poolIndex >= request.pools.size())
-    return NNHAL_INVALID("poolIndex %u of %zu pools", loc.poolIndex, request.pools.size());
+    return NNHAL_INVALID("poolIndex %" PRIu32 " of %zu pools", loc.poolIndex, request.pools.size());
   const RequestMemoryPool& pool = request.pools[loc.poolIndex];
   if (pool.token != 0) {
     if (loc.offset != 0 || loc.length != 0)
       return NNHAL_INVALID("an argument in a driver-managed buffer must have offset 0 and length 0");
     return ArgumentRegion{};
   }
-  if (pool.memory.data == nullptr) return NNHAL_INVALID("pool %u has no memory", loc.poolIndex);
+  if (pool.memory.data == nullptr)
+    return NNHAL_INVALID("pool %" PRIu32 " has no memory", loc.poolIndex);
   if (std::uint64_t{loc.offset} + loc.length > pool.memory.size)
-    return NNHAL_INVALID("location [%u, +%u) exceeds pool %u of %zu bytes", loc.offset, loc.length,
-                         loc.poolIndex, pool.memory.size);
+    return NNHAL_INVALID("location [%" PRIu32 ", +%" PRIu32 ") exceeds pool %" PRIu32
+                         " of %zu bytes",
+                         loc.offset, loc.length, loc.poolIndex, pool.memory.size);
   // A zero offset and length binds the whole pool (reference CPU executor behaviour).
   const std::uint64_t size = (loc.offset == 0 && loc.length == 0) ? pool.memory.size : loc.length;
   return ArgumentRegion{pool.memory.data + loc.offset, size};
@@ -24835,7 +25076,8 @@ inline Status check_argument_dims(const Operand& operand, const RequestArgument&
     return NNHAL_INVALID("request gives rank %zu, model operand has rank %zu", rd.size(), md.size());
   for (std::size_t i = 0; i < rd.size(); ++i) {
     if (!md.empty() && md[i] != 0 && md[i] != rd[i])
-      return NNHAL_INVALID("request dimension %zu is %u, model operand has %u", i, rd[i], md[i]);
+      return NNHAL_INVALID("request dimension %zu is %" PRIu32 ", model operand has %" PRIu32, i,
+                           rd[i], md[i]);
     if (rd[i] == 0 && !allow_unknown) return NNHAL_INVALID("request dimension %zu is 0", i);
   }
   return {};
@@ -24860,13 +25102,13 @@ inline std::uint64_t combined_size(const Operand& operand, const RequestArgument
 /// Whether operand `index` of main is read by at least one operation and every place that
 /// reads it accepts an omitted value (input_omittable). A pass over the operations for each
 /// omitted input, without allocating (an execution validates its request on every run).
-inline bool operand_omittable(const Subgraph& main, std::uint32_t index) {
+inline bool operand_omittable(const Subgraph& main, std::uint32_t index, const OperationRows& rows) {
   bool read = false;
   for (const Operation& op : main.operations) {
     const OperationInfo* info = nullptr;
     for (std::size_t j = 0; j < op.inputs.size(); ++j) {
       if (op.inputs[j] != index) continue;
-      if (info == nullptr) info = find_operation(op.type);
+      if (info == nullptr) info = rows.find(op.type);
       if (info == nullptr || !input_omittable(*info, j)) return false;
       read = true;
     }
@@ -24876,12 +25118,10 @@ inline bool operand_omittable(const Subgraph& main, std::uint32_t index) {
 
 }  // namespace detail
 
-/// Validates `request` against `model` (which must already have passed validate_model).
-/// `scratch`, when given, is reused for the aliasing check, so a caller that keeps it (an
-/// execution) validates without allocating.
-inline Status validate_request(const Request& request, const Model& model,
-                               const RequestValidationOptions& options = {},
-                               std::vector<detail::RequestRegion>* scratch = nullptr) {
+namespace detail {
+/// validate_request reading the rows `rows` (an execution passes its kernel set's).
+inline Status validate_request_rows(const Request& request, const Model& model, const RequestValidationOptions& options,
+                                    const OperationRows& rows, std::vector<RequestRegion>* scratch = nullptr) {
   const Subgraph& main = model.main;
   if (request.inputs.size() != main.inputIndexes.size())
     return NNHAL_INVALID("request has %zu inputs, the model has %zu", request.inputs.size(),
@@ -24890,8 +25130,9 @@ inline Status validate_request(const Request& request, const Model& model,
     return NNHAL_INVALID("request has %zu outputs, the model has %zu", request.outputs.size(),
                          main.outputIndexes.size());
   if (request.pools.size() > options.max_request_pools)
-    return NNHAL_INVALID("request has %zu memory pools, above Limits::max_request_pools (%u)", request.pools.size(),
-                         options.max_request_pools);
+    return NNHAL_INVALID("request has %zu memory pools, above Limits::max_request_pools (%" PRIu32
+                         ")",
+                         request.pools.size(), options.max_request_pools);
   for (std::size_t p = 0; p < request.pools.size(); ++p) {
     const RequestMemoryPool& pool = request.pools[p];
     if (pool.token == 0 && pool.memory.data == nullptr && pool.memory.size != 0)
@@ -24917,15 +25158,16 @@ inline Status validate_request(const Request& request, const Model& model,
             !arg.dimensions.empty())
           return NNHAL_INVALID("%s %zu: an omitted argument must have an empty location and no dimensions", what, i);
         if (is_output) return NNHAL_INVALID("output %zu: outputs cannot be omitted", i);
-        if (!detail::operand_omittable(main, indexes[i]))
+        if (!operand_omittable(main, indexes[i], rows))
           return NNHAL_INVALID("input %zu: omitted, but an operation reading it requires a value", i);
         continue;
       }
       auto region = detail::argument_region(request, arg);
       if (!region) return std::move(region.error().prefix("%s %zu", what, i));
       if (region->begin != nullptr && !is_aligned_for(operand.type, region->begin))
-        return NNHAL_INVALID("%s %zu: buffer at offset %u is not aligned to its %u-byte elements", what, i,
-                             arg.location.offset, element_size(operand.type));
+        return NNHAL_INVALID("%s %zu: buffer at offset %" PRIu32 " is not aligned to its %" PRIu32
+                             "-byte elements",
+                             what, i, arg.location.offset, element_size(operand.type));
       const Extension::OperandTypeInformation* extension =
           find_extension_operand_type(model, options.extensions, operand.type);
       if (auto s = detail::check_argument_dims(operand, arg, is_output && options.allow_unspecified_outputs, extension);
@@ -24967,6 +25209,16 @@ inline Status validate_request(const Request& request, const Model& model,
     for (const Region& r : regions)
       if (r.output) NNHAL_TRY(detail::check_output_against_constants(model, r.index, r.begin, r.end));
   return {};
+}
+}  // namespace detail
+
+/// Validates `request` against `model` (which must already have passed validate_model).
+/// `scratch`, when given, is reused for the aliasing check, so a caller that keeps it (an
+/// execution) validates without allocating.
+inline Status validate_request(const Request& request, const Model& model,
+                               const RequestValidationOptions& options = {},
+                               std::vector<detail::RequestRegion>* scratch = nullptr) {
+  return detail::validate_request_rows(request, model, options, all_operation_rows(), scratch);
 }
 
 }  // namespace nnhal
@@ -25158,8 +25410,8 @@ inline Status merge_declared_shape(const RtOperand& declared, RtOperand& compute
                          computed.dims.rank(), declared.dims.rank());
   for (std::size_t i = 0; i < declared.dims.rank(); ++i)
     if (declared.dims[i] != 0 && declared.dims[i] != computed.dims[i])
-      return NNHAL_FAILURE("computed dimension %zu is %u, declared %u", i, computed.dims[i],
-                           declared.dims[i]);
+      return NNHAL_FAILURE("computed dimension %zu is %" PRIu32 ", declared %" PRIu32, i,
+                           computed.dims[i], declared.dims[i]);
   return {};
 }
 
@@ -25180,7 +25432,8 @@ inline Status check_bound_shape(const RtOperand& declared, const RtOperand& boun
     return NNHAL_FAILURE("input of rank %zu bound where rank %zu is declared", bound.dims.rank(), declared.dims.rank());
   for (std::size_t i = 0; i < declared.dims.rank(); ++i)
     if (declared.dims[i] != 0 && declared.dims[i] != bound.dims[i])
-      return NNHAL_FAILURE("input dimension %zu is %u where %u is declared", i, bound.dims[i], declared.dims[i]);
+      return NNHAL_FAILURE("input dimension %zu is %" PRIu32 " where %" PRIu32 " is declared", i,
+                           bound.dims[i], declared.dims[i]);
   return {};
 }
 }  // namespace nnhal
@@ -25387,6 +25640,10 @@ struct PreparedCore {
   ExtensionList extensions{};
   /// The limits it was validated and prepared with (ValidationOptions::limits).
   Limits limits{};
+  /// The rows it was validated with (its kernel set's: KernelTable::rows); requests are
+  /// checked against the same. Set by preparation (not defaulted to every row, which would
+  /// link them all into a program whose kernel set says SetRowsOnly).
+  const OperationRows* rows = nullptr;
 };
 
 /// True when `now` is later than `deadline` (signed difference, so counters may wrap).
@@ -25612,8 +25869,8 @@ Status Execution<C>::bind_main(const Request& request, std::span<const Memory> t
       const std::uint32_t p = arg.location.poolIndex;
       const RequestMemoryPool& pool = request.pools[p];
       if (pool.token != 0 && (p >= token_memory.size() || token_memory[p].data == nullptr))
-        return NNHAL_FAILURE("%s %zu: driver-managed buffer %u is not bound", is_output ? "output" : "input", k,
-                             pool.token);
+        return NNHAL_FAILURE("%s %zu: driver-managed buffer %" PRIu32 " is not bound",
+                             is_output ? "output" : "input", k, pool.token);
       const Memory& memory = pool.token != 0 ? token_memory[p] : pool.memory;
       const bool whole = arg.location.offset == 0 && arg.location.length == 0;
       rec.data = memory.data + arg.location.offset;
@@ -25633,7 +25890,9 @@ Status Execution<C>::bind_main(const Request& request, std::span<const Memory> t
           for (std::size_t j = 0; j < d.rank(); ++j) {
             if (d[j] == 0) d[j] = rec.dims[j];
             else if ((rec.dims[j] != 0 || rec.shape_fixed) && rec.dims[j] != d[j])
-              return NNHAL_FAILURE("output %zu: request dimension %zu is %u, the model computes %u", k, j, d[j], rec.dims[j]);
+              return NNHAL_FAILURE("output %zu: request dimension %zu is %" PRIu32
+                                   ", the model computes %" PRIu32,
+                                   k, j, d[j], rec.dims[j]);
           }
         rec.dims = d;
         rec.rank_known = true;
@@ -25650,7 +25909,8 @@ Status Execution<C>::allocate_output(std::uint32_t g, std::uint32_t operand, boo
   GraphState& s = graphs_[g];
   RtOperand& rec = s.table[operand];
   const std::uint64_t need = rec.required_bytes();
-  if (need == UINT64_MAX || need > SIZE_MAX / 2) return NNHAL_FAILURE("operand %u: data size overflows", operand);
+  if (need == UINT64_MAX || need > SIZE_MAX / 2)
+    return NNHAL_FAILURE("operand %" PRIu32 ": data size overflows", operand);
   AlignedBuffer* buffer = nullptr;
   if (st.storage == Storage::Dynamic) buffer = &s.dynamic[st.dynamic_slot];
   if (st.storage == Storage::Output && rec.data == nullptr) buffer = s.output_slot[st.io_index];
@@ -25661,15 +25921,18 @@ Status Execution<C>::allocate_output(std::uint32_t g, std::uint32_t operand, boo
       // beyond its plan).
       const std::uint64_t grown = dynamic_bytes_ + (need - buffer->capacity());
       if (grown > core_->limits.max_dynamic_bytes)
-        return Error::format(ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT,
-                             "operand %u: growing its buffer to %llu bytes would bring the execution's dynamic "
-                             "memory to %llu bytes, above Limits::max_dynamic_bytes (%llu)",
-                             operand, static_cast<unsigned long long>(need), static_cast<unsigned long long>(grown),
-                             static_cast<unsigned long long>(core_->limits.max_dynamic_bytes));
+        return Error::format(
+            ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT,
+            "operand %" PRIu32
+            ": growing its buffer to %llu bytes would bring the execution's dynamic "
+            "memory to %llu bytes, above Limits::max_dynamic_bytes (%llu)",
+            operand, static_cast<unsigned long long>(need), static_cast<unsigned long long>(grown),
+            static_cast<unsigned long long>(core_->limits.max_dynamic_bytes));
       dynamic_bytes_ = grown;
     }
     if (!buffer->reserve(static_cast<std::size_t>(need)))
-      return NNHAL_FAILURE("operand %u: cannot allocate %llu bytes", operand, static_cast<unsigned long long>(need));
+      return NNHAL_FAILURE("operand %" PRIu32 ": cannot allocate %llu bytes", operand,
+                           static_cast<unsigned long long>(need));
     rec.data = buffer->data();
     rec.length = static_cast<std::size_t>(need);
   } else if (need > rec.length) {
@@ -25824,7 +26087,7 @@ Status Execution<C>::run_compute(std::uint32_t g, const ComputeNode& node) {
       const OperandPlan& st = p.storage[out];
       const RtOperand& declared = (g == 0 && st.storage == Storage::Output) ? main_declared_[st.io_index] : p.operands[out];
       if (auto r = merge_declared_shape(declared, rec, core_->limits.max_tensor_bytes); !r)
-        return std::move(r.error().prefix("%s output operand %u", info.name.data(), out));
+        return std::move(r.error().prefix("%s output operand %" PRIu32, info.name.data(), out));
       NNHAL_TRY(allocate_output(g, out, insufficient));
     }
     if (insufficient) return Error(ErrorStatus::OUTPUT_INSUFFICIENT_SIZE, "an output buffer is too small");
@@ -25891,7 +26154,7 @@ Status Execution<C>::adopt_result(std::uint32_t g, std::uint32_t operand, const 
   to.dims = result.dims;
   to.rank_known = true;
   if (auto r = merge_declared_shape(declared, to, core_->limits.max_tensor_bytes); !r)
-    return std::move(r.error().prefix("operand %u", operand));
+    return std::move(r.error().prefix("operand %" PRIu32, operand));
   if (in_place) return {};
   bool insufficient = false;
   NNHAL_TRY(allocate_output(g, operand, insufficient));
@@ -25909,7 +26172,8 @@ Status Execution<C>::run_if(std::uint32_t g, const IfNode& node) {
     return NNHAL_FAILURE("IF condition has no value");
   const bool taken = std::to_integer<std::uint8_t>(cond.data[0]) != 0;
   const std::uint32_t branch = node.branch[taken ? 0 : 1];
-  NNHAL_VLOG(control, "IF in subgraph %u: %s branch, subgraph %u", g, taken ? "then" : "else", branch);
+  NNHAL_VLOG(control, "IF in subgraph %" PRIu32 ": %s branch, subgraph %" PRIu32, g,
+             taken ? "then" : "else", branch);
   const auto ins = p.node_inputs(node);
   const auto outs = p.node_outputs(node);
   NNHAL_TRY(bind_inputs(branch, graphs_[g].table.data(), ins, 0, ins.size()));
@@ -25990,7 +26254,9 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
     // With tracing on, every iteration takes the general path (the direct one has no spans).
     if (ws.direct && iteration >= 2 && trace_ == nullptr) {
       NNHAL_TRY(run_direct(ws, iteration, start, exact_from));
-      NNHAL_VLOG(control, "WHILE in subgraph %u: finished (direct kernel calls from iteration 2)", g);
+      NNHAL_VLOG(control,
+                 "WHILE in subgraph %" PRIu32 ": finished (direct kernel calls from iteration 2)",
+                 g);
       break;
     }
     // Body iteration j writes buffers [j & 1], so iteration `iteration` reads [previous].
@@ -26013,7 +26279,8 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
         for (std::size_t i = 0; i < carried; ++i) ws.current[i].data = ws.rebind[i].buffer[previous];
       if (trace_ != nullptr) [[unlikely]]
         end_iteration(iteration + 1);
-      NNHAL_VLOG(control, "WHILE in subgraph %u: %llu iteration(s)", g, static_cast<unsigned long long>(iteration));
+      NNHAL_VLOG(control, "WHILE in subgraph %" PRIu32 ": %llu iteration(s)", g,
+                 static_cast<unsigned long long>(iteration));
       break;
     }
 
@@ -26099,7 +26366,8 @@ Status Execution<C>::run_request(const Request& request, const ExecuteOptions<C>
   if (!core_->extensions.empty()) [[unlikely]] request_options.extensions = core_->extensions;
   request_options.max_request_pools = core_->limits.max_request_pools;
   request_options.max_tensor_bytes = core_->limits.max_tensor_bytes;
-  if (auto s = validate_request(request, core_->model, request_options, &regions_); !s) return s;
+  if (auto s = detail::validate_request_rows(request, core_->model, request_options, *core_->rows, &regions_); !s)
+    return s;
   if (deadline_ && detail::passed(clock_.now(), *deadline_))
     return Error(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "the deadline passed before the execution started");
   if (auto s = bind_main(request, options.token_memory); !s) return s;
@@ -26296,28 +26564,30 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
   plan.indexes.clear();
   for (std::uint32_t k = 0; k < sg.operations.size(); ++k) {
     const Operation& operation = sg.operations[k];
-    const OperationInfo* info = find_operation(operation.type);
+    const OperationInfo* info = kernels.rows->find(operation.type);
     const OpKernel* op = kernels.find(operation.type);
     if (is_extension(operation.type)) {
       auto found = resolve_extension_operation(model, kernels.extensions, operation.type);
-      if (!found) return std::move(found.error().prefix("operation %u", k));
+      if (!found) return std::move(found.error().prefix("operation %" PRIu32, k));
       info = (*found)->row;
       op = (*found)->kernel;
     }
     if (info == nullptr || op == nullptr)
-      return NNHAL_FAILURE("operation %u (%s) has no kernel in this program's kernel set", k,
-                           info ? info->name.data() : "unknown");
+      return NNHAL_FAILURE("operation %" PRIu32 " (%s) has no kernel in this program's kernel set",
+                           k, info ? info->name.data() : "unknown");
     for (std::uint32_t in : operation.inputs) last_use[in] = k;
     for (std::uint32_t out : operation.outputs) first_use[out] = last_use[out] = k;
 
     if (op->control_flow) {
       for (std::uint32_t i : operation.inputs)
         if (is_extension(sg.operands[i].type))
-          return NNHAL_FAILURE("operation %u (%s): operand %u has an extension type; IF and WHILE do not take them",
+          return NNHAL_FAILURE("operation %" PRIu32 " (%s): operand %" PRIu32
+                               " has an extension type; IF and WHILE do not take them",
                                k, info->name.data(), i);
       for (std::uint32_t o : operation.outputs)
         if (is_extension(sg.operands[o].type))
-          return NNHAL_FAILURE("operation %u (%s): operand %u has an extension type; IF and WHILE do not take them",
+          return NNHAL_FAILURE("operation %" PRIu32 " (%s): operand %" PRIu32
+                               " has an extension type; IF and WHILE do not take them",
                                k, info->name.data(), o);
     }
     if (operation.type == OperationType::IF) {
@@ -26352,7 +26622,7 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
     node.check_inputs = detail::inputs_need_checks(plan, ins, is_main);
     if (!node.dynamic) {
       if (auto s = op->infer(io); !s)
-        return std::move(s.error().prefix("operation %u (%s)", k, info->name.data()));
+        return std::move(s.error().prefix("operation %" PRIu32 " (%s)", k, info->name.data()));
       for (std::uint32_t out : outs) {
         RtOperand& rec = plan.operands[out];
         rec.rank_known = true;
@@ -26360,7 +26630,8 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
         RtOperand declared =
             *make_record(model, sg.operands[out], find_extension_operand_type(model, kernels.extensions, sg.operands[out].type));
         if (auto s = merge_declared_shape(declared, rec, counters.max_tensor_bytes); !s)
-          return std::move(s.error().prefix("operation %u (%s) output operand %u", k, info->name.data(), out));
+          return std::move(s.error().prefix("operation %" PRIu32 " (%s) output operand %" PRIu32, k,
+                                            info->name.data(), out));
       }
     }
     KernelPrepare setup{std::span<std::byte, kNodeParamBytes>(node.params)};
@@ -26368,7 +26639,8 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
     setup.concurrency = counters.concurrency;
     setup.reference = counters.reference;
     auto kernel = op->select(io, setup);
-    if (!kernel) return std::move(kernel.error().prefix("operation %u (%s)", k, info->name.data()));
+    if (!kernel)
+      return std::move(kernel.error().prefix("operation %" PRIu32 " (%s)", k, info->name.data()));
     node.kernel = *kernel;
     node.workspace_bytes = setup.workspace_bytes;
     plan.nodes.emplace_back(node);
@@ -26521,7 +26793,7 @@ inline Status check_slot_values(const OperationInfo& info, const OperationView& 
       if (w < 0 || static_cast<std::size_t>(w) >= sizeof allowed - at) break;
       at += static_cast<std::size_t>(w);
     }
-    return NNHAL_INVALID("input %zu (%.*s, operand %u) is %lld, it must be one of {%s}", i,
+    return NNHAL_INVALID("input %zu (%.*s, operand %" PRIu32 ") is %lld, it must be one of {%s}", i,
                          static_cast<int>(slot->name.size()), slot->name.data(), op.operation.inputs[i],
                          static_cast<long long>(*value), allowed);
   }
@@ -26567,11 +26839,14 @@ inline Status check_io_list(const Subgraph& sg, const std::vector<std::uint32_t>
   for (std::size_t k = 0; k < list.size(); ++k) {
     const std::uint32_t idx = list[k];
     if (idx >= sg.operands.size())
-      return NNHAL_INVALID("%s[%zu] = %u is not an operand index (%zu operands)", what, k, idx, sg.operands.size());
+      return NNHAL_INVALID("%s[%zu] = %" PRIu32 " is not an operand index (%zu operands)", what, k,
+                           idx, sg.operands.size());
     if (sg.operands[idx].lifetime != want)
-      return NNHAL_INVALID("%s[%zu]: operand %u has lifetime %s, expected %s", what, k, idx,
-                           to_string(sg.operands[idx].lifetime).data(), to_string(want).data());
-    if (seen[idx]) return NNHAL_INVALID("%s[%zu]: operand %u is listed twice", what, k, idx);
+      return NNHAL_INVALID("%s[%zu]: operand %" PRIu32 " has lifetime %s, expected %s", what, k,
+                           idx, to_string(sg.operands[idx].lifetime).data(),
+                           to_string(want).data());
+    if (seen[idx])
+      return NNHAL_INVALID("%s[%zu]: operand %" PRIu32 " is listed twice", what, k, idx);
     seen[idx] = 1;
   }
   return {};
@@ -26587,7 +26862,7 @@ struct SubgraphVersions {
 };
 
 inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph& sg, bool is_main,
-                                              const ValidationOptions& options,
+                                              const ValidationOptions& options, const OperationRows& rows,
                                               SubgraphVersions* record = nullptr) {
   HalVersion version = HalVersion::V1_0;
   if (record != nullptr) {
@@ -26596,11 +26871,11 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
     record->operations.assign(sg.operations.size(), HalVersion::V1_0);
   }
   if (sg.operands.size() > options.limits.max_operands)
-    return NNHAL_INVALID("has %zu operands, above Limits::max_operands (%u)", sg.operands.size(),
-                         options.limits.max_operands);
+    return NNHAL_INVALID("has %zu operands, above Limits::max_operands (%" PRIu32 ")",
+                         sg.operands.size(), options.limits.max_operands);
   if (sg.operations.size() > options.limits.max_operations)
-    return NNHAL_INVALID("has %zu operations, above Limits::max_operations (%u)", sg.operations.size(),
-                         options.limits.max_operations);
+    return NNHAL_INVALID("has %zu operations, above Limits::max_operations (%" PRIu32 ")",
+                         sg.operations.size(), options.limits.max_operations);
   if (is_main && sg.operands.empty()) return NNHAL_INVALID("has no operands");
   if (is_main && sg.operations.empty()) return NNHAL_INVALID("has no operations");
 
@@ -26639,7 +26914,7 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
   }
   for (std::size_t k = 0; k < sg.operations.size(); ++k) {
     const Operation& operation = sg.operations[k];
-    const OperationInfo* info = find_operation(operation.type);
+    const OperationInfo* info = rows.find(operation.type);
     std::int32_t prefix = -1;  // the extension's prefix for an extension operation
     if (info == nullptr && is_extension(operation.type)) {
       auto found = resolve_extension_operation(model, options.extensions, operation.type);
@@ -26647,29 +26922,36 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
       info = (*found)->row;
       prefix = extension_prefix(static_cast<std::int32_t>(operation.type));
     }
+    if (info == nullptr && !rows.all && static_cast<std::int32_t>(operation.type) >= 0 &&
+        static_cast<std::int32_t>(operation.type) < kOperationTypeCount)
+      return NNHAL_FAILURE("operation %zu (%s) is not in this program's kernel set", k,
+                           to_string(operation.type).data());
     if (info == nullptr)
       return NNHAL_INVALID("operation %zu has invalid type %d", k, static_cast<int>(operation.type));
     for (std::size_t j = 0; j < operation.inputs.size(); ++j) {
       const std::uint32_t idx = operation.inputs[j];
       if (idx >= sg.operands.size())
-        return NNHAL_INVALID("operation %zu (%s): input %zu refers to operand %u of %zu", k,
-                             info->name.data(), j, idx, sg.operands.size());
+        return NNHAL_INVALID("operation %zu (%s): input %zu refers to operand %" PRIu32 " of %zu",
+                             k, info->name.data(), j, idx, sg.operands.size());
       if (sg.operands[idx].lifetime == OperandLifeTime::NO_VALUE && !input_omittable(*info, j))
-        return NNHAL_INVALID("operation %zu (%s): input %zu (operand %u) has no value but is required",
+        return NNHAL_INVALID("operation %zu (%s): input %zu (operand %" PRIu32
+                             ") has no value but is required",
                              k, info->name.data(), j, idx);
       if (!known[idx])
-        return NNHAL_INVALID("operation %zu (%s): input %zu (operand %u) is read before it is written",
+        return NNHAL_INVALID("operation %zu (%s): input %zu (operand %" PRIu32
+                             ") is read before it is written",
                              k, info->name.data(), j, idx);
       ++consumers[idx];
     }
     for (std::size_t j = 0; j < operation.outputs.size(); ++j) {
       const std::uint32_t idx = operation.outputs[j];
       if (idx >= sg.operands.size())
-        return NNHAL_INVALID("operation %zu (%s): output %zu refers to operand %u of %zu", k,
-                             info->name.data(), j, idx, sg.operands.size());
+        return NNHAL_INVALID("operation %zu (%s): output %zu refers to operand %" PRIu32 " of %zu",
+                             k, info->name.data(), j, idx, sg.operands.size());
       if (known[idx])
-        return NNHAL_INVALID("operation %zu (%s): output %zu (operand %u, %s) is already written", k,
-                             info->name.data(), j, idx, to_string(sg.operands[idx].lifetime).data());
+        return NNHAL_INVALID(
+            "operation %zu (%s): output %zu (operand %" PRIu32 ", %s) is already written", k,
+            info->name.data(), j, idx, to_string(sg.operands[idx].lifetime).data());
       known[idx] = 1;
     }
     const OperationView view{model, sg, operation, options.allow_runtime_only};
@@ -26704,8 +26986,9 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
   for (std::size_t i = 0; i < sg.operands.size(); ++i) {
     if (!known[i]) return NNHAL_INVALID("operand %zu is never written", i);
     if (sg.operands[i].numberOfConsumers != consumers[i])
-      return NNHAL_INVALID("operand %zu: numberOfConsumers is %u but %u operation inputs read it", i,
-                           sg.operands[i].numberOfConsumers, consumers[i]);
+      return NNHAL_INVALID("operand %zu: numberOfConsumers is %" PRIu32 " but %" PRIu32
+                           " operation inputs read it",
+                           i, sg.operands[i].numberOfConsumers, consumers[i]);
   }
   return version;
 }
@@ -26733,8 +27016,9 @@ inline Status check_extension_map(const Model& model, const Limits& limits = {})
   const auto& map = model.extensionNameToPrefix;
   if (map.empty()) return {};
   if (map.size() > limits.max_extension_entries)
-    return NNHAL_INVALID("extensionNameToPrefix has %zu entries, above Limits::max_extension_entries (%u)",
-                         map.size(), limits.max_extension_entries);
+    return NNHAL_INVALID(
+        "extensionNameToPrefix has %zu entries, above Limits::max_extension_entries (%" PRIu32 ")",
+        map.size(), limits.max_extension_entries);
   const auto same_name = first_with_same_key(map, [](const ExtensionNameAndPrefix& e) -> const std::string& {
     return e.name;
   });
@@ -26746,8 +27030,8 @@ inline Status check_extension_map(const Model& model, const Limits& limits = {})
                            "letters, digits, '.' and '_', with at least one '.')",
                            i, e.name.c_str());
     if (e.prefix > kMaxExtensionPrefix)
-      return NNHAL_INVALID("extensionNameToPrefix[%zu] (%s): prefix %u is above %u", i, e.name.c_str(), e.prefix,
-                           kMaxExtensionPrefix);
+      return NNHAL_INVALID("extensionNameToPrefix[%zu] (%s): prefix %u is above %" PRIu32, i,
+                           e.name.c_str(), e.prefix, kMaxExtensionPrefix);
     // The earliest entry sharing the name or the prefix, as a scan of the entries before i finds it.
     const std::size_t by_name = same_name[i], by_prefix = same_prefix[i];
     if (by_name != i && (by_prefix == i || by_name <= by_prefix))
@@ -26863,16 +27147,18 @@ inline Status check_control_flow_depth(const Model& model, const Limits& limits)
   return {};
 }
 
-/// Validates `model` completely. Returns its minimum HAL version (never above 1.3), or
-/// INVALID_ARGUMENT naming the first defect found.
-/// `record`, when given, receives the versions item by item, one entry per subgraph (0 = main).
-inline Expected<HalVersion> validate_model(const Model& model, const ValidationOptions& options = {},
-                                           std::vector<detail::SubgraphVersions>* record = nullptr) {
+namespace detail {
+/// validate_model reading the rows `rows` (preparation passes its kernel set's).
+inline Expected<HalVersion> validate_model_rows(const Model& model, const ValidationOptions& options,
+                                                const OperationRows& rows,
+                                                std::vector<detail::SubgraphVersions>* record = nullptr) {
   HalVersion version = HalVersion::V1_0;
   const Limits& limits = options.limits;
   if (model.referenced.size() > limits.max_referenced_subgraphs) {
-    auto e = NNHAL_INVALID("the model has %zu referenced subgraphs, above Limits::max_referenced_subgraphs (%u)",
-                           model.referenced.size(), limits.max_referenced_subgraphs);
+    auto e = NNHAL_INVALID(
+        "the model has %zu referenced subgraphs, above Limits::max_referenced_subgraphs (%" PRIu32
+        ")",
+        model.referenced.size(), limits.max_referenced_subgraphs);
     NNHAL_VLOG(validate, "model rejected: %s", e.c_str());
     return e;
   }
@@ -26885,7 +27171,7 @@ inline Expected<HalVersion> validate_model(const Model& model, const ValidationO
   for (std::size_t g = 0; g <= model.referenced.size(); ++g) {
     const bool is_main = g == 0;
     const Subgraph& sg = is_main ? model.main : model.referenced[g - 1];
-    auto v = detail::validate_subgraph(model, sg, is_main, options, record != nullptr ? &(*record)[g] : nullptr);
+    auto v = detail::validate_subgraph(model, sg, is_main, options, rows, record != nullptr ? &(*record)[g] : nullptr);
     if (!v) {
       v.error().prefix("%s", detail::SubgraphName(g - 1, is_main).text);
       NNHAL_VLOG(validate, "model rejected: %s", v.error().c_str());
@@ -26901,6 +27187,15 @@ inline Expected<HalVersion> validate_model(const Model& model, const ValidationO
   NNHAL_VLOG(validate, "model valid: HAL %s, %zu operation(s) in main, %zu referenced subgraph(s)",
              to_string(version).data(), model.main.operations.size(), model.referenced.size());
   return version;
+}
+}  // namespace detail
+
+/// Validates `model` completely. Returns its minimum HAL version (never above 1.3), or
+/// INVALID_ARGUMENT naming the first defect found.
+/// `record`, when given, receives the versions item by item, one entry per subgraph (0 = main).
+inline Expected<HalVersion> validate_model(const Model& model, const ValidationOptions& options = {},
+                                           std::vector<detail::SubgraphVersions>* record = nullptr) {
+  return detail::validate_model_rows(model, options, all_operation_rows(), record);
 }
 
 }  // namespace nnhal
@@ -27156,7 +27451,7 @@ class PreparedModel {
                                                   const PrepareOptions& options) {
     ValidationOptions validation = options.validation;
     if (validation.extensions.empty()) validation.extensions = kernels.extensions;
-    auto version = validate_model(model, validation);
+    auto version = detail::validate_model_rows(model, validation, *kernels.rows);
     if (!version) return std::move(version.error());
     NNHAL_TRY(check_control_flow_depth(model, validation.limits));
     auto core = std::make_shared<detail::PreparedCore>();
@@ -27168,6 +27463,7 @@ class PreparedModel {
     core->parallel = options.parallel;
     core->extensions = validation.extensions;
     core->limits = validation.limits;
+    core->rows = kernels.rows;
     PrepareCounters counters;
     counters.concurrency = options.parallel != nullptr ? piece_slots(options.parallel->concurrency()) : 1;
     counters.reference = options.reference_kernels;
@@ -27351,14 +27647,16 @@ inline Expected<BufferLayout> validate_memory_desc(const BufferDesc& desc,
     for (std::size_t r = 0; r < roles.size(); ++r) {
       const BufferRole& role = roles[r];
       if (role.modelIndex >= prepared_models.size())
-        return NNHAL_INVALID("%s role %zu: modelIndex %u, but there are %zu prepared models", kind, r,
-                             role.modelIndex, prepared_models.size());
+        return NNHAL_INVALID("%s role %zu: modelIndex %" PRIu32
+                             ", but there are %zu prepared models",
+                             kind, r, role.modelIndex, prepared_models.size());
       const PreparedModel& pm = *prepared_models[role.modelIndex];
       const Subgraph& main = pm.model().main;
       const auto& io = output ? main.outputIndexes : main.inputIndexes;
       if (role.ioIndex >= io.size())
-        return NNHAL_INVALID("%s role %zu: ioIndex %u, but prepared model %u has %zu %ss", kind, r, role.ioIndex,
-                             role.modelIndex, io.size(), kind);
+        return NNHAL_INVALID("%s role %zu: ioIndex %" PRIu32 ", but prepared model %" PRIu32
+                             " has %zu %ss",
+                             kind, r, role.ioIndex, role.modelIndex, io.size(), kind);
       if (!(role.frequency > 0.0f && role.frequency <= 1.0f))
         return NNHAL_INVALID("%s role %zu: frequency %g is outside (0, 1]", kind, r, static_cast<double>(role.frequency));
       layout.roles.push_back({pm.id(), role.ioIndex, output});
@@ -27370,9 +27668,11 @@ inline Expected<BufferLayout> validate_memory_desc(const BufferDesc& desc,
         return NNHAL_INVALID("%s role %zu: operand type %s differs from %s of the first role", kind, r,
                              to_string(operand.type).data(), to_string(first->type).data());
       } else if (operand.scale != first->scale || operand.zeroPoint != first->zeroPoint) {
-        return NNHAL_INVALID("%s role %zu: quantization (scale %g, zeroPoint %d) differs from the first role's "
-                             "(scale %g, zeroPoint %d)", kind, r, static_cast<double>(operand.scale),
-                             operand.zeroPoint, static_cast<double>(first->scale), first->zeroPoint);
+        return NNHAL_INVALID("%s role %zu: quantization (scale %g, zeroPoint %" PRId32
+                             ") differs from the first role's "
+                             "(scale %g, zeroPoint %" PRId32 ")",
+                             kind, r, static_cast<double>(operand.scale), operand.zeroPoint,
+                             static_cast<double>(first->scale), first->zeroPoint);
       } else if (is_fundamental(operand.type) && !same_channel_quant(operand, *first)) {
         return NNHAL_INVALID("%s role %zu: per-channel quantization differs from the first role's", kind, r);
       }
@@ -27398,7 +27698,8 @@ inline Expected<BufferLayout> validate_memory_desc(const BufferDesc& desc,
       const std::size_t at = order[k].second;
       const bool output = at >= input_roles.size();
       const BufferRole& role = output ? output_roles[at - input_roles.size()] : input_roles[at];
-      return NNHAL_INVALID("%s role %zu: %s %u of prepared model %u is already named by an earlier role",
+      return NNHAL_INVALID("%s role %zu: %s %" PRIu32 " of prepared model %" PRIu32
+                           " is already named by an earlier role",
                            output ? "output" : "input", output ? at - input_roles.size() : at,
                            output ? "output" : "input", role.ioIndex, role.modelIndex);
     }
@@ -27493,7 +27794,8 @@ class DeviceBuffer {
       return NNHAL_INVALID("copyTo: destination has %zu bytes, the buffer %zu", dst.size, size());
     if (dst.data == nullptr) return NNHAL_FAILURE("copyTo: destination memory is not mapped");
     detail::LockGuard lock(mutex_);
-    if (!initialized_) return NNHAL_FAILURE("copyTo: buffer %u is not initialized", token_);
+    if (!initialized_)
+      return NNHAL_FAILURE("copyTo: buffer %" PRIu32 " is not initialized", token_);
     std::memmove(dst.data, storage_.data(), size());
     return {};
   }
@@ -27580,10 +27882,15 @@ class DeviceBuffer {
   /// uninitialized, INVALID_ARGUMENT when `dims` contradict the current dimensions.
   Status check_input(std::span<const std::uint32_t> dims) const {
     detail::LockGuard lock(mutex_);
-    if (!initialized_) return NNHAL_FAILURE("driver-managed buffer %u is used as an input before it is initialized", token_);
+    if (!initialized_)
+      return NNHAL_FAILURE(
+          "driver-managed buffer %" PRIu32 " is used as an input before it is initialized", token_);
     Dims combined;
     if (!detail::combine_dims(current_.span(), dims, combined) || !(combined == current_))
-      return NNHAL_INVALID("request dimensions do not match the current dimensions of driver-managed buffer %u", token_);
+      return NNHAL_INVALID(
+          "request dimensions do not match the current dimensions of driver-managed buffer "
+          "%" PRIu32,
+          token_);
     return {};
   }
 
@@ -27717,8 +28024,10 @@ class BoundBuffers {
                                     : u.buffer->initial_dimensions();
         const auto initial = u.buffer->initial_dimensions();
         if (!std::equal(produced.begin(), produced.end(), initial.begin(), initial.end())) {
-          status = NNHAL_FAILURE("output %u: the produced shape (rank %zu) differs from the dimensions of "
-                                 "driver-managed buffer %u", u.index, produced.size(), u.buffer->token());
+          status = NNHAL_FAILURE("output %" PRIu32
+                                 ": the produced shape (rank %zu) differs from the dimensions of "
+                                 "driver-managed buffer %" PRIu32,
+                                 u.index, produced.size(), u.buffer->token());
           break;
         }
       }
@@ -27729,7 +28038,8 @@ class BoundBuffers {
     } else if (status.error().status() == ErrorStatus::OUTPUT_INSUFFICIENT_SIZE) {
       for (const Use& u : uses_)
         if (u.output && (u.index >= shapes.size() || !shapes[u.index].isSufficient)) {
-          status = NNHAL_FAILURE("output %u: driver-managed buffer %u is too small for the produced shape",
+          status = NNHAL_FAILURE("output %" PRIu32 ": driver-managed buffer %" PRIu32
+                                 " is too small for the produced shape",
                                  u.index, u.buffer->token());
           break;
         }
@@ -27766,7 +28076,8 @@ class BoundBuffers {
       const std::uint32_t token = request.pools[p].token;
       if (token == 0) continue;
       buffers_[p] = registry.find(token);
-      if (buffers_[p] == nullptr) return NNHAL_INVALID("pool %zu: no driver-managed buffer has token %u", p, token);
+      if (buffers_[p] == nullptr)
+        return NNHAL_INVALID("pool %zu: no driver-managed buffer has token %" PRIu32, p, token);
       memory_[p] = buffers_[p]->memory();
     }
     const Subgraph& main = model.model().main;
@@ -27782,12 +28093,14 @@ class BoundBuffers {
         const RequestArgument& arg = args[i];
         if (arg.hasNoValue) continue;
         const std::uint32_t p = arg.location.poolIndex;
-        if (p >= pools) return NNHAL_INVALID("%s %zu: poolIndex %u of %zu pools", kind, i, p, pools);
+        if (p >= pools)
+          return NNHAL_INVALID("%s %zu: poolIndex %" PRIu32 " of %zu pools", kind, i, p, pools);
         DeviceBuffer* buffer = buffers_[p].get();
         if (buffer == nullptr) continue;
         const auto index = static_cast<std::uint32_t>(i);
         if (!buffer->has_role(model.id(), output, index))
-          return NNHAL_INVALID("%s %zu: driver-managed buffer %u was not allocated for %s %zu of this prepared model",
+          return NNHAL_INVALID("%s %zu: driver-managed buffer %" PRIu32
+                               " was not allocated for %s %zu of this prepared model",
                                kind, i, buffer->token(), kind, i);
         if (output) {
           Dims combined;
@@ -27795,7 +28108,7 @@ class BoundBuffers {
           if (!detail::combine_dims(initial, arg.dimensions, combined) ||
               !std::equal(initial.begin(), initial.end(), combined.begin(), combined.end()))
             return NNHAL_INVALID("output %zu: request dimensions do not match the dimensions of driver-managed "
-                                 "buffer %u", i, buffer->token());
+                                 "buffer %" PRIu32, i, buffer->token());
         } else if (Status s = buffer->check_input(arg.dimensions); !s) {
           if (s.error().status() != ErrorStatus::GENERAL_FAILURE) return std::move(s.error().prefix("input %zu", i));
           if (uninitialized) uninitialized = std::move(s.error().prefix("input %zu", i));
@@ -27815,8 +28128,12 @@ class BoundBuffers {
       const Use& b = uses_[k];
       if (a.buffer != b.buffer || !b.output) continue;
       if (a.output)
-        return NNHAL_INVALID("outputs %u and %u both use driver-managed buffer %u", a.index, b.index, b.buffer->token());
-      return NNHAL_INVALID("driver-managed buffer %u is both input %u and output %u", b.buffer->token(), a.index, b.index);
+        return NNHAL_INVALID("outputs %" PRIu32 " and %" PRIu32
+                             " both use driver-managed buffer %" PRIu32,
+                             a.index, b.index, b.buffer->token());
+      return NNHAL_INVALID("driver-managed buffer %" PRIu32 " is both input %" PRIu32
+                           " and output %" PRIu32,
+                           b.buffer->token(), a.index, b.index);
     }
     return uninitialized;
   }
@@ -27919,12 +28236,20 @@ class WorkerPool {
 /// sleep, since a network's next layer follows within microseconds; briefly, so that on a core
 /// shared with another process the threads do not take each other's time (with one core free,
 /// two threads run a network about as fast as one).
+///
+/// Only with NNHAL_ASYNC (builds with threads). With NNHAL_ASYNC=0 (embedded builds, where
+/// std::thread, std::mutex and std::condition_variable may not exist) this header declares
+/// nothing: kernels run on the calling thread, or on a Parallel the program provides itself.
 
+
+#if NNHAL_ASYNC
 #include <atomic>
 #include <condition_variable>
+#include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <thread>
-
+#include <vector>
 
 namespace nnhal {
 
@@ -28062,6 +28387,7 @@ class ThreadPool final : public Parallel {
 };
 
 }  // namespace nnhal
+#endif  // NNHAL_ASYNC
 // ---- end nnhal/exec/thread_pool.hpp ----
 #endif
 
@@ -28565,6 +28891,7 @@ class DevicePreparedModel : public std::enable_shared_from_this<DevicePreparedMo
 /// signalled, the execution is queued on the Device's workers; a waited fence in error puts the
 /// returned fence in error without running anything. Waiting costs no thread: fences call back.
 
+#include <atomic>
 
 
 #if NNHAL_ASYNC
@@ -28636,6 +28963,15 @@ class Burst {
     detail::LockGuard lock(mutex_);
     const auto start = model_->context_->clock.now();
     return model_->run(*slot_, request, args, args.deadline, start, false, nullptr);
+  }
+
+  /// The same into `result`, reusing its memory (output shapes and their dimensions keep their
+  /// capacity): with the same ExecutionResult every time, an execution after the first makes no
+  /// heap allocation.
+  void execute(const Request& request, const ExecutionArgs<C>& args, ExecutionResult& result) {
+    detail::LockGuard lock(mutex_);
+    const auto start = model_->context_->clock.now();
+    model_->run_into(*slot_, request, args, args.deadline, start, false, nullptr, result);
   }
 
   const Model& prepared_model() const noexcept { return *model_; }
@@ -29064,8 +29400,8 @@ inline Expected<Opened> open_blob(std::span<const std::byte> blob, Kind kind,
     return NNHAL_FAILURE("%s does not start with the nnhal %s magic", name, name);
   }
   if (version != kCacheFormatVersion)
-    return NNHAL_FAILURE("%s has format version %u; this nnhal reads version %u", name, version,
-                         kCacheFormatVersion);
+    return NNHAL_FAILURE("%s has format version %" PRIu32 "; this nnhal reads version %" PRIu32,
+                         name, version, kCacheFormatVersion);
   if (found_fingerprint != fingerprint)
     return NNHAL_FAILURE(
         "%s was written by a different nnhal build (fingerprint %016llx, expected %016llx)", name,
@@ -29195,7 +29531,7 @@ inline Error truncated(const ByteReader& r, const char* what) {
 inline Status get_count(ByteReader& r, std::size_t min_bytes, const char* what, std::uint32_t& n) {
   if (!r.u32(n)) return truncated(r, what);
   if (n > r.remaining() / min_bytes)
-    return NNHAL_FAILURE("cache payload claims %u %s but only %zu bytes remain", n, what,
+    return NNHAL_FAILURE("cache payload claims %" PRIu32 " %s but only %zu bytes remain", n, what,
                          r.remaining());
   return {};
 }
@@ -29220,11 +29556,12 @@ constexpr bool known_operation_type(std::int32_t t) noexcept {
 inline Status get_operand(ByteReader& r, Operand& op) {
   std::int32_t type = 0, lifetime = 0;
   if (!r.i32(type)) return truncated(r, "operand type");
-  if (!known_operand_type(type)) return NNHAL_FAILURE("unknown operand type %d", type);
+  if (!known_operand_type(type)) return NNHAL_FAILURE("unknown operand type %" PRId32, type);
   op.type = static_cast<OperandType>(type);
   std::uint32_t rank = 0;
   if (!r.u32(rank)) return truncated(r, "rank");
-  if (rank > NNHAL_MAX_RANK) return NNHAL_FAILURE("rank %u exceeds %d", rank, NNHAL_MAX_RANK);
+  if (rank > NNHAL_MAX_RANK)
+    return NNHAL_FAILURE("rank %" PRIu32 " exceeds %d", rank, NNHAL_MAX_RANK);
   op.dimensions.resize(rank);
   for (std::uint32_t& d : op.dimensions)
     if (!r.u32(d)) return truncated(r, "dimensions");
@@ -29234,7 +29571,7 @@ inline Status get_operand(ByteReader& r, Operand& op) {
       !r.u32(op.location.length) || !r.u8(extra))
     return truncated(r, "operand");
   if (lifetime < 0 || lifetime > static_cast<std::int32_t>(OperandLifeTime::SUBGRAPH))
-    return NNHAL_FAILURE("unknown operand lifetime %d", lifetime);
+    return NNHAL_FAILURE("unknown operand lifetime %" PRId32, lifetime);
   op.lifetime = static_cast<OperandLifeTime>(lifetime);
   if (extra > 1) return NNHAL_FAILURE("unknown extraParams kind %u", extra);
   if (extra == 1) {
@@ -29255,7 +29592,7 @@ inline Status get_subgraph(ByteReader& r, Subgraph& sg) {
   sg.operands.resize(n);
   for (std::uint32_t i = 0; i < n; ++i)
     if (auto s = get_operand(r, sg.operands[i]); !s)
-      return std::move(s.error().prefix("operand %u", i));
+      return std::move(s.error().prefix("operand %" PRIu32, i));
   NNHAL_TRY(get_count(r, kMinOperationBytes, "operations", n));
   sg.operations.resize(n);
   for (std::uint32_t i = 0; i < n; ++i) {
@@ -29263,7 +29600,7 @@ inline Status get_subgraph(ByteReader& r, Subgraph& sg) {
     std::int32_t type = 0;
     if (!r.i32(type)) return truncated(r, "operation type");
     if (!known_operation_type(type))
-      return NNHAL_FAILURE("operation %u has unknown type %d", i, type);
+      return NNHAL_FAILURE("operation %" PRIu32 " has unknown type %" PRId32, i, type);
     op.type = static_cast<OperationType>(type);
     NNHAL_TRY(get_u32_list(r, "operation inputs", op.inputs));
     NNHAL_TRY(get_u32_list(r, "operation outputs", op.outputs));
@@ -29286,16 +29623,18 @@ inline Status decode_structure(std::span<const std::byte> payload, Model& m) {
   m.referenced.resize(n);
   for (std::uint32_t g = 0; g < n; ++g)
     if (auto s = get_subgraph(r, m.referenced[g]); !s)
-      return std::move(s.error().prefix("referenced[%u]", g));
+      return std::move(s.error().prefix("referenced[%" PRIu32 "]", g));
   NNHAL_TRY(get_count(r, kMinExtensionEntryBytes, "extensionNameToPrefix entries", n));
   m.extensionNameToPrefix.resize(n);
   for (ExtensionNameAndPrefix& e : m.extensionNameToPrefix) {
     std::uint32_t length = 0, prefix = 0;
     std::span<const std::byte> name;
     if (!r.u32(prefix) || !r.u32(length)) return truncated(r, "extensionNameToPrefix entry");
-    if (prefix > UINT16_MAX) return NNHAL_FAILURE("extension prefix %u does not fit 16 bits", prefix);
+    if (prefix > UINT16_MAX)
+      return NNHAL_FAILURE("extension prefix %" PRIu32 " does not fit 16 bits", prefix);
     if (length > r.remaining() || !r.bytes(length, name))
-      return NNHAL_FAILURE("an extension name claims %u bytes but only %zu remain", length, r.remaining());
+      return NNHAL_FAILURE("an extension name claims %" PRIu32 " bytes but only %zu remain", length,
+                           r.remaining());
     e.prefix = static_cast<std::uint16_t>(prefix);
     e.name.assign(reinterpret_cast<const char*>(name.data()), name.size());
   }
@@ -29322,11 +29661,11 @@ inline Status decode_data(std::span<const std::byte> payload, CachedModel& out) 
   for (std::uint32_t p = 0; p < pools; ++p) {
     if (!r.u64(n)) return truncated(r, "pool size");
     if (n > r.remaining() || !r.bytes(static_cast<std::size_t>(n), b))
-      return NNHAL_FAILURE("memory pool %u claims %llu bytes but only %zu remain", p,
+      return NNHAL_FAILURE("memory pool %" PRIu32 " claims %llu bytes but only %zu remain", p,
                            static_cast<unsigned long long>(n), r.remaining());
     // One byte at least, so even an empty pool has an address (HAL memory is never null).
     if (!out.pools[p].reserve(b.empty() ? 1 : b.size()))
-      return NNHAL_FAILURE("cannot allocate %zu bytes for memory pool %u", b.size(), p);
+      return NNHAL_FAILURE("cannot allocate %zu bytes for memory pool %" PRIu32, b.size(), p);
     if (!b.empty()) std::memcpy(out.pools[p].data(), b.data(), b.size());
     out.model.pools[p] = Memory{out.pools[p].data(), b.size()};
   }
@@ -29632,17 +29971,18 @@ inline Status check_capabilities(const Capabilities& caps) {
     if (t == OperandType::SUBGRAPH)
       return NNHAL_INVALID("operandPerformance[%zu] is SUBGRAPH, which must not be listed", i);
     if (detail::capability_type_version(t) == HalVersion::UNSUPPORTED)
-      return NNHAL_INVALID("operandPerformance[%zu] has type %d, which is not an operand type", i,
-                           code);
+      return NNHAL_INVALID(
+          "operandPerformance[%zu] has type %" PRId32 ", which is not an operand type", i, code);
     const std::string_view name = to_string(t);
     if (i > 0 && !(static_cast<std::int32_t>(list[i - 1].type) < code)) {
       const std::string_view before = to_string(list[i - 1].type);
-      return NNHAL_INVALID(
-          "operandPerformance[%zu] (%.*s = %d) does not follow [%zu] (%.*s = %d): entries must "
-          "be sorted by type, strictly increasing",
-          i, static_cast<int>(name.size()), name.data(), code, i - 1,
-          static_cast<int>(before.size()), before.data(),
-          static_cast<std::int32_t>(list[i - 1].type));
+      return NNHAL_INVALID("operandPerformance[%zu] (%.*s = %" PRId32
+                           ") does not follow [%zu] (%.*s = %" PRId32
+                           "): entries must "
+                           "be sorted by type, strictly increasing",
+                           i, static_cast<int>(name.size()), name.data(), code, i - 1,
+                           static_cast<int>(before.size()), before.data(),
+                           static_cast<std::int32_t>(list[i - 1].type));
     }
     char what[80];
     std::snprintf(what, sizeof what, "operandPerformance[%zu] (%.*s)", i,
@@ -29763,7 +30103,7 @@ class CostWalk {
     if (op.inputs.empty())
       return NNHAL_INVALID("has no inputs, so no first input type to cost it by");
     if (op.inputs[0] >= g.operands.size())
-      return NNHAL_INVALID("input 0 names operand %u, but the subgraph has %zu operands",
+      return NNHAL_INVALID("input 0 names operand %" PRIu32 ", but the subgraph has %zu operands",
                            op.inputs[0], g.operands.size());
     const OperandType t = g.operands[op.inputs[0]].type;
     if (model_.relaxComputationFloat32toFloat16 && t == OperandType::FLOAT32)
@@ -30210,7 +30550,8 @@ class Device {
                                                 std::span<CacheFile* const> data_cache, const CacheToken& token) {
     const auto entry = context_->clock.now();
     if (model_cache.size() != kModelCacheFiles || data_cache.size() != kDataCacheFiles)
-      return NNHAL_INVALID("prepareFromCache: %zu model and %zu data cache files given, %u and %u needed",
+      return NNHAL_INVALID("prepareFromCache: %zu model and %zu data cache files given, %" PRIu32
+                           " and %" PRIu32 " needed",
                            model_cache.size(), data_cache.size(), kModelCacheFiles, kDataCacheFiles);
     std::vector<std::byte> model_bytes, data_bytes;
     if (model_cache[0] == nullptr || data_cache[0] == nullptr)
@@ -30424,7 +30765,8 @@ class RequestBuilder {
     const auto& args = output ? outputs_ : inputs_;
     for (std::size_t k = 0; k < args.size(); ++k)
       if (args[k].operand == index) return k;
-    return NNHAL_INVALID("operand %u is not a model %s", index, output ? "output" : "input");
+    return NNHAL_INVALID("operand %" PRIu32 " is not a model %s", index,
+                         output ? "output" : "input");
   }
 
   /// Binds input `position` to `data`. E must be the element type of the input's operand type.
@@ -30485,9 +30827,12 @@ class RequestBuilder {
   /// Success when every input and output is bound (or the input omitted).
   Status ready() const {
     for (std::size_t k = 0; k < inputs_.size(); ++k)
-      if (!inputs_[k].bound) return NNHAL_INVALID("input %zu (operand %u) is not bound", k, inputs_[k].operand);
+      if (!inputs_[k].bound)
+        return NNHAL_INVALID("input %zu (operand %" PRIu32 ") is not bound", k, inputs_[k].operand);
     for (std::size_t k = 0; k < outputs_.size(); ++k)
-      if (!outputs_[k].bound) return NNHAL_INVALID("output %zu (operand %u) is not bound", k, outputs_[k].operand);
+      if (!outputs_[k].bound)
+        return NNHAL_INVALID("output %zu (operand %" PRIu32 ") is not bound", k,
+                             outputs_[k].operand);
     return {};
   }
 
@@ -30505,9 +30850,10 @@ class RequestBuilder {
       return NNHAL_INVALID("output %zu does not exist (the model has %zu)", position, outputs_.size());
     const Arg& a = outputs_[position];
     if (a.type != T)
-      return NNHAL_INVALID("output %zu (operand %u) is %s, not %s", position, a.operand, to_string(a.type).data(),
-                           to_string(T).data());
-    if (!a.bound) return NNHAL_INVALID("output %zu (operand %u) is not bound", position, a.operand);
+      return NNHAL_INVALID("output %zu (operand %" PRIu32 ") is %s, not %s", position, a.operand,
+                           to_string(a.type).data(), to_string(T).data());
+    if (!a.bound)
+      return NNHAL_INVALID("output %zu (operand %" PRIu32 ") is not bound", position, a.operand);
     if (position >= shapes.size())
       return NNHAL_INVALID("no shape for output %zu (%zu shapes: did the execution succeed?)", position, shapes.size());
     const OutputShape& s = shapes[position];
@@ -30515,8 +30861,9 @@ class RequestBuilder {
     if (!dims.assign(s.dimensions))
       return NNHAL_INVALID("output %zu has rank %zu, above %zu", position, s.dimensions.size(), kMaxRank);
     if (!s.isSufficient || dims.element_count() > a.elements)
-      return NNHAL_INVALID("output %zu (operand %u) needs %llu elements, its buffer holds %zu", position, a.operand,
-                           static_cast<unsigned long long>(dims.element_count()), a.elements);
+      return NNHAL_INVALID(
+          "output %zu (operand %" PRIu32 ") needs %llu elements, its buffer holds %zu", position,
+          a.operand, static_cast<unsigned long long>(dims.element_count()), a.elements);
     const auto* data = reinterpret_cast<const element_t<T>*>(request_.pools[inputs_.size() + position].memory.data);
     return TensorView<T>(data, dims, a.scale, a.zero_point);
   }
@@ -30561,7 +30908,8 @@ class RequestBuilder {
       return NNHAL_INVALID("%s %zu does not exist (the model has %zu)", what, position, args.size());
     Arg& a = args[position];
     if (!element_matches(a.type))
-      return NNHAL_INVALID("%s %zu (operand %u) is %s: the span's element type (%zu bytes) is not its element type",
+      return NNHAL_INVALID("%s %zu (operand %" PRIu32
+                           ") is %s: the span's element type (%zu bytes) is not its element type",
                            what, position, a.operand, to_string(a.type).data(), element_bytes);
     // The shape: the declared one when fully known, else the one given, which must agree with
     // every known declared entry.
@@ -30569,31 +30917,36 @@ class RequestBuilder {
     if (!dims.empty()) {
       if (!shape.assign(dims)) return NNHAL_INVALID("%s %zu: rank %zu is above %zu", what, position, dims.size(), kMaxRank);
       if (a.rank_known && shape.rank() != a.declared.rank())
-        return NNHAL_INVALID("%s %zu (operand %u): rank %zu given, the model declares %zu", what, position, a.operand,
-                             shape.rank(), a.declared.rank());
+        return NNHAL_INVALID("%s %zu (operand %" PRIu32 "): rank %zu given, the model declares %zu",
+                             what, position, a.operand, shape.rank(), a.declared.rank());
       for (std::size_t d = 0; a.rank_known && d < shape.rank(); ++d)
         if (a.declared[d] != 0 && a.declared[d] != shape[d])
-          return NNHAL_INVALID("%s %zu (operand %u): dimension %zu is %u, the model declares %u", what, position,
-                               a.operand, d, shape[d], a.declared[d]);
+          return NNHAL_INVALID("%s %zu (operand %" PRIu32 "): dimension %zu is %" PRIu32
+                               ", the model declares %" PRIu32,
+                               what, position, a.operand, d, shape[d], a.declared[d]);
     } else if (a.rank_known && a.declared.all_known()) {
       shape = a.declared;
     } else if (!output) {
-      return NNHAL_INVALID("input %zu (operand %u) has unknown dimensions in the model: give them", position,
-                           a.operand);
+      return NNHAL_INVALID("input %zu (operand %" PRIu32
+                           ") has unknown dimensions in the model: give them",
+                           position, a.operand);
     }
     const bool shape_known = !dims.empty() || (a.rank_known && a.declared.all_known());
     if (shape_known) {
       const std::uint64_t need = shape.element_count();
       if (!output && count != need)
-        return NNHAL_INVALID("input %zu (operand %u): the span holds %zu elements, the shape has %llu", position,
-                             a.operand, count, static_cast<unsigned long long>(need));
+        return NNHAL_INVALID("input %zu (operand %" PRIu32
+                             "): the span holds %zu elements, the shape has %llu",
+                             position, a.operand, count, static_cast<unsigned long long>(need));
       if (output && count < need)
-        return NNHAL_INVALID("output %zu (operand %u): the span holds %zu elements, the shape needs %llu", position,
-                             a.operand, count, static_cast<unsigned long long>(need));
+        return NNHAL_INVALID("output %zu (operand %" PRIu32
+                             "): the span holds %zu elements, the shape needs %llu",
+                             position, a.operand, count, static_cast<unsigned long long>(need));
     }
     if (count > UINT32_MAX / element_bytes)
-      return NNHAL_INVALID("%s %zu (operand %u): %zu elements exceed a HAL location (4 GiB)", what, position,
-                           a.operand, count);
+      return NNHAL_INVALID("%s %zu (operand %" PRIu32
+                           "): %zu elements exceed a HAL location (4 GiB)",
+                           what, position, a.operand, count);
     RequestArgument& r = output ? request_.outputs[position] : request_.inputs[position];
     const std::size_t pool = output ? inputs_.size() + position : position;
     r.hasNoValue = false;
@@ -30865,11 +31218,14 @@ class Writer {
 
   void put(std::string_view s) { sink_(s); }
 
-  /// printf-style formatting of one piece (truncated at 255 characters).
-  template <class... A>
-  void fmt(const char* format, A... args) {
+  /// printf-style formatting of one piece (truncated at 255 characters); a C variadic so that
+  /// the compiler checks the arguments against the format.
+  [[gnu::format(printf, 2, 3)]] void fmt(const char* format, ...) {
     char buf[256];
-    const int n = std::snprintf(buf, sizeof buf, format, args...);
+    va_list args;
+    va_start(args, format);
+    const int n = std::vsnprintf(buf, sizeof buf, format, args);
+    va_end(args);
     if (n > 0) put(std::string_view(buf, static_cast<std::size_t>(n) < sizeof buf ? static_cast<std::size_t>(n) : sizeof buf - 1));
   }
 
@@ -30929,20 +31285,22 @@ void operand_node(Writer<Sink>& w, std::size_t g, std::size_t i, const Operand& 
       for (std::size_t d = 0; d < op.dimensions.size(); ++d) {
         if (d != 0) w.put(",");
         if (op.dimensions[d] == 0) w.put("?");
-        else w.fmt("%u", op.dimensions[d]);
+        else w.fmt("%" PRIu32, op.dimensions[d]);
       }
       w.put("]");
     }
   }
-  if (op.scale != 0.0f || op.zeroPoint != 0) w.fmt("\\nscale=%g zp=%d", static_cast<double>(op.scale), op.zeroPoint);
+  if (op.scale != 0.0f || op.zeroPoint != 0)
+    w.fmt("\\nscale=%g zp=%" PRId32, static_cast<double>(op.scale), op.zeroPoint);
   if (op.channelQuant.has_value())
-    w.fmt("\\nper-channel: %zu scales, dim %u", op.channelQuant->scales.size(), op.channelQuant->channelDim);
+    w.fmt("\\nper-channel: %zu scales, dim %" PRIu32, op.channelQuant->scales.size(),
+          op.channelQuant->channelDim);
   if (op.lifetime == OperandLifeTime::SUBGRAPH) {
-    w.fmt("\\nsubgraph %u", op.location.offset + 1);
+    w.fmt("\\nsubgraph %" PRIu32, op.location.offset + 1);
   } else if (op.lifetime == OperandLifeTime::CONSTANT_COPY || op.lifetime == OperandLifeTime::CONSTANT_REFERENCE) {
     w.put("\\n");
     w.escaped(to_string(op.lifetime));
-    w.fmt(" (%u bytes)", op.location.length);
+    w.fmt(" (%" PRIu32 " bytes)", op.location.length);
   } else if (op.lifetime == OperandLifeTime::NO_VALUE) {
     w.put("\\nno value");
   }
@@ -30975,7 +31333,7 @@ void subgraph_cluster(Writer<Sink>& w, const Model& model, std::size_t g, const 
     const bool known = code >= 0 && code < kOperationTypeCount;
     w.fmt("    g%zu_op%zu [shape=box, style=\"filled,bold\", fillcolor=\"#fff2cc\", label=\"#%zu ", g, k, k);
     if (known) w.escaped(to_string(op.type));
-    else w.fmt("unknown operation %d", code);
+    else w.fmt("unknown operation %" PRId32, code);
     w.put("\"];\n");
     for (std::size_t s = 0; s < op.inputs.size(); ++s) {
       w.put("    ");
