@@ -4,7 +4,6 @@
 /// reporting an error never allocates; Expected<T> holds either a value or an Error.
 
 #include <cstdarg>
-#include <cstdio>
 #include <cstring>
 #include <string_view>
 #include <type_traits>
@@ -13,6 +12,7 @@
 
 #include "nnhal/config.hpp"
 #include "nnhal/core/enums.hpp"
+#include "nnhal/core/format.hpp"
 
 namespace nnhal {
 
@@ -27,13 +27,13 @@ class Error {
     message_[n] = '\0';
   }
 
-  /// printf-style constructor.
+  /// printf-style constructor (nnhal::vformat, the same text on every C library).
   [[gnu::format(printf, 2, 3)]] static Error format(ErrorStatus status, const char* fmt,
                                                     ...) noexcept {
     Error e(status, std::string_view{});
     va_list args;
     va_start(args, fmt);
-    std::vsnprintf(e.message_, kCapacity, fmt, args);
+    vformat(e.message_, kCapacity, fmt, args);
     va_end(args);
     return e;
   }
@@ -43,7 +43,7 @@ class Error {
     char head[kCapacity];
     va_list args;
     va_start(args, fmt);
-    std::vsnprintf(head, kCapacity, fmt, args);
+    vformat(head, kCapacity, fmt, args);
     va_end(args);
     char joined[kCapacity];
     std::size_t at = 0;
