@@ -166,6 +166,9 @@ TEST_CASE("format: integers as include/ uses them") {
   same("%" PRIu32 " %" PRId32 " %" PRIx32, UINT32_MAX, INT32_MIN, UINT32_MAX);
   same("%" PRIu32 " %" PRId32, std::uint32_t{7}, std::int32_t{-7});
   same("%zd", static_cast<std::ptrdiff_t>(-5));
+  same("%#.0o|%#.3o|%#x|%.0x|%#.0x|%+5.0d", 0u, 8u, 0u, 0u, 0u, 0);
+  same("%.3d|%.3x|%8.3d|%-8.3d|%+.3d", -5, 10u, 5, 5, 5);
+  same("%hhx|%hho|%hhX", static_cast<unsigned char>(200), static_cast<unsigned char>(200), static_cast<unsigned char>(255));
   same("input %zu (%.*s, operand %u) is %lld, it must be one of {%s}", std::size_t{3}, 4, "axisXYZ",
        12u, -7LL, "0, 1");
 }
@@ -257,6 +260,9 @@ TEST_CASE("format: floating point, fixed cases") {
       same_text("%.40f", x);
     }
   }
+  same("%05.1f|%+010.2e|% 010.3g|%#5.0e|%010f|%-10f|", std::numeric_limits<double>::infinity(), -1.5, 2.25,
+       3.0, -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN());
+  same("%*.*f|%-*.*e|%.*g", 12, 3, 3.14159, -12, 2, 2.71828, -1, 1.0 / 3);
   // Half-way cases: exact binary ties round to even, like glibc.
   for (int k = 0; k < 40; ++k) {
     const double x = k + 0.5;

@@ -17,17 +17,23 @@
 /// Supported: flags - 0 + space #; width and precision (digits or *); length modifiers hh h l ll z
 /// j t; conversions d i u o x X c s p f F e E g G %. %s of a null pointer prints "(null)" (as
 /// glibc: nothing when the precision is below 6), %p prints 0x... in lower-case hex and "(nil)"
-/// for null. Not supported: %n, %a/%A, %L (long double), %ls/%lc; an unknown conversion is
-/// copied to the output as written.
+/// for null. Not supported: %n (writes nothing), %a/%A, %L (long double), %ls/%lc; such a
+/// conversion is copied to the output as written (%n and %a/%A still consume their argument,
+/// so the ones after them print right).
 ///
 /// Floating point (%f %F %e %E %g %G): exact. The digits come from round-half-even of the exact
 /// binary value (the double's 53-bit mantissa times a power of two, times a power of ten, in a
-/// 1344-bit integer), which is what glibc prints: identical output for every finite double (all
-/// magnitudes, denormals included) for a precision up to 40 (%f: digits after the point, %e:
-/// after the point, %g: significant digits up to 41). Above 40 the value is rounded at the 40th
-/// digit and the remaining requested digits are printed as '0' (glibc prints the exact binary
-/// expansion there, so the two differ only past the 40th digit). inf and nan print as glibc
-/// does: "inf", "-inf", "nan", "-nan" (upper case for F E G), padded with spaces, never zeros.
+/// 1344-bit integer), which is what glibc prints: the same text for every finite double (all
+/// magnitudes, denormals included) when the precision is at most 40 (%f and %e: digits after
+/// the point; %g: up to 41 significant digits). Above that, the value is rounded at the 40th
+/// digit (41st significant for %g) and the further requested digits are printed as '0', where
+/// glibc prints the exact binary expansion. inf and nan print as glibc does: "inf", "-inf",
+/// "nan", "-nan" (upper case for F E G), padded with spaces, never zeros. One deliberate
+/// difference: %#g whose rounding carries into e-style (999999.5 at the default precision) keeps
+/// its zeros, "1.00000e+06", as the C standard says; glibc 2.36 prints "1.e+06".
+///
+/// Cost on a Cortex-M7 (arm-none-eabi-g++ 12 -Os -mthumb): about 3.8 KB of code, and about
+/// 850 bytes of stack while formatting a double (110 for the other conversions).
 
 #include <cstdarg>
 #include <cstddef>
@@ -217,7 +223,7 @@ inline constexpr int kMaxFloatPrecision = 40;
 inline constexpr int kMaxDigits = 360;
 
 /// Decimal digits of round-half-even(mantissa * 2^exp2 * 10^exp10) into `out` (no leading zeros,
-/// "0" for zero); returns their count.
+/// "0" for zero; `out` holds kMaxDigits + 4); returns their count.
 inline int scaled_digits(std::uint64_t mantissa, int exp2, int exp10, char* out) noexcept {
   Big b;
   b.set(mantissa);
@@ -230,15 +236,18 @@ inline int scaled_digits(std::uint64_t mantissa, int exp2, int exp10, char* out)
   const bool half = b.n != 0 && (b.limb[0] & 1u) != 0;
   b.shr(1);
   if (half && (sticky || (b.n != 0 && (b.limb[0] & 1u) != 0))) b.add1();
-  char tmp[kMaxDigits + 4];
-  int len = 0;
+  int len = 0;  // digits written backwards, four at a time, then turned around
   while (b.n != 0) {
     std::uint32_t r = b.div(10000);
-    for (int i = 0; i < 4; ++i, r /= 10) tmp[len++] = static_cast<char>('0' + r % 10);
+    for (int i = 0; i < 4; ++i, r /= 10) out[len++] = static_cast<char>('0' + r % 10);
   }
-  while (len > 0 && tmp[len - 1] == '0') --len;
-  if (len == 0) tmp[len++] = '0';
-  for (int i = 0; i < len; ++i) out[i] = tmp[len - 1 - i];
+  while (len > 0 && out[len - 1] == '0') --len;
+  if (len == 0) out[len++] = '0';
+  for (int i = 0, j = len - 1; i < j; ++i, --j) {
+    const char c = out[i];
+    out[i] = out[j];
+    out[j] = c;
+  }
   return len;
 }
 
@@ -300,47 +309,39 @@ inline void format_float(Sink& s, Spec spec, double value, char conv) noexcept {
                            : precision;
   std::size_t extra = static_cast<std::size_t>(precision - computed);  // zeros past the exact digits
 
-  char digits[kMaxDigits + 4];
-  char body[kMaxDigits + 8];
-  std::size_t body_len = 0;
+  // One buffer: the digits, then turned in place into the text between sign and exponent.
+  char text[kMaxDigits + 8];
   char exp_text[8];
   std::size_t exp_len = 0;
   int len = 0, exponent = 0;
+  auto insert = [&](int at, char c, int count) {  // `count` copies of c at `at`
+    std::memmove(text + at + count, text + at, static_cast<std::size_t>(len - at));
+    for (int i = 0; i < count; ++i) text[at + i] = c;
+    len += count;
+  };
 
   bool style_e = lower == 'e';
   int frac_digits = computed;  // digits after the point (before stripping, for g)
   if (lower == 'f') {
-    len = is_zero ? (digits[0] = '0', 1) : scaled_digits(mantissa, exp2, computed, digits);
+    len = is_zero ? (text[0] = '0', 1) : scaled_digits(mantissa, exp2, computed, text);
   } else {
     const int p = lower == 'g' ? computed - 1 : computed;  // digits after the first
     if (is_zero) {
-      for (int i = 0; i <= p; ++i) digits[i] = '0';
+      for (int i = 0; i <= p; ++i) text[i] = '0';
       len = p + 1;
       exponent = 0;
     } else {
-      len = significant_digits(mantissa, exp2, p, digits, exponent);
+      len = significant_digits(mantissa, exp2, p, text, exponent);
     }
     if (lower == 'g') {
       style_e = exponent < -4 || exponent >= precision;
+      // The same digits in fixed notation have p - exponent digits after the point.
       frac_digits = style_e ? p : p - exponent;
-      if (!style_e) {
-        // Same digits, shown in fixed notation: frac_digits after the point.
-        if (exponent < 0) {
-          // 0.000ddd: prepend -exponent zeros so the integer part is one "0".
-          for (int i = len - 1; i >= 0; --i) digits[i - exponent] = digits[i];
-          for (int i = 0; i < -exponent; ++i) digits[i] = '0';
-          len -= exponent;
-        }
-      } else {
-        frac_digits = p;
-      }
     }
   }
 
   if (style_e) {
-    body[body_len++] = digits[0];
-    if (len > 1 || spec.alt || extra != 0) body[body_len++] = '.';
-    for (int i = 1; i < len; ++i) body[body_len++] = digits[i];
+    if (len > 1 || spec.alt || extra != 0) insert(1, '.', 1);
     exp_text[exp_len++] = upper ? 'E' : 'e';
     exp_text[exp_len++] = exponent < 0 ? '-' : '+';
     unsigned e = static_cast<unsigned>(exponent < 0 ? -exponent : exponent);
@@ -353,29 +354,23 @@ inline void format_float(Sink& s, Spec spec, double value, char conv) noexcept {
     if (elen < 2) ebuf[elen++] = '0';
     while (elen > 0) exp_text[exp_len++] = ebuf[--elen];
   } else {
-    // Fixed: digits hold round(x * 10^frac_digits); pad to at least frac_digits + 1.
-    const int want = frac_digits + 1;
-    const int lead = len < want ? want - len : 0;
-    const int int_len = len + lead - frac_digits;
-    int k = 0;  // index into the virtual string of `lead` zeros then digits
-    auto at = [&](int i) { return i < lead ? '0' : digits[i - lead]; };
-    for (; k < int_len; ++k) body[body_len++] = at(k);
-    const bool point = frac_digits > 0 || spec.alt || extra != 0;
-    if (point) body[body_len++] = '.';
-    for (; k < len + lead; ++k) body[body_len++] = at(k);
+    // Fixed: the digits are round(x * 10^frac_digits); at least frac_digits + 1 of them.
+    if (len < frac_digits + 1) insert(0, '0', frac_digits + 1 - len);
+    if (frac_digits > 0 || spec.alt || extra != 0) insert(len - frac_digits, '.', 1);
   }
+  std::size_t body_len = static_cast<std::size_t>(len);
   if (lower == 'g' && !spec.alt) {
     extra = 0;
     // Strip trailing zeros of the fraction, and the point when nothing remains after it.
     std::size_t point = body_len;
     for (std::size_t i = 0; i < body_len; ++i)
-      if (body[i] == '.') point = i;
+      if (text[i] == '.') point = i;
     if (point != body_len) {
-      while (body_len > point + 1 && body[body_len - 1] == '0') --body_len;
+      while (body_len > point + 1 && text[body_len - 1] == '0') --body_len;
       if (body_len == point + 1) --body_len;
     }
   }
-  emit(s, spec, spec.zero && !spec.left, sign, sign_len, 0, body, body_len, extra, exp_text, exp_len);
+  emit(s, spec, spec.zero && !spec.left, sign, sign_len, 0, text, body_len, extra, exp_text, exp_len);
 }
 
 }  // namespace format_detail
@@ -517,7 +512,9 @@ inline void format_float(Sink& s, Spec spec, double value, char conv) noexcept {
       case '%':
         s.put('%');
         break;
-      default:  // not supported: copied as written
+      default:  // not supported: copied as written; %a and %n still take their argument
+        if (conv == 'a' || conv == 'A') static_cast<void>(va_arg(args, double));
+        else if (conv == 'n') static_cast<void>(va_arg(args, void*));
         s.put(start, static_cast<std::size_t>(fmt - start));
         break;
     }
