@@ -4,8 +4,8 @@
 /// been validated yet when these run, so every index into them is bounds-checked here.
 
 #include <cstdint>
-#include <cstdio>
 
+#include "nnhal/core/format.hpp"
 #include "nnhal/core/operand_traits.hpp"
 #include "nnhal/core/result.hpp"
 #include "nnhal/model/model.hpp"
@@ -68,15 +68,15 @@ inline bool unknown_size_reason(const Operand& op, char* why, std::size_t size) 
   auto s = operand_byte_size(op);
   if (s && *s != 0) return false;
   if (is_tensor(op.type) && op.dimensions.empty()) {
-    std::snprintf(why, size, "unknown rank");
+    nnhal::format(why, size, "unknown rank");
     return true;
   }
   for (std::size_t d = 0; d < op.dimensions.size(); ++d)
     if (op.dimensions[d] == 0) {
-      std::snprintf(why, size, "dimension %zu is 0", d);
+      nnhal::format(why, size, "dimension %zu is 0", d);
       return true;
     }
-  std::snprintf(why, size, "no data size");
+  nnhal::format(why, size, "no data size");
   return true;
 }
 

@@ -8,7 +8,6 @@
 // NNHAL_INVALID / NNHAL_FAILURE / Error::prefix gets the macros from here.
 #include <cinttypes>
 #include <cstdarg>
-#include <cstdio>
 #include <cstring>
 #include <string_view>
 #include <type_traits>
@@ -17,6 +16,7 @@
 
 #include "nnhal/config.hpp"
 #include "nnhal/core/enums.hpp"
+#include "nnhal/core/format.hpp"
 
 namespace nnhal {
 
@@ -31,13 +31,13 @@ class Error {
     message_[n] = '\0';
   }
 
-  /// printf-style constructor.
+  /// printf-style constructor (nnhal::vformat, the same text on every C library).
   [[gnu::format(printf, 2, 3)]] static Error format(ErrorStatus status, const char* fmt,
                                                     ...) noexcept {
     Error e(status, std::string_view{});
     va_list args;
     va_start(args, fmt);
-    std::vsnprintf(e.message_, kCapacity, fmt, args);
+    vformat(e.message_, kCapacity, fmt, args);
     va_end(args);
     return e;
   }
@@ -47,7 +47,7 @@ class Error {
     char head[kCapacity];
     va_list args;
     va_start(args, fmt);
-    std::vsnprintf(head, kCapacity, fmt, args);
+    vformat(head, kCapacity, fmt, args);
     va_end(args);
     char joined[kCapacity];
     std::size_t at = 0;

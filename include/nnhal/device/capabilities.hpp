@@ -12,10 +12,10 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
 #include <vector>
 
 #include "nnhal/config.hpp"
+#include "nnhal/core/format.hpp"
 #include "nnhal/core/operand_traits.hpp"
 #include "nnhal/core/result.hpp"
 #include "nnhal/device/calibrated_capabilities.hpp"
@@ -92,7 +92,7 @@ inline Status check_capabilities(const Capabilities& caps) {
                            static_cast<std::int32_t>(list[i - 1].type));
     }
     char what[80];
-    std::snprintf(what, sizeof what, "operandPerformance[%zu] (%.*s)", i,
+    nnhal::format(what, sizeof what, "operandPerformance[%zu] (%.*s)", i,
                   static_cast<int>(name.size()), name.data());
     NNHAL_TRY(detail::check_performance_info(list[i].info, what));
   }

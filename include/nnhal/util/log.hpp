@@ -34,6 +34,8 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+
+#include "nnhal/core/format.hpp"
 #endif
 
 namespace nnhal::vlog {
@@ -125,10 +127,11 @@ inline void write(Tag tag, const char* format, ...) noexcept {
   char line[NNHAL_VLOG_LINE_CAPACITY];
   std::va_list args;
   va_start(args, format);
-  const int n = std::vsnprintf(line, sizeof line, format, args);
+  // nnhal's formatter, not vsnprintf: the lines come from library code (%zu, %llu, %g), which
+  // newlib-nano's printf cannot format. The default sink alone uses <cstdio>.
+  const std::size_t n = ::nnhal::vformat(line, sizeof line, format, args);
   va_end(args);
-  if (n < 0) return;
-  const std::size_t len = static_cast<std::size_t>(n) < sizeof line ? static_cast<std::size_t>(n) : sizeof line - 1;
+  const std::size_t len = n < sizeof line ? n : sizeof line - 1;
   const Sink sink = g_sink.load(std::memory_order_acquire);
   if (sink == nullptr) default_sink(tag, std::string_view(line, len), nullptr);
   else sink(tag, std::string_view(line, len), g_sink_user.load(std::memory_order_relaxed));

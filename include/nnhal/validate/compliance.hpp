@@ -18,11 +18,11 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "nnhal/core/format.hpp"
 #include "nnhal/core/operand_traits.hpp"
 #include "nnhal/core/result.hpp"
 #include "nnhal/model/model.hpp"
@@ -102,7 +102,7 @@ inline std::string operation_reason(const Model& model, const Subgraph& sg, cons
   const std::string name(to_string(operation.type));
   if (is_extension(operation.type)) {
     char code[48];
-    std::snprintf(code, sizeof code, "extension operation 0x%x", static_cast<unsigned>(operation.type));
+    nnhal::format(code, sizeof code, "extension operation 0x%x", static_cast<unsigned>(operation.type));
     if (v == HalVersion::V1_2) return std::string(code) + ": extensions exist since " + version_label(v);
     return std::string(code) + ": its row needs " + version_label(v);
   }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "nnhal/core/format.hpp"
 #include "nnhal/core/limits.hpp"
 #include "nnhal/core/result.hpp"
 #include "nnhal/model/model.hpp"
@@ -45,8 +46,8 @@ namespace detail {
 struct SubgraphName {
   char text[48];
   explicit SubgraphName(std::size_t index, bool is_main) noexcept {
-    if (is_main) std::snprintf(text, sizeof text, "main");
-    else std::snprintf(text, sizeof text, "referenced[%zu]", index);
+    if (is_main) nnhal::format(text, sizeof text, "main");
+    else nnhal::format(text, sizeof text, "referenced[%zu]", index);
   }
 };
 

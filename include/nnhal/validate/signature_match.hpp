@@ -2,9 +2,9 @@
 /// \file
 /// Matching an operation's operand types against the signatures of its table row.
 
-#include <cstdio>
 #include <optional>
 
+#include "nnhal/core/format.hpp"
 #include "nnhal/core/result.hpp"
 #include "nnhal/interface/extension.hpp"
 #include "nnhal/interface/operation_info.hpp"
@@ -48,8 +48,8 @@ inline void describe_types(const OperationView& op, bool outputs, char* buf, std
   std::size_t at = 0;
   const std::size_t n = outputs ? op.output_count() : op.input_count();
   auto put = [&](const char* s) {
-    const int w = std::snprintf(buf + at, cap - at, "%s", s);
-    if (w > 0) at = at + static_cast<std::size_t>(w) < cap ? at + static_cast<std::size_t>(w) : cap - 1;
+    const std::size_t w = nnhal::format(buf + at, cap - at, "%s", s);
+    at = at + w < cap ? at + w : cap - 1;
   };
   put("(");
   for (std::size_t i = 0; i < n && at + 1 < cap; ++i) {
@@ -57,7 +57,7 @@ inline void describe_types(const OperationView& op, bool outputs, char* buf, std
     const OperandType t = outputs ? op.output(i).type : op.input(i).type;
     if (is_extension(t)) {
       char ext[32];
-      std::snprintf(ext, sizeof ext, "EXTENSION(0x%x)", static_cast<unsigned>(t));
+      nnhal::format(ext, sizeof ext, "EXTENSION(0x%x)", static_cast<unsigned>(t));
       put(ext);
     } else {
       put(to_string(t).data());

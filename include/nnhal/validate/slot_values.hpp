@@ -7,10 +7,10 @@
 /// Values given at run time (model inputs) are still checked by the kernels.
 
 #include <cstdint>
-#include <cstdio>
 #include <optional>
 #include <span>
 
+#include "nnhal/core/format.hpp"
 #include "nnhal/core/result.hpp"
 #include "nnhal/interface/operation_info.hpp"
 #include "nnhal/interface/operation_view.hpp"
@@ -61,9 +61,9 @@ inline Status check_slot_values(const OperationInfo& info, const OperationView& 
     std::size_t at = 0;
     for (int v = 0; v < 32; ++v) {
       if (((set >> v) & 1u) == 0) continue;
-      const int w = std::snprintf(allowed + at, sizeof allowed - at, at == 0 ? "%d" : ", %d", v);
-      if (w < 0 || static_cast<std::size_t>(w) >= sizeof allowed - at) break;
-      at += static_cast<std::size_t>(w);
+      const std::size_t w = nnhal::format(allowed + at, sizeof allowed - at, at == 0 ? "%d" : ", %d", v);
+      if (w >= sizeof allowed - at) break;
+      at += w;
     }
     return NNHAL_INVALID("input %zu (%.*s, operand %" PRIu32 ") is %lld, it must be one of {%s}", i,
                          static_cast<int>(slot->name.size()), slot->name.data(), op.operation.inputs[i],
