@@ -72,8 +72,9 @@ cmake -S . -B "$build" "${first[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DNNHAL_BUILD_EXAMPLES=OFF -DNNHAL_BUILD_CALIBRATE=OFF -DNNHAL_INSTALL=OFF >/dev/null
 build_targets=()
 for t in "${targets[@]}"; do build_targets+=("nnhal_fuzz_$t"); done
-# One compiler at a time: a fuzz target with every kernel needs about 2 GB to compile.
-cmake --build "$build" -j1 --target "${build_targets[@]}"
+# validate_fuzz's kernels are compiled in parts (nnhal_fuzz_default_kernels) that build in
+# parallel; each compile takes up to about 2 GB.
+cmake --build "$build" -j"$jobs" --target "${build_targets[@]}"
 echo "fuzz: built ${targets[*]} in $(( $(date +%s) - build_start )) s"
 
 # Appended: a failed allocation is an error value the targets check, not a crash.

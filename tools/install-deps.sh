@@ -21,6 +21,10 @@ packages=(
   nlohmann-json3-dev  # conformance runner
   libbenchmark-dev    # benchmarks
   graphviz         # dot: the test that renders nnhal_cts --dump-dot output
+  gcc-arm-none-eabi               # Cortex-M7 cross compiler: examples/firmware, ctest firmware_qemu
+  libnewlib-arm-none-eabi         #   its C library (newlib, newlib-nano)
+  libstdc++-arm-none-eabi-newlib  #   its C++ library
+  qemu-system-arm                 # runs the firmware on the emulated mps2-an500 board
 )
 
 missing=()
