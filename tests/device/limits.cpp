@@ -12,6 +12,7 @@
 #include "nnhal/device/device.hpp"
 #include "nnhal/kernels/abs.hpp"
 #include "nnhal/kernels/add.hpp"
+#include "nnhal/kernels/if.hpp"
 #include "nnhal/kernels/resolve.hpp"
 #include "support/counting_allocator.hpp"
 
@@ -181,3 +182,71 @@ TEST_CASE("limits: a tensor of rank above NNHAL_MAX_RANK is valid but not suppor
 }
 
 }  // namespace nnhal::test::device_limits
+
+namespace nnhal::test::device_limits {
+using AddIf = KernelSet<Use<OperationType::ADD, kF32>, Use<OperationType::IF>>;
+
+/// main(c, x) = three IFs in a row, each c ? v + v : v + v over `n` floats, with branches of
+/// their own: each branch's output is a buffer of known size allocated when an execution is
+/// created (six of them), beside the arena (main's two temporaries between the IFs). No single
+/// operation touches more than three tensors and a scalar.
+template <int K = 0>
+Model if_add_model(std::uint32_t n) {
+  ModelBuilder b;
+  const OperandSpec spec{{n}};
+  auto branch = [&]<class Tag>(Tag*) {
+    auto g = b.add_subgraph<Tag, kF32>(spec);
+    const auto x = g.template input<0>();
+    return g.returns(g.template operation<OperationType::ADD, kF32>(spec, x, x, g.template scalar<OperandType::INT32>(0)));
+  };
+  const auto c = b.input<OperandType::TENSOR_BOOL8>({{1}});
+  const auto x = b.input<kF32>(spec);
+  const auto [y1] = b.if_(c, branch(static_cast<struct Then1*>(nullptr)), branch(static_cast<struct Else1*>(nullptr)), x);
+  const auto [y2] = b.if_(c, branch(static_cast<struct Then2*>(nullptr)), branch(static_cast<struct Else2*>(nullptr)), y1);
+  const auto [y3] = b.if_(c, branch(static_cast<struct Then3*>(nullptr)), branch(static_cast<struct Else3*>(nullptr)), y2);
+  b.output(y3);
+  return std::move(b).model();
+}
+}  // namespace nnhal::test::device_limits
+
+// Regression (found by validate_fuzz): the memory an execution fixes when it is created was
+// counted as the arena alone, so IF branch outputs (and WHILE buffers) of known size escaped the
+// device's memory limit and the fuzz target's own bound; a FILL of 757,935,405 halves in a branch
+// was allocated and written.
+TEST_CASE("limits: execution_bytes counts what creating an execution allocates, and the device's memory limit uses it") {
+  using namespace nnhal;
+  namespace dl = nnhal::test::device_limits;
+  constexpr std::uint32_t n = 1u << 16;  // 256 KiB per tensor
+  auto prepared = PreparedModel::prepare<dl::AddIf>(dl::if_add_model(n));
+  REQUIRE(prepared.has_value());
+  const std::uint64_t tensor = n * sizeof(float);
+  CHECK(prepared->arena_bytes() <= 2 * tensor);
+  CHECK(prepared->execution_bytes() >= prepared->arena_bytes() + 6 * tensor);
+  // Creating an execution holds at least that much, and not much more (its records and tables).
+  test::start_counting_allocations();
+  {
+    auto execution = prepared->create_execution();
+    REQUIRE(execution.has_value());
+  }
+  test::stop_counting_allocations();
+  const std::size_t peak = test::peak_counted_bytes();
+  if (peak != 0) {  // glibc tells block sizes; elsewhere the bound is not measured
+    CHECK(peak >= prepared->execution_bytes());
+    CHECK(peak < prepared->execution_bytes() + (std::size_t{64} << 10));  // records, tables
+  }
+
+  // The device refuses it with a limit above the arena and every operation's operands (so each
+  // operation is supported) but below what an execution really needs.
+  DeviceOptions<> options;
+  options.policy.memory_limit = 4 * tensor;
+  REQUIRE(prepared->execution_bytes() > options.policy.memory_limit);
+  Device<SteadyClock, dl::AddIf> device(options);
+  auto refused = device.prepare(dl::if_add_model(n));
+  REQUIRE_FALSE(refused.has_value());
+  CHECK(refused.error().status() == ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT);
+  CHECK(std::string(refused.error().c_str()).find("bytes of execution memory") != std::string::npos);
+  options.policy.memory_limit = prepared->execution_bytes();
+  Device<SteadyClock, dl::AddIf> roomy(options);
+  CHECK(roomy.prepare(dl::if_add_model(n)).has_value());
+}
+

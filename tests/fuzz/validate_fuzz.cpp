@@ -796,7 +796,7 @@ void run_one(const std::uint8_t* data, std::size_t size) {
     prepare_options.validation = options;
     auto prepared = PreparedModel::prepare(m, prepare_options);
     if (dump_enabled()) std::fprintf(stderr, "prepare: %s\n", prepared ? "ok" : prepared.error().c_str());
-    if (prepared && prepared->arena_bytes() <= (std::uint64_t{64} << 20)) {
+    if (prepared && prepared->execution_bytes() <= (std::uint64_t{64} << 20)) {
       RequestBox rb;
       build_request(r, m, rb);
       dump_request(rb.request);

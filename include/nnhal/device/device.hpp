@@ -282,10 +282,10 @@ class Device {
     options.reference_kernels = reference_kernels_;
     auto prepared = PreparedModel::prepare(model, kernels, options);
     if (!prepared) return std::move(prepared.error().prefix("prepare"));
-    if (policy_.memory_limit != 0 && prepared->arena_bytes() > policy_.memory_limit)
+    if (policy_.memory_limit != 0 && prepared->execution_bytes() > policy_.memory_limit)
       return Error::format(ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT,
                            "prepare: the model needs %llu bytes of execution memory, the device allows %llu",
-                           static_cast<unsigned long long>(prepared->arena_bytes()),
+                           static_cast<unsigned long long>(prepared->execution_bytes()),
                            static_cast<unsigned long long>(policy_.memory_limit));
     if (deadline && detail::passed(context_->clock.now(), *deadline))
       return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "prepare: the deadline passed while preparing");

@@ -34,7 +34,8 @@ struct SupportPolicy {
   std::function<bool(const OperationView&)> predicate;
   /// Largest number of bytes one operation may touch (the sizes of its inputs and outputs, as
   /// far as known when asked); 0 = no limit. Prepare also refuses a model whose execution
-  /// memory (plan arena) exceeds it.
+  /// memory (PreparedModel::execution_bytes: the arena, outputs of referenced subgraphs and
+  /// WHILE buffers of known size) exceeds it.
   std::uint64_t memory_limit = 0;
 
   /// Removes one operation / operand type. Codes outside the HAL 1.3 tables (OEM, extension or

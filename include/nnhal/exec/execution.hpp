@@ -31,6 +31,9 @@ struct PreparedCore {
   HalVersion version = HalVersion::V1_0;
   std::vector<SubgraphPlan> graphs;  ///< 0 = main, 1 + i = referenced[i]
   std::uint64_t arena_bytes = 0;     ///< all subgraphs' arenas, back to back
+  /// What an execution context allocates when it is created: the arena, the outputs of
+  /// referenced subgraphs whose size is known and the WHILE loops' double buffers of known size.
+  std::uint64_t execution_bytes = 0;
   std::uint32_t while_nodes = 0;
   /// Where kernels run pieces of their work (PrepareOptions::parallel); nullptr: the caller.
   Parallel* parallel = nullptr;
@@ -43,6 +46,32 @@ struct PreparedCore {
   /// link them all into a program whose kernel set says SetRowsOnly).
   const OperationRows* rows = nullptr;
 };
+
+/// PreparedCore::execution_bytes of `core` (its graphs planned, arena_bytes summed): what
+/// Execution::create reserves, counted the same way. Saturates at UINT64_MAX.
+inline std::uint64_t fixed_execution_bytes(const PreparedCore& core) noexcept {
+  std::uint64_t total = core.arena_bytes;
+  auto add = [&total](std::uint64_t bytes, std::uint64_t times) {
+    const std::uint64_t b = bytes == UINT64_MAX || (times != 0 && bytes > UINT64_MAX / times) ? UINT64_MAX : bytes * times;
+    total = b > UINT64_MAX - total ? UINT64_MAX : total + b;
+  };
+  for (std::size_t g = 0; g < core.graphs.size(); ++g) {
+    const SubgraphPlan& p = core.graphs[g];
+    if (g != 0)
+      for (std::uint32_t out : p.outputs)
+        if (p.operands[out].shape_known()) add(p.operands[out].required_bytes(), 1);
+    for (const Node& node : p.nodes) {
+      const auto* w = std::get_if<WhileNode>(&node);
+      if (w == nullptr) continue;
+      const SubgraphPlan& body = core.graphs[w->body];
+      for (std::size_t i = 0; i < w->carried; ++i) {
+        const RtOperand& rec = body.operands[body.outputs[i]];
+        if (rec.shape_known()) add(rec.required_bytes(), 2);
+      }
+    }
+  }
+  return total;
+}
 
 /// True when `now` is later than `deadline` (signed difference, so counters may wrap).
 template <class T>

@@ -116,6 +116,7 @@ class PreparedModel {
       core->arena_bytes += plan.arena_bytes;
     }
     core->while_nodes = counters.while_nodes;
+    core->execution_bytes = detail::fixed_execution_bytes(*core);
     NNHAL_VLOG(prepare, "prepared: HAL %s, %zu subgraph(s), %llu arena byte(s), %zu WHILE loop(s)",
                to_string(core->version).data(), core->graphs.size(),
                static_cast<unsigned long long>(core->arena_bytes), static_cast<std::size_t>(counters.while_nodes));
@@ -130,6 +131,12 @@ class PreparedModel {
   ExtensionList extensions() const noexcept { return core_->extensions; }
   /// Bytes of the arena every execution reserves for temporaries of known size.
   std::uint64_t arena_bytes() const noexcept { return core_->arena_bytes; }
+  /// Bytes every execution context allocates when it is created: the arena, plus the outputs
+  /// of referenced (IF / WHILE) subgraphs whose size preparation knows and the WHILE loops'
+  /// double buffers of known size. What a driver compares with its memory budget (Device's
+  /// SupportPolicy::memory_limit does); memory grown while running is bounded apart, by
+  /// Limits::max_dynamic_bytes.
+  std::uint64_t execution_bytes() const noexcept { return core_->execution_bytes; }
 
   /// Identity of the prepared plan: copies of one PreparedModel share it (a driver-managed
   /// buffer's roles name prepared models by it).
