@@ -136,45 +136,52 @@ HWY_INLINE void binary_clamped(const float* a, const float* b, float* out, std::
     binary_loop<Op, kLayout, true>(a, b, out, n, lo, hi);
 }
 
-template <Layout kLayout>
-HWY_INLINE void binary_dispatch(simd::BinaryOp op, const float* a, const float* b, float* out,
-                                std::size_t n, float lo, float hi) {
-  // One branch per call, outside the loops: each (op, layout, clamp) is its own loop.
-  switch (op) {
-    case simd::BinaryOp::Add:
-      return binary_clamped<AddF32, kLayout>(a, b, out, n, lo, hi);
-    case simd::BinaryOp::Sub:
-      return binary_clamped<SubF32, kLayout>(a, b, out, n, lo, hi);
-    case simd::BinaryOp::Mul:
-      return binary_clamped<MulF32, kLayout>(a, b, out, n, lo, hi);
-    case simd::BinaryOp::Div:
-      return binary_clamped<DivF32, kLayout>(a, b, out, n, lo, hi);
-  }
-}
+/// The functor of simd::BinaryOp `kOp`.
+template <simd::BinaryOp kOp>
+struct OpOf;
+template <>
+struct OpOf<simd::BinaryOp::Add> {
+  using type = AddF32;
+};
+template <>
+struct OpOf<simd::BinaryOp::Sub> {
+  using type = SubF32;
+};
+template <>
+struct OpOf<simd::BinaryOp::Mul> {
+  using type = MulF32;
+};
+template <>
+struct OpOf<simd::BinaryOp::Div> {
+  using type = DivF32;
+};
 
 }  // namespace elementwise_detail
 
-/// Target-specific body of simd::binary_f32.
-inline void BinaryF32(simd::BinaryOp op, const float* a, const float* b, bool b_scalar, float* out,
-                      std::size_t n, float lo, float hi) {
+/// Target-specific body of simd::binary_f32<kOp>.
+template <simd::BinaryOp kOp>
+void BinaryF32(const float* a, const float* b, bool b_scalar, float* out, std::size_t n, float lo,
+               float hi) {
   namespace ed = elementwise_detail;
+  using Op = typename ed::OpOf<kOp>::type;
   if (n == 0) return;
   if (b_scalar)
-    ed::binary_dispatch<ed::Layout::kScalarB>(op, a, b, out, n, lo, hi);
+    ed::binary_clamped<Op, ed::Layout::kScalarB>(a, b, out, n, lo, hi);
   else
-    ed::binary_dispatch<ed::Layout::kBoth>(op, a, b, out, n, lo, hi);
+    ed::binary_clamped<Op, ed::Layout::kBoth>(a, b, out, n, lo, hi);
 }
 
-/// Target-specific body of simd::binary_f32_scalar_first.
-inline void BinaryF32ScalarFirst(simd::BinaryOp op, float a, const float* b, float* out,
-                                 std::size_t n, float lo, float hi) {
+/// Target-specific body of simd::binary_f32_scalar_first<kOp>.
+template <simd::BinaryOp kOp>
+void BinaryF32ScalarFirst(float a, const float* b, float* out, std::size_t n, float lo, float hi) {
   namespace ed = elementwise_detail;
   if (n == 0) return;
-  ed::binary_dispatch<ed::Layout::kScalarA>(op, &a, b, out, n, lo, hi);
+  ed::binary_clamped<typename ed::OpOf<kOp>::type, ed::Layout::kScalarA>(&a, b, out, n, lo, hi);
 }
 
-/// This target's table of the family.
-inline constexpr simd::ElementwiseF32 kElementwiseF32{&BinaryF32, &BinaryF32ScalarFirst};
+/// This target's table of operation `kOp`: its entries reach kOp's loops only.
+template <simd::BinaryOp kOp>
+inline constexpr simd::ElementwiseF32 kElementwiseF32{&BinaryF32<kOp>, &BinaryF32ScalarFirst<kOp>};
 
 }  // namespace nnhal::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
