@@ -87,7 +87,10 @@ class PreparedModel {
     auto version = detail::validate_model_rows(model, validation, *kernels.rows);
     if (!version) return std::move(version.error());
     NNHAL_TRY(check_control_flow_depth(model, validation.limits));
-    auto core = std::make_shared<detail::PreparedCore>();
+    // Not make_shared: its control block answers get_deleter through type_info comparisons,
+    // which link libstdc++'s RTTI support (and strcmp) into -fno-rtti programs such as firmware.
+    // One more allocation, at prepare only.
+    std::shared_ptr<detail::PreparedCore> core(new detail::PreparedCore());
     core->owner = options.owner;
     core->model = model;
     core->version = *version;
