@@ -63,7 +63,7 @@ class PreparedModel {
   /// The same with the kernel table of a set resolved elsewhere.
   static Expected<PreparedModel> prepare(const Model& model, const KernelTable& kernels,
                                          const PrepareOptions& options = {}) {
-    if (options.trace == nullptr) [[likely]]
+    if (!kTraceEnabled || options.trace == nullptr) [[likely]]
       return prepare_untraced(model, kernels, options);
     Span span;
     span.kind = SpanKind::Prepare;
