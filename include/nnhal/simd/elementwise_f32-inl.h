@@ -98,18 +98,22 @@ HWY_NOINLINE void binary_loop(const float* a, const float* b, float* out, std::s
     const auto vlo = hn::Set(d, lo), vhi = hn::Set(d, hi);
     const auto va0 = hn::Set(d, a[0]), vb0 = hn::Set(d, b[0]);  // the broadcast side, if any
     // Four independent vectors per step keep the loads ahead of the stores (all four are read
-    // before any is written, which is also what keeps in-place operation correct).
-    for (; i + 4 * N <= n; i += 4 * N) {
-      const auto a0 = load<kScalarA>(d, va0, a, i), a1 = load<kScalarA>(d, va0, a, i + N);
-      const auto a2 = load<kScalarA>(d, va0, a, i + 2 * N),
-                 a3 = load<kScalarA>(d, va0, a, i + 3 * N);
-      const auto b0 = load<kScalarB>(d, vb0, b, i), b1 = load<kScalarB>(d, vb0, b, i + N);
-      const auto b2 = load<kScalarB>(d, vb0, b, i + 2 * N),
-                 b3 = load<kScalarB>(d, vb0, b, i + 3 * N);
-      hn::StoreU(clamp<kClamp>(Op::vec(a0, b0), vlo, vhi), d, out + i);
-      hn::StoreU(clamp<kClamp>(Op::vec(a1, b1), vlo, vhi), d, out + i + N);
-      hn::StoreU(clamp<kClamp>(Op::vec(a2, b2), vlo, vhi), d, out + i + 2 * N);
-      hn::StoreU(clamp<kClamp>(Op::vec(a3, b3), vlo, vhi), d, out + i + 3 * N);
+    // before any is written, which is also what keeps in-place operation correct). Not on
+    // HWY_SCALAR, whose "vector" is one float: there the loop below is the plain scalar loop,
+    // and a four-fold copy of it would only make every (operation, layout, clamp) loop larger.
+    if constexpr (HWY_TARGET != HWY_SCALAR) {
+      for (; i + 4 * N <= n; i += 4 * N) {
+        const auto a0 = load<kScalarA>(d, va0, a, i), a1 = load<kScalarA>(d, va0, a, i + N);
+        const auto a2 = load<kScalarA>(d, va0, a, i + 2 * N),
+                   a3 = load<kScalarA>(d, va0, a, i + 3 * N);
+        const auto b0 = load<kScalarB>(d, vb0, b, i), b1 = load<kScalarB>(d, vb0, b, i + N);
+        const auto b2 = load<kScalarB>(d, vb0, b, i + 2 * N),
+                   b3 = load<kScalarB>(d, vb0, b, i + 3 * N);
+        hn::StoreU(clamp<kClamp>(Op::vec(a0, b0), vlo, vhi), d, out + i);
+        hn::StoreU(clamp<kClamp>(Op::vec(a1, b1), vlo, vhi), d, out + i + N);
+        hn::StoreU(clamp<kClamp>(Op::vec(a2, b2), vlo, vhi), d, out + i + 2 * N);
+        hn::StoreU(clamp<kClamp>(Op::vec(a3, b3), vlo, vhi), d, out + i + 3 * N);
+      }
     }
     for (; i + N <= n; i += N)
       hn::StoreU(clamp<kClamp>(Op::vec(load<kScalarA>(d, va0, a, i), load<kScalarB>(d, vb0, b, i)),
