@@ -155,6 +155,16 @@ class GraphBuilderBase {
     return op.outputs;
   }
 
+  /// Appends an operation with one new TEMPORARY_VARIABLE output of type `out` shaped by `spec`;
+  /// returns its index.
+  std::uint32_t append_one(OperationType type, std::span<const std::uint32_t> inputs, OperandType out,
+                           const OperandSpec& spec) {
+    Operand o;
+    o.type = out;
+    set_spec(o, spec);
+    return append(type, inputs, &o, 1)[0];
+  }
+
   // Appends bytes to operandValues at the HAL alignment for their length (HAL13.md a.6).
   void set_value(std::uint32_t operand, const void* data, std::size_t bytes) {
     auto& values = model_->operandValues;
@@ -239,10 +249,7 @@ class GraphBuilder : public detail::GraphBuilderBase {
       return {};
     } else {
       const std::uint32_t ins[] = {inputs.index..., 0};
-      Operand out;
-      out.type = Out;
-      set_spec(out, out_spec);
-      return {append(Op, std::span(ins, sizeof...(Ts)), &out, 1)[0]};
+      return {append_one(Op, std::span(ins, sizeof...(Ts)), Out, out_spec)};
     }
   }
 
