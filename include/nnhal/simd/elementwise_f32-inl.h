@@ -180,7 +180,13 @@ template <simd::BinaryOp kOp>
 void BinaryF32ScalarFirst(float a, const float* b, float* out, std::size_t n, float lo, float hi) {
   namespace ed = elementwise_detail;
   if (n == 0) return;
-  ed::binary_clamped<typename ed::OpOf<kOp>::type, ed::Layout::kScalarA>(&a, b, out, n, lo, hi);
+  // ADD and MUL commute (IEEE a + b and b + a are the same value; at most a NaN's payload can
+  // differ), so they run the scalar-second loops with the operands swapped instead of loops of
+  // their own.
+  if constexpr (kOp == simd::BinaryOp::Add || kOp == simd::BinaryOp::Mul)
+    ed::binary_clamped<typename ed::OpOf<kOp>::type, ed::Layout::kScalarB>(b, &a, out, n, lo, hi);
+  else
+    ed::binary_clamped<typename ed::OpOf<kOp>::type, ed::Layout::kScalarA>(&a, b, out, n, lo, hi);
 }
 
 /// This target's table of operation `kOp`: its entries reach kOp's loops only.
