@@ -37,15 +37,14 @@ namespace {
 using nnhal::OperandType;
 using nnhal::OperationType;
 constexpr auto F32 = OperandType::TENSOR_FLOAT32;
-constexpr auto I32 = OperandType::TENSOR_INT32;
 
-/// The kernels compiled into the image: WHILE, FULLY_CONNECTED and ADD on float32, and what the
-/// loop counter needs (ADD and LESS on int32). SetRowsOnly: models are validated against these
-/// operations' rows only, so the image holds no other operation's signatures or rules.
-using Kernels = nnhal::KernelSet<nnhal::Use<OperationType::WHILE>,
-                                 nnhal::Use<OperationType::FULLY_CONNECTED, F32>,
-                                 nnhal::Use<OperationType::ADD, F32, I32>,
-                                 nnhal::Use<OperationType::LESS, I32>, nnhal::SetRowsOnly>;
+/// The kernels compiled into the image: WHILE, and FULLY_CONNECTED, ADD and LESS on float32 only
+/// (the loop counter is a float too, so no int32 kernel is linked). SetRowsOnly: models are
+/// validated against these operations' rows only, so the image holds no other operation's
+/// signatures or rules.
+using Kernels = nnhal::KernelSet<nnhal::Use<OperationType::WHILE>, nnhal::Use<OperationType::FULLY_CONNECTED, F32>,
+                                 nnhal::Use<OperationType::ADD, F32>, nnhal::Use<OperationType::LESS, F32>,
+                                 nnhal::SetRowsOnly>;
 
 /// The nnhal::Clock of this board: milliseconds of the SysTick counter. Differences of the
 /// wrapping 32-bit counter are taken as signed, which is right for intervals under 2^31 ms.
@@ -74,11 +73,12 @@ constexpr std::array<float, kUnits * kUnits> kWeights = {0.5f,  0.25f, 0.0f,  0.
 constexpr std::array<float, kUnits> kBias = {1.0f, -0.5f, 0.25f, 2.0f};
 constexpr std::array<float, kUnits> kAddend = {0.5f, 0.5f, -1.0f, 0.0f};
 constexpr std::array<float, kUnits> kStart = {1.0f, 2.0f, 3.0f, 4.0f};
+using Vector = std::array<float, kUnits>;
 
 /// The same computation in plain C++.
-std::array<float, kUnits> expected_result(std::array<float, kUnits> x, std::int32_t iterations) {
+Vector expected_result(Vector x, std::int32_t iterations) {
   for (std::int32_t i = 0; i < iterations; ++i) {
-    std::array<float, kUnits> y{};
+    Vector y{};
     for (std::uint32_t u = 0; u < kUnits; ++u) {
       float sum = kBias[u];
       for (std::uint32_t k = 0; k < kUnits; ++k) sum += kWeights[u * kUnits + k] * x[k];
@@ -92,39 +92,38 @@ std::array<float, kUnits> expected_result(std::array<float, kUnits> x, std::int3
 /// The model and the handles of its inputs and outputs.
 struct LoopModel {
   nnhal::Model model;
-  nnhal::OperandRef<I32> i0, limit;
-  nnhal::OperandRef<F32> x0, x;
-  nnhal::OperandRef<I32> i;
+  nnhal::OperandRef<F32> i0, x0, limit, i, x;
 };
 
 /// main(i0, x0, limit) = WHILE (i < limit) { i = i + 1; x = FC(x, W, b) + c }, returning (i, x).
+/// The counter i is a float32 [1]: i + 1 is exact up to 2^24, far beyond any count used here.
 LoopModel loop_model() {
   const nnhal::OperandSpec one{{1}};
   const nnhal::OperandSpec row{{1, kUnits}};
   nnhal::ModelBuilder b;
 
-  auto cond_b = b.add_subgraph<struct Cond, I32, F32, I32>(one, row, one);
+  auto cond_b = b.add_subgraph<struct Cond, F32, F32, F32>(one, row, one);
   const auto [ci, cx, climit] = cond_b.inputs();
   (void)cx;
   const auto cond = cond_b.returns(cond_b.operation<OperationType::LESS, OperandType::TENSOR_BOOL8>(one, ci, climit));
 
-  auto body_b = b.add_subgraph<struct Body, I32, F32, I32>(one, row, one);
+  auto body_b = b.add_subgraph<struct Body, F32, F32, F32>(one, row, one);
   const auto [bi, bx, blimit] = body_b.inputs();
   (void)blimit;
-  const std::int32_t step[1] = {1};
+  const float step[1] = {1.0f};
   const auto none = body_b.scalar<OperandType::INT32>(0);  // no fused activation
-  const auto next_i = body_b.operation<OperationType::ADD, I32>(one, bi, body_b.constant<I32>(step, one), none);
+  const auto next_i = body_b.operation<OperationType::ADD, F32>(one, bi, body_b.constant<F32>(step, one), none);
   const auto fc = body_b.operation<OperationType::FULLY_CONNECTED, F32>(
       row, bx, body_b.constant<F32>(kWeights, {{kUnits, kUnits}}), body_b.constant<F32>(kBias, {{kUnits}}), none);
   const auto next_x = body_b.operation<OperationType::ADD, F32>(row, fc, body_b.constant<F32>(kAddend, row), none);
   const auto body = body_b.returns(next_i, next_x);
 
-  const auto i0 = b.input<I32>(one);
+  const auto i0 = b.input<F32>(one);
   const auto x0 = b.input<F32>(row);
-  const auto limit = b.input<I32>(one);
+  const auto limit = b.input<F32>(one);
   const auto [i, x] = b.while_(cond, body, i0, x0, limit);
   b.output(i, x);
-  return {std::move(b).model(), i0, limit, x0, x, i};
+  return {std::move(b).model(), i0, x0, limit, i, x};
 }
 
 /// printf to the board's console, one line of at most 159 characters. newlib-nano's formatter
@@ -139,6 +138,12 @@ void print(const char* format, ...) {
   board_write(line);
 }
 
+/// Prints "what: message" and gives the exit code of a failed step.
+int fail(const char* what, const char* message) {
+  print("%s: %s\n", what, message);
+  return 1;
+}
+
 /// `v` with 6 decimals into `out` (the image has no floating-point printf).
 const char* fixed6(float v, char (&out)[24]) {
   const bool negative = v < 0;
@@ -147,7 +152,7 @@ const char* fixed6(float v, char (&out)[24]) {
   return out;
 }
 
-void print_vector(const char* name, std::span<const float> v) {
+void print_vector(const char* name, const Vector& v) {
   char a[24], b[24], c[24], d[24];
   print("%s = [%s, %s, %s, %s]\n", name, fixed6(v[0], a), fixed6(v[1], b), fixed6(v[2], c), fixed6(v[3], d));
 }
@@ -174,46 +179,37 @@ int main() {
   LoopModel m = loop_model();
   print("heap allocations: building the model %s\n", allocations.since_last());
 
-  auto prepared = nnhal::PreparedModel::prepare<Kernels>(m.model);
-  if (!prepared) {
-    print("prepare failed: %s\n", prepared.error().c_str());
-    return 1;
-  }
+  // The prepared model takes the model over (prepared->model() from here on): no second copy.
+  auto prepared = nnhal::PreparedModel::prepare<Kernels>(std::move(m.model));
+  if (!prepared) return fail("prepare failed", prepared.error().c_str());
   print("heap allocations: validating and preparing %s\n", allocations.since_last());
   auto execution = prepared->create_execution(TickClock{});
-  if (!execution) {
-    print("cannot create an execution: %s\n", execution.error().c_str());
-    return 1;
-  }
+  if (!execution) return fail("cannot create an execution", execution.error().c_str());
   print("heap allocations: creating the execution %s\n", allocations.since_last());
-  std::int32_t i0[1] = {0};
-  std::int32_t limit[1] = {kIterations};
-  std::array<float, kUnits> x0 = kStart;
-  std::int32_t i_out[1] = {0};
-  std::array<float, kUnits> x_out{};
-  nnhal::RequestBuilder rb(m.model);
-  for (auto s : {rb.input(m.i0, std::span<const std::int32_t>(i0)), rb.input(m.x0, std::span<const float>(x0)),
-                 rb.input(m.limit, std::span<const std::int32_t>(limit)), rb.output(m.i, std::span(i_out)),
-                 rb.output(m.x, std::span(x_out)), rb.ready()}) {
-    if (!s) {
-      print("request: %s\n", s.error().c_str());
-      return 1;
-    }
-  }
+  float i0[1] = {0.0f};
+  float limit[1] = {kIterations};
+  Vector x0 = kStart;
+  float i_out[1] = {0.0f};
+  Vector x_out{};
+  nnhal::RequestBuilder rb(prepared->model());
+  for (const nnhal::Status& s : {rb.input(m.i0, std::span<const float>(i0)), rb.input(m.x0, std::span<const float>(x0)),
+                                 rb.input(m.limit, std::span<const float>(limit)), rb.output(m.i, std::span(i_out)),
+                                 rb.output(m.x, std::span(x_out)), rb.ready()})
+    if (!s) return fail("request", s.error().c_str());
   print("heap allocations: the request %s\n", allocations.since_last());
 
   // 1. The result, checked against the plain loops.
   int failures = 0;
+  const Vector expected = expected_result(kStart, kIterations);
   for (int run = 1; run <= 2; ++run) {
     x_out = {};
-    i_out[0] = 0;
+    i_out[0] = 0.0f;
     const auto status = execution->run(rb.request());
     const char* made = allocations.since_last();
     if (!status) {
-      print("run %d failed: %s\n", run, status.error().c_str());
-      return 1;
+      print("run %d ", run);
+      return fail("failed", status.error().c_str());
     }
-    const auto expected = expected_result(kStart, kIterations);
     const bool ok = i_out[0] == kIterations && std::memcmp(x_out.data(), expected.data(), sizeof expected) == 0;
     print_vector("x", x_out);
     print_vector("expected", expected);
@@ -222,38 +218,37 @@ int main() {
     if (!ok) ++failures;
   }
 
-  // 2. Time per iteration: more iterations until the loop runs for at least 100 ticks.
-  TickClock clock;
+  // 2. Time per iteration: more iterations until the loop runs for at least 100 ticks (counts
+  //    up to 2^24, all exact in float32).
   for (std::int32_t n = 1000; n <= (1 << 24); n *= 4) {
-    limit[0] = n;
-    const auto start = clock.now();
+    limit[0] = static_cast<float>(n);
+    const std::uint32_t start = board_ticks();
     const auto status = execution->run(rb.request());
-    const auto elapsed = clock.now() - start;
-    if (!status || i_out[0] != n) {
-      print("timing run of %ld iterations failed: %s\n", static_cast<long>(n), status ? "wrong count" : status.error().c_str());
-      return 1;
+    const std::uint32_t ms = board_ticks() - start;
+    if (!status || i_out[0] != limit[0]) {
+      print("timing run of %ld iterations ", static_cast<long>(n));
+      return fail("failed", status ? "wrong count" : status.error().c_str());
     }
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count();
     if (ms >= 100) {
-      const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count() / n;
-      print("time per loop iteration: %ld ns (%ld iterations in %ld ms)\n", static_cast<long>(ns), static_cast<long>(n),
-            static_cast<long>(ms));
+      const float ns = static_cast<float>(ms) * 1e6f / static_cast<float>(n);
+      print("time per loop iteration: %ld ns (%ld iterations in %lu ms)\n", static_cast<long>(ns), static_cast<long>(n),
+            static_cast<unsigned long>(ms));
       break;
     }
   }
   print("heap allocations during the timing runs: %s\n", allocations.since_last());
 
-  // 3. A loop that does not end by itself: i < 2^31 - 1 holds for longer than anything runs
-  //    here, so the 100 ms loop timeout has to stop it.
-  limit[0] = std::numeric_limits<std::int32_t>::max();
+  // 3. A loop that does not end by itself: i < infinity always holds (i + 1 stops growing at
+  //    2^24), so the 100 ms loop timeout has to stop it.
+  limit[0] = std::numeric_limits<float>::infinity();
   nnhal::ExecuteOptions<TickClock> options;
   options.loop_timeout = std::chrono::milliseconds(100);
-  const auto start = clock.now();
+  const std::uint32_t start = board_ticks();
   const auto endless = execution->run(rb.request(), options);
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(clock.now() - start).count();
+  const std::uint32_t ms = board_ticks() - start;
   const bool timed_out = !endless && endless.error().status() == nnhal::ErrorStatus::MISSED_DEADLINE_TRANSIENT;
-  print("endless loop, 100 ms loop timeout: %s after %ld ms; heap allocations during the run: %s\n",
-        endless ? "NONE" : nnhal::to_string(endless.error().status()).data(), static_cast<long>(ms),
+  print("endless loop, 100 ms loop timeout: %s after %lu ms; heap allocations during the run: %s\n",
+        endless ? "NONE" : nnhal::to_string(endless.error().status()).data(), static_cast<unsigned long>(ms),
         allocations.since_last());
   if (!timed_out) ++failures;
 

@@ -125,3 +125,40 @@ TEST_CASE("prepare rejects an invalid model and a shape the model contradicts") 
   REQUIRE_FALSE(q.has_value());
   CHECK(q.error().message().find("declared") != std::string_view::npos);
 }
+
+TEST_CASE("prepare(Model&&) takes the model over and prepares it as prepare(const Model&) does") {
+  const nnhal::Model original = chain(3, {4}, {4}, {4});
+  auto copied = nnhal::PreparedModel::prepare(original);
+  nnhal::Model owned = original;
+  auto moved = nnhal::PreparedModel::prepare(std::move(owned));
+  REQUIRE(copied.has_value());
+  REQUIRE(moved.has_value());
+  // The prepared model is the one given: same operands, operations and constants.
+  CHECK(moved->model().main.operands.size() == original.main.operands.size());
+  CHECK(moved->model().main.operations.size() == original.main.operations.size());
+  CHECK(moved->model().operandValues == original.operandValues);
+  CHECK(moved->arena_bytes() == copied->arena_bytes());
+  CHECK(moved->version() == copied->version());
+  auto run = [](nnhal::PreparedModel& p) {
+    auto execution = p.create_execution();
+    REQUIRE(execution.has_value());
+    float data[8] = {1, 2, 3, 4, 0, 0, 0, 0};
+    nnhal::Request request;
+    request.pools.push_back({{reinterpret_cast<std::byte*>(data), sizeof data}, 0});
+    request.inputs = {{false, {0, 0, 16}, {}}};
+    request.outputs = {{false, {0, 16, 16}, {}}};
+    REQUIRE(execution->run(request).has_value());
+    return std::vector<float>(data + 4, data + 8);
+  };
+  CHECK(run(*moved) == std::vector<float>{4, 5, 6, 7});
+  CHECK(run(*moved) == run(*copied));
+  // An invalid model is refused with the same error either way.
+  const nnhal::Model bad = chain(1, {2}, {}, {3});
+  auto by_copy = nnhal::PreparedModel::prepare(bad);
+  nnhal::Model bad_owned = bad;
+  auto by_move = nnhal::PreparedModel::prepare(std::move(bad_owned));
+  REQUIRE_FALSE(by_copy.has_value());
+  REQUIRE_FALSE(by_move.has_value());
+  CHECK(by_move.error().status() == by_copy.error().status());
+  CHECK(by_move.error().message() == by_copy.error().message());
+}

@@ -110,12 +110,13 @@ TEST_CASE("simd::compiled_targets: best first, the static target included, table
     has_static = has_static || t.target == HWY_STATIC_TARGET;
     if (!HWY_HAVE_SCALABLE) CHECK(t.lanes_f32() == expected_lanes(t.target));
     // Each family has this target's table, distinct from every other target's.
-    CHECK((simd::elementwise_f32(t.target).binary != nullptr));  // (doctest cannot print
-    CHECK((simd::elementwise_f32(t.target).binary_scalar_first != nullptr));  // fn pointers)
+    CHECK((simd::elementwise_f32<simd::BinaryOp::Add>(t.target).binary != nullptr));  // (doctest cannot
+    CHECK((simd::elementwise_f32<simd::BinaryOp::Add>(t.target).binary_scalar_first != nullptr));  // print fn ptrs)
     CHECK((simd::fully_connected_f32_table(t.target).run != nullptr));
     for (const simd::TargetInfo& other : targets)
       if (other.target != t.target)
-        CHECK((&simd::elementwise_f32(t.target) != &simd::elementwise_f32(other.target)));
+        CHECK((&simd::elementwise_f32<simd::BinaryOp::Add>(t.target) !=
+               &simd::elementwise_f32<simd::BinaryOp::Add>(other.target)));
   }
   CHECK(has_static);
   MESSAGE("compiled targets this CPU runs: ", [&] {
@@ -131,7 +132,7 @@ TEST_CASE("simd::chosen picks the best supported compiled target, once") {
   CHECK(chosen.target == simd::compiled_targets().front().target);
   CHECK(simd::chosen_target() == chosen.target);
   // A family's default table is the chosen target's.
-  CHECK((&simd::elementwise_f32() == &simd::elementwise_f32(chosen.target)));
+  CHECK((&simd::elementwise_f32<simd::BinaryOp::Mul>() == &simd::elementwise_f32<simd::BinaryOp::Mul>(chosen.target)));
   CHECK((&simd::fully_connected_f32_table() == &simd::fully_connected_f32_table(chosen.target)));
   CHECK(std::strcmp(simd::target_name(), chosen.name) == 0);
   CHECK(simd::lanes_f32() == chosen.lanes_f32());

@@ -1,4 +1,5 @@
-// nnhal::simd::binary_f32 / binary_f32_scalar_first (include/nnhal/simd/elementwise_f32.hpp)
+// nnhal::simd::binary_f32 / binary_f32_scalar_first (include/nnhal/simd/elementwise_f32.hpp), through each
+// operation's own table (elementwise_f32<BinaryOp>),
 // against the FLOAT32 reference formula of ADD/SUB/MUL/DIV: reference_f32<Op> computes
 // FloatRange::apply(Op::apply(a, b)) per element, and so does the loop below, with the same
 // functors. The SIMD results must be identical (bit for bit; NaN may differ only in payload),
@@ -40,11 +41,11 @@ std::vector<float> expected(const std::vector<float>& a, const std::vector<float
 template <class Op>
 void run(const st::Target& t, Layout layout, const float* a, const float* b, float* out,
          std::size_t n, FloatRange r) {
-  const nnhal::simd::ElementwiseF32& k = nnhal::simd::elementwise_f32(t.target);
+  const nnhal::simd::ElementwiseF32& k = nnhal::simd::elementwise_f32<Op::simd_op>(t.target);
   if (layout == Layout::kScalarA)
-    k.binary_scalar_first(Op::simd_op, a[0], b, out, n, r.min, r.max);
+    k.binary_scalar_first(a[0], b, out, n, r.min, r.max);
   else
-    k.binary(Op::simd_op, a, b, layout == Layout::kScalarB, out, n, r.min, r.max);
+    k.binary(a, b, layout == Layout::kScalarB, out, n, r.min, r.max);
 }
 
 /// Activation ranges: NONE, RELU, RELU1, RELU6.
@@ -189,13 +190,31 @@ TEST_CASE("simd::binary_f32 clamp keeps NaN, -0.0 and the bounds exactly as the 
   };
   st::for_each_target([&](const st::Target& t) {
     std::vector<float> out(a.size());
-    nnhal::simd::elementwise_f32(t.target).binary(nnhal::simd::BinaryOp::Sub, a.data(), b.data(),
-                                                  false, out.data(), a.size(), 0.0f, 6.0f);
+    nnhal::simd::elementwise_f32<nnhal::simd::BinaryOp::Sub>(t.target).binary(a.data(), b.data(), false,
+                                                                               out.data(), a.size(), 0.0f, 6.0f);
     check(out);
   });
   // The public entry point, through the chosen target.
   std::vector<float> out(a.size());
-  nnhal::simd::binary_f32(nnhal::simd::BinaryOp::Sub, a.data(), b.data(), false, out.data(),
-                          a.size(), 0.0f, 6.0f);
+  nnhal::simd::binary_f32<nnhal::simd::BinaryOp::Sub>(a.data(), b.data(), false, out.data(), a.size(), 0.0f,
+                                                      6.0f);
   check(out);
+}
+
+TEST_CASE("simd::elementwise_f32: each operation has its own table, its own entry points") {
+  using nnhal::simd::BinaryOp;
+  using nnhal::simd::elementwise_f32;
+  st::for_each_target([](const st::Target& t) {
+    const nnhal::simd::ElementwiseF32* tables[] = {&elementwise_f32<BinaryOp::Add>(t.target),
+                                                   &elementwise_f32<BinaryOp::Sub>(t.target),
+                                                   &elementwise_f32<BinaryOp::Mul>(t.target),
+                                                   &elementwise_f32<BinaryOp::Div>(t.target)};
+    for (std::size_t i = 0; i < 4; ++i)
+      for (std::size_t j = 0; j < 4; ++j) {
+        if (i == j) continue;
+        CHECK((tables[i] != tables[j]));
+        CHECK((tables[i]->binary != tables[j]->binary));  // (doctest cannot print fn pointers)
+        CHECK((tables[i]->binary_scalar_first != tables[j]->binary_scalar_first));
+      }
+  });
 }

@@ -6,7 +6,7 @@
 ///   - every Highway target compiled into the test binary that this CPU can run
 ///     (for_each_target over simd::compiled_targets(), not only the one simd::chosen()
 ///     picked; the test takes the family's table of each target, e.g.
-///     simd::elementwise_f32(t.target)), each failure naming the target and its vector width N;
+///     simd::fully_connected_f32_table(t.target)), each failure naming the target and its vector width N;
 ///   - sizes below, at and above N, with tails: 0, 1, 2, 3, N-1, N, N+1, 2N+3, 4N+5 (past a
 ///     4-vector unrolled step), 1000, 4099 (sizes(N)), or any list the test passes;
 ///   - unaligned data: every input and output starts 0, 1 or 3 floats after a 64-byte boundary

@@ -92,16 +92,115 @@ constexpr void report_inputs() {
 constexpr std::size_t while_output_count(std::size_t m, std::size_t n) noexcept {
   return m == kAllOutputs || m > n ? n : m;
 }
+
+/// What GraphBuilder<G> does without its subgraph tag G: adding operands, operations, values and
+/// inputs and outputs to the model. Kept out of the template so that a program compiles it once,
+/// not once per subgraph tag (a WHILE with a condition and a body has three).
+class GraphBuilderBase {
+ public:
+  GraphBuilderBase(Model& model, std::uint32_t graph) noexcept : model_(&model), graph_(graph) {}
+
+  /// Adds `memory` to the model's memory pools and returns its index, for constant_reference().
+  /// The memory is not copied: it must outlive the model and everything prepared from it.
+  std::uint32_t pool(Memory memory) {
+    model_->pools.push_back(memory);
+    return static_cast<std::uint32_t>(model_->pools.size() - 1);
+  }
+
+ protected:
+  Subgraph& graph() noexcept { return graph_ == 0 ? model_->main : model_->referenced[graph_ - 1]; }
+
+  static void set_spec(Operand& op, const OperandSpec& spec) {
+    op.dimensions = spec.dims;
+    op.scale = spec.scale;
+    op.zeroPoint = spec.zero_point;
+  }
+
+  std::uint32_t add_operand(OperandType t, const OperandSpec& spec, OperandLifeTime lifetime) {
+    Operand op;
+    op.type = t;
+    set_spec(op, spec);
+    op.lifetime = lifetime;
+    graph().operands.push_back(std::move(op));
+    return static_cast<std::uint32_t>(graph().operands.size() - 1);
+  }
+
+  /// A SUBGRAPH operand naming Model::referenced[index].
+  std::uint32_t subgraph_operand(std::uint32_t referenced_index) {
+    const auto i = add_operand(OperandType::SUBGRAPH, {}, OperandLifeTime::SUBGRAPH);
+    graph().operands[i].location = {0, referenced_index, 0};
+    return i;
+  }
+
+  /// Appends an operation with `count` new TEMPORARY_VARIABLE outputs shaped as `outputs`
+  /// (type, dimensions, quantization); returns their indexes.
+  std::vector<std::uint32_t> append(OperationType type, std::span<const std::uint32_t> inputs,
+                                    const Operand* outputs, std::size_t count) {
+    Operation op;
+    op.type = type;
+    op.inputs.assign(inputs.begin(), inputs.end());
+    for (std::uint32_t i : op.inputs) ++graph().operands[i].numberOfConsumers;
+    for (std::size_t k = 0; k < count; ++k) {
+      Operand o;
+      o.type = outputs[k].type;
+      o.dimensions = outputs[k].dimensions;
+      o.scale = outputs[k].scale;
+      o.zeroPoint = outputs[k].zeroPoint;
+      o.channelQuant = outputs[k].channelQuant;
+      o.lifetime = OperandLifeTime::TEMPORARY_VARIABLE;
+      graph().operands.push_back(std::move(o));
+      op.outputs.push_back(static_cast<std::uint32_t>(graph().operands.size() - 1));
+    }
+    graph().operations.push_back(op);
+    return op.outputs;
+  }
+
+  /// Appends an operation with one new TEMPORARY_VARIABLE output of type `out` shaped by `spec`;
+  /// returns its index.
+  std::uint32_t append_one(OperationType type, std::span<const std::uint32_t> inputs, OperandType out,
+                           const OperandSpec& spec) {
+    Operand o;
+    o.type = out;
+    set_spec(o, spec);
+    return append(type, inputs, &o, 1)[0];
+  }
+
+  // Appends bytes to operandValues at the HAL alignment for their length (HAL13.md a.6).
+  void set_value(std::uint32_t operand, const void* data, std::size_t bytes) {
+    auto& values = model_->operandValues;
+    const std::size_t align = bytes < 2 ? 1 : bytes < 4 ? 2 : 4;
+    const std::size_t offset = (values.size() + align - 1) / align * align;
+    values.resize(offset + bytes);
+    if (bytes != 0) std::memcpy(values.data() + offset, data, bytes);
+    graph().operands[operand].location = {0, static_cast<std::uint32_t>(offset),
+                                          static_cast<std::uint32_t>(bytes)};
+  }
+
+  void mark_output(std::uint32_t operand) {
+    graph().operands[operand].lifetime = OperandLifeTime::SUBGRAPH_OUTPUT;
+    graph().outputIndexes.push_back(operand);
+  }
+
+  std::uint32_t add_input(OperandType t, const OperandSpec& spec) {
+    const auto i = add_operand(t, spec, OperandLifeTime::SUBGRAPH_INPUT);
+    graph().inputIndexes.push_back(i);
+    return i;
+  }
+
+  Model* model_;
+  std::uint32_t graph_;
+};
+
 }  // namespace detail
 
 /// Builds one subgraph (tagged G) of a Model: the main one (ModelBuilder) or a referenced one
 /// (SubgraphBuilder). Every handle it takes must be of subgraph G; every handle it returns is.
 template <class G>
-class GraphBuilder {
+class GraphBuilder : public detail::GraphBuilderBase {
  public:
   using tag = G;
 
-  GraphBuilder(Model& model, std::uint32_t graph) noexcept : model_(&model), graph_(graph) {}
+  GraphBuilder(Model& model, std::uint32_t graph) noexcept : GraphBuilderBase(model, graph) {}
 
   /// A constant tensor of type T holding `values` (copied into the model).
   template <OperandType T>
@@ -110,13 +209,6 @@ class GraphBuilder {
     const auto i = add_operand(T, spec, OperandLifeTime::CONSTANT_COPY);
     set_value(i, values.data(), values.size_bytes());
     return {i};
-  }
-
-  /// Adds `memory` to the model's memory pools and returns its index, for constant_reference().
-  /// The memory is not copied: it must outlive the model and everything prepared from it.
-  std::uint32_t pool(Memory memory) {
-    model_->pools.push_back(memory);
-    return static_cast<std::uint32_t>(model_->pools.size() - 1);
   }
 
   /// A constant tensor of type T whose `length` bytes stay at `offset` in memory pool `pool`
@@ -157,10 +249,7 @@ class GraphBuilder {
       return {};
     } else {
       const std::uint32_t ins[] = {inputs.index..., 0};
-      Operand out;
-      out.type = Out;
-      set_spec(out, out_spec);
-      return {append(Op, std::span(ins, sizeof...(Ts)), &out, 1)[0]};
+      return {append_one(Op, std::span(ins, sizeof...(Ts)), Out, out_spec)};
     }
   }
 
@@ -272,53 +361,6 @@ class GraphBuilder {
   }
 
  protected:
-  Subgraph& graph() noexcept { return graph_ == 0 ? model_->main : model_->referenced[graph_ - 1]; }
-
-  static void set_spec(Operand& op, const OperandSpec& spec) {
-    op.dimensions = spec.dims;
-    op.scale = spec.scale;
-    op.zeroPoint = spec.zero_point;
-  }
-
-  std::uint32_t add_operand(OperandType t, const OperandSpec& spec, OperandLifeTime lifetime) {
-    Operand op;
-    op.type = t;
-    set_spec(op, spec);
-    op.lifetime = lifetime;
-    graph().operands.push_back(std::move(op));
-    return static_cast<std::uint32_t>(graph().operands.size() - 1);
-  }
-
-  /// A SUBGRAPH operand naming Model::referenced[index].
-  std::uint32_t subgraph_operand(std::uint32_t referenced_index) {
-    const auto i = add_operand(OperandType::SUBGRAPH, {}, OperandLifeTime::SUBGRAPH);
-    graph().operands[i].location = {0, referenced_index, 0};
-    return i;
-  }
-
-  /// Appends an operation with `count` new TEMPORARY_VARIABLE outputs shaped as `outputs`
-  /// (type, dimensions, quantization); returns their indexes.
-  std::vector<std::uint32_t> append(OperationType type, std::span<const std::uint32_t> inputs,
-                                    const Operand* outputs, std::size_t count) {
-    Operation op;
-    op.type = type;
-    op.inputs.assign(inputs.begin(), inputs.end());
-    for (std::uint32_t i : op.inputs) ++graph().operands[i].numberOfConsumers;
-    for (std::size_t k = 0; k < count; ++k) {
-      Operand o;
-      o.type = outputs[k].type;
-      o.dimensions = outputs[k].dimensions;
-      o.scale = outputs[k].scale;
-      o.zeroPoint = outputs[k].zeroPoint;
-      o.channelQuant = outputs[k].channelQuant;
-      o.lifetime = OperandLifeTime::TEMPORARY_VARIABLE;
-      graph().operands.push_back(std::move(o));
-      op.outputs.push_back(static_cast<std::uint32_t>(graph().operands.size() - 1));
-    }
-    graph().operations.push_back(op);
-    return op.outputs;
-  }
-
   /// Appends IF / WHILE whose outputs are shaped as the first outputs of `like` (a branch or
   /// the body), as many as Result holds.
   template <class Result>
@@ -331,17 +373,6 @@ class GraphBuilder {
     return [&]<std::size_t... K>(std::index_sequence<K...>) {
       return Result(std::tuple_element_t<K, Result>{outs[K]}...);
     }(std::make_index_sequence<n>{});
-  }
-
-  // Appends bytes to operandValues at the HAL alignment for their length (HAL13.md a.6).
-  void set_value(std::uint32_t operand, const void* data, std::size_t bytes) {
-    auto& values = model_->operandValues;
-    const std::size_t align = bytes < 2 ? 1 : bytes < 4 ? 2 : 4;
-    const std::size_t offset = (values.size() + align - 1) / align * align;
-    values.resize(offset + bytes);
-    if (bytes != 0) std::memcpy(values.data() + offset, data, bytes);
-    graph().operands[operand].location = {0, static_cast<std::uint32_t>(offset),
-                                          static_cast<std::uint32_t>(bytes)};
   }
 
   /// Marks operand handles as the subgraph's outputs, in order (reporting one of another
@@ -358,20 +389,6 @@ class GraphBuilder {
       return true;
     }
   }
-
-  void mark_output(std::uint32_t operand) {
-    graph().operands[operand].lifetime = OperandLifeTime::SUBGRAPH_OUTPUT;
-    graph().outputIndexes.push_back(operand);
-  }
-
-  std::uint32_t add_input(OperandType t, const OperandSpec& spec) {
-    const auto i = add_operand(t, spec, OperandLifeTime::SUBGRAPH_INPUT);
-    graph().inputIndexes.push_back(i);
-    return i;
-  }
-
-  Model* model_;
-  std::uint32_t graph_;
 };
 
 /// Builds the referenced subgraph tagged Tag whose inputs have types Ins... (created with it,

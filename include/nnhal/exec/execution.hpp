@@ -201,6 +201,8 @@ class Execution {
   /// Bytes of buffers grown while running (Limits::max_dynamic_bytes).
   std::uint64_t dynamic_bytes_ = 0;
   TraceSink* trace_ = nullptr;  ///< ExecuteOptions::trace of the current run
+  /// Whether the current run hands out spans (never with NNHAL_TRACE_ENABLED=0).
+  bool tracing() const noexcept { return kTraceEnabled && trace_ != nullptr; }
 };
 
 template <Clock C>
@@ -458,7 +460,7 @@ Status Execution<C>::run_nodes(std::uint32_t g) {
     const Node& node = nodes[k];
     // Inside loops the deadline is checked once per iteration instead.
     if (deadline_ && loop_depth_ == 0) NNHAL_TRY(check_deadline());
-    if (trace_ != nullptr) [[unlikely]] {
+    if (tracing()) [[unlikely]] {
       Span span;
       span.kind = SpanKind::Node;
       span.operation = std::visit(detail::Overloaded{
@@ -658,7 +660,7 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
   // Tracing: a span per iteration that finishes, emitted when the next one starts or the loop
   // ends (a failing iteration ends the WHILE node's span with its error instead).
   Span iteration_span;
-  if (trace_ != nullptr) [[unlikely]] {
+  if (tracing()) [[unlikely]] {
     iteration_span.kind = SpanKind::Iteration;
     iteration_span.name = "WHILE iteration";
     iteration_span.operation = OperationType::WHILE;
@@ -676,10 +678,10 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
     iteration_span.begin_ns = now;
   };
   for (std::uint64_t iteration = 0;; ++iteration) {
-    if (trace_ != nullptr) [[unlikely]]
+    if (tracing()) [[unlikely]]
       end_iteration(iteration);
     // With tracing on, every iteration takes the general path (the direct one has no spans).
-    if (ws.direct && iteration >= 2 && trace_ == nullptr) {
+    if (ws.direct && iteration >= 2 && !tracing()) {
       NNHAL_TRY(run_direct(ws, iteration, start, exact_from));
       NNHAL_VLOG(control,
                  "WHILE in subgraph %" PRIu32 ": finished (direct kernel calls from iteration 2)",
@@ -704,7 +706,7 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
     if (ws.condition == 0) {
       if (rebind_data_only)
         for (std::size_t i = 0; i < carried; ++i) ws.current[i].data = ws.rebind[i].buffer[previous];
-      if (trace_ != nullptr) [[unlikely]]
+      if (tracing()) [[unlikely]]
         end_iteration(iteration + 1);
       NNHAL_VLOG(control, "WHILE in subgraph %" PRIu32 ": %llu iteration(s)", g,
                  static_cast<unsigned long long>(iteration));
@@ -765,8 +767,8 @@ void Execution<C>::finish_output_shapes(const Status& result) {
 
 template <Clock C>
 Status Execution<C>::run(const Request& request, const ExecuteOptions<C>& options) {
-  trace_ = options.trace;
-  if (trace_ == nullptr) [[likely]]
+  trace_ = kTraceEnabled ? options.trace : nullptr;
+  if (!tracing()) [[likely]]
     return run_request(request, options);
   Span span;
   span.kind = SpanKind::Execution;

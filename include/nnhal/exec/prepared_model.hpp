@@ -43,6 +43,7 @@ class PreparedModel;
 template <class Set>
 struct Runtime {
   static Expected<PreparedModel> prepare(const Model& model, const PrepareOptions& options);
+  static Expected<PreparedModel> prepare(Model&& model, const PrepareOptions& options);
   static Expected<std::vector<bool>> supported_operations(const Model& model, const ValidationOptions& options,
                                                           detail::SupportQuery::Filter allowed);
 };
@@ -60,36 +61,58 @@ class PreparedModel {
     return Runtime<Set>::prepare(model, options);
   }
 
+  /// The same, taking the model over instead of copying it (the prepared model() is it): no
+  /// second copy of its operands and constants in memory, and a program that only prepares
+  /// models this way has no code to copy one.
+  template <class Set = AllKernels>
+  static Expected<PreparedModel> prepare(Model&& model, const PrepareOptions& options = {}) {
+    return Runtime<Set>::prepare(std::move(model), options);
+  }
+
   /// The same with the kernel table of a set resolved elsewhere.
   static Expected<PreparedModel> prepare(const Model& model, const KernelTable& kernels,
                                          const PrepareOptions& options = {}) {
-    if (options.trace == nullptr) [[likely]]
-      return prepare_untraced(model, kernels, options);
-    Span span;
-    span.kind = SpanKind::Prepare;
-    span.name = "prepare";
-    span.begin_ns = options.trace->now_ns();
-    auto prepared = prepare_untraced(model, kernels, options);
-    span.end_ns = options.trace->now_ns();
-    span.status = prepared ? ErrorStatus::NONE : prepared.error().status();
-    options.trace->span(span);
-    return prepared;
+    return prepare_traced(model, kernels, options);
+  }
+  static Expected<PreparedModel> prepare(Model&& model, const KernelTable& kernels,
+                                         const PrepareOptions& options = {}) {
+    return prepare_traced(std::move(model), kernels, options);
   }
 
   /// The model's minimum HAL version.
   HalVersion version() const noexcept { return core_->version; }
 
  private:
-  static Expected<PreparedModel> prepare_untraced(const Model& model, const KernelTable& kernels,
+  /// M: const Model& (copied into the prepared model) or Model (moved into it).
+  template <class M>
+  static Expected<PreparedModel> prepare_traced(M&& model, const KernelTable& kernels, const PrepareOptions& options) {
+    if (!kTraceEnabled || options.trace == nullptr) [[likely]]
+      return prepare_untraced(std::forward<M>(model), kernels, options);
+    Span span;
+    span.kind = SpanKind::Prepare;
+    span.name = "prepare";
+    span.begin_ns = options.trace->now_ns();
+    auto prepared = prepare_untraced(std::forward<M>(model), kernels, options);
+    span.end_ns = options.trace->now_ns();
+    span.status = prepared ? ErrorStatus::NONE : prepared.error().status();
+    options.trace->span(span);
+    return prepared;
+  }
+
+  template <class M>
+  static Expected<PreparedModel> prepare_untraced(M&& model, const KernelTable& kernels,
                                                   const PrepareOptions& options) {
     ValidationOptions validation = options.validation;
     if (validation.extensions.empty()) validation.extensions = kernels.extensions;
     auto version = detail::validate_model_rows(model, validation, *kernels.rows);
     if (!version) return std::move(version.error());
     NNHAL_TRY(check_control_flow_depth(model, validation.limits));
-    auto core = std::make_shared<detail::PreparedCore>();
+    // Not make_shared: its control block answers get_deleter through type_info comparisons,
+    // which link libstdc++'s RTTI support (and strcmp) into -fno-rtti programs such as firmware.
+    // One more allocation, at prepare only.
+    std::shared_ptr<detail::PreparedCore> core(new detail::PreparedCore());
     core->owner = options.owner;
-    core->model = model;
+    core->model = std::forward<M>(model);  // validated above; only read through core->model below
     core->version = *version;
     const Model& m = core->model;
     core->graphs.resize(1 + m.referenced.size());
@@ -172,6 +195,11 @@ Expected<HalVersion> validate_model(const Model& model, ValidationOptions option
 template <class Set>
 Expected<PreparedModel> Runtime<Set>::prepare(const Model& model, const PrepareOptions& options) {
   return PreparedModel::prepare(model, kernel_table<Set>(), options);
+}
+
+template <class Set>
+Expected<PreparedModel> Runtime<Set>::prepare(Model&& model, const PrepareOptions& options) {
+  return PreparedModel::prepare(std::move(model), kernel_table<Set>(), options);
 }
 
 template <class Set>

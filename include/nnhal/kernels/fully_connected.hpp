@@ -62,9 +62,11 @@ inline Expected<std::int32_t> activation(const NodeIO& io) {
 /// cells' reference path).
 using dense::reference_f32;
 
-/// FLOAT32: the SIMD kernel, or with `Reference` (KernelPrepare::reference) reference_f32.
-template <bool Reference>
-Status kernel_f32(const NodeIO& io) {
+/// FLOAT32 through the table in the node's parameters: the SIMD family's, or under
+/// KernelPrepare::reference dense::reference_f32_table() (reference_f32 in the table's shape).
+/// Either computes every output on its own, so splitting the units across threads changes
+/// nothing.
+inline Status kernel_f32(const NodeIO& io) {
   auto act = activation(io);
   if (!act) return std::move(act.error());
   const FloatRange r = float_activation_range(*act);
@@ -74,22 +76,22 @@ Status kernel_f32(const NodeIO& io) {
   const float* in = io.in<OperandType::TENSOR_FLOAT32>(0).data();
   const float* bias = io.in<OperandType::TENSOR_FLOAT32>(2).data();
   const std::size_t batch = o.dim(0), input_size = w.dim(1), units = w.dim(0);
-  if constexpr (Reference) {
-    reference_f32(in, w.data(), bias, o.data(), batch, input_size, units, r.min, r.max);
-  } else {
-    const simd::FullyConnectedF32& kernel = *io.params<SimdParams<simd::FullyConnectedF32>>().simd;
-    if (batch != 1) {
-      kernel.run(in, w.data(), bias, o.data(), batch, input_size, units, r.min, r.max);
-      return {};
-    }
-    // One input row: threads take ranges of units (whole tiles of the kernel: multiples of 16).
-    for_each_piece(io.parallel(), units, 16, 64, [&](std::size_t begin, std::size_t end, std::size_t) {
-      kernel.run(in, w.data() + begin * input_size, bias == nullptr ? nullptr : bias + begin, o.data() + begin, 1,
-                 input_size, end - begin, r.min, r.max);
-    });
+  const simd::FullyConnectedF32& kernel = *io.params<SimdParams<simd::FullyConnectedF32>>().simd;
+  if (batch != 1) {
+    kernel.run(in, w.data(), bias, o.data(), batch, input_size, units, r.min, r.max);
+    return {};
   }
+  // One input row: threads take ranges of units (whole tiles of the kernel: multiples of 16).
+  for_each_piece(io.parallel(), units, 16, 64, [&](std::size_t begin, std::size_t end, std::size_t) {
+    kernel.run(in, w.data() + begin * input_size, bias == nullptr ? nullptr : bias + begin, o.data() + begin, 1,
+               input_size, end - begin, r.min, r.max);
+  });
   return {};
 }
+
+/// kernel_f32 under the name of the reference mode, so that a prepared node says which one it
+/// runs (its table is the reference one).
+inline Status kernel_f32_reference(const NodeIO& io) { return kernel_f32(io); }
 
 /// FLOAT16: computed in float (same order as reference_f32), rounded to half once per output.
 inline Status kernel_f16(const NodeIO& io) {
@@ -210,9 +212,8 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
-      if (prepare.reference) return &kernel_f32<true>;
-      prepare.store(simd_params(simd::fully_connected_f32_table()));
-      return &kernel_f32<false>;
+      prepare.store(simd_params(prepare.reference ? dense::reference_f32_table() : simd::fully_connected_f32_table()));
+      return prepare.reference ? &kernel_f32_reference : &kernel_f32;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_f16;
     } else {

@@ -9,7 +9,7 @@
 ///     options.trace = &trace;             // or PrepareOptions::trace, DeviceOptions::trace
 ///
 /// Cost: with no sink (the default) the executor pays one predictable branch per node and one
-/// per WHILE iteration; a WHILE loop whose iterations call kernels directly keeps doing so. With a
+/// per WHILE iteration (none with NNHAL_TRACE_ENABLED=0, which compiles tracing out); a WHILE loop whose iterations call kernels directly keeps doing so. With a
 /// sink, every span reads the sink's clock twice, and WHILE loops take the general path so that
 /// each iteration and node is seen.
 ///
@@ -23,7 +23,18 @@
 
 #include "nnhal/core/enums.hpp"
 
+/// 1 (the default): preparation and execution hand spans to the TraceSink their options name.
+/// 0 (a firmware setting, like NNHAL_VLOG_ENABLED=0): the tracing code is compiled out of the
+/// executor and of preparation; PrepareOptions::trace, ExecuteOptions::trace and
+/// DeviceOptions::trace still exist, so code setting them compiles, but no span is produced.
+#ifndef NNHAL_TRACE_ENABLED
+#define NNHAL_TRACE_ENABLED 1
+#endif
+
 namespace nnhal {
+
+/// NNHAL_TRACE_ENABLED as a constant: the tracing branches test it, so they fold away when 0.
+inline constexpr bool kTraceEnabled = NNHAL_TRACE_ENABLED != 0;
 
 /// What a span covers.
 enum class SpanKind : std::uint8_t {

@@ -210,20 +210,26 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
   return version;
 }
 
+/// The order of extension map entries by one key (name or prefix).
+using ExtensionEntryLess = bool (*)(const ExtensionNameAndPrefix& a, const ExtensionNameAndPrefix& b);
+
 /// For each entry of `map`, the index of the first entry with the same key (itself when it is the
 /// first): sorting by (key, index), O(n log n), so that an untrusted map of any length is checked
-/// in bounded time.
-template <class Key>
-std::vector<std::uint32_t> first_with_same_key(const std::vector<ExtensionNameAndPrefix>& map, Key key) {
+/// in bounded time. The key's order is a function pointer, so both keys share one std::sort.
+inline std::vector<std::uint32_t> first_with_same_key(const std::vector<ExtensionNameAndPrefix>& map,
+                                                      ExtensionEntryLess less) {
   std::vector<std::uint32_t> order(map.size()), first(map.size());
   for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const auto& ka = key(map[a]);
-    const auto& kb = key(map[b]);
-    return ka < kb || (!(kb < ka) && a < b);
-  });
+  struct ByKeyThenIndex {
+    const ExtensionNameAndPrefix* map;
+    ExtensionEntryLess less;
+    bool operator()(std::uint32_t a, std::uint32_t b) const {
+      return less(map[a], map[b]) || (!less(map[b], map[a]) && a < b);
+    }
+  };
+  std::sort(order.begin(), order.end(), ByKeyThenIndex{map.data(), less});
   for (std::size_t k = 0; k < order.size(); ++k)
-    first[order[k]] = k != 0 && !(key(map[order[k - 1]]) < key(map[order[k]])) ? first[order[k - 1]] : order[k];
+    first[order[k]] = k != 0 && !less(map[order[k - 1]], map[order[k]]) ? first[order[k - 1]] : order[k];
   return first;
 }
 
@@ -236,10 +242,10 @@ inline Status check_extension_map(const Model& model, const Limits& limits = {})
     return NNHAL_INVALID(
         "extensionNameToPrefix has %zu entries, above Limits::max_extension_entries (%" PRIu32 ")",
         map.size(), limits.max_extension_entries);
-  const auto same_name = first_with_same_key(map, [](const ExtensionNameAndPrefix& e) -> const std::string& {
-    return e.name;
-  });
-  const auto same_prefix = first_with_same_key(map, [](const ExtensionNameAndPrefix& e) { return e.prefix; });
+  const auto same_name = first_with_same_key(
+      map, [](const ExtensionNameAndPrefix& a, const ExtensionNameAndPrefix& b) { return a.name < b.name; });
+  const auto same_prefix = first_with_same_key(
+      map, [](const ExtensionNameAndPrefix& a, const ExtensionNameAndPrefix& b) { return a.prefix < b.prefix; });
   for (std::size_t i = 0; i < map.size(); ++i) {
     const ExtensionNameAndPrefix& e = map[i];
     if (!is_valid_extension_name(e.name))

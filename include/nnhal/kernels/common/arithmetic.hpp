@@ -111,11 +111,10 @@ Status kernel_f32(const NodeIO& io) {
   if (!act) return std::move(act.error());
   const FloatRange r = float_activation_range(*act);
   if (a_full)
-    io.params<SimdParams<simd::ElementwiseF32>>().simd->binary(Op::simd_op, a.data(), b.data(), !b_full, o.data(),
-                                                                n, r.min, r.max);
+    io.params<SimdParams<simd::ElementwiseF32>>().simd->binary(a.data(), b.data(), !b_full, o.data(), n, r.min, r.max);
   else
-    io.params<SimdParams<simd::ElementwiseF32>>().simd->binary_scalar_first(Op::simd_op, a.data()[0], b.data(),
-                                                                             o.data(), n, r.min, r.max);
+    io.params<SimdParams<simd::ElementwiseF32>>().simd->binary_scalar_first(a.data()[0], b.data(), o.data(), n, r.min,
+                                                                             r.max);
   return {};
 }
 
@@ -362,7 +361,7 @@ struct Family : KernelFamily {
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
       if (prepare.reference) return &reference_f32<Op>;
-      prepare.store(simd_params(simd::elementwise_f32()));
+      prepare.store(simd_params(simd::elementwise_f32<Op::simd_op>()));
       return &kernel_f32<Op>;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_f16<Op>;
