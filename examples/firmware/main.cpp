@@ -16,7 +16,6 @@
 #include <chrono>
 #include <cstdarg>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <span>
@@ -24,6 +23,7 @@
 
 #include "board.h"
 #include "nnhal/builder/builder.hpp"
+#include "nnhal/core/format.hpp"
 #include "nnhal/exec/prepared_model.hpp"
 #include "nnhal/kernels/add.hpp"
 #include "nnhal/kernels/fully_connected.hpp"
@@ -126,14 +126,15 @@ LoopModel loop_model() {
   return {std::move(b).model(), i0, x0, limit, i, x};
 }
 
-/// printf to the board's console, one line of at most 159 characters. newlib-nano's formatter
-/// has no %zu, %lld or floating point: use %ld / %lu with casts, and fixed6() for floats.
+/// printf to the board's console, one line of at most 159 characters, formatted by nnhal's own
+/// formatter (nnhal/core/format.hpp), which nnhal's messages use already: newlib-nano's printf
+/// has no %zu, %lld or floating point, and linking it too would only add code.
 void print(const char* format, ...) __attribute__((format(printf, 1, 2)));
 void print(const char* format, ...) {
   char line[160];
   va_list args;
   va_start(args, format);
-  std::vsnprintf(line, sizeof line, format, args);
+  nnhal::vformat(line, sizeof line, format, args);
   va_end(args);
   board_write(line);
 }
@@ -144,17 +145,9 @@ int fail(const char* what, const char* message) {
   return 1;
 }
 
-/// `v` with 6 decimals into `out` (the image has no floating-point printf).
-const char* fixed6(float v, char (&out)[24]) {
-  const bool negative = v < 0;
-  const auto micro = static_cast<long>((negative ? -v : v) * 1e6f + 0.5f);
-  std::snprintf(out, sizeof out, "%s%ld.%06ld", negative ? "-" : "", micro / 1000000, micro % 1000000);
-  return out;
-}
-
 void print_vector(const char* name, const Vector& v) {
-  char a[24], b[24], c[24], d[24];
-  print("%s = [%s, %s, %s, %s]\n", name, fixed6(v[0], a), fixed6(v[1], b), fixed6(v[2], c), fixed6(v[3], d));
+  print("%s = [%f, %f, %f, %f]\n", name, static_cast<double>(v[0]), static_cast<double>(v[1]),
+        static_cast<double>(v[2]), static_cast<double>(v[3]));
 }
 
 /// Heap allocations since the last call, as text ("not counted" when the board does not count).
@@ -164,7 +157,7 @@ struct AllocationCounter {
   const char* since_last() {
     const long now = board_allocations();
     if (now < 0) return "not counted";
-    std::snprintf(text, sizeof text, "%ld", now - last);
+    nnhal::format(text, sizeof text, "%ld", now - last);
     last = now;
     return text;
   }
