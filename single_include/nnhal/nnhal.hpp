@@ -2762,6 +2762,10 @@ constexpr bool kernels_cover_row() noexcept {
 /// for every target (nnhal/simd/dispatch.hpp). The per-target code, and what it guarantees
 /// (results bit for bit equal to the scalar reference, in-place operation), is in
 /// nnhal/simd/elementwise_f32-inl.h.
+///
+/// Each operation has a table of its own (elementwise_f32<BinaryOp::Add>() ...), whose entries
+/// run that operation only: a program whose kernels call ADD's table links ADD's loops and no
+/// SUB, MUL or DIV loop.
 
 
 // ---- begin nnhal/simd/dispatch.hpp ----
@@ -3158,15 +3162,15 @@ namespace nnhal::simd {
 /// Which binary operation a SIMD kernel applies.
 enum class BinaryOp { Add, Sub, Mul, Div };
 
-/// The family's entry points for one target.
+/// The family's entry points for one operation `op` and one target.
 struct ElementwiseF32 {
   /// out[i] = clamp(a[i] op b[b_scalar ? 0 : i], lo, hi) for i < n, where clamp(r) is
   /// `r < lo ? lo : (r > hi ? hi : r)`. `out` may equal `a` or `b` (in place).
-  void (*binary)(BinaryOp op, const float* a, const float* b, bool b_scalar, float* out,
-                 std::size_t n, float lo, float hi);
+  void (*binary)(const float* a, const float* b, bool b_scalar, float* out, std::size_t n,
+                 float lo, float hi);
   /// out[i] = clamp(a op b[i], lo, hi) for i < n. `out` may equal `b` (in place).
-  void (*binary_scalar_first)(BinaryOp op, float a, const float* b, float* out, std::size_t n,
-                              float lo, float hi);
+  void (*binary_scalar_first)(float a, const float* b, float* out, std::size_t n, float lo,
+                              float hi);
 };
 
 }  // namespace nnhal::simd
@@ -3177,22 +3181,26 @@ struct ElementwiseF32 {
 
 namespace nnhal::simd {
 
-/// The family's entry points compiled for `target` (default: the one this process runs).
-inline const ElementwiseF32& elementwise_f32(std::int64_t target = chosen_target()) noexcept {
-  static constexpr PerTarget<ElementwiseF32> kTables[] = NNHAL_SIMD_PER_TARGET(kElementwiseF32);
+/// The entry points of operation `kOp` compiled for `target` (default: the one this process
+/// runs).
+template <BinaryOp kOp>
+const ElementwiseF32& elementwise_f32(std::int64_t target = chosen_target()) noexcept {
+  static constexpr PerTarget<ElementwiseF32> kTables[] = NNHAL_SIMD_PER_TARGET(kElementwiseF32<kOp>);
   return pick(kTables, target);
 }
 
-/// ElementwiseF32::binary of the target this process runs.
-inline void binary_f32(BinaryOp op, const float* a, const float* b, bool b_scalar, float* out,
-                       std::size_t n, float lo, float hi) noexcept {
-  elementwise_f32().binary(op, a, b, b_scalar, out, n, lo, hi);
+/// ElementwiseF32::binary of operation `kOp` on the target this process runs.
+template <BinaryOp kOp>
+void binary_f32(const float* a, const float* b, bool b_scalar, float* out, std::size_t n, float lo,
+                float hi) noexcept {
+  elementwise_f32<kOp>().binary(a, b, b_scalar, out, n, lo, hi);
 }
 
-/// ElementwiseF32::binary_scalar_first of the target this process runs.
-inline void binary_f32_scalar_first(BinaryOp op, float a, const float* b, float* out, std::size_t n,
-                                    float lo, float hi) noexcept {
-  elementwise_f32().binary_scalar_first(op, a, b, out, n, lo, hi);
+/// ElementwiseF32::binary_scalar_first of operation `kOp` on the target this process runs.
+template <BinaryOp kOp>
+void binary_f32_scalar_first(float a, const float* b, float* out, std::size_t n, float lo,
+                             float hi) noexcept {
+  elementwise_f32<kOp>().binary_scalar_first(a, b, out, n, lo, hi);
 }
 
 }  // namespace nnhal::simd
@@ -3383,11 +3391,10 @@ Status kernel_f32(const NodeIO& io) {
   if (!act) return std::move(act.error());
   const FloatRange r = float_activation_range(*act);
   if (a_full)
-    io.params<SimdParams<simd::ElementwiseF32>>().simd->binary(Op::simd_op, a.data(), b.data(), !b_full, o.data(),
-                                                                n, r.min, r.max);
+    io.params<SimdParams<simd::ElementwiseF32>>().simd->binary(a.data(), b.data(), !b_full, o.data(), n, r.min, r.max);
   else
-    io.params<SimdParams<simd::ElementwiseF32>>().simd->binary_scalar_first(Op::simd_op, a.data()[0], b.data(),
-                                                                             o.data(), n, r.min, r.max);
+    io.params<SimdParams<simd::ElementwiseF32>>().simd->binary_scalar_first(a.data()[0], b.data(), o.data(), n, r.min,
+                                                                             r.max);
   return {};
 }
 
@@ -3634,7 +3641,7 @@ struct Family : KernelFamily {
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
       if (prepare.reference) return &reference_f32<Op>;
-      prepare.store(simd_params(simd::elementwise_f32()));
+      prepare.store(simd_params(simd::elementwise_f32<Op::simd_op>()));
       return &kernel_f32<Op>;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_f16<Op>;
@@ -7670,9 +7677,11 @@ inline Expected<std::int32_t> activation(const NodeIO& io) {
 /// cells' reference path).
 using dense::reference_f32;
 
-/// FLOAT32: the SIMD kernel, or with `Reference` (KernelPrepare::reference) reference_f32.
-template <bool Reference>
-Status kernel_f32(const NodeIO& io) {
+/// FLOAT32 through the table in the node's parameters: the SIMD family's, or under
+/// KernelPrepare::reference dense::reference_f32_table() (reference_f32 in the table's shape).
+/// Either computes every output on its own, so splitting the units across threads changes
+/// nothing.
+inline Status kernel_f32(const NodeIO& io) {
   auto act = activation(io);
   if (!act) return std::move(act.error());
   const FloatRange r = float_activation_range(*act);
@@ -7682,22 +7691,22 @@ Status kernel_f32(const NodeIO& io) {
   const float* in = io.in<OperandType::TENSOR_FLOAT32>(0).data();
   const float* bias = io.in<OperandType::TENSOR_FLOAT32>(2).data();
   const std::size_t batch = o.dim(0), input_size = w.dim(1), units = w.dim(0);
-  if constexpr (Reference) {
-    reference_f32(in, w.data(), bias, o.data(), batch, input_size, units, r.min, r.max);
-  } else {
-    const simd::FullyConnectedF32& kernel = *io.params<SimdParams<simd::FullyConnectedF32>>().simd;
-    if (batch != 1) {
-      kernel.run(in, w.data(), bias, o.data(), batch, input_size, units, r.min, r.max);
-      return {};
-    }
-    // One input row: threads take ranges of units (whole tiles of the kernel: multiples of 16).
-    for_each_piece(io.parallel(), units, 16, 64, [&](std::size_t begin, std::size_t end, std::size_t) {
-      kernel.run(in, w.data() + begin * input_size, bias == nullptr ? nullptr : bias + begin, o.data() + begin, 1,
-                 input_size, end - begin, r.min, r.max);
-    });
+  const simd::FullyConnectedF32& kernel = *io.params<SimdParams<simd::FullyConnectedF32>>().simd;
+  if (batch != 1) {
+    kernel.run(in, w.data(), bias, o.data(), batch, input_size, units, r.min, r.max);
+    return {};
   }
+  // One input row: threads take ranges of units (whole tiles of the kernel: multiples of 16).
+  for_each_piece(io.parallel(), units, 16, 64, [&](std::size_t begin, std::size_t end, std::size_t) {
+    kernel.run(in, w.data() + begin * input_size, bias == nullptr ? nullptr : bias + begin, o.data() + begin, 1,
+               input_size, end - begin, r.min, r.max);
+  });
   return {};
 }
+
+/// kernel_f32 under the name of the reference mode, so that a prepared node says which one it
+/// runs (its table is the reference one).
+inline Status kernel_f32_reference(const NodeIO& io) { return kernel_f32(io); }
 
 /// FLOAT16: computed in float (same order as reference_f32), rounded to half once per output.
 inline Status kernel_f16(const NodeIO& io) {
@@ -7818,9 +7827,8 @@ struct Family : KernelFamily {
   template <OperandType T>
   static Expected<KernelFn> select(const NodeIO& io, KernelPrepare& prepare) {
     if constexpr (T == OperandType::TENSOR_FLOAT32) {
-      if (prepare.reference) return &kernel_f32<true>;
-      prepare.store(simd_params(simd::fully_connected_f32_table()));
-      return &kernel_f32<false>;
+      prepare.store(simd_params(prepare.reference ? dense::reference_f32_table() : simd::fully_connected_f32_table()));
+      return prepare.reference ? &kernel_f32_reference : &kernel_f32;
     } else if constexpr (T == OperandType::TENSOR_FLOAT16) {
       return &kernel_f16;
     } else {
@@ -24531,16 +24539,115 @@ constexpr void report_inputs() {
 constexpr std::size_t while_output_count(std::size_t m, std::size_t n) noexcept {
   return m == kAllOutputs || m > n ? n : m;
 }
+
+/// What GraphBuilder<G> does without its subgraph tag G: adding operands, operations, values and
+/// inputs and outputs to the model. Kept out of the template so that a program compiles it once,
+/// not once per subgraph tag (a WHILE with a condition and a body has three).
+class GraphBuilderBase {
+ public:
+  GraphBuilderBase(Model& model, std::uint32_t graph) noexcept : model_(&model), graph_(graph) {}
+
+  /// Adds `memory` to the model's memory pools and returns its index, for constant_reference().
+  /// The memory is not copied: it must outlive the model and everything prepared from it.
+  std::uint32_t pool(Memory memory) {
+    model_->pools.push_back(memory);
+    return static_cast<std::uint32_t>(model_->pools.size() - 1);
+  }
+
+ protected:
+  Subgraph& graph() noexcept { return graph_ == 0 ? model_->main : model_->referenced[graph_ - 1]; }
+
+  static void set_spec(Operand& op, const OperandSpec& spec) {
+    op.dimensions = spec.dims;
+    op.scale = spec.scale;
+    op.zeroPoint = spec.zero_point;
+  }
+
+  std::uint32_t add_operand(OperandType t, const OperandSpec& spec, OperandLifeTime lifetime) {
+    Operand op;
+    op.type = t;
+    set_spec(op, spec);
+    op.lifetime = lifetime;
+    graph().operands.push_back(std::move(op));
+    return static_cast<std::uint32_t>(graph().operands.size() - 1);
+  }
+
+  /// A SUBGRAPH operand naming Model::referenced[index].
+  std::uint32_t subgraph_operand(std::uint32_t referenced_index) {
+    const auto i = add_operand(OperandType::SUBGRAPH, {}, OperandLifeTime::SUBGRAPH);
+    graph().operands[i].location = {0, referenced_index, 0};
+    return i;
+  }
+
+  /// Appends an operation with `count` new TEMPORARY_VARIABLE outputs shaped as `outputs`
+  /// (type, dimensions, quantization); returns their indexes.
+  std::vector<std::uint32_t> append(OperationType type, std::span<const std::uint32_t> inputs,
+                                    const Operand* outputs, std::size_t count) {
+    Operation op;
+    op.type = type;
+    op.inputs.assign(inputs.begin(), inputs.end());
+    for (std::uint32_t i : op.inputs) ++graph().operands[i].numberOfConsumers;
+    for (std::size_t k = 0; k < count; ++k) {
+      Operand o;
+      o.type = outputs[k].type;
+      o.dimensions = outputs[k].dimensions;
+      o.scale = outputs[k].scale;
+      o.zeroPoint = outputs[k].zeroPoint;
+      o.channelQuant = outputs[k].channelQuant;
+      o.lifetime = OperandLifeTime::TEMPORARY_VARIABLE;
+      graph().operands.push_back(std::move(o));
+      op.outputs.push_back(static_cast<std::uint32_t>(graph().operands.size() - 1));
+    }
+    graph().operations.push_back(op);
+    return op.outputs;
+  }
+
+  /// Appends an operation with one new TEMPORARY_VARIABLE output of type `out` shaped by `spec`;
+  /// returns its index.
+  std::uint32_t append_one(OperationType type, std::span<const std::uint32_t> inputs, OperandType out,
+                           const OperandSpec& spec) {
+    Operand o;
+    o.type = out;
+    set_spec(o, spec);
+    return append(type, inputs, &o, 1)[0];
+  }
+
+  // Appends bytes to operandValues at the HAL alignment for their length (HAL13.md a.6).
+  void set_value(std::uint32_t operand, const void* data, std::size_t bytes) {
+    auto& values = model_->operandValues;
+    const std::size_t align = bytes < 2 ? 1 : bytes < 4 ? 2 : 4;
+    const std::size_t offset = (values.size() + align - 1) / align * align;
+    values.resize(offset + bytes);
+    if (bytes != 0) std::memcpy(values.data() + offset, data, bytes);
+    graph().operands[operand].location = {0, static_cast<std::uint32_t>(offset),
+                                          static_cast<std::uint32_t>(bytes)};
+  }
+
+  void mark_output(std::uint32_t operand) {
+    graph().operands[operand].lifetime = OperandLifeTime::SUBGRAPH_OUTPUT;
+    graph().outputIndexes.push_back(operand);
+  }
+
+  std::uint32_t add_input(OperandType t, const OperandSpec& spec) {
+    const auto i = add_operand(t, spec, OperandLifeTime::SUBGRAPH_INPUT);
+    graph().inputIndexes.push_back(i);
+    return i;
+  }
+
+  Model* model_;
+  std::uint32_t graph_;
+};
+
 }  // namespace detail
 
 /// Builds one subgraph (tagged G) of a Model: the main one (ModelBuilder) or a referenced one
 /// (SubgraphBuilder). Every handle it takes must be of subgraph G; every handle it returns is.
 template <class G>
-class GraphBuilder {
+class GraphBuilder : public detail::GraphBuilderBase {
  public:
   using tag = G;
 
-  GraphBuilder(Model& model, std::uint32_t graph) noexcept : model_(&model), graph_(graph) {}
+  GraphBuilder(Model& model, std::uint32_t graph) noexcept : GraphBuilderBase(model, graph) {}
 
   /// A constant tensor of type T holding `values` (copied into the model).
   template <OperandType T>
@@ -24549,13 +24656,6 @@ class GraphBuilder {
     const auto i = add_operand(T, spec, OperandLifeTime::CONSTANT_COPY);
     set_value(i, values.data(), values.size_bytes());
     return {i};
-  }
-
-  /// Adds `memory` to the model's memory pools and returns its index, for constant_reference().
-  /// The memory is not copied: it must outlive the model and everything prepared from it.
-  std::uint32_t pool(Memory memory) {
-    model_->pools.push_back(memory);
-    return static_cast<std::uint32_t>(model_->pools.size() - 1);
   }
 
   /// A constant tensor of type T whose `length` bytes stay at `offset` in memory pool `pool`
@@ -24596,10 +24696,7 @@ class GraphBuilder {
       return {};
     } else {
       const std::uint32_t ins[] = {inputs.index..., 0};
-      Operand out;
-      out.type = Out;
-      set_spec(out, out_spec);
-      return {append(Op, std::span(ins, sizeof...(Ts)), &out, 1)[0]};
+      return {append_one(Op, std::span(ins, sizeof...(Ts)), Out, out_spec)};
     }
   }
 
@@ -24711,53 +24808,6 @@ class GraphBuilder {
   }
 
  protected:
-  Subgraph& graph() noexcept { return graph_ == 0 ? model_->main : model_->referenced[graph_ - 1]; }
-
-  static void set_spec(Operand& op, const OperandSpec& spec) {
-    op.dimensions = spec.dims;
-    op.scale = spec.scale;
-    op.zeroPoint = spec.zero_point;
-  }
-
-  std::uint32_t add_operand(OperandType t, const OperandSpec& spec, OperandLifeTime lifetime) {
-    Operand op;
-    op.type = t;
-    set_spec(op, spec);
-    op.lifetime = lifetime;
-    graph().operands.push_back(std::move(op));
-    return static_cast<std::uint32_t>(graph().operands.size() - 1);
-  }
-
-  /// A SUBGRAPH operand naming Model::referenced[index].
-  std::uint32_t subgraph_operand(std::uint32_t referenced_index) {
-    const auto i = add_operand(OperandType::SUBGRAPH, {}, OperandLifeTime::SUBGRAPH);
-    graph().operands[i].location = {0, referenced_index, 0};
-    return i;
-  }
-
-  /// Appends an operation with `count` new TEMPORARY_VARIABLE outputs shaped as `outputs`
-  /// (type, dimensions, quantization); returns their indexes.
-  std::vector<std::uint32_t> append(OperationType type, std::span<const std::uint32_t> inputs,
-                                    const Operand* outputs, std::size_t count) {
-    Operation op;
-    op.type = type;
-    op.inputs.assign(inputs.begin(), inputs.end());
-    for (std::uint32_t i : op.inputs) ++graph().operands[i].numberOfConsumers;
-    for (std::size_t k = 0; k < count; ++k) {
-      Operand o;
-      o.type = outputs[k].type;
-      o.dimensions = outputs[k].dimensions;
-      o.scale = outputs[k].scale;
-      o.zeroPoint = outputs[k].zeroPoint;
-      o.channelQuant = outputs[k].channelQuant;
-      o.lifetime = OperandLifeTime::TEMPORARY_VARIABLE;
-      graph().operands.push_back(std::move(o));
-      op.outputs.push_back(static_cast<std::uint32_t>(graph().operands.size() - 1));
-    }
-    graph().operations.push_back(op);
-    return op.outputs;
-  }
-
   /// Appends IF / WHILE whose outputs are shaped as the first outputs of `like` (a branch or
   /// the body), as many as Result holds.
   template <class Result>
@@ -24770,17 +24820,6 @@ class GraphBuilder {
     return [&]<std::size_t... K>(std::index_sequence<K...>) {
       return Result(std::tuple_element_t<K, Result>{outs[K]}...);
     }(std::make_index_sequence<n>{});
-  }
-
-  // Appends bytes to operandValues at the HAL alignment for their length (HAL13.md a.6).
-  void set_value(std::uint32_t operand, const void* data, std::size_t bytes) {
-    auto& values = model_->operandValues;
-    const std::size_t align = bytes < 2 ? 1 : bytes < 4 ? 2 : 4;
-    const std::size_t offset = (values.size() + align - 1) / align * align;
-    values.resize(offset + bytes);
-    if (bytes != 0) std::memcpy(values.data() + offset, data, bytes);
-    graph().operands[operand].location = {0, static_cast<std::uint32_t>(offset),
-                                          static_cast<std::uint32_t>(bytes)};
   }
 
   /// Marks operand handles as the subgraph's outputs, in order (reporting one of another
@@ -24797,20 +24836,6 @@ class GraphBuilder {
       return true;
     }
   }
-
-  void mark_output(std::uint32_t operand) {
-    graph().operands[operand].lifetime = OperandLifeTime::SUBGRAPH_OUTPUT;
-    graph().outputIndexes.push_back(operand);
-  }
-
-  std::uint32_t add_input(OperandType t, const OperandSpec& spec) {
-    const auto i = add_operand(t, spec, OperandLifeTime::SUBGRAPH_INPUT);
-    graph().inputIndexes.push_back(i);
-    return i;
-  }
-
-  Model* model_;
-  std::uint32_t graph_;
 };
 
 /// Builds the referenced subgraph tagged Tag whose inputs have types Ins... (created with it,
@@ -25201,7 +25226,7 @@ static_assert(Clock<ManualClock> && !CoarseClock<ManualClock>);
 ///     options.trace = &trace;             // or PrepareOptions::trace, DeviceOptions::trace
 ///
 /// Cost: with no sink (the default) the executor pays one predictable branch per node and one
-/// per WHILE iteration; a WHILE loop whose iterations call kernels directly keeps doing so. With a
+/// per WHILE iteration (none with NNHAL_TRACE_ENABLED=0, which compiles tracing out); a WHILE loop whose iterations call kernels directly keeps doing so. With a
 /// sink, every span reads the sink's clock twice, and WHILE loops take the general path so that
 /// each iteration and node is seen.
 ///
@@ -25212,7 +25237,18 @@ static_assert(Clock<ManualClock> && !CoarseClock<ManualClock>);
 
 
 
+/// 1 (the default): preparation and execution hand spans to the TraceSink their options name.
+/// 0 (a firmware setting, like NNHAL_VLOG_ENABLED=0): the tracing code is compiled out of the
+/// executor and of preparation; PrepareOptions::trace, ExecuteOptions::trace and
+/// DeviceOptions::trace still exist, so code setting them compiles, but no span is produced.
+#ifndef NNHAL_TRACE_ENABLED
+#define NNHAL_TRACE_ENABLED 1
+#endif
+
 namespace nnhal {
+
+/// NNHAL_TRACE_ENABLED as a constant: the tracing branches test it, so they fold away when 0.
+inline constexpr bool kTraceEnabled = NNHAL_TRACE_ENABLED != 0;
 
 /// What a span covers.
 enum class SpanKind : std::uint8_t {
@@ -26168,6 +26204,9 @@ struct PreparedCore {
   HalVersion version = HalVersion::V1_0;
   std::vector<SubgraphPlan> graphs;  ///< 0 = main, 1 + i = referenced[i]
   std::uint64_t arena_bytes = 0;     ///< all subgraphs' arenas, back to back
+  /// What an execution context allocates when it is created: the arena, the outputs of
+  /// referenced subgraphs whose size is known and the WHILE loops' double buffers of known size.
+  std::uint64_t execution_bytes = 0;
   std::uint32_t while_nodes = 0;
   /// Where kernels run pieces of their work (PrepareOptions::parallel); nullptr: the caller.
   Parallel* parallel = nullptr;
@@ -26180,6 +26219,32 @@ struct PreparedCore {
   /// link them all into a program whose kernel set says SetRowsOnly).
   const OperationRows* rows = nullptr;
 };
+
+/// PreparedCore::execution_bytes of `core` (its graphs planned, arena_bytes summed): what
+/// Execution::create reserves, counted the same way. Saturates at UINT64_MAX.
+inline std::uint64_t fixed_execution_bytes(const PreparedCore& core) noexcept {
+  std::uint64_t total = core.arena_bytes;
+  auto add = [&total](std::uint64_t bytes, std::uint64_t times) {
+    const std::uint64_t b = bytes == UINT64_MAX || (times != 0 && bytes > UINT64_MAX / times) ? UINT64_MAX : bytes * times;
+    total = b > UINT64_MAX - total ? UINT64_MAX : total + b;
+  };
+  for (std::size_t g = 0; g < core.graphs.size(); ++g) {
+    const SubgraphPlan& p = core.graphs[g];
+    if (g != 0)
+      for (std::uint32_t out : p.outputs)
+        if (p.operands[out].shape_known()) add(p.operands[out].required_bytes(), 1);
+    for (const Node& node : p.nodes) {
+      const auto* w = std::get_if<WhileNode>(&node);
+      if (w == nullptr) continue;
+      const SubgraphPlan& body = core.graphs[w->body];
+      for (std::size_t i = 0; i < w->carried; ++i) {
+        const RtOperand& rec = body.operands[body.outputs[i]];
+        if (rec.shape_known()) add(rec.required_bytes(), 2);
+      }
+    }
+  }
+  return total;
+}
 
 /// True when `now` is later than `deadline` (signed difference, so counters may wrap).
 template <class T>
@@ -26309,6 +26374,8 @@ class Execution {
   /// Bytes of buffers grown while running (Limits::max_dynamic_bytes).
   std::uint64_t dynamic_bytes_ = 0;
   TraceSink* trace_ = nullptr;  ///< ExecuteOptions::trace of the current run
+  /// Whether the current run hands out spans (never with NNHAL_TRACE_ENABLED=0).
+  bool tracing() const noexcept { return kTraceEnabled && trace_ != nullptr; }
 };
 
 template <Clock C>
@@ -26566,7 +26633,7 @@ Status Execution<C>::run_nodes(std::uint32_t g) {
     const Node& node = nodes[k];
     // Inside loops the deadline is checked once per iteration instead.
     if (deadline_ && loop_depth_ == 0) NNHAL_TRY(check_deadline());
-    if (trace_ != nullptr) [[unlikely]] {
+    if (tracing()) [[unlikely]] {
       Span span;
       span.kind = SpanKind::Node;
       span.operation = std::visit(detail::Overloaded{
@@ -26766,7 +26833,7 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
   // Tracing: a span per iteration that finishes, emitted when the next one starts or the loop
   // ends (a failing iteration ends the WHILE node's span with its error instead).
   Span iteration_span;
-  if (trace_ != nullptr) [[unlikely]] {
+  if (tracing()) [[unlikely]] {
     iteration_span.kind = SpanKind::Iteration;
     iteration_span.name = "WHILE iteration";
     iteration_span.operation = OperationType::WHILE;
@@ -26784,10 +26851,10 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
     iteration_span.begin_ns = now;
   };
   for (std::uint64_t iteration = 0;; ++iteration) {
-    if (trace_ != nullptr) [[unlikely]]
+    if (tracing()) [[unlikely]]
       end_iteration(iteration);
     // With tracing on, every iteration takes the general path (the direct one has no spans).
-    if (ws.direct && iteration >= 2 && trace_ == nullptr) {
+    if (ws.direct && iteration >= 2 && !tracing()) {
       NNHAL_TRY(run_direct(ws, iteration, start, exact_from));
       NNHAL_VLOG(control,
                  "WHILE in subgraph %" PRIu32 ": finished (direct kernel calls from iteration 2)",
@@ -26812,7 +26879,7 @@ Status Execution<C>::run_while(std::uint32_t g, const WhileNode& node) {
     if (ws.condition == 0) {
       if (rebind_data_only)
         for (std::size_t i = 0; i < carried; ++i) ws.current[i].data = ws.rebind[i].buffer[previous];
-      if (trace_ != nullptr) [[unlikely]]
+      if (tracing()) [[unlikely]]
         end_iteration(iteration + 1);
       NNHAL_VLOG(control, "WHILE in subgraph %" PRIu32 ": %llu iteration(s)", g,
                  static_cast<unsigned long long>(iteration));
@@ -26873,8 +26940,8 @@ void Execution<C>::finish_output_shapes(const Status& result) {
 
 template <Clock C>
 Status Execution<C>::run(const Request& request, const ExecuteOptions<C>& options) {
-  trace_ = options.trace;
-  if (trace_ == nullptr) [[likely]]
+  trace_ = kTraceEnabled ? options.trace : nullptr;
+  if (!tracing()) [[likely]]
     return run_request(request, options);
   Span span;
   span.kind = SpanKind::Execution;
@@ -27528,20 +27595,26 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
   return version;
 }
 
+/// The order of extension map entries by one key (name or prefix).
+using ExtensionEntryLess = bool (*)(const ExtensionNameAndPrefix& a, const ExtensionNameAndPrefix& b);
+
 /// For each entry of `map`, the index of the first entry with the same key (itself when it is the
 /// first): sorting by (key, index), O(n log n), so that an untrusted map of any length is checked
-/// in bounded time.
-template <class Key>
-std::vector<std::uint32_t> first_with_same_key(const std::vector<ExtensionNameAndPrefix>& map, Key key) {
+/// in bounded time. The key's order is a function pointer, so both keys share one std::sort.
+inline std::vector<std::uint32_t> first_with_same_key(const std::vector<ExtensionNameAndPrefix>& map,
+                                                      ExtensionEntryLess less) {
   std::vector<std::uint32_t> order(map.size()), first(map.size());
   for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const auto& ka = key(map[a]);
-    const auto& kb = key(map[b]);
-    return ka < kb || (!(kb < ka) && a < b);
-  });
+  struct ByKeyThenIndex {
+    const ExtensionNameAndPrefix* map;
+    ExtensionEntryLess less;
+    bool operator()(std::uint32_t a, std::uint32_t b) const {
+      return less(map[a], map[b]) || (!less(map[b], map[a]) && a < b);
+    }
+  };
+  std::sort(order.begin(), order.end(), ByKeyThenIndex{map.data(), less});
   for (std::size_t k = 0; k < order.size(); ++k)
-    first[order[k]] = k != 0 && !(key(map[order[k - 1]]) < key(map[order[k]])) ? first[order[k - 1]] : order[k];
+    first[order[k]] = k != 0 && !less(map[order[k - 1]], map[order[k]]) ? first[order[k - 1]] : order[k];
   return first;
 }
 
@@ -27554,10 +27627,10 @@ inline Status check_extension_map(const Model& model, const Limits& limits = {})
     return NNHAL_INVALID(
         "extensionNameToPrefix has %zu entries, above Limits::max_extension_entries (%" PRIu32 ")",
         map.size(), limits.max_extension_entries);
-  const auto same_name = first_with_same_key(map, [](const ExtensionNameAndPrefix& e) -> const std::string& {
-    return e.name;
-  });
-  const auto same_prefix = first_with_same_key(map, [](const ExtensionNameAndPrefix& e) { return e.prefix; });
+  const auto same_name = first_with_same_key(
+      map, [](const ExtensionNameAndPrefix& a, const ExtensionNameAndPrefix& b) { return a.name < b.name; });
+  const auto same_prefix = first_with_same_key(
+      map, [](const ExtensionNameAndPrefix& a, const ExtensionNameAndPrefix& b) { return a.prefix < b.prefix; });
   for (std::size_t i = 0; i < map.size(); ++i) {
     const ExtensionNameAndPrefix& e = map[i];
     if (!is_valid_extension_name(e.name))
@@ -27945,6 +28018,7 @@ class PreparedModel;
 template <class Set>
 struct Runtime {
   static Expected<PreparedModel> prepare(const Model& model, const PrepareOptions& options);
+  static Expected<PreparedModel> prepare(Model&& model, const PrepareOptions& options);
   static Expected<std::vector<bool>> supported_operations(const Model& model, const ValidationOptions& options,
                                                           detail::SupportQuery::Filter allowed);
 };
@@ -27962,36 +28036,58 @@ class PreparedModel {
     return Runtime<Set>::prepare(model, options);
   }
 
+  /// The same, taking the model over instead of copying it (the prepared model() is it): no
+  /// second copy of its operands and constants in memory, and a program that only prepares
+  /// models this way has no code to copy one.
+  template <class Set = AllKernels>
+  static Expected<PreparedModel> prepare(Model&& model, const PrepareOptions& options = {}) {
+    return Runtime<Set>::prepare(std::move(model), options);
+  }
+
   /// The same with the kernel table of a set resolved elsewhere.
   static Expected<PreparedModel> prepare(const Model& model, const KernelTable& kernels,
                                          const PrepareOptions& options = {}) {
-    if (options.trace == nullptr) [[likely]]
-      return prepare_untraced(model, kernels, options);
-    Span span;
-    span.kind = SpanKind::Prepare;
-    span.name = "prepare";
-    span.begin_ns = options.trace->now_ns();
-    auto prepared = prepare_untraced(model, kernels, options);
-    span.end_ns = options.trace->now_ns();
-    span.status = prepared ? ErrorStatus::NONE : prepared.error().status();
-    options.trace->span(span);
-    return prepared;
+    return prepare_traced(model, kernels, options);
+  }
+  static Expected<PreparedModel> prepare(Model&& model, const KernelTable& kernels,
+                                         const PrepareOptions& options = {}) {
+    return prepare_traced(std::move(model), kernels, options);
   }
 
   /// The model's minimum HAL version.
   HalVersion version() const noexcept { return core_->version; }
 
  private:
-  static Expected<PreparedModel> prepare_untraced(const Model& model, const KernelTable& kernels,
+  /// M: const Model& (copied into the prepared model) or Model (moved into it).
+  template <class M>
+  static Expected<PreparedModel> prepare_traced(M&& model, const KernelTable& kernels, const PrepareOptions& options) {
+    if (!kTraceEnabled || options.trace == nullptr) [[likely]]
+      return prepare_untraced(std::forward<M>(model), kernels, options);
+    Span span;
+    span.kind = SpanKind::Prepare;
+    span.name = "prepare";
+    span.begin_ns = options.trace->now_ns();
+    auto prepared = prepare_untraced(std::forward<M>(model), kernels, options);
+    span.end_ns = options.trace->now_ns();
+    span.status = prepared ? ErrorStatus::NONE : prepared.error().status();
+    options.trace->span(span);
+    return prepared;
+  }
+
+  template <class M>
+  static Expected<PreparedModel> prepare_untraced(M&& model, const KernelTable& kernels,
                                                   const PrepareOptions& options) {
     ValidationOptions validation = options.validation;
     if (validation.extensions.empty()) validation.extensions = kernels.extensions;
     auto version = detail::validate_model_rows(model, validation, *kernels.rows);
     if (!version) return std::move(version.error());
     NNHAL_TRY(check_control_flow_depth(model, validation.limits));
-    auto core = std::make_shared<detail::PreparedCore>();
+    // Not make_shared: its control block answers get_deleter through type_info comparisons,
+    // which link libstdc++'s RTTI support (and strcmp) into -fno-rtti programs such as firmware.
+    // One more allocation, at prepare only.
+    std::shared_ptr<detail::PreparedCore> core(new detail::PreparedCore());
     core->owner = options.owner;
-    core->model = model;
+    core->model = std::forward<M>(model);  // validated above; only read through core->model below
     core->version = *version;
     const Model& m = core->model;
     core->graphs.resize(1 + m.referenced.size());
@@ -28018,6 +28114,7 @@ class PreparedModel {
       core->arena_bytes += plan.arena_bytes;
     }
     core->while_nodes = counters.while_nodes;
+    core->execution_bytes = detail::fixed_execution_bytes(*core);
     NNHAL_VLOG(prepare, "prepared: HAL %s, %zu subgraph(s), %llu arena byte(s), %zu WHILE loop(s)",
                to_string(core->version).data(), core->graphs.size(),
                static_cast<unsigned long long>(core->arena_bytes), static_cast<std::size_t>(counters.while_nodes));
@@ -28032,6 +28129,12 @@ class PreparedModel {
   ExtensionList extensions() const noexcept { return core_->extensions; }
   /// Bytes of the arena every execution reserves for temporaries of known size.
   std::uint64_t arena_bytes() const noexcept { return core_->arena_bytes; }
+  /// Bytes every execution context allocates when it is created: the arena, plus the outputs
+  /// of referenced (IF / WHILE) subgraphs whose size preparation knows and the WHILE loops'
+  /// double buffers of known size. What a driver compares with its memory budget (Device's
+  /// SupportPolicy::memory_limit does); memory grown while running is bounded apart, by
+  /// Limits::max_dynamic_bytes.
+  std::uint64_t execution_bytes() const noexcept { return core_->execution_bytes; }
 
   /// Identity of the prepared plan: copies of one PreparedModel share it (a driver-managed
   /// buffer's roles name prepared models by it).
@@ -28067,6 +28170,11 @@ Expected<HalVersion> validate_model(const Model& model, ValidationOptions option
 template <class Set>
 Expected<PreparedModel> Runtime<Set>::prepare(const Model& model, const PrepareOptions& options) {
   return PreparedModel::prepare(model, kernel_table<Set>(), options);
+}
+
+template <class Set>
+Expected<PreparedModel> Runtime<Set>::prepare(Model&& model, const PrepareOptions& options) {
+  return PreparedModel::prepare(std::move(model), kernel_table<Set>(), options);
 }
 
 template <class Set>
@@ -30819,7 +30927,8 @@ struct SupportPolicy {
   std::function<bool(const OperationView&)> predicate;
   /// Largest number of bytes one operation may touch (the sizes of its inputs and outputs, as
   /// far as known when asked); 0 = no limit. Prepare also refuses a model whose execution
-  /// memory (plan arena) exceeds it.
+  /// memory (PreparedModel::execution_bytes: the arena, outputs of referenced subgraphs and
+  /// WHILE buffers of known size) exceeds it.
   std::uint64_t memory_limit = 0;
 
   /// Removes one operation / operand type. Codes outside the HAL 1.3 tables (OEM, extension or
@@ -31172,10 +31281,10 @@ class Device {
     options.reference_kernels = reference_kernels_;
     auto prepared = PreparedModel::prepare(model, kernels, options);
     if (!prepared) return std::move(prepared.error().prefix("prepare"));
-    if (policy_.memory_limit != 0 && prepared->arena_bytes() > policy_.memory_limit)
+    if (policy_.memory_limit != 0 && prepared->execution_bytes() > policy_.memory_limit)
       return Error::format(ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT,
                            "prepare: the model needs %llu bytes of execution memory, the device allows %llu",
-                           static_cast<unsigned long long>(prepared->arena_bytes()),
+                           static_cast<unsigned long long>(prepared->execution_bytes()),
                            static_cast<unsigned long long>(policy_.memory_limit));
     if (deadline && detail::passed(context_->clock.now(), *deadline))
       return Error(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "prepare: the deadline passed while preparing");

@@ -98,18 +98,22 @@ HWY_NOINLINE void binary_loop(const float* a, const float* b, float* out, std::s
     const auto vlo = hn::Set(d, lo), vhi = hn::Set(d, hi);
     const auto va0 = hn::Set(d, a[0]), vb0 = hn::Set(d, b[0]);  // the broadcast side, if any
     // Four independent vectors per step keep the loads ahead of the stores (all four are read
-    // before any is written, which is also what keeps in-place operation correct).
-    for (; i + 4 * N <= n; i += 4 * N) {
-      const auto a0 = load<kScalarA>(d, va0, a, i), a1 = load<kScalarA>(d, va0, a, i + N);
-      const auto a2 = load<kScalarA>(d, va0, a, i + 2 * N),
-                 a3 = load<kScalarA>(d, va0, a, i + 3 * N);
-      const auto b0 = load<kScalarB>(d, vb0, b, i), b1 = load<kScalarB>(d, vb0, b, i + N);
-      const auto b2 = load<kScalarB>(d, vb0, b, i + 2 * N),
-                 b3 = load<kScalarB>(d, vb0, b, i + 3 * N);
-      hn::StoreU(clamp<kClamp>(Op::vec(a0, b0), vlo, vhi), d, out + i);
-      hn::StoreU(clamp<kClamp>(Op::vec(a1, b1), vlo, vhi), d, out + i + N);
-      hn::StoreU(clamp<kClamp>(Op::vec(a2, b2), vlo, vhi), d, out + i + 2 * N);
-      hn::StoreU(clamp<kClamp>(Op::vec(a3, b3), vlo, vhi), d, out + i + 3 * N);
+    // before any is written, which is also what keeps in-place operation correct). Not on
+    // HWY_SCALAR, whose "vector" is one float: there the loop below is the plain scalar loop,
+    // and a four-fold copy of it would only make every (operation, layout, clamp) loop larger.
+    if constexpr (HWY_TARGET != HWY_SCALAR) {
+      for (; i + 4 * N <= n; i += 4 * N) {
+        const auto a0 = load<kScalarA>(d, va0, a, i), a1 = load<kScalarA>(d, va0, a, i + N);
+        const auto a2 = load<kScalarA>(d, va0, a, i + 2 * N),
+                   a3 = load<kScalarA>(d, va0, a, i + 3 * N);
+        const auto b0 = load<kScalarB>(d, vb0, b, i), b1 = load<kScalarB>(d, vb0, b, i + N);
+        const auto b2 = load<kScalarB>(d, vb0, b, i + 2 * N),
+                   b3 = load<kScalarB>(d, vb0, b, i + 3 * N);
+        hn::StoreU(clamp<kClamp>(Op::vec(a0, b0), vlo, vhi), d, out + i);
+        hn::StoreU(clamp<kClamp>(Op::vec(a1, b1), vlo, vhi), d, out + i + N);
+        hn::StoreU(clamp<kClamp>(Op::vec(a2, b2), vlo, vhi), d, out + i + 2 * N);
+        hn::StoreU(clamp<kClamp>(Op::vec(a3, b3), vlo, vhi), d, out + i + 3 * N);
+      }
     }
     for (; i + N <= n; i += N)
       hn::StoreU(clamp<kClamp>(Op::vec(load<kScalarA>(d, va0, a, i), load<kScalarB>(d, vb0, b, i)),
@@ -136,45 +140,58 @@ HWY_INLINE void binary_clamped(const float* a, const float* b, float* out, std::
     binary_loop<Op, kLayout, true>(a, b, out, n, lo, hi);
 }
 
-template <Layout kLayout>
-HWY_INLINE void binary_dispatch(simd::BinaryOp op, const float* a, const float* b, float* out,
-                                std::size_t n, float lo, float hi) {
-  // One branch per call, outside the loops: each (op, layout, clamp) is its own loop.
-  switch (op) {
-    case simd::BinaryOp::Add:
-      return binary_clamped<AddF32, kLayout>(a, b, out, n, lo, hi);
-    case simd::BinaryOp::Sub:
-      return binary_clamped<SubF32, kLayout>(a, b, out, n, lo, hi);
-    case simd::BinaryOp::Mul:
-      return binary_clamped<MulF32, kLayout>(a, b, out, n, lo, hi);
-    case simd::BinaryOp::Div:
-      return binary_clamped<DivF32, kLayout>(a, b, out, n, lo, hi);
-  }
-}
+/// The functor of simd::BinaryOp `kOp`.
+template <simd::BinaryOp kOp>
+struct OpOf;
+template <>
+struct OpOf<simd::BinaryOp::Add> {
+  using type = AddF32;
+};
+template <>
+struct OpOf<simd::BinaryOp::Sub> {
+  using type = SubF32;
+};
+template <>
+struct OpOf<simd::BinaryOp::Mul> {
+  using type = MulF32;
+};
+template <>
+struct OpOf<simd::BinaryOp::Div> {
+  using type = DivF32;
+};
 
 }  // namespace elementwise_detail
 
-/// Target-specific body of simd::binary_f32.
-inline void BinaryF32(simd::BinaryOp op, const float* a, const float* b, bool b_scalar, float* out,
-                      std::size_t n, float lo, float hi) {
+/// Target-specific body of simd::binary_f32<kOp>.
+template <simd::BinaryOp kOp>
+void BinaryF32(const float* a, const float* b, bool b_scalar, float* out, std::size_t n, float lo,
+               float hi) {
   namespace ed = elementwise_detail;
+  using Op = typename ed::OpOf<kOp>::type;
   if (n == 0) return;
   if (b_scalar)
-    ed::binary_dispatch<ed::Layout::kScalarB>(op, a, b, out, n, lo, hi);
+    ed::binary_clamped<Op, ed::Layout::kScalarB>(a, b, out, n, lo, hi);
   else
-    ed::binary_dispatch<ed::Layout::kBoth>(op, a, b, out, n, lo, hi);
+    ed::binary_clamped<Op, ed::Layout::kBoth>(a, b, out, n, lo, hi);
 }
 
-/// Target-specific body of simd::binary_f32_scalar_first.
-inline void BinaryF32ScalarFirst(simd::BinaryOp op, float a, const float* b, float* out,
-                                 std::size_t n, float lo, float hi) {
+/// Target-specific body of simd::binary_f32_scalar_first<kOp>.
+template <simd::BinaryOp kOp>
+void BinaryF32ScalarFirst(float a, const float* b, float* out, std::size_t n, float lo, float hi) {
   namespace ed = elementwise_detail;
   if (n == 0) return;
-  ed::binary_dispatch<ed::Layout::kScalarA>(op, &a, b, out, n, lo, hi);
+  // ADD and MUL commute (IEEE a + b and b + a are the same value; at most a NaN's payload can
+  // differ), so they run the scalar-second loops with the operands swapped instead of loops of
+  // their own.
+  if constexpr (kOp == simd::BinaryOp::Add || kOp == simd::BinaryOp::Mul)
+    ed::binary_clamped<typename ed::OpOf<kOp>::type, ed::Layout::kScalarB>(b, &a, out, n, lo, hi);
+  else
+    ed::binary_clamped<typename ed::OpOf<kOp>::type, ed::Layout::kScalarA>(&a, b, out, n, lo, hi);
 }
 
-/// This target's table of the family.
-inline constexpr simd::ElementwiseF32 kElementwiseF32{&BinaryF32, &BinaryF32ScalarFirst};
+/// This target's table of operation `kOp`: its entries reach kOp's loops only.
+template <simd::BinaryOp kOp>
+inline constexpr simd::ElementwiseF32 kElementwiseF32{&BinaryF32<kOp>, &BinaryF32ScalarFirst<kOp>};
 
 }  // namespace nnhal::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();

@@ -46,8 +46,16 @@ inline constexpr std::size_t kMaxLanes = HWY_LANES(float);
 /// Rows of the main tile, and units per tile for a given number of rows. The count of live
 /// vectors is R*C accumulators + C weight vectors + 1 input vector.
 /// (On a 2-core AVX-512 VM with 1024-long rows, 4 x 6 ran faster than 6 x 4, 8 x 3 and 4 x 4.)
+/// On HWY_SCALAR (one float per "vector", the target of microcontrollers and of builds without
+/// SIMD flags) tiles of at most 2 rows: each tile shape is a function of its own, and the 3- and
+/// 4-row ones would add 2 KB of code (a fifth of a small firmware's kernels) for a gain in
+/// weight reuse that one-lane registers make small.
 #if !HWY_HAVE_SCALABLE
+#if HWY_TARGET == HWY_SCALAR
+inline constexpr std::size_t kMaxRows = 2;
+#else
 inline constexpr std::size_t kMaxRows = 4;
+#endif
 constexpr std::size_t units_for_rows(std::size_t rows) {
   if constexpr (kVectorRegisters >= 32) return rows <= 2 ? 8 : 6;  // 4 x 6: 24 + 6 + 1 = 31
   return rows == 1 ? 8 : rows == 2 ? 4 : 3;                        // 4 x 3: 12 + 3 + 1 = 16
