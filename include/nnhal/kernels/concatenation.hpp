@@ -64,8 +64,9 @@ Status kernel(const NodeIO& io) {
           const float bias = -static_cast<float>(in.zero_point) * scale;
           constexpr auto range = quant::storage_range<E>();
           for (std::size_t j = 0; j < slab; ++j) {
-            const std::int32_t v =
-                static_cast<std::int32_t>(std::round(static_cast<float>(src[j]) * scale + bias)) + out.zero_point;
+            // Saturated: an untrusted ratio of scales can take the value past the int range.
+            const std::int32_t v = quant::saturating_add_int32(
+                quant::saturating_int32(std::round(static_cast<float>(src[j]) * scale + bias)), out.zero_point);
             dst[j] = static_cast<E>(v < range.min ? range.min : (v > range.max ? range.max : v));
           }
           dst += slab;

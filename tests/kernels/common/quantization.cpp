@@ -60,3 +60,29 @@ TEST_CASE("activation_range clamps in the quantized domain") {
   CHECK(relu1.min == -128);
   CHECK(relu1.max == -126);
 }
+
+// Regression (found by validate_fuzz): scales of an untrusted model can take a rounded value
+// past the int range, where a plain cast is undefined behaviour; the conversions saturate.
+TEST_CASE("saturating_int32 and saturating_add_int32 keep every value in range, NaN as 0") {
+  constexpr auto lo = std::numeric_limits<std::int32_t>::min(), hi = std::numeric_limits<std::int32_t>::max();
+  CHECK(q::saturating_int32(4.325e31) == hi);
+  CHECK(q::saturating_int32(-4.325e31) == lo);
+  CHECK(q::saturating_int32(std::numeric_limits<double>::infinity()) == hi);
+  CHECK(q::saturating_int32(std::nan("")) == 0);
+  CHECK(q::saturating_int32(2147483647.0) == hi);
+  CHECK(q::saturating_int32(-2147483648.0) == lo);
+  for (double v : {0.0, 1.0, -1.0, 255.0, -128.0, 123456789.0, -987654321.0})
+    CHECK(q::saturating_int32(v) == static_cast<std::int32_t>(v));
+  CHECK(q::saturating_add_int32(hi, 10) == hi);
+  CHECK(q::saturating_add_int32(lo, -10) == lo);
+  CHECK(q::saturating_add_int32(100, -30) == 70);
+}
+
+TEST_CASE("activation_range with a scale so small that 6 / scale is not an int saturates") {
+  const auto relu6 = q::activation_range(nnhal::FusedActivationFunc::RELU6, 1e-38f, 10, 0, 255);
+  CHECK(relu6.min == 10);
+  CHECK(relu6.max == 255);
+  const auto relu1 = q::activation_range(nnhal::FusedActivationFunc::RELU1, 1e-38f, 0, -128, 127);
+  CHECK(relu1.min == -128);
+  CHECK(relu1.max == 127);
+}

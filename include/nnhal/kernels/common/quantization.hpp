@@ -66,6 +66,24 @@ inline Multiplier quantize_multiplier(double real) noexcept {
   return {static_cast<std::int32_t>(q_fixed), shift};
 }
 
+/// `x` (already rounded) as an int32, saturated to its range, NaN as 0. Where the reference
+/// converts with a plain cast, scales of an untrusted model can make the value too large for
+/// an int (a cast that is undefined behaviour); this keeps every value in range the same.
+inline std::int32_t saturating_int32(double x) noexcept {
+  if (!(x == x)) return 0;
+  if (x <= static_cast<double>(std::numeric_limits<std::int32_t>::min())) return std::numeric_limits<std::int32_t>::min();
+  if (x >= static_cast<double>(std::numeric_limits<std::int32_t>::max())) return std::numeric_limits<std::int32_t>::max();
+  return static_cast<std::int32_t>(x);
+}
+
+/// a + b saturated to the int32 range.
+constexpr std::int32_t saturating_add_int32(std::int32_t a, std::int32_t b) noexcept {
+  const std::int64_t s = std::int64_t{a} + b;
+  return s < std::numeric_limits<std::int32_t>::min()   ? std::numeric_limits<std::int32_t>::min()
+         : s > std::numeric_limits<std::int32_t>::max() ? std::numeric_limits<std::int32_t>::max()
+                                                        : static_cast<std::int32_t>(s);
+}
+
 /// Range [min, max] of quantized output values after a fused activation, for an output of
 /// the given scale / zero point stored in [qmin, qmax].
 struct QuantRange {
@@ -76,7 +94,7 @@ struct QuantRange {
 inline QuantRange activation_range(FusedActivationFunc act, float scale, std::int32_t zero_point,
                                    std::int32_t qmin, std::int32_t qmax) noexcept {
   auto q = [&](float f) {
-    return zero_point + static_cast<std::int32_t>(std::round(f / scale));
+    return saturating_add_int32(zero_point, saturating_int32(std::round(f / scale)));
   };
   switch (act) {
     case FusedActivationFunc::RELU: return {std::max(qmin, q(0.0f)), qmax};
