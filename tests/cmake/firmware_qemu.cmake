@@ -18,14 +18,8 @@ foreach(var SOURCE_DIR BINARY_DIR GENERATOR TOOL_PREFIX HOST_INCLUDE SIZE QEMU M
   endif()
 endforeach()
 
-function(run)
-  string(REPLACE ";" " " shown "${ARGN}")
-  message(STATUS "run: ${shown}")
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "firmware_qemu: failed (exit ${rc}): ${shown}")
-  endif()
-endfunction()
+set(RUN_CONTEXT firmware_qemu)
+include(${CMAKE_CURRENT_LIST_DIR}/run_command.cmake)
 
 # 1. Configure and build (one compiler at a time).
 set(make_program "")

@@ -18,14 +18,7 @@ endif()
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
 
-function(run)
-  string(REPLACE ";" " " shown "${ARGN}")
-  message(STATUS "run: ${shown}")
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "failed (exit ${rc}): ${shown}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/run_command.cmake)
 
 # Configures, builds and runs the consumer in WORK_DIR/<name>.
 function(consumer name)
