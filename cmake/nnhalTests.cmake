@@ -378,6 +378,16 @@ if(EXISTS ${_nnhal_embedded_src})
   target_compile_definitions(nnhal_embedded_no_async PRIVATE NNHAL_ASYNC=0)
   target_include_directories(nnhal_embedded_no_async PRIVATE ${NNHAL_GENERATED_DIR}/embedded)
   add_test(NAME embedded_profile.no_async COMMAND nnhal_embedded_no_async)
+  # NNHAL_ERROR_MESSAGES=0 (errors keep their status, not their text; examples/firmware builds
+  # so): every public header, and a doctest program checking the statuses. A program of its own:
+  # the whole program must agree on the macro.
+  add_executable(nnhal_error_messages_off ${NNHAL_TESTS_DIR}/main.cpp
+                 ${NNHAL_TESTS_DIR}/embedded/error_messages_off.cpp)
+  target_link_libraries(nnhal_error_messages_off PRIVATE nnhal_dev doctest::doctest)
+  target_compile_definitions(nnhal_error_messages_off PRIVATE NNHAL_ERROR_MESSAGES=0)
+  target_include_directories(nnhal_error_messages_off PRIVATE ${NNHAL_TESTS_DIR}
+                             ${NNHAL_GENERATED_DIR}/embedded)
+  add_test(NAME embedded_profile.error_messages_off COMMAND nnhal_error_messages_off)
 
   if(NNHAL_OTHER_CXX)
     get_filename_component(_nnhal_other_name ${NNHAL_OTHER_CXX} NAME)

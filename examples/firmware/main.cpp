@@ -139,9 +139,10 @@ void print(const char* format, ...) {
   board_write(line);
 }
 
-/// Prints "what: message" and gives the exit code of a failed step.
-int fail(const char* what, const char* message) {
-  print("%s: %s\n", what, message);
+/// Prints "what: STATUS message" and gives the exit code of a failed step. The image is built
+/// with NNHAL_ERROR_MESSAGES=0 by default (CMakeLists.txt), and then the message is empty.
+int fail(const char* what, const nnhal::Error& error) {
+  print("%s: %s %s\n", what, nnhal::to_string(error.status()).data(), error.c_str());
   return 1;
 }
 
@@ -174,10 +175,10 @@ int main() {
 
   // The prepared model takes the model over (prepared->model() from here on): no second copy.
   auto prepared = nnhal::PreparedModel::prepare<Kernels>(std::move(m.model));
-  if (!prepared) return fail("prepare failed", prepared.error().c_str());
+  if (!prepared) return fail("prepare failed", prepared.error());
   print("heap allocations: validating and preparing %s\n", allocations.since_last());
   auto execution = prepared->create_execution(TickClock{});
-  if (!execution) return fail("cannot create an execution", execution.error().c_str());
+  if (!execution) return fail("cannot create an execution", execution.error());
   print("heap allocations: creating the execution %s\n", allocations.since_last());
   float i0[1] = {0.0f};
   float limit[1] = {kIterations};
@@ -188,7 +189,7 @@ int main() {
   for (const nnhal::Status& s : {rb.input(m.i0, std::span<const float>(i0)), rb.input(m.x0, std::span<const float>(x0)),
                                  rb.input(m.limit, std::span<const float>(limit)), rb.output(m.i, std::span(i_out)),
                                  rb.output(m.x, std::span(x_out)), rb.ready()})
-    if (!s) return fail("request", s.error().c_str());
+    if (!s) return fail("request", s.error());
   print("heap allocations: the request %s\n", allocations.since_last());
 
   // 1. The result, checked against the plain loops.
@@ -201,7 +202,7 @@ int main() {
     const char* made = allocations.since_last();
     if (!status) {
       print("run %d ", run);
-      return fail("failed", status.error().c_str());
+      return fail("failed", status.error());
     }
     const bool ok = i_out[0] == kIterations && std::memcmp(x_out.data(), expected.data(), sizeof expected) == 0;
     print_vector("x", x_out);
@@ -220,7 +221,11 @@ int main() {
     const std::uint32_t ms = board_ticks() - start;
     if (!status || i_out[0] != limit[0]) {
       print("timing run of %ld iterations ", static_cast<long>(n));
-      return fail("failed", status ? "wrong count" : status.error().c_str());
+      if (status) {
+        print("wrong count\n");
+        return 1;
+      }
+      return fail("failed", status.error());
     }
     if (ms >= 100) {
       const float ns = static_cast<float>(ms) * 1e6f / static_cast<float>(n);

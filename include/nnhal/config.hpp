@@ -22,9 +22,23 @@
 #define NNHAL_MAX_RANK 8
 #endif
 
+/// 1 (the default): every nnhal::Error carries a message naming what failed. 0 (images where
+/// code size matters more, as in examples/firmware): errors carry their ErrorStatus only, and
+/// the message texts, their formatting at each place that reports an error, and the tables that
+/// only messages use (operation and type names) are left out of the program. Error::message()
+/// is then empty. The statuses are the same in both modes.
+#ifndef NNHAL_ERROR_MESSAGES
+#define NNHAL_ERROR_MESSAGES 1
+#endif
+
 /// Capacity of the inline message buffer of nnhal::Error (bytes, including the terminator).
+/// 1 when NNHAL_ERROR_MESSAGES is 0.
 #ifndef NNHAL_ERROR_MESSAGE_CAPACITY
+#if NNHAL_ERROR_MESSAGES
 #define NNHAL_ERROR_MESSAGE_CAPACITY 256
+#else
+#define NNHAL_ERROR_MESSAGE_CAPACITY 1
+#endif
 #endif
 
 /// Deepest nesting of IF/WHILE subgraph references a model may have. The executor recurses

@@ -25,6 +25,7 @@ namespace nnhal {
 class Error {
  public:
   Error() noexcept : Error(ErrorStatus::GENERAL_FAILURE, std::string_view{}) {}
+#if NNHAL_ERROR_MESSAGES
   Error(ErrorStatus status, std::string_view message) noexcept : status_(status) {
     const std::size_t n = message.size() < kCapacity - 1 ? message.size() : kCapacity - 1;
     if (n != 0) std::memcpy(message_, message.data(), n);
@@ -61,6 +62,20 @@ class Error {
     std::memcpy(message_, joined, at + 1);
     return *this;
   }
+#else
+  // NNHAL_ERROR_MESSAGES=0: the status only. These take the same arguments as the functions
+  // above and ignore them; being templates they are inlined, so no message text stays in the
+  // program.
+  Error(ErrorStatus status, std::string_view) noexcept : status_(status) { message_[0] = '\0'; }
+  template <class... Args>
+  static Error format(ErrorStatus status, const char*, const Args&...) noexcept {
+    return Error(status, std::string_view{});
+  }
+  template <class... Args>
+  Error& prefix(const char*, const Args&...) noexcept {
+    return *this;
+  }
+#endif
 
   ErrorStatus status() const noexcept { return status_; }
   std::string_view message() const noexcept { return message_; }
@@ -68,14 +83,30 @@ class Error {
 
  private:
   static constexpr std::size_t kCapacity = NNHAL_ERROR_MESSAGE_CAPACITY;
+  static_assert(kCapacity >= 1, "NNHAL_ERROR_MESSAGE_CAPACITY counts the terminator");
   ErrorStatus status_;
   char message_[kCapacity];
 };
 
+#if NNHAL_ERROR_MESSAGES
 /// Shorthand for an INVALID_ARGUMENT error with a printf-style message.
 #define NNHAL_INVALID(...) ::nnhal::Error::format(::nnhal::ErrorStatus::INVALID_ARGUMENT, __VA_ARGS__)
 /// Shorthand for a GENERAL_FAILURE error with a printf-style message.
 #define NNHAL_FAILURE(...) ::nnhal::Error::format(::nnhal::ErrorStatus::GENERAL_FAILURE, __VA_ARGS__)
+#else
+namespace detail {
+template <class... Args>
+int message_arguments(const Args&...) noexcept;  // never defined: named in sizeof only
+}  // namespace detail
+// The message's arguments are named in an unevaluated operand only: nothing is computed for a
+// message nobody reads, and parameters used only in messages still count as used.
+#define NNHAL_INVALID(...)                                                    \
+  ((void)sizeof(::nnhal::detail::message_arguments(__VA_ARGS__)),             \
+   ::nnhal::Error(::nnhal::ErrorStatus::INVALID_ARGUMENT, ::std::string_view{}))
+#define NNHAL_FAILURE(...)                                                    \
+  ((void)sizeof(::nnhal::detail::message_arguments(__VA_ARGS__)),             \
+   ::nnhal::Error(::nnhal::ErrorStatus::GENERAL_FAILURE, ::std::string_view{}))
+#endif
 
 /// Either a T or an Error. Never throws: accessing the wrong alternative is a debug-checked
 /// precondition violation.
