@@ -41,7 +41,7 @@
 #include <vector>
 
 #include "nnhal/exec/prepared_model.hpp"
-#include "nnhal/kernels/all.hpp"
+#include "nnhal/nnhal.hpp"  // AllKernels compiled once, in nnhal_fuzz_default_kernels
 #include "nnhal/ops/registry.hpp"
 #include "nnhal/validate/model.hpp"
 #include "nnhal/validate/request.hpp"
