@@ -16,11 +16,13 @@
 // asks for it with NNHAL_FIRMWARE_DEVICE_HOST, and is empty otherwise.
 #if defined(NNHAL_FIRMWARE_BARE_METAL) || defined(NNHAL_FIRMWARE_DEVICE_HOST)
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdarg>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <span>
 #include <utility>
 
@@ -178,9 +180,22 @@ struct Checks {
   }
 };
 
+/// Whether `result` reports the output shapes `expected` (all sufficient).
+bool shapes_ok(const nnhal::ExecutionResult& result, std::initializer_list<std::initializer_list<std::uint32_t>> expected) {
+  if (result.output_shapes.size() != expected.size()) return false;
+  std::size_t i = 0;
+  for (const auto& dims : expected) {
+    const nnhal::OutputShape& shape = result.output_shapes[i++];
+    if (!shape.isSufficient || !std::equal(dims.begin(), dims.end(), shape.dimensions.begin(), shape.dimensions.end()))
+      return false;
+  }
+  return true;
+}
+
 /// One prepared model's request and how to check its result, for the runs of both modes.
 /// `prepare_run(k)` sets the inputs of run k (0: the first) and clears the outputs;
-/// `result_ok(k)` compares the outputs with plain C++.
+/// `result_ok(k, result)` compares the outputs with plain C++ and the output shapes with the
+/// model's.
 template <class Case>
 void run_modes(Checks& checks, const char* name, Device::PreparedModelPtr& prepared, Case& c) {
   Args args;
@@ -192,7 +207,7 @@ void run_modes(Checks& checks, const char* name, Device::PreparedModelPtr& prepa
   c.prepare_run(0);
   prepared->execute(c.request(), args, result);
   nnhal::format(what, sizeof what, "%s: device sync, first execution", name);
-  if (checks.expect(result.status, what)) checks.expect(c.result_ok(0), what);
+  if (checks.expect(result.status, what)) checks.expect(c.result_ok(0, result), what);
   checks.step(what);
   bool all_ok = true;
   for (int k = 1; k <= kRuns; ++k) {
@@ -200,7 +215,7 @@ void run_modes(Checks& checks, const char* name, Device::PreparedModelPtr& prepa
     // A deadline a minute ahead: the executor reads the device's clock between operations.
     args.deadline = TickClock::time_point{board_ticks() + 60000u};
     prepared->execute(c.request(), args, result);
-    all_ok = all_ok && result.status && c.result_ok(k);
+    all_ok = all_ok && result.status && c.result_ok(k, result);
   }
   args.deadline.reset();
   long made = checks.allocations.since_last();
@@ -219,13 +234,13 @@ void run_modes(Checks& checks, const char* name, Device::PreparedModelPtr& prepa
   c.prepare_run(0);
   (*burst)->execute(c.request(), args, burst_result);
   nnhal::format(what, sizeof what, "%s: device burst, first execution", name);
-  if (checks.expect(burst_result.status, what)) checks.expect(c.result_ok(0), what);
+  if (checks.expect(burst_result.status, what)) checks.expect(c.result_ok(0, burst_result), what);
   checks.step(what);
   all_ok = true;
   for (int k = 1; k <= kRuns; ++k) {
     c.prepare_run(k);
     (*burst)->execute(c.request(), args, burst_result);
-    all_ok = all_ok && burst_result.status && c.result_ok(k);
+    all_ok = all_ok && burst_result.status && c.result_ok(k, burst_result);
   }
   made = checks.allocations.since_last();
   nnhal::format(what, sizeof what, "%s: device burst, executions after the first", name);
@@ -255,10 +270,10 @@ struct AddCase {
     }
     out.fill(-999.0f);
   }
-  bool result_ok(int) const {
+  bool result_ok(int, const nnhal::ExecutionResult& result) const {
     std::array<float, 2 * kWidth> expected{};
     for (std::uint32_t j = 0; j < a.size(); ++j) expected[j] = a[j] + b[j];
-    return std::memcmp(out.data(), expected.data(), sizeof expected) == 0;
+    return std::memcmp(out.data(), expected.data(), sizeof expected) == 0 && shapes_ok(result, {{2, kWidth}});
   }
 };
 
@@ -285,12 +300,12 @@ struct LoopCase {
     i_out[0] = -1.0f;
     x_out.fill(-999.0f);
   }
-  bool result_ok(int k) const {
+  bool result_ok(int k, const nnhal::ExecutionResult& result) const {
     Vector expected = kStart;
     for (int n = 0; n < iterations(k); ++n)
       for (std::uint32_t j = 0; j < kWidth; ++j) expected[j] += kStep[j];
     return i_out[0] == static_cast<float>(iterations(k)) &&
-           std::memcmp(x_out.data(), expected.data(), sizeof expected) == 0;
+           std::memcmp(x_out.data(), expected.data(), sizeof expected) == 0 && shapes_ok(result, {{1}, {1, kWidth}});
   }
 };
 
