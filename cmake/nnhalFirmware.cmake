@@ -2,9 +2,11 @@
 # and run on QEMU's mps2-an500 board. Included from cmake/nnhalTests.cmake.
 #
 # The test (tests/cmake/firmware_qemu.cmake) configures and builds examples/firmware with
-# examples/firmware/arm-none-eabi.cmake in <build>/firmware, prints arm-none-eabi-size's text,
-# data and bss, runs the image under qemu-system-arm with semihosting, and fails when the program
-# fails (exit code, expected output lines) or when text exceeds NNHAL_FIRMWARE_MAX_TEXT.
+# examples/firmware/arm-none-eabi.cmake in <build>/firmware, and for each of its two images
+# (firmware.elf from main.cpp, firmware_device.elf from device.cpp) prints arm-none-eabi-size's
+# text, data and bss and runs it under qemu-system-arm with semihosting. It fails when a program
+# fails (exit code, expected output lines) or when firmware.elf's text exceeds
+# NNHAL_FIRMWARE_MAX_TEXT (firmware_device.elf has no limit).
 # Without the cross tools or QEMU it adds nothing.
 
 # A guard against growth, not the goal: the goal for this image is 64 KiB of text, and today it is

@@ -1,14 +1,17 @@
 # ctest firmware_qemu (cmake/nnhalFirmware.cmake): builds examples/firmware for the Cortex-M7 and
-# runs it on QEMU's mps2-an500 board. Run with cmake -P, with
+# runs its two images on QEMU's mps2-an500 board: firmware.elf (main.cpp) and firmware_device.elf
+# (device.cpp, the device layer). Run with cmake -P, with
 #   SOURCE_DIR    examples/firmware                BINARY_DIR   its build folder (kept between runs)
 #   GENERATOR     CMake generator                  MAKE_PROGRAM its build tool (optional)
 #   TOOL_PREFIX   e.g. /usr/bin/arm-none-eabi-     HOST_INCLUDE folder with hwy/, boost/hana, range/
 #   SIZE          arm-none-eabi-size               QEMU         qemu-system-arm
-#   MAX_TEXT      largest text size accepted       RUN_TIMEOUT  seconds QEMU may run
+#   MAX_TEXT      firmware.elf's text limit        RUN_TIMEOUT  seconds QEMU may run (each image)
 #
-# Fails when the build fails, when QEMU's run fails (the image's exit code comes through
-# semihosting), when its output lacks the lines that say the checks passed, or when text is
-# larger than MAX_TEXT (reported after the run, so the run's output is always shown).
+# Fails when the build fails, when an image's run fails (its exit code comes through
+# semihosting), when its output lacks the lines that say the checks passed (for
+# firmware_device.elf: that executions after the first allocate nothing), or when firmware.elf's
+# text is larger than MAX_TEXT (reported after the runs, so their output is always shown);
+# firmware_device.elf has no text limit.
 
 cmake_minimum_required(VERSION 3.21)
 
@@ -30,46 +33,68 @@ run("${CMAKE_COMMAND}" -S "${SOURCE_DIR}" -B "${BINARY_DIR}" -G "${GENERATOR}" $
     "-DCMAKE_TOOLCHAIN_FILE=${SOURCE_DIR}/arm-none-eabi.cmake"
     "-DNNHAL_ARM_PREFIX=${TOOL_PREFIX}" "-DNNHAL_FIRMWARE_HOST_INCLUDE=${HOST_INCLUDE}")
 run("${CMAKE_COMMAND}" --build "${BINARY_DIR}" --parallel 1)
-set(elf "${BINARY_DIR}/firmware.elf")
 
-# 2. Size: the Berkeley format's second line is "text data bss dec hex filename".
-execute_process(COMMAND "${SIZE}" "${elf}" OUTPUT_VARIABLE size_out RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0 OR NOT size_out MATCHES "\n[ \t]*([0-9]+)[ \t]+([0-9]+)[ \t]+([0-9]+)")
-  message(FATAL_ERROR "firmware_qemu: ${SIZE} failed on ${elf}:\n${size_out}")
-endif()
-set(text ${CMAKE_MATCH_1})
-set(data ${CMAKE_MATCH_2})
-set(bss ${CMAKE_MATCH_3})
-message(STATUS "firmware.elf: text ${text}, data ${data}, bss ${bss} bytes (text limit ${MAX_TEXT})")
+# 2. Each image: its size (the Berkeley format's second line is "text data bss dec hex filename"),
+#    then its run (semihosting gives the program's output and its exit code), then its checks:
+#    exit code 0, every line given after `max_text` (regular expressions) in the output, and text
+#    at most `max_text` bytes when that is not 0. Problems are appended to `problems` in the caller.
+function(check_image name max_text)
+  set(elf "${BINARY_DIR}/${name}")
+  execute_process(COMMAND "${SIZE}" "${elf}" OUTPUT_VARIABLE size_out RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR NOT size_out MATCHES "\n[ \t]*([0-9]+)[ \t]+([0-9]+)[ \t]+([0-9]+)")
+    message(FATAL_ERROR "firmware_qemu: ${SIZE} failed on ${elf}:\n${size_out}")
+  endif()
+  set(text ${CMAKE_MATCH_1})
+  set(limit "no text limit")
+  if(max_text)
+    set(limit "text limit ${max_text}")
+  endif()
+  message(STATUS "${name}: text ${text}, data ${CMAKE_MATCH_2}, bss ${CMAKE_MATCH_3} bytes (${limit})")
 
-# 3. Run: semihosting gives the program's output and its exit code.
-string(TIMESTAMP started "%s%f")
-execute_process(
-  COMMAND "${QEMU}" -M mps2-an500 -nographic -monitor none -semihosting -kernel "${elf}"
-  TIMEOUT ${RUN_TIMEOUT}
-  OUTPUT_VARIABLE output ERROR_VARIABLE output
-  RESULT_VARIABLE rc)
-string(TIMESTAMP finished "%s%f")
-math(EXPR elapsed_ms "(${finished} - ${started}) / 1000")
-message(STATUS "qemu-system-arm ran for ${elapsed_ms} ms, exit ${rc}; its output:\n${output}")
+  string(TIMESTAMP started "%s%f")
+  execute_process(
+    COMMAND "${QEMU}" -M mps2-an500 -nographic -monitor none -semihosting -kernel "${elf}"
+    TIMEOUT ${RUN_TIMEOUT}
+    OUTPUT_VARIABLE output ERROR_VARIABLE output
+    RESULT_VARIABLE rc)
+  string(TIMESTAMP finished "%s%f")
+  math(EXPR elapsed_ms "(${finished} - ${started}) / 1000")
+  message(STATUS "${name}: qemu-system-arm ran for ${elapsed_ms} ms, exit ${rc}; its output:\n${output}")
+
+  set(found ${problems})
+  if(NOT rc EQUAL 0)
+    list(APPEND found "${name}: the run ended with '${rc}' (expected exit code 0)")
+  endif()
+  foreach(line IN LISTS ARGN)
+    if(NOT output MATCHES "${line}")
+      list(APPEND found "${name}: no output line matching '${line}'")
+    endif()
+  endforeach()
+  if(max_text AND text GREATER max_text)
+    list(APPEND found "${name}: text is ${text} bytes, more than the limit of ${max_text} (NNHAL_FIRMWARE_MAX_TEXT)")
+  endif()
+  set(problems ${found} PARENT_SCOPE)
+endfunction()
 
 set(problems "")
-if(NOT rc EQUAL 0)
-  list(APPEND problems "the run ended with '${rc}' (expected exit code 0)")
-endif()
-foreach(line
-    "run 1: [0-9]+ iterations, result ok"
-    "run 2: [0-9]+ iterations, result ok"
-    "time per loop iteration: [0-9]+ ns"
-    "endless loop, [0-9]+ ms loop timeout: MISSED_DEADLINE_TRANSIENT"
-    "firmware: all checks passed")
-  if(NOT output MATCHES "${line}")
-    list(APPEND problems "no output line matching '${line}'")
-  endif()
+# main.cpp: PreparedModel / Execution, with the text limit.
+check_image(firmware.elf ${MAX_TEXT}
+  "run 1: [0-9]+ iterations, result ok"
+  "run 2: [0-9]+ iterations, result ok"
+  "time per loop iteration: [0-9]+ ns"
+  "endless loop, [0-9]+ ms loop timeout: MISSED_DEADLINE_TRANSIENT"
+  "firmware: all checks passed")
+# device.cpp: the device layer; executions after the first of each model and mode allocate
+# nothing. No text limit.
+set(device_lines "")
+foreach(model ADD WHILE)
+  foreach(mode sync burst)
+    list(APPEND device_lines "${model}: device ${mode}: [0-9]+ executions after the first, heap allocations 0[^0-9]")
+  endforeach()
 endforeach()
-if(text GREATER MAX_TEXT)
-  list(APPEND problems "text is ${text} bytes, more than the limit of ${MAX_TEXT} (NNHAL_FIRMWARE_MAX_TEXT)")
-endif()
+list(APPEND device_lines "firmware_device: all checks passed")
+check_image(firmware_device.elf 0 ${device_lines})
+
 if(problems)
   list(JOIN problems "\n  " problems)
   message(FATAL_ERROR "firmware_qemu failed:\n  ${problems}")

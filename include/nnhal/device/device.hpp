@@ -301,8 +301,9 @@ class Device {
       NNHAL_VLOG(cache, "cache not written: %s", blobs.error().c_str());
       return;
     }
-    // The data cache first: a model cache is only useful with its data beside it.
-    const bool written =
+    // The data cache first: a model cache is only useful with its data beside it. `written` is
+    // only logged, and NNHAL_VLOG_ENABLED=0 leaves the log statement out.
+    [[maybe_unused]] const bool written =
         args.data_cache[0]->write(blobs->data_cache) && args.model_cache[0]->write(blobs->model_cache);
     NNHAL_VLOG(cache, "cache %s: %zu model byte(s), %zu data byte(s)", written ? "written" : "write failed",
                blobs->model_cache.size(), blobs->data_cache.size());
