@@ -10,11 +10,8 @@
 // (which creates its execution context and sizes the result's vectors), executions allocate
 // nothing. The exit code says whether every check passed and every such count was 0.
 //
-// The board is behind board.h, as for main.cpp. The top-level project builds the .cpp files of
-// examples/firmware together as one host program (main.cpp's), so this file is compiled there
-// too; it holds a program only on the board (NNHAL_FIRMWARE_BARE_METAL) or when a host build
-// asks for it with NNHAL_FIRMWARE_DEVICE_HOST, and is empty otherwise.
-#if defined(NNHAL_FIRMWARE_BARE_METAL) || defined(NNHAL_FIRMWARE_DEVICE_HOST)
+// The board is behind board.h, as for main.cpp; the top-level project also builds this file with
+// board_host.cpp as a host program (ctest example.firmware_device).
 
 #include <algorithm>
 #include <array>
@@ -351,5 +348,3 @@ int main() {
   print("%s\n", checks.failures == 0 ? "firmware_device: all checks passed" : "firmware_device: FAILED");
   return checks.failures == 0 ? 0 : 1;
 }
-
-#endif  // NNHAL_FIRMWARE_BARE_METAL || NNHAL_FIRMWARE_DEVICE_HOST
