@@ -192,7 +192,7 @@ class Execution {
   std::vector<WhileState> whiles_;
   AlignedBuffer arena_;
   std::vector<RtOperand> main_declared_;  ///< main outputs as declared, refined by the request
-  std::vector<detail::RequestRegion> regions_;  ///< request validation scratch
+  detail::RequestScratch request_scratch_;  ///< request validation's memory, kept between runs
   std::vector<OutputShape> shapes_;
   std::size_t shapes_size_ = 0;
   std::chrono::nanoseconds loop_timeout_ = kLoopTimeoutDefault;
@@ -272,7 +272,8 @@ Expected<Execution<C>> Execution<C>::create(std::shared_ptr<const detail::Prepar
     }
   const SubgraphPlan& main = graphs[0];
   e.main_declared_.resize(main.outputs.size());
-  e.regions_.reserve(main.inputs.size() + main.outputs.size() + e.core_->model.pools.size());
+  e.request_scratch_.regions.reserve(main.inputs.size() + main.outputs.size() + e.core_->model.pools.size());
+  e.request_scratch_.operand_readers.reserve(e.core_->model.main.operands.size());
   e.shapes_.resize(main.outputs.size());
   for (OutputShape& s : e.shapes_) s.dimensions.reserve(kMaxRank);
   return e;
@@ -795,7 +796,7 @@ Status Execution<C>::run_request(const Request& request, const ExecuteOptions<C>
   if (!core_->extensions.empty()) [[unlikely]] request_options.extensions = core_->extensions;
   request_options.max_request_pools = core_->limits.max_request_pools;
   request_options.max_tensor_bytes = core_->limits.max_tensor_bytes;
-  if (auto s = detail::validate_request_rows(request, core_->model, request_options, *core_->rows, &regions_); !s)
+  if (auto s = detail::validate_request_rows(request, core_->model, request_options, *core_->rows, &request_scratch_); !s)
     return s;
   if (deadline_ && detail::passed(clock_.now(), *deadline_))
     return Error(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "the deadline passed before the execution started");

@@ -161,21 +161,32 @@ inline std::uint64_t combined_size(const Operand& operand, const RequestArgument
   return n;
 }
 
-/// Whether operand `index` of main is read by at least one operation and every place that
-/// reads it accepts an omitted value (input_omittable). A pass over the operations for each
-/// omitted input, without allocating (an execution validates its request on every run).
-inline bool operand_omittable(const Subgraph& main, std::uint32_t index, const OperationRows& rows) {
-  bool read = false;
+/// What validating a request may keep between calls (an execution keeps one, so that validating
+/// its requests allocates nothing after the first): the regions of the aliasing check, and the
+/// omittability of main's operands (computed only for a request that omits an input).
+struct RequestScratch {
+  std::vector<RequestRegion> regions;
+  std::vector<std::uint8_t> operand_readers;  ///< per operand of main: kNotRead / kMayOmit / kNeedsValue
+  static constexpr std::uint8_t kNotRead = 0, kMayOmit = 1, kNeedsValue = 2;
+};
+
+/// For every operand of `main`: is it read, and does every place that reads it accept an omitted
+/// value (input_omittable). An omitted input must be read, and omittable everywhere. One pass over
+/// the operations for the whole request (it was one per omitted input, quadratic in a request
+/// that omits many inputs), made only when the request omits an input.
+inline void classify_operand_readers(const Subgraph& main, const OperationRows& rows, std::vector<std::uint8_t>& out) {
+  out.assign(main.operands.size(), RequestScratch::kNotRead);
   for (const Operation& op : main.operations) {
-    const OperationInfo* info = nullptr;
+    const OperationInfo* info = rows.find(op.type);
     for (std::size_t j = 0; j < op.inputs.size(); ++j) {
-      if (op.inputs[j] != index) continue;
-      if (info == nullptr) info = rows.find(op.type);
-      if (info == nullptr || !input_omittable(*info, j)) return false;
-      read = true;
+      const std::uint32_t index = op.inputs[j];
+      if (index >= out.size()) continue;  // not in a valid model
+      if (info == nullptr || !input_omittable(*info, j))
+        out[index] = RequestScratch::kNeedsValue;
+      else if (out[index] == RequestScratch::kNotRead)
+        out[index] = RequestScratch::kMayOmit;
     }
   }
-  return read;
 }
 
 }  // namespace detail
@@ -183,7 +194,7 @@ inline bool operand_omittable(const Subgraph& main, std::uint32_t index, const O
 namespace detail {
 /// validate_request reading the rows `rows` (an execution passes its kernel set's).
 inline Status validate_request_rows(const Request& request, const Model& model, const RequestValidationOptions& options,
-                                    const OperationRows& rows, std::vector<RequestRegion>* scratch = nullptr) {
+                                    const OperationRows& rows, RequestScratch* scratch = nullptr) {
   const Subgraph& main = model.main;
   if (request.inputs.size() != main.inputIndexes.size())
     return NNHAL_INVALID("request has %zu inputs, the model has %zu", request.inputs.size(),
@@ -202,8 +213,10 @@ inline Status validate_request_rows(const Request& request, const Model& model, 
   }
 
   using Region = detail::RequestRegion;
-  std::vector<Region> local;
-  std::vector<Region>& regions = scratch != nullptr ? *scratch : local;
+  RequestScratch local;
+  RequestScratch& kept = scratch != nullptr ? *scratch : local;
+  std::vector<Region>& regions = kept.regions;
+  bool readers_known = false;
   regions.clear();
   regions.reserve(request.inputs.size() + request.outputs.size());
 
@@ -220,7 +233,11 @@ inline Status validate_request_rows(const Request& request, const Model& model, 
             !arg.dimensions.empty())
           return NNHAL_INVALID("%s %zu: an omitted argument must have an empty location and no dimensions", what, i);
         if (is_output) return NNHAL_INVALID("output %zu: outputs cannot be omitted", i);
-        if (!operand_omittable(main, indexes[i], rows))
+        if (!readers_known) {
+          classify_operand_readers(main, rows, kept.operand_readers);
+          readers_known = true;
+        }
+        if (kept.operand_readers[indexes[i]] != RequestScratch::kMayOmit)
           return NNHAL_INVALID("input %zu: omitted, but an operation reading it requires a value", i);
         continue;
       }
@@ -275,11 +292,11 @@ inline Status validate_request_rows(const Request& request, const Model& model, 
 }  // namespace detail
 
 /// Validates `request` against `model` (which must already have passed validate_model).
-/// `scratch`, when given, is reused for the aliasing check, so a caller that keeps it (an
-/// execution) validates without allocating.
+/// `scratch`, when given, is reused, so a caller that keeps it (an execution) validates without
+/// allocating once it has grown.
 inline Status validate_request(const Request& request, const Model& model,
                                const RequestValidationOptions& options = {},
-                               std::vector<detail::RequestRegion>* scratch = nullptr) {
+                               detail::RequestScratch* scratch = nullptr) {
   return detail::validate_request_rows(request, model, options, all_operation_rows(), scratch);
 }
 
