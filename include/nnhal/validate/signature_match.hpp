@@ -44,7 +44,12 @@ inline std::optional<HalVersion> match_signature(const OperationInfo& info, cons
 }
 
 /// "(TYPE, TYPE, ...)" for the inputs (outputs when `outputs`) of `op`, truncated to `cap`.
+/// Text for a message only: "" with NNHAL_ERROR_MESSAGES=0.
 inline void describe_types(const OperationView& op, bool outputs, char* buf, std::size_t cap) noexcept {
+  if constexpr (!NNHAL_ERROR_MESSAGES) {
+    if (cap != 0) buf[0] = '\0';
+    return;
+  }
   std::size_t at = 0;
   const std::size_t n = outputs ? op.output_count() : op.input_count();
   auto put = [&](const char* s) {
