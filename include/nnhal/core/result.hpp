@@ -1,7 +1,8 @@
 #pragma once
 /// \file
 /// Errors as values. An Error carries an ErrorStatus and a message in an inline buffer, so
-/// reporting an error never allocates; Expected<T> holds either a value or an Error.
+/// reporting an error never allocates (with NNHAL_ERROR_MESSAGES=0, the status alone);
+/// Expected<T> holds either a value or an Error.
 
 // <cinttypes>: messages format fixed-width integers with PRIu32 / PRId32 (uint32_t and int32_t are
 // unsigned long and long on arm-none-eabi, unsigned int and int on Linux), so every caller of
