@@ -40,7 +40,8 @@ using nnhal::OperationType;
 constexpr auto F32 = OperandType::TENSOR_FLOAT32;
 
 /// The device's kernel set: WHILE, and ADD and LESS on float32. SetRowsOnly: the device
-/// validates models against these operations' rows only.
+/// validates models, requests and caches against these operations' rows only (its cache
+/// fingerprint is theirs too), so the image links no other operation's row.
 using Kernels = nnhal::KernelSet<nnhal::Use<OperationType::WHILE>, nnhal::Use<OperationType::ADD, F32>,
                                  nnhal::Use<OperationType::LESS, F32>, nnhal::SetRowsOnly>;
 

@@ -256,6 +256,11 @@ inline Status decode_data(std::span<const std::byte> payload, CachedModel& out) 
   return {};
 }
 
+
+/// write_model_cache with the fingerprint `fingerprint` (cache_fingerprint(rows, extensions) of
+/// the program: the Device passes its kernel set's).
+inline Expected<CacheBlobs> write_model_cache(const Model& model, const CacheToken& token,
+                                              std::uint64_t fingerprint);
 }  // namespace detail::cache
 
 /// Serializes a model that passed validate_model (all subgraphs, operands incl. extraParams /
@@ -266,6 +271,11 @@ inline Status decode_data(std::span<const std::byte> payload, CachedModel& out) 
 /// program (its kernel set's), which a cache is bound to as it is to the operation table.
 inline Expected<CacheBlobs> write_model_cache(const Model& model, const CacheToken& token,
                                               ExtensionList extensions = {}) {
+  return detail::cache::write_model_cache(model, token, cache_fingerprint(extensions));
+}
+
+inline Expected<CacheBlobs> detail::cache::write_model_cache(const Model& model, const CacheToken& token,
+                                                             std::uint64_t fingerprint) {
   using namespace detail::cache;
   std::vector<std::byte> data;
   ByteWriter d(data);
@@ -297,7 +307,6 @@ inline Expected<CacheBlobs> write_model_cache(const Model& model, const CacheTok
     s.u32(static_cast<std::uint32_t>(e.name.size()));
     s.bytes(e.name.data(), e.name.size());
   }
-  const std::uint64_t fingerprint = cache_fingerprint(extensions);
   CacheBlobs out;
   out.data_cache = seal_blob(Kind::Data, fingerprint, token, data, Sha256Digest{});
   Sha256Digest data_digest{};
@@ -314,27 +323,40 @@ inline Expected<CacheBlobs> write_model_cache(const Model& model, const CacheTok
 /// is unusable); `options.extensions` are the program's, which the cache must have been written
 /// with.
 namespace detail::cache {
+/// read_model_cache for a program that validates with the rows `rows` (its kernel set's) and
+/// whose fingerprint is `fingerprint` (cache_fingerprint(rows, options.extensions)): the
+/// decoded model is validated against `rows`.
 inline Expected<CachedModel> read_model_cache(std::span<const std::byte> model_cache,
                                               std::span<const std::byte> data_cache, const CacheToken& token,
-                                              const ValidationOptions& options);
+                                              const ValidationOptions& options, const OperationRows& rows,
+                                              std::uint64_t fingerprint);
+
+/// The same, logged (NNHAL_VLOG category cache).
+inline Expected<CachedModel> read_model_cache_logged(std::span<const std::byte> model_cache,
+                                                     std::span<const std::byte> data_cache, const CacheToken& token,
+                                                     const ValidationOptions& options, const OperationRows& rows,
+                                                     std::uint64_t fingerprint) {
+  auto out = read_model_cache(model_cache, data_cache, token, options, rows, fingerprint);
+  if (out) NNHAL_VLOG(cache, "cache read: %zu model byte(s), %zu data byte(s)", model_cache.size(), data_cache.size());
+  else NNHAL_VLOG(cache, "cache rejected: %s", out.error().c_str());
+  return out;
+}
 }  // namespace detail::cache
 
 inline Expected<CachedModel> read_model_cache(std::span<const std::byte> model_cache,
                                               std::span<const std::byte> data_cache,
                                               const CacheToken& token,
                                               const ValidationOptions& options = {}) {
-  auto out = detail::cache::read_model_cache(model_cache, data_cache, token, options);
-  if (out) NNHAL_VLOG(cache, "cache read: %zu model byte(s), %zu data byte(s)", model_cache.size(), data_cache.size());
-  else NNHAL_VLOG(cache, "cache rejected: %s", out.error().c_str());
-  return out;
+  return detail::cache::read_model_cache_logged(model_cache, data_cache, token, options, all_operation_rows(),
+                                                cache_fingerprint(options.extensions));
 }
 
 inline Expected<CachedModel> detail::cache::read_model_cache(std::span<const std::byte> model_cache,
                                                              std::span<const std::byte> data_cache,
                                                              const CacheToken& token,
-                                                             const ValidationOptions& options) {
+                                                             const ValidationOptions& options,
+                                                             const OperationRows& rows, std::uint64_t fingerprint) {
   // The security-sensitive file first, then its data, then that they belong together.
-  const std::uint64_t fingerprint = cache_fingerprint(options.extensions);
   auto model_blob = open_blob(model_cache, Kind::Model, fingerprint, token);
   if (!model_blob) return std::move(model_blob.error());
   auto data_blob = open_blob(data_cache, Kind::Data, fingerprint, token);
@@ -346,7 +368,7 @@ inline Expected<CachedModel> detail::cache::read_model_cache(std::span<const std
     return std::move(s.error().prefix("data cache"));
   if (auto s = decode_structure(model_blob->payload, out.model); !s)
     return std::move(s.error().prefix("model cache"));
-  if (auto v = validate_model(out.model, options); !v)
+  if (auto v = validate_model_rows(out.model, options, rows); !v)
     return Error::format(ErrorStatus::GENERAL_FAILURE, "cached model is invalid: %s",
                          v.error().c_str());
   return out;

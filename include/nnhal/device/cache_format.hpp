@@ -120,6 +120,25 @@ constexpr std::uint64_t compute_fingerprint() noexcept {
   return f.h;
 }
 
+/// compute_fingerprint() over the rows `rows` holds: a program validates with them (its kernel
+/// set's, KernelTable::rows), so one whose set says SetRowsOnly links no other row. The same
+/// value as compute_fingerprint() for every row (all_operation_rows()); for fewer, each code
+/// without a row adds a marker in its place, so that programs validating with other rows read
+/// each other's caches as foreign. Evaluated at run time (Device caches it per kernel set).
+constexpr std::uint64_t compute_fingerprint(const OperationRows& rows) noexcept {
+  Fnv1a f;
+  f.add(kCacheFormatVersion);
+  f.add(NNHAL_MAX_RANK);
+  f.add(NNHAL_MAX_CONTROL_FLOW_DEPTH);
+  f.add(static_cast<std::uint64_t>(kOperandTypeCount));
+  f.add(static_cast<std::uint64_t>(kOperationTypeCount));
+  for (const OperationInfo* info : rows.rows) {
+    if (info != nullptr) add_row(f, *info);
+    else f.add(~std::uint64_t{0});  // no row: never the first value a row adds (its code)
+  }
+  return f.h;
+}
+
 /// `base` extended with the registered extensions (names, operand types, operation rows and
 /// whether each has kernels), in order: a program with another extension set reads a cache as
 /// foreign. `base` itself when there are none.
@@ -313,6 +332,14 @@ inline std::uint64_t cache_fingerprint() noexcept {
 /// The fingerprint of a program that registers `extensions` (cache_fingerprint() without any).
 inline std::uint64_t cache_fingerprint(ExtensionList extensions) noexcept {
   return detail::cache::extend_fingerprint(cache_fingerprint(), extensions);
+}
+
+/// The fingerprint of a program that validates with the rows `rows` (its kernel set's,
+/// KernelTable::rows) and registers `extensions`: cache_fingerprint(extensions) when `rows` is
+/// every row, another value for a set that says SetRowsOnly. Computed on each call (a walk
+/// over the rows `rows` holds); the Device keeps it.
+inline std::uint64_t cache_fingerprint(const OperationRows& rows, ExtensionList extensions) noexcept {
+  return detail::cache::extend_fingerprint(detail::cache::compute_fingerprint(rows), extensions);
 }
 
 }  // namespace nnhal

@@ -160,6 +160,12 @@ class Device {
   /// getSupportedOperations_1_3: INVALID_ARGUMENT for an invalid model (a WHILE with operands
   /// of unknown size included, unless DeviceOptions::allow_runtime_only), else one flag per
   /// main operation (IF/WHILE only when everything they reference is supported).
+  /// The model is validated against the kernel set's rows (KernelTable::rows). With a set that
+  /// says SetRowsOnly, an operation outside the set, whose row this program does not link, is
+  /// checked only for what needs no row (operand indexes, order, consumer counts) and flagged
+  /// unsupported, so the runtime can give it to another device (which validates it with its
+  /// own table); prepare() refuses the same model with GENERAL_FAILURE, as
+  /// PreparedModel::prepare does.
   Expected<std::vector<bool>> supported_operations(const Model& model) const {
     return nnhal::supported_operations(model, kernel_table<Set>(), validation(), filter(model));
   }
@@ -170,7 +176,8 @@ class Device {
   /// INVALID_ARGUMENT for an invalid model or argument, or a model with an operation this
   /// device does not support, whatever the deadline; then MISSED_DEADLINE_PERSISTENT when the
   /// deadline had passed when the call began, MISSED_DEADLINE_TRANSIENT when it passes while
-  /// preparing.
+  /// preparing. With a kernel set that says SetRowsOnly, an operation outside the set is
+  /// GENERAL_FAILURE ("not in this program's kernel set"; see supported_operations()).
   Expected<PreparedModelPtr> prepare(const Model& model, const PrepareArgs<C>& args = {}) {
     const auto entry = context_->clock.now();
     if (static_cast<std::uint32_t>(args.preference) > 2)
@@ -215,7 +222,8 @@ class Device {
     // this device refuses gets the same INVALID_ARGUMENT as prepare() (from the check below).
     ValidationOptions well_formed = validation();
     well_formed.allow_runtime_only = true;
-    auto cached = read_model_cache(model_bytes, data_bytes, token, well_formed);
+    auto cached = detail::cache::read_model_cache_logged(model_bytes, data_bytes, token, well_formed, rows(),
+                                                         fingerprint());
     if (!cached) return Error(ErrorStatus::GENERAL_FAILURE, cached.error().message()).prefix("prepareFromCache");
     auto owner = std::make_shared<CachedModel>(std::move(*cached));
     if (auto v = validate_for_prepare(owner->model); !v) return std::move(v.error().prefix("prepareFromCache"));
@@ -261,10 +269,25 @@ class Device {
     return v;
   }
 
+  /// The rows this device validates with: its kernel set's (every row, or the set's own with
+  /// SetRowsOnly). Nothing in the device reads any other, so a program whose set says
+  /// SetRowsOnly links no other operation's row.
+  static const OperationRows& rows() noexcept { return *kernel_table<Set>().rows; }
+
+  /// The cache fingerprint of this device's rows and extensions (cache_fingerprint(rows,
+  /// extensions)): the default set's is cache_fingerprint(), a SetRowsOnly set's differs, so a
+  /// device never reads a cache written by a program validating with other rows. Computed once.
+  static std::uint64_t fingerprint() noexcept {
+    static const std::uint64_t value = cache_fingerprint(rows(), kernel_table<Set>().extensions);
+    return value;
+  }
+
   /// The model checks of prepare (HAL13.md c.1.2 step 2): valid for this device's mode, and
-  /// every operation supported. INVALID_ARGUMENT otherwise.
+  /// every operation supported. INVALID_ARGUMENT otherwise (GENERAL_FAILURE for an operation
+  /// outside a SetRowsOnly set, as in PreparedModel::prepare).
   Status validate_for_prepare(const Model& model) const {
-    if (auto v = validate_model(model, validation()); !v) return std::move(v.error().prefix("prepare"));
+    if (auto v = detail::validate_model_rows(model, validation(), rows()); !v)
+      return std::move(v.error().prefix("prepare"));
     Error why;
     if (!all_operations_supported(model, kernel_table<Set>(), filter(model), why)) return std::move(why.prefix("prepare"));
     return {};
@@ -296,7 +319,7 @@ class Device {
   void write_cache(const Model& model, const PrepareArgs<C>& args) {
     if (args.model_cache.size() != kModelCacheFiles || args.data_cache.size() != kDataCacheFiles) return;
     if (args.model_cache[0] == nullptr || args.data_cache[0] == nullptr) return;
-    auto blobs = write_model_cache(model, args.token, kernel_table<Set>().extensions);
+    auto blobs = detail::cache::write_model_cache(model, args.token, fingerprint());
     if (!blobs) {
       NNHAL_VLOG(cache, "cache not written: %s", blobs.error().c_str());
       return;

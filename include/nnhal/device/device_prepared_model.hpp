@@ -100,7 +100,7 @@ class DevicePreparedModel : public std::enable_shared_from_this<DevicePreparedMo
     const auto start = context_->clock.now();
     RequestValidationOptions checks;
     checks.extensions = prepared_.extensions();
-    if (Status s = validate_request(request, prepared_.model(), checks); !s) {
+    if (Status s = detail::validate_request_rows(request, prepared_.model(), checks, prepared_.rows()); !s) {
       callback->notify(failure(s.error()));
       return s;
     }
@@ -142,7 +142,7 @@ class DevicePreparedModel : public std::enable_shared_from_this<DevicePreparedMo
     RequestValidationOptions fenced;
     fenced.allow_unspecified_outputs = false;
     fenced.extensions = prepared_.extensions();
-    if (Status s = validate_request(request, prepared_.model(), fenced); !s)
+    if (Status s = detail::validate_request_rows(request, prepared_.model(), fenced, prepared_.rows()); !s)
       return std::move(s.error().prefix("executeFenced"));
     bool pending = false;
     for (std::size_t i = 0; i < wait_for.size(); ++i) {
@@ -279,7 +279,9 @@ class DevicePreparedModel : public std::enable_shared_from_this<DevicePreparedMo
     // (The execution sets the prepared model's extensions in its own check; this one needs them too.)
     RequestValidationOptions checks = options.request;
     checks.extensions = prepared_.extensions();
-    Status s = has_token_pool(request) ? validate_request(request, prepared_.model(), checks) : Status{};
+    Status s = has_token_pool(request)
+                   ? detail::validate_request_rows(request, prepared_.model(), checks, prepared_.rows())
+                   : Status{};
     if (s) s = slot.buffers.bind(request, prepared_, context_->buffers);
     if (s) {
       options.token_memory = slot.buffers.token_memory();

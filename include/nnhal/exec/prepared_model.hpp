@@ -152,6 +152,9 @@ class PreparedModel {
   /// The extensions it was validated and prepared with (its kernel set's, unless the options
   /// named others).
   ExtensionList extensions() const noexcept { return core_->extensions; }
+  /// The rows it was validated with (its kernel set's, KernelTable::rows): what a request to it
+  /// is checked against (detail::validate_request_rows).
+  const OperationRows& rows() const noexcept { return *core_->rows; }
   /// Bytes of the arena every execution reserves for temporaries of known size.
   std::uint64_t arena_bytes() const noexcept { return core_->arena_bytes; }
   /// Bytes every execution context allocates when it is created: the arena, plus the outputs

@@ -67,8 +67,10 @@ inline constexpr bool kIsExtensionEntry<UseExtension<X>> = true;
 /// other operation's row: about 100 KB less on a microcontroller (docs/embedded.md). A model
 /// with an operation outside the set is refused by validation with GENERAL_FAILURE ("not in
 /// this program's kernel set"), as preparation refuses it without this entry, but is not
-/// checked against that operation's row first. validate_model, the supported-operations query
-/// and the Device still read every row.
+/// checked against that operation's row first. The supported-operations query and the Device
+/// validate with the same rows (the query reports such an operation unsupported; the Device's
+/// prepare refuses it with GENERAL_FAILURE, and its cache fingerprint is that of these rows);
+/// validate_model and validate_request still read every row.
 struct SetRowsOnly {};
 
 /// True for the SetRowsOnly entry.

@@ -78,9 +78,22 @@ struct SubgraphVersions {
   std::vector<HalVersion> operations;
 };
 
+/// What validation does with an operation whose row `rows` lacks (a built-in code outside a
+/// kernel set that says SetRowsOnly).
+enum class OutsideRows : std::uint8_t {
+  /// GENERAL_FAILURE "not in this program's kernel set" (preparation).
+  Refuse,
+  /// Checks only what needs no row (operand indexes in range, inputs written before they are
+  /// read, outputs written once, consumer counts; an input without a value is accepted, as only
+  /// the row says whether it may be omitted) and goes on: the supported-operations query, which
+  /// then reports the operation unsupported.
+  CheckStructure,
+};
+
 inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph& sg, bool is_main,
                                               const ValidationOptions& options, const OperationRows& rows,
-                                              SubgraphVersions* record = nullptr) {
+                                              SubgraphVersions* record = nullptr,
+                                              OutsideRows outside = OutsideRows::Refuse) {
   HalVersion version = HalVersion::V1_0;
   if (record != nullptr) {
     record->operands.assign(sg.operands.size(), HalVersion::V1_0);
@@ -140,37 +153,42 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
       prefix = extension_prefix(static_cast<std::int32_t>(operation.type));
     }
     if (info == nullptr && !rows.all && static_cast<std::int32_t>(operation.type) >= 0 &&
-        static_cast<std::int32_t>(operation.type) < kOperationTypeCount)
-      return NNHAL_FAILURE("operation %zu (%s) is not in this program's kernel set", k,
-                           to_string(operation.type).data());
-    if (info == nullptr)
+        static_cast<std::int32_t>(operation.type) < kOperationTypeCount) {
+      if (outside == OutsideRows::Refuse)
+        return NNHAL_FAILURE("operation %zu (%s) is not in this program's kernel set", k,
+                             to_string(operation.type).data());
+    } else if (info == nullptr) {
       return NNHAL_INVALID("operation %zu has invalid type %d", k, static_cast<int>(operation.type));
+    }
+    // From here `info` is null only for an operation outside `rows` (OutsideRows::CheckStructure).
+    const char* name = info != nullptr ? info->name.data() : to_string(operation.type).data();
     for (std::size_t j = 0; j < operation.inputs.size(); ++j) {
       const std::uint32_t idx = operation.inputs[j];
       if (idx >= sg.operands.size())
         return NNHAL_INVALID("operation %zu (%s): input %zu refers to operand %" PRIu32 " of %zu",
-                             k, info->name.data(), j, idx, sg.operands.size());
-      if (sg.operands[idx].lifetime == OperandLifeTime::NO_VALUE && !input_omittable(*info, j))
+                             k, name, j, idx, sg.operands.size());
+      if (info != nullptr && sg.operands[idx].lifetime == OperandLifeTime::NO_VALUE && !input_omittable(*info, j))
         return NNHAL_INVALID("operation %zu (%s): input %zu (operand %" PRIu32
                              ") has no value but is required",
-                             k, info->name.data(), j, idx);
+                             k, name, j, idx);
       if (!known[idx])
         return NNHAL_INVALID("operation %zu (%s): input %zu (operand %" PRIu32
                              ") is read before it is written",
-                             k, info->name.data(), j, idx);
+                             k, name, j, idx);
       ++consumers[idx];
     }
     for (std::size_t j = 0; j < operation.outputs.size(); ++j) {
       const std::uint32_t idx = operation.outputs[j];
       if (idx >= sg.operands.size())
         return NNHAL_INVALID("operation %zu (%s): output %zu refers to operand %" PRIu32 " of %zu",
-                             k, info->name.data(), j, idx, sg.operands.size());
+                             k, name, j, idx, sg.operands.size());
       if (known[idx])
         return NNHAL_INVALID(
             "operation %zu (%s): output %zu (operand %" PRIu32 ", %s) is already written", k,
-            info->name.data(), j, idx, to_string(sg.operands[idx].lifetime).data());
+            name, j, idx, to_string(sg.operands[idx].lifetime).data());
       known[idx] = 1;
     }
+    if (info == nullptr) continue;  // no row to check it against: the caller reports it unsupported
     const OperationView view{model, sg, operation, options.allow_runtime_only};
     HalVersion op_version = info->since;
     // Control-flow rows describe their variable layout in `validate`; all others must match a
@@ -371,10 +389,12 @@ inline Status check_control_flow_depth(const Model& model, const Limits& limits)
 }
 
 namespace detail {
-/// validate_model reading the rows `rows` (preparation passes its kernel set's).
+/// validate_model reading the rows `rows` (preparation passes its kernel set's); `outside`
+/// says what an operation without a row there gets.
 inline Expected<HalVersion> validate_model_rows(const Model& model, const ValidationOptions& options,
                                                 const OperationRows& rows,
-                                                std::vector<detail::SubgraphVersions>* record = nullptr) {
+                                                std::vector<detail::SubgraphVersions>* record = nullptr,
+                                                OutsideRows outside = OutsideRows::Refuse) {
   HalVersion version = HalVersion::V1_0;
   const Limits& limits = options.limits;
   if (model.referenced.size() > limits.max_referenced_subgraphs) {
@@ -394,7 +414,8 @@ inline Expected<HalVersion> validate_model_rows(const Model& model, const Valida
   for (std::size_t g = 0; g <= model.referenced.size(); ++g) {
     const bool is_main = g == 0;
     const Subgraph& sg = is_main ? model.main : model.referenced[g - 1];
-    auto v = detail::validate_subgraph(model, sg, is_main, options, rows, record != nullptr ? &(*record)[g] : nullptr);
+    auto v = detail::validate_subgraph(model, sg, is_main, options, rows, record != nullptr ? &(*record)[g] : nullptr,
+                                       outside);
     if (!v) {
       v.error().prefix("%s", detail::SubgraphName(g - 1, is_main).text);
       NNHAL_VLOG(validate, "model rejected: %s", v.error().c_str());

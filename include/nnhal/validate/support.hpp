@@ -28,12 +28,16 @@ inline const OpKernel* find_kernel(const KernelTable& kernels, const Model& mode
   return found ? (*found)->kernel : nullptr;
 }
 
-/// The row of `type`: a built-in operation's, or that of the registered extension operation
-/// `model` maps it to; nullptr when there is none.
-inline const OperationInfo* find_row(const KernelTable& kernels, const Model& model, OperationType type) {
-  if (!is_extension(type)) return find_operation(type);
+/// The name of `type` for messages: a built-in operation's (from the names table, which needs
+/// no row: a set with SetRowsOnly links no other operation's), or that of the registered
+/// extension operation `model` maps it to; "?" when there is none.
+inline const char* name_of_operation(const KernelTable& kernels, const Model& model, OperationType type) {
+  if (!is_extension(type)) {
+    const auto code = static_cast<std::int32_t>(type);
+    return code >= 0 && code < kOperationTypeCount ? to_string(type).data() : "?";
+  }
   auto found = resolve_extension_operation(model, kernels.extensions, type);
-  return found ? (*found)->row : nullptr;
+  return found && (*found)->row != nullptr ? (*found)->row->name.data() : "?";
 }
 
 /// Index of the first operand of `operation` whose type is an extension's, or -1. IF and WHILE
@@ -149,11 +153,19 @@ class SupportQuery {
 /// INVALID_ARGUMENT for an invalid model.
 /// Extension codes are valid when `kernels` registers their extension (or `options.extensions`
 /// names it, when not empty).
+/// The model is validated against the set's rows (KernelTable::rows). With SetRowsOnly an
+/// operation outside the set has no row to be checked against: it gets the checks that need
+/// none (operand indexes, order of writes and reads, consumer counts) and is reported
+/// unsupported (as are the IF / WHILE that reach it), rather than failing the whole query as
+/// preparation fails (GENERAL_FAILURE): a HAL runtime then gives it to another device, and
+/// validates it with its own table.
 inline Expected<std::vector<bool>> supported_operations(const Model& model, const KernelTable& kernels,
                                                         ValidationOptions options = {},
                                                         detail::SupportQuery::Filter allowed = {}) {
   if (options.extensions.empty()) options.extensions = kernels.extensions;
-  if (auto v = validate_model(model, options); !v) return std::move(v.error());
+  if (auto v = detail::validate_model_rows(model, options, *kernels.rows, nullptr, detail::OutsideRows::CheckStructure);
+      !v)
+    return std::move(v.error());
   detail::SupportQuery query(model, kernels, std::move(allowed));
   return query.operations(model.main);
 }
@@ -171,8 +183,7 @@ inline bool all_operations_supported(const Model& model, const KernelTable& kern
     const std::vector<bool> flags = query.operations(sg);
     for (std::size_t k = 0; k < flags.size(); ++k)
       if (!flags[k]) {
-        const OperationInfo* info = detail::find_row(kernels, model, sg.operations[k].type);
-        const char* name = info != nullptr ? info->name.data() : "?";
+        const char* name = detail::name_of_operation(kernels, model, sg.operations[k].type);
         why = g == 0 ? NNHAL_INVALID("main operation %zu (%s) is not supported by this device", k, name)
                      : NNHAL_INVALID("referenced[%zu] operation %zu (%s) is not supported by this device", g - 1,
                                      k, name);
