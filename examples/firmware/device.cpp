@@ -23,7 +23,7 @@
 #include <span>
 #include <utility>
 
-#include "board.h"
+#include "board_support.hpp"
 #include "nnhal/builder/builder.hpp"
 #include "nnhal/core/format.hpp"
 #include "nnhal/device/device.hpp"
@@ -35,6 +35,8 @@
 
 namespace {
 
+using firmware::CountText;
+using firmware::print;
 using nnhal::OperandType;
 using nnhal::OperationType;
 constexpr auto F32 = OperandType::TENSOR_FLOAT32;
@@ -45,18 +47,7 @@ constexpr auto F32 = OperandType::TENSOR_FLOAT32;
 using Kernels = nnhal::KernelSet<nnhal::Use<OperationType::WHILE>, nnhal::Use<OperationType::ADD, F32>,
                                  nnhal::Use<OperationType::LESS, F32>, nnhal::SetRowsOnly>;
 
-/// The board's SysTick counter in milliseconds (as in main.cpp): the device reads it for
-/// deadlines, loop timeouts and timings. Differences of the wrapping counter are signed.
-struct TickClock {
-  struct time_point {
-    std::uint32_t ticks;
-    friend std::chrono::nanoseconds operator-(time_point a, time_point b) noexcept {
-      return std::chrono::milliseconds(static_cast<std::int32_t>(a.ticks - b.ticks));
-    }
-  };
-  time_point now() const noexcept { return {board_ticks()}; }
-};
-static_assert(nnhal::Clock<TickClock>);
+using firmware::TickClock;
 
 using Device = nnhal::Device<TickClock, Kernels>;
 using Args = nnhal::ExecutionArgs<TickClock>;
@@ -119,44 +110,10 @@ LoopModel loop_model() {
   return {std::move(b).model(), i0, x0, limit, i, x};
 }
 
-/// printf to the board's console through nnhal's formatter (see main.cpp).
-void print(const char* format, ...) __attribute__((format(printf, 1, 2)));
-void print(const char* format, ...) {
-  char line[160];
-  va_list args;
-  va_start(args, format);
-  nnhal::vformat(line, sizeof line, format, args);
-  va_end(args);
-  board_write(line);
-}
-
-/// Heap allocations since the last call; -1 when the board does not count them.
-struct AllocationCounter {
-  long last = board_allocations();
-  long since_last() {
-    const long now = board_allocations();
-    if (now < 0) return -1;
-    const long made = now - last;
-    last = now;
-    return made;
-  }
-};
-
-/// Formats an allocation count ("not counted" for -1).
-struct CountText {
-  char text[24];
-  explicit CountText(long count) {
-    if (count < 0)
-      nnhal::format(text, sizeof text, "not counted");
-    else
-      nnhal::format(text, sizeof text, "%ld", count);
-  }
-};
-
 /// The checks of the program: a failed one is printed and counted.
 struct Checks {
   int failures = 0;
-  AllocationCounter allocations;
+  firmware::AllocationCounter allocations;
 
   /// Prints the heap allocations of a step that may allocate.
   void step(const char* what) { print("heap allocations: %s %s\n", what, CountText(allocations.since_last()).text); }

@@ -21,7 +21,7 @@
 #include <span>
 #include <utility>
 
-#include "board.h"
+#include "board_support.hpp"
 #include "nnhal/builder/builder.hpp"
 #include "nnhal/core/format.hpp"
 #include "nnhal/exec/prepared_model.hpp"
@@ -34,6 +34,8 @@
 
 namespace {
 
+using firmware::CountText;
+using firmware::print;
 using nnhal::OperandType;
 using nnhal::OperationType;
 constexpr auto F32 = OperandType::TENSOR_FLOAT32;
@@ -46,18 +48,7 @@ using Kernels = nnhal::KernelSet<nnhal::Use<OperationType::WHILE>, nnhal::Use<Op
                                  nnhal::Use<OperationType::ADD, F32>, nnhal::Use<OperationType::LESS, F32>,
                                  nnhal::SetRowsOnly>;
 
-/// The nnhal::Clock of this board: milliseconds of the SysTick counter. Differences of the
-/// wrapping 32-bit counter are taken as signed, which is right for intervals under 2^31 ms.
-struct TickClock {
-  struct time_point {
-    std::uint32_t ticks;
-    friend std::chrono::nanoseconds operator-(time_point a, time_point b) noexcept {
-      return std::chrono::milliseconds(static_cast<std::int32_t>(a.ticks - b.ticks));
-    }
-  };
-  time_point now() const noexcept { return {board_ticks()}; }
-};
-static_assert(nnhal::Clock<TickClock>);
+using firmware::TickClock;
 
 // The loop body x <- FC(x, W, b) + c on a vector of 4. Every value is a multiple of 1/4 and the
 // rows of W sum (in absolute value) to at most 3/4, so after kIterations iterations every value
@@ -126,19 +117,6 @@ LoopModel loop_model() {
   return {std::move(b).model(), i0, x0, limit, i, x};
 }
 
-/// printf to the board's console, one line of at most 159 characters, formatted by nnhal's own
-/// formatter (nnhal/core/format.hpp), which nnhal's messages use already: newlib-nano's printf
-/// has no %zu, %lld or floating point, and linking it too would only add code.
-void print(const char* format, ...) __attribute__((format(printf, 1, 2)));
-void print(const char* format, ...) {
-  char line[160];
-  va_list args;
-  va_start(args, format);
-  nnhal::vformat(line, sizeof line, format, args);
-  va_end(args);
-  board_write(line);
-}
-
 /// Prints "what: STATUS message" and gives the exit code of a failed step. The image is built
 /// with NNHAL_ERROR_MESSAGES=0 by default (CMakeLists.txt), and then the message is empty.
 int fail(const char* what, const nnhal::Error& error) {
@@ -151,35 +129,22 @@ void print_vector(const char* name, const Vector& v) {
         static_cast<double>(v[2]), static_cast<double>(v[3]));
 }
 
-/// Heap allocations since the last call, as text ("not counted" when the board does not count).
-struct AllocationCounter {
-  long last = board_allocations();
-  char text[24] = {};
-  const char* since_last() {
-    const long now = board_allocations();
-    if (now < 0) return "not counted";
-    nnhal::format(text, sizeof text, "%ld", now - last);
-    last = now;
-    return text;
-  }
-};
-
 }  // namespace
 
 int main() {
   print("nnhal firmware example on %s\n", board_name());
-  AllocationCounter allocations;
+  firmware::AllocationCounter allocations;
 
   LoopModel m = loop_model();
-  print("heap allocations: building the model %s\n", allocations.since_last());
+  print("heap allocations: building the model %s\n", CountText(allocations.since_last()).text);
 
   // The prepared model takes the model over (prepared->model() from here on): no second copy.
   auto prepared = nnhal::PreparedModel::prepare<Kernels>(std::move(m.model));
   if (!prepared) return fail("prepare failed", prepared.error());
-  print("heap allocations: validating and preparing %s\n", allocations.since_last());
+  print("heap allocations: validating and preparing %s\n", CountText(allocations.since_last()).text);
   auto execution = prepared->create_execution(TickClock{});
   if (!execution) return fail("cannot create an execution", execution.error());
-  print("heap allocations: creating the execution %s\n", allocations.since_last());
+  print("heap allocations: creating the execution %s\n", CountText(allocations.since_last()).text);
   float i0[1] = {0.0f};
   float limit[1] = {kIterations};
   Vector x0 = kStart;
@@ -190,7 +155,7 @@ int main() {
                                  rb.input(m.limit, std::span<const float>(limit)), rb.output(m.i, std::span(i_out)),
                                  rb.output(m.x, std::span(x_out)), rb.ready()})
     if (!s) return fail("request", s.error());
-  print("heap allocations: the request %s\n", allocations.since_last());
+  print("heap allocations: the request %s\n", CountText(allocations.since_last()).text);
 
   // 1. The result, checked against the plain loops.
   int failures = 0;
@@ -199,7 +164,7 @@ int main() {
     x_out = {};
     i_out[0] = 0.0f;
     const auto status = execution->run(rb.request());
-    const char* made = allocations.since_last();
+    const CountText made(allocations.since_last());
     if (!status) {
       print("run %d ", run);
       return fail("failed", status.error());
@@ -208,7 +173,7 @@ int main() {
     print_vector("x", x_out);
     print_vector("expected", expected);
     print("run %d: %ld iterations, result %s; heap allocations during the run: %s\n", run,
-          static_cast<long>(i_out[0]), ok ? "ok" : "WRONG", made);
+          static_cast<long>(i_out[0]), ok ? "ok" : "WRONG", made.text);
     if (!ok) ++failures;
   }
 
@@ -234,7 +199,7 @@ int main() {
       break;
     }
   }
-  print("heap allocations during the timing runs: %s\n", allocations.since_last());
+  print("heap allocations during the timing runs: %s\n", CountText(allocations.since_last()).text);
 
   // 3. A loop that does not end by itself: i < infinity always holds (i + 1 stops growing at
   //    2^24), so the 100 ms loop timeout has to stop it.
@@ -247,7 +212,7 @@ int main() {
   const bool timed_out = !endless && endless.error().status() == nnhal::ErrorStatus::MISSED_DEADLINE_TRANSIENT;
   print("endless loop, 100 ms loop timeout: %s after %lu ms; heap allocations during the run: %s\n",
         endless ? "NONE" : nnhal::to_string(endless.error().status()).data(), static_cast<unsigned long>(ms),
-        allocations.since_last());
+        CountText(allocations.since_last()).text);
   if (!timed_out) ++failures;
 
   if (board_allocations() >= 0)
