@@ -10,40 +10,29 @@
 #include "nnhal/kernels/resolve.hpp"
 #include "nnhal/kernels/transpose.hpp"
 #include "support/counting_allocator.hpp"
-
-namespace nnhal::test::omitted_inputs {
-constexpr auto F32 = OperandType::TENSOR_FLOAT32;
-
-/// An operand of main with one reader (none for an output).
-inline Operand main_operand(OperandType type, std::vector<std::uint32_t> dims, OperandLifeTime lifetime) {
-  Operand o;
-  o.type = type;
-  o.dimensions = std::move(dims);
-  o.lifetime = lifetime;
-  o.numberOfConsumers = lifetime == OperandLifeTime::SUBGRAPH_OUTPUT ? 0 : 1;
-  return o;
-}
-}  // namespace nnhal::test::omitted_inputs
+#include "validate/model_fixtures.hpp"
 
 using nnhal::OperandLifeTime;
 using nnhal::OperandType;
 using nnhal::OperationType;
 namespace t = nnhal::test;
-namespace oi = nnhal::test::omitted_inputs;
+namespace mf = nnhal::test::malformed;
 
 TEST_CASE("an execution validates requests that omit inputs without allocating") {
   // TRANSPOSE(x, perm) with perm a main input, which a request may omit: the default permutation
   // reverses the dimensions, [1, 0] for rank 2, the perm the other request gives. Request
   // validation classifies main's operands when a request omits an input, in memory the execution
   // reserved when it was created.
+  constexpr auto F32 = OperandType::TENSOR_FLOAT32;
   nnhal::Model model;
-  model.main.operands = {oi::main_operand(oi::F32, {2, 3}, OperandLifeTime::SUBGRAPH_INPUT),
-                         oi::main_operand(OperandType::TENSOR_INT32, {2}, OperandLifeTime::SUBGRAPH_INPUT),
-                         oi::main_operand(oi::F32, {3, 2}, OperandLifeTime::SUBGRAPH_OUTPUT)};
+  model.main.operands = {mf::make_operand(F32, {2, 3}, OperandLifeTime::SUBGRAPH_INPUT),
+                         mf::make_operand(OperandType::TENSOR_INT32, {2}, OperandLifeTime::SUBGRAPH_INPUT),
+                         mf::make_operand(F32, {3, 2}, OperandLifeTime::SUBGRAPH_OUTPUT)};
   model.main.operations = {nnhal::Operation{OperationType::TRANSPOSE, {0, 1}, {2}}};
   model.main.inputIndexes = {0, 1};
   model.main.outputIndexes = {2};
-  auto prepared = nnhal::PreparedModel::prepare<nnhal::KernelSet<nnhal::Use<OperationType::TRANSPOSE, oi::F32>>>(model);
+  mf::fix_consumers(model);
+  auto prepared = nnhal::PreparedModel::prepare<nnhal::KernelSet<nnhal::Use<OperationType::TRANSPOSE, F32>>>(model);
   REQUIRE(prepared.has_value());
   auto execution = prepared->create_execution();
   REQUIRE(execution.has_value());

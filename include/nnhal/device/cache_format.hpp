@@ -109,13 +109,17 @@ constexpr void add_row(Fnv1a& f, const OperationInfo& info) noexcept {
 /// the limits the reader enforces, and the operation table (codes, names, slots, signatures,
 /// flags). A build whose table differs reads a cache as foreign. (Whether a row has a kernel is
 /// left out: comparing a pointer with null is not a constant expression under sanitizers.)
-constexpr std::uint64_t compute_fingerprint() noexcept {
-  Fnv1a f;
+/// add_format adds the format version and the limits; the rows follow.
+constexpr void add_format(Fnv1a& f) noexcept {
   f.add(kCacheFormatVersion);
   f.add(NNHAL_MAX_RANK);
   f.add(NNHAL_MAX_CONTROL_FLOW_DEPTH);
   f.add(static_cast<std::uint64_t>(kOperandTypeCount));
   f.add(static_cast<std::uint64_t>(kOperationTypeCount));
+}
+constexpr std::uint64_t compute_fingerprint() noexcept {
+  Fnv1a f;
+  add_format(f);
   for (const OperationInfo& info : operation_table()) add_row(f, info);
   return f.h;
 }
@@ -127,11 +131,7 @@ constexpr std::uint64_t compute_fingerprint() noexcept {
 /// each other's caches as foreign. Evaluated at run time (Device caches it per kernel set).
 constexpr std::uint64_t compute_fingerprint(const OperationRows& rows) noexcept {
   Fnv1a f;
-  f.add(kCacheFormatVersion);
-  f.add(NNHAL_MAX_RANK);
-  f.add(NNHAL_MAX_CONTROL_FLOW_DEPTH);
-  f.add(static_cast<std::uint64_t>(kOperandTypeCount));
-  f.add(static_cast<std::uint64_t>(kOperationTypeCount));
+  add_format(f);
   for (const OperationInfo* info : rows.rows) {
     if (info != nullptr) add_row(f, *info);
     else f.add(~std::uint64_t{0});  // no row: never the first value a row adds (its code)
