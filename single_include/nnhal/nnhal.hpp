@@ -66,9 +66,23 @@
 #define NNHAL_MAX_RANK 8
 #endif
 
+/// 1 (the default): every nnhal::Error carries a message naming what failed. 0 (images where
+/// code size matters more, as in examples/firmware): errors carry their ErrorStatus only, and
+/// the message texts, their formatting at each place that reports an error, and the tables that
+/// only messages use (operation and type names) are left out of the program. Error::message()
+/// is then empty. The statuses are the same in both modes.
+#ifndef NNHAL_ERROR_MESSAGES
+#define NNHAL_ERROR_MESSAGES 1
+#endif
+
 /// Capacity of the inline message buffer of nnhal::Error (bytes, including the terminator).
+/// 1 when NNHAL_ERROR_MESSAGES is 0.
 #ifndef NNHAL_ERROR_MESSAGE_CAPACITY
+#if NNHAL_ERROR_MESSAGES
 #define NNHAL_ERROR_MESSAGE_CAPACITY 256
+#else
+#define NNHAL_ERROR_MESSAGE_CAPACITY 1
+#endif
 #endif
 
 /// Deepest nesting of IF/WHILE subgraph references a model may have. The executor recurses
@@ -670,7 +684,8 @@ using element_t = typename operand_type_traits<T>::element_type;
 // ---- begin nnhal/core/result.hpp ----
 /// \file
 /// Errors as values. An Error carries an ErrorStatus and a message in an inline buffer, so
-/// reporting an error never allocates; Expected<T> holds either a value or an Error.
+/// reporting an error never allocates (with NNHAL_ERROR_MESSAGES=0, the status alone);
+/// Expected<T> holds either a value or an Error.
 
 // <cinttypes>: messages format fixed-width integers with PRIu32 / PRId32 (uint32_t and int32_t are
 // unsigned long and long on arm-none-eabi, unsigned int and int on Linux), so every caller of
@@ -1220,6 +1235,7 @@ namespace nnhal {
 class Error {
  public:
   Error() noexcept : Error(ErrorStatus::GENERAL_FAILURE, std::string_view{}) {}
+#if NNHAL_ERROR_MESSAGES
   Error(ErrorStatus status, std::string_view message) noexcept : status_(status) {
     const std::size_t n = message.size() < kCapacity - 1 ? message.size() : kCapacity - 1;
     if (n != 0) std::memcpy(message_, message.data(), n);
@@ -1256,6 +1272,20 @@ class Error {
     std::memcpy(message_, joined, at + 1);
     return *this;
   }
+#else
+  // NNHAL_ERROR_MESSAGES=0: the status only. These take the same arguments as the functions
+  // above and ignore them; being templates they are inlined, so no message text stays in the
+  // program.
+  Error(ErrorStatus status, std::string_view) noexcept : status_(status) { message_[0] = '\0'; }
+  template <class... Args>
+  static Error format(ErrorStatus status, const char*, const Args&...) noexcept {
+    return Error(status, std::string_view{});
+  }
+  template <class... Args>
+  Error& prefix(const char*, const Args&...) noexcept {
+    return *this;
+  }
+#endif
 
   ErrorStatus status() const noexcept { return status_; }
   std::string_view message() const noexcept { return message_; }
@@ -1263,14 +1293,30 @@ class Error {
 
  private:
   static constexpr std::size_t kCapacity = NNHAL_ERROR_MESSAGE_CAPACITY;
+  static_assert(kCapacity >= 1, "NNHAL_ERROR_MESSAGE_CAPACITY counts the terminator");
   ErrorStatus status_;
   char message_[kCapacity];
 };
 
+#if NNHAL_ERROR_MESSAGES
 /// Shorthand for an INVALID_ARGUMENT error with a printf-style message.
 #define NNHAL_INVALID(...) ::nnhal::Error::format(::nnhal::ErrorStatus::INVALID_ARGUMENT, __VA_ARGS__)
 /// Shorthand for a GENERAL_FAILURE error with a printf-style message.
 #define NNHAL_FAILURE(...) ::nnhal::Error::format(::nnhal::ErrorStatus::GENERAL_FAILURE, __VA_ARGS__)
+#else
+namespace detail {
+template <class... Args>
+int message_arguments(const Args&...) noexcept;  // never defined: named in sizeof only
+}  // namespace detail
+// The message's arguments are named in an unevaluated operand only: nothing is computed for a
+// message nobody reads, and parameters used only in messages still count as used.
+#define NNHAL_INVALID(...)                                                    \
+  ((void)sizeof(::nnhal::detail::message_arguments(__VA_ARGS__)),             \
+   ::nnhal::Error(::nnhal::ErrorStatus::INVALID_ARGUMENT, ::std::string_view{}))
+#define NNHAL_FAILURE(...)                                                    \
+  ((void)sizeof(::nnhal::detail::message_arguments(__VA_ARGS__)),             \
+   ::nnhal::Error(::nnhal::ErrorStatus::GENERAL_FAILURE, ::std::string_view{}))
+#endif
 
 /// Either a T or an Error. Never throws: accessing the wrong alternative is a debug-checked
 /// precondition violation.
@@ -2231,8 +2277,10 @@ inline constexpr bool kIsExtensionEntry<UseExtension<X>> = true;
 /// other operation's row: about 100 KB less on a microcontroller (docs/embedded.md). A model
 /// with an operation outside the set is refused by validation with GENERAL_FAILURE ("not in
 /// this program's kernel set"), as preparation refuses it without this entry, but is not
-/// checked against that operation's row first. validate_model, the supported-operations query
-/// and the Device still read every row.
+/// checked against that operation's row first. The supported-operations query and the Device
+/// validate with the same rows (the query reports such an operation unsupported; the Device's
+/// prepare refuses it with GENERAL_FAILURE, and its cache fingerprint is that of these rows);
+/// validate_model and validate_request still read every row.
 struct SetRowsOnly {};
 
 /// True for the SetRowsOnly entry.
@@ -25687,21 +25735,32 @@ inline std::uint64_t combined_size(const Operand& operand, const RequestArgument
   return n;
 }
 
-/// Whether operand `index` of main is read by at least one operation and every place that
-/// reads it accepts an omitted value (input_omittable). A pass over the operations for each
-/// omitted input, without allocating (an execution validates its request on every run).
-inline bool operand_omittable(const Subgraph& main, std::uint32_t index, const OperationRows& rows) {
-  bool read = false;
+/// What validating a request may keep between calls (an execution keeps one, so that validating
+/// its requests allocates nothing after the first): the regions of the aliasing check, and the
+/// omittability of main's operands (computed only for a request that omits an input).
+struct RequestScratch {
+  std::vector<RequestRegion> regions;
+  std::vector<std::uint8_t> operand_readers;  ///< per operand of main: kNotRead / kMayOmit / kNeedsValue
+  static constexpr std::uint8_t kNotRead = 0, kMayOmit = 1, kNeedsValue = 2;
+};
+
+/// For every operand of `main`: is it read, and does every place that reads it accept an omitted
+/// value (input_omittable). An omitted input must be read, and omittable everywhere. One pass over
+/// the operations for the whole request (it was one per omitted input, quadratic in a request
+/// that omits many inputs), made only when the request omits an input.
+inline void classify_operand_readers(const Subgraph& main, const OperationRows& rows, std::vector<std::uint8_t>& out) {
+  out.assign(main.operands.size(), RequestScratch::kNotRead);
   for (const Operation& op : main.operations) {
-    const OperationInfo* info = nullptr;
+    const OperationInfo* info = rows.find(op.type);
     for (std::size_t j = 0; j < op.inputs.size(); ++j) {
-      if (op.inputs[j] != index) continue;
-      if (info == nullptr) info = rows.find(op.type);
-      if (info == nullptr || !input_omittable(*info, j)) return false;
-      read = true;
+      const std::uint32_t index = op.inputs[j];
+      if (index >= out.size()) continue;  // not in a valid model
+      if (info == nullptr || !input_omittable(*info, j))
+        out[index] = RequestScratch::kNeedsValue;
+      else if (out[index] == RequestScratch::kNotRead)
+        out[index] = RequestScratch::kMayOmit;
     }
   }
-  return read;
 }
 
 }  // namespace detail
@@ -25709,7 +25768,7 @@ inline bool operand_omittable(const Subgraph& main, std::uint32_t index, const O
 namespace detail {
 /// validate_request reading the rows `rows` (an execution passes its kernel set's).
 inline Status validate_request_rows(const Request& request, const Model& model, const RequestValidationOptions& options,
-                                    const OperationRows& rows, std::vector<RequestRegion>* scratch = nullptr) {
+                                    const OperationRows& rows, RequestScratch* scratch = nullptr) {
   const Subgraph& main = model.main;
   if (request.inputs.size() != main.inputIndexes.size())
     return NNHAL_INVALID("request has %zu inputs, the model has %zu", request.inputs.size(),
@@ -25728,8 +25787,10 @@ inline Status validate_request_rows(const Request& request, const Model& model, 
   }
 
   using Region = detail::RequestRegion;
-  std::vector<Region> local;
-  std::vector<Region>& regions = scratch != nullptr ? *scratch : local;
+  RequestScratch local;
+  RequestScratch& kept = scratch != nullptr ? *scratch : local;
+  std::vector<Region>& regions = kept.regions;
+  bool readers_known = false;
   regions.clear();
   regions.reserve(request.inputs.size() + request.outputs.size());
 
@@ -25746,7 +25807,11 @@ inline Status validate_request_rows(const Request& request, const Model& model, 
             !arg.dimensions.empty())
           return NNHAL_INVALID("%s %zu: an omitted argument must have an empty location and no dimensions", what, i);
         if (is_output) return NNHAL_INVALID("output %zu: outputs cannot be omitted", i);
-        if (!operand_omittable(main, indexes[i], rows))
+        if (!readers_known) {
+          classify_operand_readers(main, rows, kept.operand_readers);
+          readers_known = true;
+        }
+        if (kept.operand_readers[indexes[i]] != RequestScratch::kMayOmit)
           return NNHAL_INVALID("input %zu: omitted, but an operation reading it requires a value", i);
         continue;
       }
@@ -25801,11 +25866,11 @@ inline Status validate_request_rows(const Request& request, const Model& model, 
 }  // namespace detail
 
 /// Validates `request` against `model` (which must already have passed validate_model).
-/// `scratch`, when given, is reused for the aliasing check, so a caller that keeps it (an
-/// execution) validates without allocating.
+/// `scratch`, when given, is reused, so a caller that keeps it (an execution) validates without
+/// allocating once it has grown.
 inline Status validate_request(const Request& request, const Model& model,
                                const RequestValidationOptions& options = {},
-                               std::vector<detail::RequestRegion>* scratch = nullptr) {
+                               detail::RequestScratch* scratch = nullptr) {
   return detail::validate_request_rows(request, model, options, all_operation_rows(), scratch);
 }
 
@@ -26384,7 +26449,7 @@ class Execution {
   std::vector<WhileState> whiles_;
   AlignedBuffer arena_;
   std::vector<RtOperand> main_declared_;  ///< main outputs as declared, refined by the request
-  std::vector<detail::RequestRegion> regions_;  ///< request validation scratch
+  detail::RequestScratch request_scratch_;  ///< request validation's memory, kept between runs
   std::vector<OutputShape> shapes_;
   std::size_t shapes_size_ = 0;
   std::chrono::nanoseconds loop_timeout_ = kLoopTimeoutDefault;
@@ -26464,7 +26529,8 @@ Expected<Execution<C>> Execution<C>::create(std::shared_ptr<const detail::Prepar
     }
   const SubgraphPlan& main = graphs[0];
   e.main_declared_.resize(main.outputs.size());
-  e.regions_.reserve(main.inputs.size() + main.outputs.size() + e.core_->model.pools.size());
+  e.request_scratch_.regions.reserve(main.inputs.size() + main.outputs.size() + e.core_->model.pools.size());
+  e.request_scratch_.operand_readers.reserve(e.core_->model.main.operands.size());
   e.shapes_.resize(main.outputs.size());
   for (OutputShape& s : e.shapes_) s.dimensions.reserve(kMaxRank);
   return e;
@@ -26987,7 +27053,7 @@ Status Execution<C>::run_request(const Request& request, const ExecuteOptions<C>
   if (!core_->extensions.empty()) [[unlikely]] request_options.extensions = core_->extensions;
   request_options.max_request_pools = core_->limits.max_request_pools;
   request_options.max_tensor_bytes = core_->limits.max_tensor_bytes;
-  if (auto s = detail::validate_request_rows(request, core_->model, request_options, *core_->rows, &regions_); !s)
+  if (auto s = detail::validate_request_rows(request, core_->model, request_options, *core_->rows, &request_scratch_); !s)
     return s;
   if (deadline_ && detail::passed(clock_.now(), *deadline_))
     return Error(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "the deadline passed before the execution started");
@@ -27330,7 +27396,12 @@ inline std::optional<HalVersion> match_signature(const OperationInfo& info, cons
 }
 
 /// "(TYPE, TYPE, ...)" for the inputs (outputs when `outputs`) of `op`, truncated to `cap`.
+/// Text for a message only: "" with NNHAL_ERROR_MESSAGES=0.
 inline void describe_types(const OperationView& op, bool outputs, char* buf, std::size_t cap) noexcept {
+  if constexpr (!NNHAL_ERROR_MESSAGES) {
+    if (cap != 0) buf[0] = '\0';
+    return;
+  }
   std::size_t at = 0;
   const std::size_t n = outputs ? op.output_count() : op.input_count();
   auto put = [&](const char* s) {
@@ -27482,9 +27553,22 @@ struct SubgraphVersions {
   std::vector<HalVersion> operations;
 };
 
+/// What validation does with an operation whose row `rows` lacks (a built-in code outside a
+/// kernel set that says SetRowsOnly).
+enum class OutsideRows : std::uint8_t {
+  /// GENERAL_FAILURE "not in this program's kernel set" (preparation).
+  Refuse,
+  /// Checks only what needs no row (operand indexes in range, inputs written before they are
+  /// read, outputs written once, consumer counts; an input without a value is accepted, as only
+  /// the row says whether it may be omitted) and goes on: the supported-operations query, which
+  /// then reports the operation unsupported.
+  CheckStructure,
+};
+
 inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph& sg, bool is_main,
                                               const ValidationOptions& options, const OperationRows& rows,
-                                              SubgraphVersions* record = nullptr) {
+                                              SubgraphVersions* record = nullptr,
+                                              OutsideRows outside = OutsideRows::Refuse) {
   HalVersion version = HalVersion::V1_0;
   if (record != nullptr) {
     record->operands.assign(sg.operands.size(), HalVersion::V1_0);
@@ -27544,37 +27628,42 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
       prefix = extension_prefix(static_cast<std::int32_t>(operation.type));
     }
     if (info == nullptr && !rows.all && static_cast<std::int32_t>(operation.type) >= 0 &&
-        static_cast<std::int32_t>(operation.type) < kOperationTypeCount)
-      return NNHAL_FAILURE("operation %zu (%s) is not in this program's kernel set", k,
-                           to_string(operation.type).data());
-    if (info == nullptr)
+        static_cast<std::int32_t>(operation.type) < kOperationTypeCount) {
+      if (outside == OutsideRows::Refuse)
+        return NNHAL_FAILURE("operation %zu (%s) is not in this program's kernel set", k,
+                             to_string(operation.type).data());
+    } else if (info == nullptr) {
       return NNHAL_INVALID("operation %zu has invalid type %d", k, static_cast<int>(operation.type));
+    }
+    // From here `info` is null only for an operation outside `rows` (OutsideRows::CheckStructure).
+    const char* name = info != nullptr ? info->name.data() : to_string(operation.type).data();
     for (std::size_t j = 0; j < operation.inputs.size(); ++j) {
       const std::uint32_t idx = operation.inputs[j];
       if (idx >= sg.operands.size())
         return NNHAL_INVALID("operation %zu (%s): input %zu refers to operand %" PRIu32 " of %zu",
-                             k, info->name.data(), j, idx, sg.operands.size());
-      if (sg.operands[idx].lifetime == OperandLifeTime::NO_VALUE && !input_omittable(*info, j))
+                             k, name, j, idx, sg.operands.size());
+      if (info != nullptr && sg.operands[idx].lifetime == OperandLifeTime::NO_VALUE && !input_omittable(*info, j))
         return NNHAL_INVALID("operation %zu (%s): input %zu (operand %" PRIu32
                              ") has no value but is required",
-                             k, info->name.data(), j, idx);
+                             k, name, j, idx);
       if (!known[idx])
         return NNHAL_INVALID("operation %zu (%s): input %zu (operand %" PRIu32
                              ") is read before it is written",
-                             k, info->name.data(), j, idx);
+                             k, name, j, idx);
       ++consumers[idx];
     }
     for (std::size_t j = 0; j < operation.outputs.size(); ++j) {
       const std::uint32_t idx = operation.outputs[j];
       if (idx >= sg.operands.size())
         return NNHAL_INVALID("operation %zu (%s): output %zu refers to operand %" PRIu32 " of %zu",
-                             k, info->name.data(), j, idx, sg.operands.size());
+                             k, name, j, idx, sg.operands.size());
       if (known[idx])
         return NNHAL_INVALID(
             "operation %zu (%s): output %zu (operand %" PRIu32 ", %s) is already written", k,
-            info->name.data(), j, idx, to_string(sg.operands[idx].lifetime).data());
+            name, j, idx, to_string(sg.operands[idx].lifetime).data());
       known[idx] = 1;
     }
+    if (info == nullptr) continue;  // no row to check it against: the caller reports it unsupported
     const OperationView view{model, sg, operation, options.allow_runtime_only};
     HalVersion op_version = info->since;
     // Control-flow rows describe their variable layout in `validate`; all others must match a
@@ -27775,10 +27864,12 @@ inline Status check_control_flow_depth(const Model& model, const Limits& limits)
 }
 
 namespace detail {
-/// validate_model reading the rows `rows` (preparation passes its kernel set's).
+/// validate_model reading the rows `rows` (preparation passes its kernel set's); `outside`
+/// says what an operation without a row there gets.
 inline Expected<HalVersion> validate_model_rows(const Model& model, const ValidationOptions& options,
                                                 const OperationRows& rows,
-                                                std::vector<detail::SubgraphVersions>* record = nullptr) {
+                                                std::vector<detail::SubgraphVersions>* record = nullptr,
+                                                OutsideRows outside = OutsideRows::Refuse) {
   HalVersion version = HalVersion::V1_0;
   const Limits& limits = options.limits;
   if (model.referenced.size() > limits.max_referenced_subgraphs) {
@@ -27798,7 +27889,8 @@ inline Expected<HalVersion> validate_model_rows(const Model& model, const Valida
   for (std::size_t g = 0; g <= model.referenced.size(); ++g) {
     const bool is_main = g == 0;
     const Subgraph& sg = is_main ? model.main : model.referenced[g - 1];
-    auto v = detail::validate_subgraph(model, sg, is_main, options, rows, record != nullptr ? &(*record)[g] : nullptr);
+    auto v = detail::validate_subgraph(model, sg, is_main, options, rows, record != nullptr ? &(*record)[g] : nullptr,
+                                       outside);
     if (!v) {
       v.error().prefix("%s", detail::SubgraphName(g - 1, is_main).text);
       NNHAL_VLOG(validate, "model rejected: %s", v.error().c_str());
@@ -27849,12 +27941,16 @@ inline const OpKernel* find_kernel(const KernelTable& kernels, const Model& mode
   return found ? (*found)->kernel : nullptr;
 }
 
-/// The row of `type`: a built-in operation's, or that of the registered extension operation
-/// `model` maps it to; nullptr when there is none.
-inline const OperationInfo* find_row(const KernelTable& kernels, const Model& model, OperationType type) {
-  if (!is_extension(type)) return find_operation(type);
+/// The name of `type` for messages: a built-in operation's (from the names table, which needs
+/// no row: a set with SetRowsOnly links no other operation's), or that of the registered
+/// extension operation `model` maps it to; "?" when there is none.
+inline const char* name_of_operation(const KernelTable& kernels, const Model& model, OperationType type) {
+  if (!is_extension(type)) {
+    const auto code = static_cast<std::int32_t>(type);
+    return code >= 0 && code < kOperationTypeCount ? to_string(type).data() : "?";
+  }
   auto found = resolve_extension_operation(model, kernels.extensions, type);
-  return found ? (*found)->row : nullptr;
+  return found && (*found)->row != nullptr ? (*found)->row->name.data() : "?";
 }
 
 /// Index of the first operand of `operation` whose type is an extension's, or -1. IF and WHILE
@@ -27970,11 +28066,19 @@ class SupportQuery {
 /// INVALID_ARGUMENT for an invalid model.
 /// Extension codes are valid when `kernels` registers their extension (or `options.extensions`
 /// names it, when not empty).
+/// The model is validated against the set's rows (KernelTable::rows). With SetRowsOnly an
+/// operation outside the set has no row to be checked against: it gets the checks that need
+/// none (operand indexes, order of writes and reads, consumer counts) and is reported
+/// unsupported (as are the IF / WHILE that reach it), rather than failing the whole query as
+/// preparation fails (GENERAL_FAILURE): a HAL runtime then gives it to another device, and
+/// validates it with its own table.
 inline Expected<std::vector<bool>> supported_operations(const Model& model, const KernelTable& kernels,
                                                         ValidationOptions options = {},
                                                         detail::SupportQuery::Filter allowed = {}) {
   if (options.extensions.empty()) options.extensions = kernels.extensions;
-  if (auto v = validate_model(model, options); !v) return std::move(v.error());
+  if (auto v = detail::validate_model_rows(model, options, *kernels.rows, nullptr, detail::OutsideRows::CheckStructure);
+      !v)
+    return std::move(v.error());
   detail::SupportQuery query(model, kernels, std::move(allowed));
   return query.operations(model.main);
 }
@@ -27992,8 +28096,7 @@ inline bool all_operations_supported(const Model& model, const KernelTable& kern
     const std::vector<bool> flags = query.operations(sg);
     for (std::size_t k = 0; k < flags.size(); ++k)
       if (!flags[k]) {
-        const OperationInfo* info = detail::find_row(kernels, model, sg.operations[k].type);
-        const char* name = info != nullptr ? info->name.data() : "?";
+        const char* name = detail::name_of_operation(kernels, model, sg.operations[k].type);
         why = g == 0 ? NNHAL_INVALID("main operation %zu (%s) is not supported by this device", k, name)
                      : NNHAL_INVALID("referenced[%zu] operation %zu (%s) is not supported by this device", g - 1,
                                      k, name);
@@ -28146,6 +28249,9 @@ class PreparedModel {
   /// The extensions it was validated and prepared with (its kernel set's, unless the options
   /// named others).
   ExtensionList extensions() const noexcept { return core_->extensions; }
+  /// The rows it was validated with (its kernel set's, KernelTable::rows): what a request to it
+  /// is checked against (detail::validate_request_rows).
+  const OperationRows& rows() const noexcept { return *core_->rows; }
   /// Bytes of the arena every execution reserves for temporaries of known size.
   std::uint64_t arena_bytes() const noexcept { return core_->arena_bytes; }
   /// Bytes every execution context allocates when it is created: the arena, plus the outputs
@@ -29315,7 +29421,7 @@ class DevicePreparedModel : public std::enable_shared_from_this<DevicePreparedMo
     const auto start = context_->clock.now();
     RequestValidationOptions checks;
     checks.extensions = prepared_.extensions();
-    if (Status s = validate_request(request, prepared_.model(), checks); !s) {
+    if (Status s = detail::validate_request_rows(request, prepared_.model(), checks, prepared_.rows()); !s) {
       callback->notify(failure(s.error()));
       return s;
     }
@@ -29357,7 +29463,7 @@ class DevicePreparedModel : public std::enable_shared_from_this<DevicePreparedMo
     RequestValidationOptions fenced;
     fenced.allow_unspecified_outputs = false;
     fenced.extensions = prepared_.extensions();
-    if (Status s = validate_request(request, prepared_.model(), fenced); !s)
+    if (Status s = detail::validate_request_rows(request, prepared_.model(), fenced, prepared_.rows()); !s)
       return std::move(s.error().prefix("executeFenced"));
     bool pending = false;
     for (std::size_t i = 0; i < wait_for.size(); ++i) {
@@ -29494,7 +29600,9 @@ class DevicePreparedModel : public std::enable_shared_from_this<DevicePreparedMo
     // (The execution sets the prepared model's extensions in its own check; this one needs them too.)
     RequestValidationOptions checks = options.request;
     checks.extensions = prepared_.extensions();
-    Status s = has_token_pool(request) ? validate_request(request, prepared_.model(), checks) : Status{};
+    Status s = has_token_pool(request)
+                   ? detail::validate_request_rows(request, prepared_.model(), checks, prepared_.rows())
+                   : Status{};
     if (s) s = slot.buffers.bind(request, prepared_, context_->buffers);
     if (s) {
       options.token_memory = slot.buffers.token_memory();
@@ -29897,14 +30005,33 @@ constexpr void add_row(Fnv1a& f, const OperationInfo& info) noexcept {
 /// the limits the reader enforces, and the operation table (codes, names, slots, signatures,
 /// flags). A build whose table differs reads a cache as foreign. (Whether a row has a kernel is
 /// left out: comparing a pointer with null is not a constant expression under sanitizers.)
-constexpr std::uint64_t compute_fingerprint() noexcept {
-  Fnv1a f;
+/// add_format adds the format version and the limits; the rows follow.
+constexpr void add_format(Fnv1a& f) noexcept {
   f.add(kCacheFormatVersion);
   f.add(NNHAL_MAX_RANK);
   f.add(NNHAL_MAX_CONTROL_FLOW_DEPTH);
   f.add(static_cast<std::uint64_t>(kOperandTypeCount));
   f.add(static_cast<std::uint64_t>(kOperationTypeCount));
+}
+constexpr std::uint64_t compute_fingerprint() noexcept {
+  Fnv1a f;
+  add_format(f);
   for (const OperationInfo& info : operation_table()) add_row(f, info);
+  return f.h;
+}
+
+/// compute_fingerprint() over the rows `rows` holds: a program validates with them (its kernel
+/// set's, KernelTable::rows), so one whose set says SetRowsOnly links no other row. The same
+/// value as compute_fingerprint() for every row (all_operation_rows()); for fewer, each code
+/// without a row adds a marker in its place, so that programs validating with other rows read
+/// each other's caches as foreign. Evaluated at run time (Device caches it per kernel set).
+constexpr std::uint64_t compute_fingerprint(const OperationRows& rows) noexcept {
+  Fnv1a f;
+  add_format(f);
+  for (const OperationInfo* info : rows.rows) {
+    if (info != nullptr) add_row(f, *info);
+    else f.add(~std::uint64_t{0});  // no row: never the first value a row adds (its code)
+  }
   return f.h;
 }
 
@@ -30101,6 +30228,14 @@ inline std::uint64_t cache_fingerprint() noexcept {
 /// The fingerprint of a program that registers `extensions` (cache_fingerprint() without any).
 inline std::uint64_t cache_fingerprint(ExtensionList extensions) noexcept {
   return detail::cache::extend_fingerprint(cache_fingerprint(), extensions);
+}
+
+/// The fingerprint of a program that validates with the rows `rows` (its kernel set's,
+/// KernelTable::rows) and registers `extensions`: cache_fingerprint(extensions) when `rows` is
+/// every row, another value for a set that says SetRowsOnly. Computed on each call (a walk
+/// over the rows `rows` holds); the Device keeps it.
+inline std::uint64_t cache_fingerprint(const OperationRows& rows, ExtensionList extensions) noexcept {
+  return detail::cache::extend_fingerprint(detail::cache::compute_fingerprint(rows), extensions);
 }
 
 }  // namespace nnhal
@@ -30336,6 +30471,11 @@ inline Status decode_data(std::span<const std::byte> payload, CachedModel& out) 
   return {};
 }
 
+
+/// write_model_cache with the fingerprint `fingerprint` (cache_fingerprint(rows, extensions) of
+/// the program: the Device passes its kernel set's).
+inline Expected<CacheBlobs> write_model_cache(const Model& model, const CacheToken& token,
+                                              std::uint64_t fingerprint);
 }  // namespace detail::cache
 
 /// Serializes a model that passed validate_model (all subgraphs, operands incl. extraParams /
@@ -30346,6 +30486,11 @@ inline Status decode_data(std::span<const std::byte> payload, CachedModel& out) 
 /// program (its kernel set's), which a cache is bound to as it is to the operation table.
 inline Expected<CacheBlobs> write_model_cache(const Model& model, const CacheToken& token,
                                               ExtensionList extensions = {}) {
+  return detail::cache::write_model_cache(model, token, cache_fingerprint(extensions));
+}
+
+inline Expected<CacheBlobs> detail::cache::write_model_cache(const Model& model, const CacheToken& token,
+                                                             std::uint64_t fingerprint) {
   using namespace detail::cache;
   std::vector<std::byte> data;
   ByteWriter d(data);
@@ -30377,7 +30522,6 @@ inline Expected<CacheBlobs> write_model_cache(const Model& model, const CacheTok
     s.u32(static_cast<std::uint32_t>(e.name.size()));
     s.bytes(e.name.data(), e.name.size());
   }
-  const std::uint64_t fingerprint = cache_fingerprint(extensions);
   CacheBlobs out;
   out.data_cache = seal_blob(Kind::Data, fingerprint, token, data, Sha256Digest{});
   Sha256Digest data_digest{};
@@ -30394,27 +30538,40 @@ inline Expected<CacheBlobs> write_model_cache(const Model& model, const CacheTok
 /// is unusable); `options.extensions` are the program's, which the cache must have been written
 /// with.
 namespace detail::cache {
+/// read_model_cache for a program that validates with the rows `rows` (its kernel set's) and
+/// whose fingerprint is `fingerprint` (cache_fingerprint(rows, options.extensions)): the
+/// decoded model is validated against `rows`.
 inline Expected<CachedModel> read_model_cache(std::span<const std::byte> model_cache,
                                               std::span<const std::byte> data_cache, const CacheToken& token,
-                                              const ValidationOptions& options);
+                                              const ValidationOptions& options, const OperationRows& rows,
+                                              std::uint64_t fingerprint);
+
+/// The same, logged (NNHAL_VLOG category cache).
+inline Expected<CachedModel> read_model_cache_logged(std::span<const std::byte> model_cache,
+                                                     std::span<const std::byte> data_cache, const CacheToken& token,
+                                                     const ValidationOptions& options, const OperationRows& rows,
+                                                     std::uint64_t fingerprint) {
+  auto out = read_model_cache(model_cache, data_cache, token, options, rows, fingerprint);
+  if (out) NNHAL_VLOG(cache, "cache read: %zu model byte(s), %zu data byte(s)", model_cache.size(), data_cache.size());
+  else NNHAL_VLOG(cache, "cache rejected: %s", out.error().c_str());
+  return out;
+}
 }  // namespace detail::cache
 
 inline Expected<CachedModel> read_model_cache(std::span<const std::byte> model_cache,
                                               std::span<const std::byte> data_cache,
                                               const CacheToken& token,
                                               const ValidationOptions& options = {}) {
-  auto out = detail::cache::read_model_cache(model_cache, data_cache, token, options);
-  if (out) NNHAL_VLOG(cache, "cache read: %zu model byte(s), %zu data byte(s)", model_cache.size(), data_cache.size());
-  else NNHAL_VLOG(cache, "cache rejected: %s", out.error().c_str());
-  return out;
+  return detail::cache::read_model_cache_logged(model_cache, data_cache, token, options, all_operation_rows(),
+                                                cache_fingerprint(options.extensions));
 }
 
 inline Expected<CachedModel> detail::cache::read_model_cache(std::span<const std::byte> model_cache,
                                                              std::span<const std::byte> data_cache,
                                                              const CacheToken& token,
-                                                             const ValidationOptions& options) {
+                                                             const ValidationOptions& options,
+                                                             const OperationRows& rows, std::uint64_t fingerprint) {
   // The security-sensitive file first, then its data, then that they belong together.
-  const std::uint64_t fingerprint = cache_fingerprint(options.extensions);
   auto model_blob = open_blob(model_cache, Kind::Model, fingerprint, token);
   if (!model_blob) return std::move(model_blob.error());
   auto data_blob = open_blob(data_cache, Kind::Data, fingerprint, token);
@@ -30426,7 +30583,7 @@ inline Expected<CachedModel> detail::cache::read_model_cache(std::span<const std
     return std::move(s.error().prefix("data cache"));
   if (auto s = decode_structure(model_blob->payload, out.model); !s)
     return std::move(s.error().prefix("model cache"));
-  if (auto v = validate_model(out.model, options); !v)
+  if (auto v = validate_model_rows(out.model, options, rows); !v)
     return Error::format(ErrorStatus::GENERAL_FAILURE, "cached model is invalid: %s",
                          v.error().c_str());
   return out;
@@ -31178,6 +31335,12 @@ class Device {
   /// getSupportedOperations_1_3: INVALID_ARGUMENT for an invalid model (a WHILE with operands
   /// of unknown size included, unless DeviceOptions::allow_runtime_only), else one flag per
   /// main operation (IF/WHILE only when everything they reference is supported).
+  /// The model is validated against the kernel set's rows (KernelTable::rows). With a set that
+  /// says SetRowsOnly, an operation outside the set, whose row this program does not link, is
+  /// checked only for what needs no row (operand indexes, order, consumer counts) and flagged
+  /// unsupported, so the runtime can give it to another device (which validates it with its
+  /// own table); prepare() refuses the same model with GENERAL_FAILURE, as
+  /// PreparedModel::prepare does.
   Expected<std::vector<bool>> supported_operations(const Model& model) const {
     return nnhal::supported_operations(model, kernel_table<Set>(), validation(), filter(model));
   }
@@ -31188,7 +31351,8 @@ class Device {
   /// INVALID_ARGUMENT for an invalid model or argument, or a model with an operation this
   /// device does not support, whatever the deadline; then MISSED_DEADLINE_PERSISTENT when the
   /// deadline had passed when the call began, MISSED_DEADLINE_TRANSIENT when it passes while
-  /// preparing.
+  /// preparing. With a kernel set that says SetRowsOnly, an operation outside the set is
+  /// GENERAL_FAILURE ("not in this program's kernel set"; see supported_operations()).
   Expected<PreparedModelPtr> prepare(const Model& model, const PrepareArgs<C>& args = {}) {
     const auto entry = context_->clock.now();
     if (static_cast<std::uint32_t>(args.preference) > 2)
@@ -31233,7 +31397,8 @@ class Device {
     // this device refuses gets the same INVALID_ARGUMENT as prepare() (from the check below).
     ValidationOptions well_formed = validation();
     well_formed.allow_runtime_only = true;
-    auto cached = read_model_cache(model_bytes, data_bytes, token, well_formed);
+    auto cached = detail::cache::read_model_cache_logged(model_bytes, data_bytes, token, well_formed, rows(),
+                                                         fingerprint());
     if (!cached) return Error(ErrorStatus::GENERAL_FAILURE, cached.error().message()).prefix("prepareFromCache");
     auto owner = std::make_shared<CachedModel>(std::move(*cached));
     if (auto v = validate_for_prepare(owner->model); !v) return std::move(v.error().prefix("prepareFromCache"));
@@ -31279,10 +31444,25 @@ class Device {
     return v;
   }
 
+  /// The rows this device validates with: its kernel set's (every row, or the set's own with
+  /// SetRowsOnly). Nothing in the device reads any other, so a program whose set says
+  /// SetRowsOnly links no other operation's row.
+  static const OperationRows& rows() noexcept { return *kernel_table<Set>().rows; }
+
+  /// The cache fingerprint of this device's rows and extensions (cache_fingerprint(rows,
+  /// extensions)): the default set's is cache_fingerprint(), a SetRowsOnly set's differs, so a
+  /// device never reads a cache written by a program validating with other rows. Computed once.
+  static std::uint64_t fingerprint() noexcept {
+    static const std::uint64_t value = cache_fingerprint(rows(), kernel_table<Set>().extensions);
+    return value;
+  }
+
   /// The model checks of prepare (HAL13.md c.1.2 step 2): valid for this device's mode, and
-  /// every operation supported. INVALID_ARGUMENT otherwise.
+  /// every operation supported. INVALID_ARGUMENT otherwise (GENERAL_FAILURE for an operation
+  /// outside a SetRowsOnly set, as in PreparedModel::prepare).
   Status validate_for_prepare(const Model& model) const {
-    if (auto v = validate_model(model, validation()); !v) return std::move(v.error().prefix("prepare"));
+    if (auto v = detail::validate_model_rows(model, validation(), rows()); !v)
+      return std::move(v.error().prefix("prepare"));
     Error why;
     if (!all_operations_supported(model, kernel_table<Set>(), filter(model), why)) return std::move(why.prefix("prepare"));
     return {};
@@ -31314,13 +31494,14 @@ class Device {
   void write_cache(const Model& model, const PrepareArgs<C>& args) {
     if (args.model_cache.size() != kModelCacheFiles || args.data_cache.size() != kDataCacheFiles) return;
     if (args.model_cache[0] == nullptr || args.data_cache[0] == nullptr) return;
-    auto blobs = write_model_cache(model, args.token, kernel_table<Set>().extensions);
+    auto blobs = detail::cache::write_model_cache(model, args.token, fingerprint());
     if (!blobs) {
       NNHAL_VLOG(cache, "cache not written: %s", blobs.error().c_str());
       return;
     }
-    // The data cache first: a model cache is only useful with its data beside it.
-    const bool written =
+    // The data cache first: a model cache is only useful with its data beside it. `written` is
+    // only logged, and NNHAL_VLOG_ENABLED=0 leaves the log statement out.
+    [[maybe_unused]] const bool written =
         args.data_cache[0]->write(blobs->data_cache) && args.model_cache[0]->write(blobs->model_cache);
     NNHAL_VLOG(cache, "cache %s: %zu model byte(s), %zu data byte(s)", written ? "written" : "write failed",
                blobs->model_cache.size(), blobs->data_cache.size());
