@@ -444,6 +444,16 @@ nnhal_add_consumer_test(fetchcontent)
 nnhal_add_consumer_test(subdirectory)
 
 # ---------------------------------------------------------------------------------------------
+# The CI script's stage functions (tools/test_lib.sh) under its own `set -euo pipefail`
+# ---------------------------------------------------------------------------------------------
+find_program(NNHAL_BASH bash)
+if(NNHAL_BASH)
+  add_test(NAME ci_lib COMMAND ${NNHAL_BASH} ${NNHAL_TESTS_DIR}/cmake/ci_lib_test.sh)
+else()
+  nnhal_add_skipped_test(ci_lib "bash not found; ci_lib NOT RUN")
+endif()
+
+# ---------------------------------------------------------------------------------------------
 # Documents in sync with the code: the programs docs/*.md and README.md show are the example files
 # ctest builds and runs, and docs/support-matrix.md is what nnhal_support_matrix prints from the
 # operation table and the default kernel set.
