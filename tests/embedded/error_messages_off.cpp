@@ -37,6 +37,15 @@ void check_failed(const E& result, ErrorStatus status) {
   CHECK(result.error().c_str()[0] == '\0');
 }
 
+/// An execution of `model` prepared with Set (it keeps the prepared model alive).
+inline Execution<> execution_of(const Model& model) {
+  auto prepared = PreparedModel::prepare<Set>(model);
+  REQUIRE(prepared.has_value());
+  auto execution = prepared->create_execution();
+  REQUIRE(execution.has_value());
+  return std::move(*execution);
+}
+
 int evaluations = 0;
 int counted() { return ++evaluations; }
 }  // namespace nnhal::test::messages_off
@@ -100,13 +109,10 @@ TEST_CASE("messages off: an operation outside the kernel set is a GENERAL_FAILUR
 
 TEST_CASE("messages off: request and execution errors keep their status") {
   auto f = fx::add_model();
-  auto prepared = PreparedModel::prepare<mo::Set>(f.model);
-  REQUIRE(prepared.has_value());
-  auto execution = prepared->create_execution();
-  REQUIRE(execution.has_value());
+  auto execution = mo::execution_of(f.model);
 
   auto r = fx::add_request();
-  REQUIRE(execution->run(r.request).has_value());
+  REQUIRE(execution.run(r.request).has_value());
   float out[2];
   std::memcpy(out, r.pool_data(0) + 16, sizeof out);
   CHECK(out[0] == 11.0f);
@@ -115,11 +121,11 @@ TEST_CASE("messages off: request and execution errors keep their status") {
   SUBCASE("an input too many") {
     r.request.inputs.push_back(r.request.inputs[0]);
     mo::check_failed(validate_request(r.request, f.model), ErrorStatus::INVALID_ARGUMENT);
-    mo::check_failed(execution->run(r.request), ErrorStatus::INVALID_ARGUMENT);
+    mo::check_failed(execution.run(r.request), ErrorStatus::INVALID_ARGUMENT);
   }
   SUBCASE("an output region outside its pool") {
     r.request.outputs[0].location.offset = 20;
-    mo::check_failed(execution->run(r.request), ErrorStatus::INVALID_ARGUMENT);
+    mo::check_failed(execution.run(r.request), ErrorStatus::INVALID_ARGUMENT);
   }
 }
 
@@ -127,20 +133,14 @@ TEST_CASE("messages off: OUTPUT_INSUFFICIENT_SIZE and the loop timeout") {
   SUBCASE("an output of unknown shape in a buffer too small") {
     auto f = fx::add_model();
     f.model.main.operands[3].dimensions = {0};
-    auto prepared = PreparedModel::prepare<mo::Set>(f.model);
-    REQUIRE(prepared.has_value());
-    auto execution = prepared->create_execution();
-    REQUIRE(execution.has_value());
+    auto execution = mo::execution_of(f.model);
     auto r = fx::add_request();
     r.request.outputs[0].location.length = 4;
-    mo::check_failed(execution->run(r.request), ErrorStatus::OUTPUT_INSUFFICIENT_SIZE);
+    mo::check_failed(execution.run(r.request), ErrorStatus::OUTPUT_INSUFFICIENT_SIZE);
   }
   SUBCASE("a WHILE loop that does not end") {
     auto f = fx::while_model();
-    auto prepared = PreparedModel::prepare<mo::Set>(f.model);
-    REQUIRE(prepared.has_value());
-    auto execution = prepared->create_execution();
-    REQUIRE(execution.has_value());
+    auto execution = mo::execution_of(f.model);
     fx::RequestFixture r;
     const std::uint32_t p = r.add_pool(12);
     const float in[2] = {0.0f, std::numeric_limits<float>::infinity()};
@@ -149,6 +149,6 @@ TEST_CASE("messages off: OUTPUT_INSUFFICIENT_SIZE and the loop timeout") {
     r.request.outputs = {fx::RequestFixture::arg(p, 8, 4)};
     ExecuteOptions<> options;
     options.loop_timeout = std::chrono::milliseconds(20);
-    mo::check_failed(execution->run(r.request, options), ErrorStatus::MISSED_DEADLINE_TRANSIENT);
+    mo::check_failed(execution.run(r.request, options), ErrorStatus::MISSED_DEADLINE_TRANSIENT);
   }
 }
