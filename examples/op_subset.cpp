@@ -1,7 +1,9 @@
-// A program that runs only ADD. It names a kernel set of ADD alone, so only ADD's kernels are
-// compiled into it (the other operations' rows are still there: validation knows every
-// operation). A model with an operation outside the set is reported unsupported and refused at
-// prepare with an error that names it.
+// A program that runs only ADD. It names a kernel set of ADD alone, with SetRowsOnly, so only
+// ADD's kernels and ADD's row (its signatures and validation rule) are compiled into it: the
+// program validates, prepares and runs ADD models and knows nothing of the other operations. A
+// model with an operation outside the set is reported unsupported and refused at validation and
+// prepare with an error that names it. (Without SetRowsOnly, validation would know every
+// operation, at the cost of every row's rule in the program.)
 #include <cstdio>
 #include <utility>
 #include <vector>
@@ -19,8 +21,8 @@ using nnhal::OperandType;
 using nnhal::OperationType;
 constexpr auto F32 = OperandType::TENSOR_FLOAT32;
 
-/// The kernel set of this program: ADD, and only its FLOAT32 kernel.
-using AddOnly = nnhal::KernelSet<nnhal::Use<OperationType::ADD, F32>>;
+/// The kernel set of this program: ADD, and only its FLOAT32 kernel; ADD's row only.
+using AddOnly = nnhal::KernelSet<nnhal::Use<OperationType::ADD, F32>, nnhal::SetRowsOnly>;
 
 /// out = x <op> y over 4 floats.
 template <OperationType Op>
@@ -37,7 +39,7 @@ nnhal::Model binary_model() {
 
 int main() {
   const nnhal::Model model = binary_model<OperationType::ADD>();
-  if (auto version = nnhal::validate_model(model); !version) {
+  if (auto version = nnhal::validate_model<AddOnly>(model); !version) {
     std::printf("invalid model: %s\n", version.error().c_str());
     return 1;
   }
@@ -62,14 +64,17 @@ int main() {
   }
   std::printf("x + y = [%g, %g, %g, %g]\n", pool[8], pool[9], pool[10], pool[11]);
 
-  // MUL is a valid operation, but not in this program's kernel set.
+  // MUL is a valid operation, but not in this program's kernel set: the supported-operations
+  // query says so (a HAL runtime then gives it to another device), validation and prepare refuse it.
   const nnhal::Model mul = binary_model<OperationType::MUL>();
   auto supported = nnhal::supported_operations<AddOnly>(mul);
+  auto invalid = nnhal::validate_model<AddOnly>(mul);
   auto refused = nnhal::PreparedModel::prepare<AddOnly>(mul);
-  if (!supported || (*supported)[0] || refused) {
-    std::printf("a MUL model should be valid, unsupported and refused by an ADD-only program\n");
+  if (!supported || (*supported)[0] || invalid || refused) {
+    std::printf("a MUL model should be unsupported and refused by an ADD-only program\n");
     return 1;
   }
-  std::printf("MUL: supported = %d; prepare: %s\n", static_cast<int>((*supported)[0]), refused.error().c_str());
+  std::printf("MUL: supported = %d; validate: %s; prepare: %s\n", static_cast<int>((*supported)[0]),
+              invalid.error().c_str(), refused.error().c_str());
   return 0;
 }

@@ -92,11 +92,24 @@ TEST_CASE("SetRowsOnly: preparation validates with the set's rows only, and stil
     CHECK(prepared.error().status() == nnhal::ErrorStatus::GENERAL_FAILURE);
     const std::string message = prepared.error().c_str();
     CHECK(message.find("operation 0 (MUL) is not in this program's kernel set") != std::string::npos);
+    // validate_model<Set> reads the set's rows as preparation does, and says the same.
+    auto validated = nnhal::validate_model<AddRows>(m);
+    REQUIRE_FALSE(validated.has_value());
+    CHECK(validated.error().status() == nnhal::ErrorStatus::GENERAL_FAILURE);
+    CHECK(std::string(validated.error().c_str()) == message);
   }
   // validate_model itself reads every row: the broken MUL is INVALID_ARGUMENT there.
   nnhal::Model broken = with_mul;
   broken.main.operations[0].inputs.pop_back();
   CHECK(nnhal::validate_model(broken).error().status() == nnhal::ErrorStatus::INVALID_ARGUMENT);
+  // In the set, validate_model<Set> gives what validate_model gives: the version, or ADD's rule.
+  const auto version = nnhal::validate_model<AddRows>(adds);
+  REQUIRE(version.has_value());
+  CHECK(*version == *nnhal::validate_model(adds));
+  auto bad = nnhal::validate_model<AddRows>(bad_activation);
+  REQUIRE_FALSE(bad.has_value());
+  CHECK(bad.error().status() == nnhal::ErrorStatus::INVALID_ARGUMENT);
+  CHECK(std::string(bad.error().c_str()) == nnhal::validate_model(bad_activation).error().c_str());
 }
 
 TEST_CASE("a type-restricted entry runs its types and reports the others unsupported") {

@@ -188,11 +188,15 @@ Expected<std::vector<bool>> supported_operations(const Model& model, const Valid
 }
 
 /// Validates `model` as validate_model does, with the extensions kernel set `Set` registers
-/// (UseExtension entries) valid in it.
+/// (UseExtension entries) valid in it, against the set's rows: every row, or with SetRowsOnly
+/// the set's own, so that a program whose set says SetRowsOnly compiles no other operation's
+/// validation; an operation outside such a set is then refused as preparation refuses it
+/// (GENERAL_FAILURE, "not in this program's kernel set").
 template <class Set>
 Expected<HalVersion> validate_model(const Model& model, ValidationOptions options = {}) {
-  if (options.extensions.empty()) options.extensions = kernel_table<Set>().extensions;
-  return validate_model(model, options);
+  const KernelTable& table = kernel_table<Set>();
+  if (options.extensions.empty()) options.extensions = table.extensions;
+  return detail::validate_model_rows(model, options, *table.rows);
 }
 
 template <class Set>
