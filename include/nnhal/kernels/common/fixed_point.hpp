@@ -1,42 +1,91 @@
 #pragma once
 /// \file
-/// gemmlowp-style fixed-point arithmetic on int32 (Q(IntegerBits).(31 - IntegerBits)) and the
-/// transcendental approximations the reference's quantized LOGISTIC, TANH, SOFTMAX and
-/// L2_NORMALIZATION kernels use (exp on negative values, 1 / (1 + x), logistic, tanh, 1/sqrt),
-/// plus the int16 helpers of quantized HARD_SWISH. Every function reproduces the reference's
-/// integer operations step for step, so quantized results match the corpus bit for bit.
+/// gemmlowp-style fixed-point arithmetic on int32 (Q(IntegerBits).(31 - IntegerBits)) and on
+/// int16 (Q(IntegerBits).(15 - IntegerBits)), and the transcendental approximations the
+/// reference's quantized LOGISTIC, TANH, SOFTMAX and L2_NORMALIZATION kernels (int32) and its
+/// quantized LSTM cells' gates (int16, kernels/common/quantized_lstm.hpp) use: exp on negative
+/// values, 1 / (1 + x), logistic, tanh, 1/sqrt; plus the int16 helpers of quantized HARD_SWISH.
+/// Every function reproduces the reference's integer operations step for step, so quantized
+/// results match the corpus bit for bit.
 
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <type_traits>
 
 #include "nnhal/kernels/common/quantization.hpp"
 
 namespace nnhal::fixed {
 
-/// A fixed-point number with `IntegerBits` integer bits held in an int32 (gemmlowp FixedPoint).
-template <int IntegerBits>
-struct Fixed {
-  static_assert(IntegerBits >= 0 && IntegerBits <= 31);
-  static constexpr int kIntegerBits = IntegerBits;
-  static constexpr int kFractionalBits = 31 - IntegerBits;
-  std::int32_t raw = 0;
+// ---- int16 steps (the int16 fixed-point numbers below, quantized HARD_SWISH) ----------------
 
-  static constexpr Fixed from_raw(std::int32_t r) noexcept { return Fixed{r}; }
-  static constexpr Fixed zero() noexcept { return Fixed{0}; }
+/// (a * b * 2) >> 16 rounded to nearest, saturating the single overflow case.
+constexpr std::int16_t saturating_rounding_doubling_high_mul16(std::int16_t a, std::int16_t b) noexcept {
+  if (a == b && a == std::numeric_limits<std::int16_t>::min()) return std::numeric_limits<std::int16_t>::max();
+  const std::int32_t ab = std::int32_t{a} * std::int32_t{b};
+  const std::int32_t nudge = ab >= 0 ? (1 << 14) : (1 - (1 << 14));
+  return static_cast<std::int16_t>((ab + nudge) / (1 << 15));
+}
+
+/// (a * b * 2) >> 16 rounded toward zero, saturating the single overflow case (ARM SQDMULH).
+constexpr std::int16_t saturating_doubling_high_mul16(std::int16_t a, std::int16_t b) noexcept {
+  if (a == b && a == std::numeric_limits<std::int16_t>::min()) return std::numeric_limits<std::int16_t>::max();
+  const std::int32_t ab = std::int32_t{a} * std::int32_t{b};
+  return static_cast<std::int16_t>(ab / (1 << 15));
+}
+
+/// value * 2^amount clamped to the int16 range.
+constexpr std::int16_t saturating_left_shift16(std::int16_t value, int amount) noexcept {
+  const std::int64_t r = std::int64_t{value} * (std::int64_t{1} << amount);
+  if (r > std::numeric_limits<std::int16_t>::max()) return std::numeric_limits<std::int16_t>::max();
+  if (r < std::numeric_limits<std::int16_t>::min()) return std::numeric_limits<std::int16_t>::min();
+  return static_cast<std::int16_t>(r);
+}
+
+// ---- fixed-point numbers ---------------------------------------------------------------------
+
+/// A fixed-point number with `IntegerBits` integer bits held in Raw, int32 (Q(I).(31 - I)) or
+/// int16 (Q(I).(15 - I)): gemmlowp's FixedPoint<Raw, IntegerBits>. The functions below follow
+/// gemmlowp's generic templates for either raw type: additions wrap, products are rounding
+/// doubling high multiplies of the raw width, and gemmlowp's constants (given for int32) are
+/// rounded to 16 bits on int16 (constant()).
+template <class Raw, int IntegerBits>
+struct FixedPoint {
+  static_assert(std::is_same_v<Raw, std::int32_t> || std::is_same_v<Raw, std::int16_t>);
+  static constexpr int kRawBits = static_cast<int>(8 * sizeof(Raw)) - 1;  ///< value bits: 31 or 15
+  static_assert(IntegerBits >= 0 && IntegerBits <= kRawBits);
+  static constexpr int kIntegerBits = IntegerBits;
+  static constexpr int kFractionalBits = kRawBits - IntegerBits;
+  Raw raw = 0;
+
+  static constexpr FixedPoint from_raw(std::int32_t r) noexcept { return FixedPoint{static_cast<Raw>(r)}; }
+  static constexpr FixedPoint zero() noexcept { return FixedPoint{0}; }
   /// 1.0, or the largest value below it when there are no integer bits.
-  static constexpr Fixed one() noexcept {
-    return Fixed{IntegerBits == 0 ? std::numeric_limits<std::int32_t>::max()
-                                  : static_cast<std::int32_t>(std::int64_t{1} << kFractionalBits)};
+  static constexpr FixedPoint one() noexcept {
+    return from_raw(IntegerBits == 0 ? std::numeric_limits<Raw>::max()
+                                     : static_cast<std::int32_t>(std::int64_t{1} << kFractionalBits));
   }
   /// 2^Exponent.
   template <int Exponent>
-  static constexpr Fixed pot() noexcept {
-    static_assert(kFractionalBits + Exponent >= 0 && kFractionalBits + Exponent < 31);
-    return Fixed{std::int32_t{1} << (kFractionalBits + Exponent)};
+  static constexpr FixedPoint pot() noexcept {
+    static_assert(kFractionalBits + Exponent >= 0 && kFractionalBits + Exponent < kRawBits);
+    return from_raw(std::int32_t{1} << (kFractionalBits + Exponent));
+  }
+  /// A gemmlowp constant written for int32 raw values: as it is on int32, rounded to 16 bits on
+  /// int16 (gemmlowp RescaleConstantInitializer).
+  static constexpr FixedPoint constant(std::int32_t v32) noexcept {
+    if constexpr (kRawBits == 31) {
+      return from_raw(v32);
+    } else {
+      return from_raw(quant::rounding_divide_by_pot(v32, 16));
+    }
   }
 };
+
+/// The int32 fixed-point numbers of the quantized LOGISTIC, TANH, SOFTMAX and L2_NORMALIZATION.
+template <int IntegerBits>
+using Fixed = FixedPoint<std::int32_t, IntegerBits>;
 
 /// Two's complement wrap-around, as the int32 additions of the reference behave in practice.
 constexpr std::int32_t wrap_add(std::int32_t a, std::int32_t b) noexcept {
@@ -46,43 +95,48 @@ constexpr std::int32_t wrap_sub(std::int32_t a, std::int32_t b) noexcept {
   return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) - static_cast<std::uint32_t>(b));
 }
 
-template <int I>
-constexpr Fixed<I> operator+(Fixed<I> a, Fixed<I> b) noexcept {
-  return Fixed<I>::from_raw(wrap_add(a.raw, b.raw));
+template <class Raw, int I>
+constexpr FixedPoint<Raw, I> operator+(FixedPoint<Raw, I> a, FixedPoint<Raw, I> b) noexcept {
+  return FixedPoint<Raw, I>::from_raw(wrap_add(a.raw, b.raw));  // truncated to Raw: wraps on int16 too
 }
-template <int I>
-constexpr Fixed<I> operator-(Fixed<I> a, Fixed<I> b) noexcept {
-  return Fixed<I>::from_raw(wrap_sub(a.raw, b.raw));
+template <class Raw, int I>
+constexpr FixedPoint<Raw, I> operator-(FixedPoint<Raw, I> a, FixedPoint<Raw, I> b) noexcept {
+  return FixedPoint<Raw, I>::from_raw(wrap_sub(a.raw, b.raw));
 }
-template <int I>
-constexpr Fixed<I> operator-(Fixed<I> a) noexcept {
-  return Fixed<I>::from_raw(wrap_sub(0, a.raw));
+template <class Raw, int I>
+constexpr FixedPoint<Raw, I> operator-(FixedPoint<Raw, I> a) noexcept {
+  return FixedPoint<Raw, I>::from_raw(wrap_sub(0, a.raw));
 }
 /// The product of Q(A) and Q(B) is Q(A + B): one rounding doubling high multiply.
-template <int A, int B>
-constexpr Fixed<A + B> operator*(Fixed<A> a, Fixed<B> b) noexcept {
-  return Fixed<A + B>::from_raw(quant::saturating_rounding_doubling_high_mul(a.raw, b.raw));
+template <class Raw, int A, int B>
+constexpr FixedPoint<Raw, A + B> operator*(FixedPoint<Raw, A> a, FixedPoint<Raw, B> b) noexcept {
+  if constexpr (sizeof(Raw) == 4) {
+    return FixedPoint<Raw, A + B>::from_raw(quant::saturating_rounding_doubling_high_mul(a.raw, b.raw));
+  } else {
+    return FixedPoint<Raw, A + B>::from_raw(saturating_rounding_doubling_high_mul16(a.raw, b.raw));
+  }
 }
 
 /// x * 2^Exponent, rounding to nearest when shifting right and saturating when shifting left.
-template <int Exponent>
-constexpr std::int32_t saturating_rounding_multiply_by_pot(std::int32_t x) noexcept {
+template <int Exponent, class Raw>
+constexpr Raw saturating_rounding_multiply_by_pot(Raw x) noexcept {
   if constexpr (Exponent == 0) {
     return x;
   } else if constexpr (Exponent > 0) {
-    constexpr std::int32_t threshold = (std::int32_t{1} << (31 - Exponent)) - 1;
-    if (x > threshold) return std::numeric_limits<std::int32_t>::max();
-    if (x < -threshold) return std::numeric_limits<std::int32_t>::min();
-    return static_cast<std::int32_t>(static_cast<std::uint32_t>(x) << Exponent);
+    constexpr int kRawBits = static_cast<int>(8 * sizeof(Raw)) - 1;
+    constexpr std::int32_t threshold = static_cast<std::int32_t>((std::int64_t{1} << (kRawBits - Exponent)) - 1);
+    if (x > threshold) return std::numeric_limits<Raw>::max();
+    if (x < -threshold) return std::numeric_limits<Raw>::min();
+    return static_cast<Raw>(static_cast<std::uint32_t>(x) << Exponent);
   } else {
-    return quant::rounding_divide_by_pot(x, -Exponent);
+    return static_cast<Raw>(quant::rounding_divide_by_pot(x, -Exponent));
   }
 }
 
 /// The same value with Dst integer bits (gemmlowp Rescale).
-template <int Dst, int Src>
-constexpr Fixed<Dst> rescale(Fixed<Src> x) noexcept {
-  return Fixed<Dst>::from_raw(saturating_rounding_multiply_by_pot<Src - Dst>(x.raw));
+template <int Dst, class Raw, int Src>
+constexpr FixedPoint<Raw, Dst> rescale(FixedPoint<Raw, Src> x) noexcept {
+  return FixedPoint<Raw, Dst>::from_raw(saturating_rounding_multiply_by_pot<Src - Dst>(x.raw));
 }
 
 /// (a + b) / 2 rounded to nearest, ties away from zero.
@@ -93,11 +147,12 @@ constexpr std::int32_t rounding_half_sum(std::int32_t a, std::int32_t b) noexcep
 }
 
 /// exp(a) for a in [-1/4, 0): a fourth-order Taylor expansion around -1/8.
-constexpr Fixed<0> exp_on_interval_between_negative_one_quarter_and_0_excl(Fixed<0> a) noexcept {
-  using F = Fixed<0>;
-  const F constant_term = F::from_raw(1895147668);    // exp(-1/8)
-  const F constant_1_over_3 = F::from_raw(715827883);  // 1/3
-  const F x = a + F::pot<-3>();
+template <class Raw>
+constexpr FixedPoint<Raw, 0> exp_on_interval_between_negative_one_quarter_and_0_excl(FixedPoint<Raw, 0> a) noexcept {
+  using F = FixedPoint<Raw, 0>;
+  const F constant_term = F::constant(1895147668);    // exp(-1/8)
+  const F constant_1_over_3 = F::constant(715827883);  // 1/3
+  const F x = a + F::template pot<-3>();
   const F x2 = rescale<0>(x * x);
   const F x3 = rescale<0>(x2 * x);
   const F x4 = rescale<0>(x2 * x2);
@@ -107,11 +162,11 @@ constexpr Fixed<0> exp_on_interval_between_negative_one_quarter_and_0_excl(Fixed
   return constant_term + rescale<0>(constant_term * (x + poly));
 }
 
-/// exp(a) for a <= 0, as Q0.31.
-template <int I>
-constexpr Fixed<0> exp_on_negative_values(Fixed<I> a) noexcept {
-  using InputF = Fixed<I>;
-  using ResultF = Fixed<0>;
+/// exp(a) for a <= 0, with no integer bits.
+template <class Raw, int I>
+constexpr FixedPoint<Raw, 0> exp_on_negative_values(FixedPoint<Raw, I> a) noexcept {
+  using InputF = FixedPoint<Raw, I>;
+  using ResultF = FixedPoint<Raw, 0>;
   constexpr int kFractionalBits = InputF::kFractionalBits;
   const InputF one_quarter = InputF::template pot<-2>();
   const InputF mask = one_quarter - InputF::from_raw(1);
@@ -121,7 +176,7 @@ constexpr Fixed<0> exp_on_negative_values(Fixed<I> a) noexcept {
   // Barrel shifter: multiply by exp(-2^k) for each set bit k of the remainder.
   auto step = [&](int exponent, std::int32_t multiplier) {
     if (I > exponent && (remainder & (std::int32_t{1} << (kFractionalBits + exponent))) != 0)
-      result = result * ResultF::from_raw(multiplier);
+      result = result * ResultF::constant(multiplier);
   };
   step(-2, 1672461947);  // exp(-1/4)
   step(-1, 1302514674);  // exp(-1/2)
@@ -131,19 +186,20 @@ constexpr Fixed<0> exp_on_negative_values(Fixed<I> a) noexcept {
   step(3, 720401);       // exp(-8)
   step(4, 242);          // exp(-16)
   if constexpr (I > 5) {
-    const std::int32_t clamp = -(std::int32_t{1} << (36 - I));  // -32
-    if (a.raw < clamp) result = ResultF::zero();
+    const InputF clamp = InputF::constant(-(std::int32_t{1} << (36 - I)));  // -32
+    if (a.raw < clamp.raw) result = ResultF::zero();
   }
   if (a.raw == 0) result = ResultF::one();
   return result;
 }
 
 /// Newton-Raphson reciprocal shared by the two functions below: returns x ~ 1 / (half of (1 + a))
-/// as Q2.29.
-constexpr Fixed<2> reciprocal_of_half_denominator(Fixed<0> half_denominator) noexcept {
-  using F2 = Fixed<2>;
-  const F2 constant_48_over_17 = F2::from_raw(1515870810);
-  const F2 constant_neg_32_over_17 = F2::from_raw(-1010580540);
+/// with two integer bits.
+template <class Raw>
+constexpr FixedPoint<Raw, 2> reciprocal_of_half_denominator(FixedPoint<Raw, 0> half_denominator) noexcept {
+  using F2 = FixedPoint<Raw, 2>;
+  const F2 constant_48_over_17 = F2::constant(1515870810);
+  const F2 constant_neg_32_over_17 = F2::constant(-1010580540);
   F2 x = constant_48_over_17 + half_denominator * constant_neg_32_over_17;
   for (int i = 0; i < 3; ++i) {
     const F2 half_denominator_times_x = half_denominator * x;
@@ -154,39 +210,44 @@ constexpr Fixed<2> reciprocal_of_half_denominator(Fixed<0> half_denominator) noe
 }
 
 /// 1 / (1 + a) for a in [0, 1].
-constexpr Fixed<0> one_over_one_plus_x_for_x_in_0_1(Fixed<0> a) noexcept {
-  const Fixed<0> half_denominator = Fixed<0>::from_raw(rounding_half_sum(a.raw, Fixed<0>::one().raw));
-  const Fixed<2> x = reciprocal_of_half_denominator(half_denominator);
+template <class Raw>
+constexpr FixedPoint<Raw, 0> one_over_one_plus_x_for_x_in_0_1(FixedPoint<Raw, 0> a) noexcept {
+  using F = FixedPoint<Raw, 0>;
+  const F half_denominator = F::from_raw(rounding_half_sum(a.raw, F::one().raw));
+  const FixedPoint<Raw, 2> x = reciprocal_of_half_denominator(half_denominator);
   // ExactMulByPot<-1>: the same raw bits read with one integer bit fewer.
-  return rescale<0>(Fixed<1>::from_raw(x.raw));
+  return rescale<0>(FixedPoint<Raw, 1>::from_raw(x.raw));
 }
 
 /// (1 - a) / (1 + a) for a in [0, 1].
-constexpr Fixed<0> one_minus_x_over_one_plus_x_for_x_in_0_1(Fixed<0> a) noexcept {
-  const Fixed<0> half_denominator = Fixed<0>::from_raw(rounding_half_sum(a.raw, Fixed<0>::one().raw));
-  const Fixed<2> x = reciprocal_of_half_denominator(half_denominator);
-  return rescale<0>(x - Fixed<2>::one());
+template <class Raw>
+constexpr FixedPoint<Raw, 0> one_minus_x_over_one_plus_x_for_x_in_0_1(FixedPoint<Raw, 0> a) noexcept {
+  using F = FixedPoint<Raw, 0>;
+  const F half_denominator = F::from_raw(rounding_half_sum(a.raw, F::one().raw));
+  const FixedPoint<Raw, 2> x = reciprocal_of_half_denominator(half_denominator);
+  return rescale<0>(x - FixedPoint<Raw, 2>::one());
 }
 
-/// 1 / (1 + exp(-a)) as Q0.31.
-template <int I>
-constexpr Fixed<0> logistic(Fixed<I> a) noexcept {
-  using ResultF = Fixed<0>;
-  if (a.raw == 0) return ResultF::from_raw(std::int32_t{1} << 30);  // 0.5
+/// 1 / (1 + exp(-a)), with no integer bits.
+template <class Raw, int I>
+constexpr FixedPoint<Raw, 0> logistic(FixedPoint<Raw, I> a) noexcept {
+  using ResultF = FixedPoint<Raw, 0>;
+  if (a.raw == 0) return ResultF::constant(std::int32_t{1} << 30);  // 0.5
   const bool positive = a.raw > 0;
-  const Fixed<I> abs_input = positive ? a : -a;
+  const FixedPoint<Raw, I> abs_input = positive ? a : -a;
   const ResultF result_if_positive = one_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(-abs_input));
   return positive ? result_if_positive : ResultF::one() - result_if_positive;
 }
 
-/// tanh(a) as Q0.31.
-template <int I>
-constexpr Fixed<0> tanh(Fixed<I> a) noexcept {
-  if (a.raw == 0) return Fixed<0>::zero();
+/// tanh(a), with no integer bits.
+template <class Raw, int I>
+constexpr FixedPoint<Raw, 0> tanh(FixedPoint<Raw, I> a) noexcept {
+  if (a.raw == 0) return FixedPoint<Raw, 0>::zero();
   const bool negative = a.raw < 0;
-  const Fixed<I> n = negative ? a : -a;
+  const FixedPoint<Raw, I> n = negative ? a : -a;
   // ExactMulByPot<1>: 2n, the same raw bits read with one integer bit more.
-  const Fixed<0> t = one_minus_x_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(Fixed<I + 1>::from_raw(n.raw)));
+  const FixedPoint<Raw, 0> t =
+      one_minus_x_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(FixedPoint<Raw, I + 1>::from_raw(n.raw)));
   return negative ? -t : t;
 }
 
@@ -258,30 +319,7 @@ inline std::int32_t input_radius(int integer_bits, int left_shift) noexcept {
   return static_cast<std::int32_t>(std::floor(max_input_rescaled));
 }
 
-// ---- int16 helpers (quantized HARD_SWISH) ---------------------------------------------------
-
-/// (a * b * 2) >> 16 rounded to nearest, saturating the single overflow case.
-constexpr std::int16_t saturating_rounding_doubling_high_mul16(std::int16_t a, std::int16_t b) noexcept {
-  if (a == b && a == std::numeric_limits<std::int16_t>::min()) return std::numeric_limits<std::int16_t>::max();
-  const std::int32_t ab = std::int32_t{a} * std::int32_t{b};
-  const std::int32_t nudge = ab >= 0 ? (1 << 14) : (1 - (1 << 14));
-  return static_cast<std::int16_t>((ab + nudge) / (1 << 15));
-}
-
-/// (a * b * 2) >> 16 rounded toward zero, saturating the single overflow case (ARM SQDMULH).
-constexpr std::int16_t saturating_doubling_high_mul16(std::int16_t a, std::int16_t b) noexcept {
-  if (a == b && a == std::numeric_limits<std::int16_t>::min()) return std::numeric_limits<std::int16_t>::max();
-  const std::int32_t ab = std::int32_t{a} * std::int32_t{b};
-  return static_cast<std::int16_t>(ab / (1 << 15));
-}
-
-/// value * 2^amount clamped to the int16 range.
-constexpr std::int16_t saturating_left_shift16(std::int16_t value, int amount) noexcept {
-  const std::int64_t r = std::int64_t{value} * (std::int64_t{1} << amount);
-  if (r > std::numeric_limits<std::int16_t>::max()) return std::numeric_limits<std::int16_t>::max();
-  if (r < std::numeric_limits<std::int16_t>::min()) return std::numeric_limits<std::int16_t>::min();
-  return static_cast<std::int16_t>(r);
-}
+// ---- quantized HARD_SWISH --------------------------------------------------------------------
 
 /// A Q31 multiplier rounded to Q15 (reference DownScaleInt32ToInt16Multiplier).
 constexpr std::int16_t downscale_multiplier_to_int16(std::int32_t m) noexcept {
