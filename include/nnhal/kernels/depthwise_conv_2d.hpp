@@ -122,12 +122,11 @@ constexpr TapRange tap_range(std::int64_t origin, std::int64_t dilation, std::in
   return {lo, hi};
 }
 
-/// Plain reference for float and half, any layout and multiplier: per output, the sum of the
-/// products over the taps inside the input (in tap order, in float), + bias, clamped, rounded
-/// to E once. The SIMD kernel (simd::depthwise_f32) is checked against it.
-template <class E>
-void reference_float(const E* in, const E* filter, const E* bias, E* out, const Conv& cv) noexcept {
-  const FloatRange r = float_activation_range(cv.activation);
+/// The plain references' loops, any layout and multiplier: for each output (its index in the
+/// output, its channel oc), `tap(acc, input index, filter index)` over the taps inside the input
+/// in tap order, from acc = Acc{}, then `finish(acc, output index, oc)`.
+template <class Acc, class Tap, class Finish>
+void for_each_output(const Conv& cv, Tap&& tap, Finish&& finish) noexcept {
   const window::Geometry& g = cv.g;
   const std::size_t depth_out = cv.out.c;
   for (std::size_t b = 0; b < cv.out.n; ++b)
@@ -140,19 +139,30 @@ void reference_float(const E* in, const E* filter, const E* bias, E* out, const 
         for (std::size_t ic = 0; ic < cv.in.c; ++ic)
           for (std::size_t m = 0; m < cv.multiplier; ++m) {
             const std::size_t oc = ic * cv.multiplier + m;
-            float sum = 0.0f;
+            Acc acc{};
             for (std::int64_t ky = ty.lo; ky < ty.hi; ++ky) {
               const auto iy = static_cast<std::size_t>(iy0 + ky * g.dilation_h);
               for (std::int64_t kx = tx.lo; kx < tx.hi; ++kx) {
                 const auto ix = static_cast<std::size_t>(ix0 + kx * g.dilation_w);
-                sum += to_float(in[cv.in.at(b, iy, ix, ic)]) *
-                       to_float(filter[(static_cast<std::size_t>(ky) * g.filter_w + static_cast<std::size_t>(kx)) * depth_out + oc]);
+                tap(acc, cv.in.at(b, iy, ix, ic),
+                    (static_cast<std::size_t>(ky) * g.filter_w + static_cast<std::size_t>(kx)) * depth_out + oc);
               }
             }
-            out[cv.out.at(b, y, x, oc)] = from_float<E>(r.apply(sum + to_float(bias[oc])));
+            finish(acc, cv.out.at(b, y, x, oc), oc);
           }
       }
     }
+}
+
+/// Plain reference for float and half, any layout and multiplier: per output, the sum of the
+/// products over the taps inside the input (in tap order, in float), + bias, clamped, rounded
+/// to E once. The SIMD kernel (simd::depthwise_f32) is checked against it.
+template <class E>
+void reference_float(const E* in, const E* filter, const E* bias, E* out, const Conv& cv) noexcept {
+  const FloatRange r = float_activation_range(cv.activation);
+  for_each_output<float>(
+      cv, [&](float& sum, std::size_t i, std::size_t f) { sum += to_float(in[i]) * to_float(filter[f]); },
+      [&](float sum, std::size_t o, std::size_t oc) { out[o] = from_float<E>(r.apply(sum + to_float(bias[oc]))); });
 }
 
 /// Node parameters.
@@ -167,35 +177,17 @@ struct Params {
 template <class E, class F>
 void reference_quant(const E* in, const F* filter, const std::int32_t* bias, E* out, const Conv& cv,
                      const QuantParams& p, const quant::Multiplier* table, quant::QuantRange range) noexcept {
-  const window::Geometry& g = cv.g;
-  const std::size_t depth_out = cv.out.c;
-  for (std::size_t b = 0; b < cv.out.n; ++b)
-    for (std::size_t y = 0; y < cv.out.h; ++y) {
-      const std::int64_t iy0 = static_cast<std::int64_t>(y) * g.stride_h - g.pad_h.head;
-      const TapRange ty = tap_range(iy0, g.dilation_h, g.filter_h, cv.in.h);
-      for (std::size_t x = 0; x < cv.out.w; ++x) {
-        const std::int64_t ix0 = static_cast<std::int64_t>(x) * g.stride_w - g.pad_w.head;
-        const TapRange tx = tap_range(ix0, g.dilation_w, g.filter_w, cv.in.w);
-        for (std::size_t ic = 0; ic < cv.in.c; ++ic)
-          for (std::size_t m = 0; m < cv.multiplier; ++m) {
-            const std::size_t oc = ic * cv.multiplier + m;
-            std::uint32_t acc = 0;
-            for (std::int64_t ky = ty.lo; ky < ty.hi; ++ky) {
-              const auto iy = static_cast<std::size_t>(iy0 + ky * g.dilation_h);
-              for (std::int64_t kx = tx.lo; kx < tx.hi; ++kx) {
-                const auto ix = static_cast<std::size_t>(ix0 + kx * g.dilation_w);
-                const std::int32_t xv = in[cv.in.at(b, iy, ix, ic)] + p.input_offset;
-                const std::int32_t wv =
-                    filter[(static_cast<std::size_t>(ky) * g.filter_w + static_cast<std::size_t>(kx)) * depth_out + oc] +
-                    p.filter_offset;
-                acc += static_cast<std::uint32_t>(xv * wv);
-              }
-            }
-            acc += static_cast<std::uint32_t>(bias[oc]);
-            out[cv.out.at(b, y, x, oc)] = requantize_acc<E>(acc, multiplier_of(p, table, oc), p.output_offset, range);
-          }
-      }
-    }
+  for_each_output<std::uint32_t>(
+      cv,
+      [&](std::uint32_t& acc, std::size_t i, std::size_t f) {
+        const std::int32_t xv = in[i] + p.input_offset;
+        const std::int32_t wv = filter[f] + p.filter_offset;
+        acc += static_cast<std::uint32_t>(xv * wv);
+      },
+      [&](std::uint32_t acc, std::size_t o, std::size_t oc) {
+        acc += static_cast<std::uint32_t>(bias[oc]);
+        out[o] = requantize_acc<E>(acc, multiplier_of(p, table, oc), p.output_offset, range);
+      });
 }
 
 /// Outputs below which a piece for another thread costs more than it saves.
