@@ -207,6 +207,27 @@ inline bool make_exp_table(float beta, float scale, QuantExpTable& t) noexcept {
   return true;
 }
 
+/// One row of kernel_quant_table, element by element: the n values at x[k * stride] (k < n) whose
+/// largest is max, their outputs at y[k * stride].
+template <class E>
+void quant_row(const QuantExpTable& table, const E* x, E* y, std::size_t n, std::size_t stride,
+               std::int32_t max) noexcept {
+  constexpr bool is_signed = std::is_signed_v<E>;
+  constexpr std::int32_t q_min = std::numeric_limits<E>::min(), q_max = std::numeric_limits<E>::max();
+  std::int32_t sum = 0;
+  for (std::size_t a = 0; a < n; ++a) sum = fixed::wrap_add(sum, table.sum[max - x[a * stride]]);
+  const SumReciprocal rec = reciprocal_of_sum(sum);
+  for (std::size_t a = 0; a < n; ++a) {
+    const std::int32_t e = table.exp[max - x[a * stride]];
+    std::int32_t r = q_min;
+    if (e >= 0) {
+      r = divide_by_pot_nonnegative((rec.scale * fixed::Fixed<0>::from_raw(e)).raw, rec.shift) - (is_signed ? 128 : 0);
+      r = std::clamp(r, q_min, q_max);
+    }
+    y[a * stride] = static_cast<E>(r);
+  }
+}
+
 /// One contiguous row (inner == 1) of kernel_quant_table through a per-row output table: for an
 /// 8-bit input the output depends only on k = max - x, so out8[k] is computed once for each k
 /// the row can hold (0 .. max - min), the rescale by the sum's reciprocal
@@ -244,8 +265,7 @@ struct QuantTableParams {
 template <OperandType T>
 Status kernel_quant_table(const NodeIO& io) {
   using E = element_t<T>;
-  constexpr bool is_signed = std::is_signed_v<E>;
-  constexpr std::int32_t q_min = std::numeric_limits<E>::min(), q_max = std::numeric_limits<E>::max();
+  constexpr std::int32_t q_min = std::numeric_limits<E>::min();
   const auto in = io.in<T>(0);
   const auto out = io.out<T>(0);
   if (in.size() == 0) return {};
@@ -266,19 +286,7 @@ Status kernel_quant_table(const NodeIO& io) {
         quant_row_lut(table, *tables.binary, row, y + o * s.axis, s.axis, max, min);
         continue;
       }
-      // Fall through to the per-element form for this row.
-      std::int32_t sum = 0;
-      for (std::size_t a = 0; a < s.axis; ++a) sum = fixed::wrap_add(sum, table.sum[max - row[a]]);
-      const SumReciprocal rec = reciprocal_of_sum(sum);
-      for (std::size_t a = 0; a < s.axis; ++a) {
-        const std::int32_t e = table.exp[max - row[a]];
-        std::int32_t r = q_min;
-        if (e >= 0) {
-          r = divide_by_pot_nonnegative((rec.scale * fixed::Fixed<0>::from_raw(e)).raw, rec.shift) - (is_signed ? 128 : 0);
-          r = std::clamp(r, q_min, q_max);
-        }
-        y[o * s.axis + a] = static_cast<E>(r);
-      }
+      quant_row(table, row, y + o * s.axis, s.axis, 1, max);  // the per-element form
     }
     return {};
   }
@@ -287,18 +295,7 @@ Status kernel_quant_table(const NodeIO& io) {
       const std::size_t base = o * s.axis * s.inner + i;
       std::int32_t max = q_min < 0 ? q_min : 0;
       for (std::size_t a = 0; a < s.axis; ++a) max = std::max<std::int32_t>(max, x[base + a * s.inner]);
-      std::int32_t sum = 0;
-      for (std::size_t a = 0; a < s.axis; ++a) sum = fixed::wrap_add(sum, table.sum[max - x[base + a * s.inner]]);
-      const SumReciprocal rec = reciprocal_of_sum(sum);
-      for (std::size_t a = 0; a < s.axis; ++a) {
-        const std::int32_t e = table.exp[max - x[base + a * s.inner]];
-        std::int32_t r = q_min;
-        if (e >= 0) {
-          r = divide_by_pot_nonnegative((rec.scale * fixed::Fixed<0>::from_raw(e)).raw, rec.shift) - (is_signed ? 128 : 0);
-          r = std::clamp(r, q_min, q_max);
-        }
-        y[base + a * s.inner] = static_cast<E>(r);
-      }
+      quant_row(table, x + base, y + base, s.axis, s.inner, max);
     }
   }
   return {};
