@@ -163,6 +163,328 @@ struct AddInputStage {
   }
 };
 
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+// ---- AVX-512: 64 elements a step, one 64-bit rounding, packed narrowing ------------------------
+//
+// Output stage. With x the int32 sum (ADD) or product (MUL), no left shift, right shift e in
+// [1, 22], P = x * m + 2^30: srdhm is floor(P / 2^31) (above), and RoundingDivideByPOT(s, e)
+// = floor((s + 2^(e-1) - [s < 0]) / 2^e) with [s < 0] = [P < 0]; since
+// floor((floor(y) + k) / n) = floor((y + k) / n) for integers k, n > 0, both are one floor:
+//   r = floor((x * m + 2^30 + 2^(30+e) - 2^31 [x * m < -2^30]) / 2^(31+e)),
+// and r + offset = floor((... + offset * 2^(31+e)) / 2^(31+e)). When the producer gives X with
+// x = X * 2^k exactly (k < e, no wrap) every term divides by 2^k: r + offset =
+// floor((X * m + Bk - Nk [X * m < -2^(30-k)]) / 2^S) with Bk = (2^30 + 2^(30+e) + offset * 2^(31+e))
+// / 2^k, Nk = 2^(31-k), S = 31 + e - k >= 32. |X * m| < 2^61 and |Bk| < 2^62 (e <= 22, |offset|
+// < 256) keep the sum inside int64. The even lanes' 64-bit sums are shifted right by S (result
+// in their low halves), the odd lanes' by S - 32 (result in their high halves): one blend joins
+// them. The preconditions are checked at setup (Out512::make); other parameters take the
+// general path below.
+//
+// Narrowing: four result vectors are packed with signed saturation to 16 bits, then to E with
+// E's saturation (which leaves the clamp to [min, max], inside E's range, unchanged), clamped
+// as 64 bytes and put in order by one dword permutation, then stored as 64 bytes.
+//
+// Producers (X for 16 lanes from the raw 8-bit inputs):
+//  - general ADD: the input stages above (AddInputStage, all steps; with ml = 0 or e = 0 they
+//    leave the value unchanged), k = 0;
+//  - general MUL: (a + a_offset) * (b + b_offset), k = 0;
+//  - AVX3_DL, linear: when each input stage is exact, s = (v + offset) * h with
+//    h = (m >> 11) >> right (m's low 11 bits zero and m >> 11 divisible by 2^right: then srdhm
+//    and rdbp divide exactly; equal input scales give m = 2^30, right = 0), x = X * 2^k with
+//    X = a * wa + b * wb + c, wa = h_a / 2^k, wb = h_b / 2^k fitting int16: one byte permutation
+//    puts (a, b) as two 16-bit words in each int32 lane, one vpdpwssd (vpmaddwd + add without
+//    AVX512-VNNI) gives X. A scalar second operand is the constant s_b folded into c (its lane
+//    word gets weight 0), and MUL with a scalar second operand is linear in a with k = 0.
+//  - AVX3_DL, MUL: the same (a, b) lanes; X = (a + oa)(b + ob) = c + a * ob + b * oa + a * b:
+//    one vpdpwssd with (ob, oa), one with (b, 0) (the lanes shifted right by 16).
+//  Signed inputs are flipped to unsigned bytes (x ^ 0x80 = x + 128) before the permutation and
+//  the offsets lowered by 128, so every word is in [0, 255] and every product fits.
+
+struct Out512 {
+  __m512i m, add, neg, limit, lo, hi, order;
+  __m128i sh_even, sh_odd;
+
+  /// false when the parameters are outside this stage's preconditions.
+  template <class E>
+  static bool make(std::int32_t mult, std::int32_t left, std::int32_t e, std::int32_t off, std::int32_t lo,
+                   std::int32_t hi, int k, Out512& o) {
+    if (left != 0 || e < 1 || e > 22 || k < 0 || k >= e || mult == INT32_MIN || off <= -256 || off >= 256)
+      return false;
+    const std::int64_t add = ((std::int64_t{1} << 30) + (std::int64_t{1} << (30 + e)) +
+                              static_cast<std::int64_t>(off) * (std::int64_t{1} << (31 + e))) /
+                             (std::int64_t{1} << k);  // exact: every term is a multiple of 2^k
+    o.m = _mm512_set1_epi64(mult);
+    o.add = _mm512_set1_epi64(add);
+    o.neg = _mm512_set1_epi64(std::int64_t{1} << (31 - k));
+    o.limit = _mm512_set1_epi64(-(std::int64_t{1} << (30 - k)));
+    o.sh_even = _mm_cvtsi32_si128(31 + e - k);
+    o.sh_odd = _mm_cvtsi32_si128(31 + e - k - 32);
+    o.lo = _mm512_set1_epi8(static_cast<char>(lo));
+    o.hi = _mm512_set1_epi8(static_cast<char>(hi));
+    o.order = _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
+    return true;
+  }
+
+  /// r + offset per int32 lane (not clamped).
+  HWY_INLINE __m512i rescale(__m512i x) const {
+    const __m512i pe = _mm512_mul_epi32(x, m);
+    const __m512i po = _mm512_mul_epi32(_mm512_srli_epi64(x, 32), m);
+    __m512i te = _mm512_add_epi64(pe, add);
+    __m512i to = _mm512_add_epi64(po, add);
+    te = _mm512_mask_sub_epi64(te, _mm512_cmplt_epi64_mask(pe, limit), te, neg);
+    to = _mm512_mask_sub_epi64(to, _mm512_cmplt_epi64_mask(po, limit), to, neg);
+    te = _mm512_sra_epi64(te, sh_even);
+    to = _mm512_sra_epi64(to, sh_odd);
+    return _mm512_mask_blend_epi32(0xAAAA, te, to);
+  }
+
+  /// Rescales x[0..3] (elements 0..63 in order), narrows, clamps and stores 64 E at p.
+  template <class E>
+  HWY_INLINE void store4(const __m512i* x, E* p) const {
+    const __m512i w01 = _mm512_packs_epi32(rescale(x[0]), rescale(x[1]));
+    const __m512i w23 = _mm512_packs_epi32(rescale(x[2]), rescale(x[3]));
+    __m512i b;
+    if constexpr (std::is_signed_v<E>) {
+      b = _mm512_min_epi8(_mm512_max_epi8(_mm512_packs_epi16(w01, w23), lo), hi);
+    } else {
+      b = _mm512_min_epu8(_mm512_max_epu8(_mm512_packus_epi16(w01, w23), lo), hi);
+    }
+    _mm512_storeu_si512(p, _mm512_permutexvar_epi32(order, b));
+  }
+};
+
+/// Widens 16 E at p to int32 lanes.
+template <class E>
+HWY_INLINE __m512i Widen16(const E* p) {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  if constexpr (std::is_signed_v<E>) return _mm512_cvtepi8_epi32(v);
+  else return _mm512_cvtepu8_epi32(v);
+}
+
+/// Runs prod(a + i, b + i or b, X) (X: 4 vectors for elements i..i+63) and the output stage
+/// over n elements; the last n % 64 go through padded stack copies.
+template <class E, class Prod>
+HWY_INLINE void Loop512(const E* a, const E* b, bool b_scalar, E* out, std::size_t n, const Prod& prod,
+                        const Out512& os) {
+  std::size_t i = 0;
+  __m512i x[4];
+  for (; i + 64 <= n; i += 64) {
+    prod(a + i, b_scalar ? b : b + i, x);
+    os.store4(x, out + i);
+  }
+  if (i < n) {
+    const std::size_t rest = n - i;
+    alignas(64) E ta[64] = {};
+    alignas(64) E tb[64] = {};
+    std::memcpy(ta, a + i, rest * sizeof(E));
+    if (!b_scalar) std::memcpy(tb, b + i, rest * sizeof(E));
+    prod(ta, b_scalar ? b : tb, x);
+    os.store4(x, ta);
+    std::memcpy(out + i, ta, rest * sizeof(E));
+  }
+}
+
+/// General ADD producer (any input stage parameters), k = 0.
+template <class E, bool kScalarB>
+struct GeneralAdd {
+  using D = hn::ScalableTag<std::int32_t>;
+  AddInputStage<D, true, true> in_a, in_b;
+  __m512i sb;
+  HWY_INLINE void operator()(const E* a, const E* b, __m512i* x) const {
+    const D d;
+    for (std::size_t g = 0; g < 4; ++g) {
+      const hn::Vec<D> sa = in_a(d, hn::Vec<D>{Widen16(a + 16 * g)});
+      if constexpr (kScalarB) x[g] = _mm512_add_epi32(sa.raw, sb);
+      else x[g] = _mm512_add_epi32(sa.raw, in_b(d, hn::Vec<D>{Widen16(b + 16 * g)}).raw);
+    }
+  }
+};
+
+/// General MUL producer, k = 0.
+template <class E, bool kScalarB>
+struct GeneralMul {
+  __m512i oa, ob, vb;
+  HWY_INLINE void operator()(const E* a, const E* b, __m512i* x) const {
+    for (std::size_t g = 0; g < 4; ++g) {
+      const __m512i va = _mm512_add_epi32(Widen16(a + 16 * g), oa);
+      const __m512i wb = kScalarB ? vb : _mm512_add_epi32(Widen16(b + 16 * g), ob);
+      x[g] = _mm512_mullo_epi32(va, wb);
+    }
+  }
+};
+
+#if HWY_TARGET == HWY_AVX3_DL
+/// acc + lo(a) * lo(b) + hi(a) * hi(b) per int32 lane (16-bit signed words).
+HWY_INLINE __m512i Dpwssd(__m512i acc, __m512i a, __m512i b) {
+#if defined(__AVX512VNNI__)
+  return _mm512_dpwssd_epi32(acc, a, b);
+#else
+  return _mm512_add_epi32(acc, _mm512_madd_epi16(a, b));
+#endif
+}
+
+/// The 64 bytes at p as unsigned values (signed ones + 128).
+template <class E>
+HWY_INLINE __m512i LoadU8(const E* p) {
+  const __m512i v = _mm512_loadu_si512(p);
+  if constexpr (std::is_signed_v<E>) return _mm512_xor_si512(v, _mm512_set1_epi8(static_cast<char>(0x80)));
+  else return v;
+}
+
+/// Pair indices: lane i of group g takes byte 16 g + i of the first table (word 0) and of the
+/// second (word 1); the other bytes are zeroed by the mask.
+struct PairIndex {
+  __m512i idx[4];
+  PairIndex() {
+    alignas(64) std::uint8_t t[64];
+    for (std::size_t g = 0; g < 4; ++g) {
+      for (std::size_t i = 0; i < 16; ++i) {
+        t[4 * i] = static_cast<std::uint8_t>(16 * g + i);
+        t[4 * i + 1] = 0;
+        t[4 * i + 2] = static_cast<std::uint8_t>(64 + 16 * g + i);
+        t[4 * i + 3] = 0;
+      }
+      idx[g] = _mm512_load_si512(t);
+    }
+  }
+};
+inline constexpr __mmask64 kPairMask = 0x5555555555555555ULL;
+
+/// Linear producer: X = c + a * wa + b * wb (scalar b: b's word is a's, with wb = 0).
+template <class E, bool kScalarB>
+struct PairLinear {
+  PairIndex pi;
+  __m512i c, w;
+  HWY_INLINE void operator()(const E* a, const E* b, __m512i* x) const {
+    const __m512i va = LoadU8(a);
+    const __m512i vb = kScalarB ? va : LoadU8(b);
+    for (std::size_t g = 0; g < 4; ++g)
+      x[g] = Dpwssd(c, _mm512_maskz_permutex2var_epi8(kPairMask, va, pi.idx[g], vb), w);
+  }
+};
+
+/// MUL producer: X = c + a * ob + b * oa + a * b.
+template <class E>
+struct PairMul {
+  PairIndex pi;
+  __m512i c, w;
+  HWY_INLINE void operator()(const E* a, const E* b, __m512i* x) const {
+    const __m512i va = LoadU8(a), vb = LoadU8(b);
+    for (std::size_t g = 0; g < 4; ++g) {
+      const __m512i p = _mm512_maskz_permutex2var_epi8(kPairMask, va, pi.idx[g], vb);
+      x[g] = Dpwssd(Dpwssd(c, p, w), p, _mm512_srli_epi32(p, 16));
+    }
+  }
+};
+
+/// Trailing zero bits of v (31 for 0).
+HWY_INLINE int TrailingZeros(std::int32_t v) {
+  int k = 0;
+  while (k < 31 && ((v >> k) & 1) == 0) ++k;
+  return k;
+}
+
+/// The exact linear form of one ADD input stage: h with rdbp(srdhm((v + off) << 20, m), r) =
+/// (v + off) * h for every v, when there is one.
+HWY_INLINE bool LinearInput(std::int32_t m, std::int32_t r, std::int32_t& h) {
+  if ((m & 2047) != 0) return false;
+  const std::int32_t mh = m >> 11;  // m = mh * 2^11
+  if (r < 0 || r > 31) return false;
+  if (r > 0 && (r >= 31 || (mh & ((std::int32_t{1} << r) - 1)) != 0)) return false;
+  h = mh >> r;  // exact
+  return true;
+}
+
+template <class E>
+HWY_INLINE bool AddLinear(const E* a, const E* b, bool b_scalar, E* out, std::size_t n,
+                          const simd::Quant8AddParams& p) {
+  std::int32_t ha = 0, hb = 0;
+  if (!LinearInput(p.a_multiplier, p.a_right, ha)) return false;
+  std::int32_t sb = 0;
+  if (b_scalar) {
+    sb = RdbpScalar(SrdhmScalar((b[0] + p.b_offset) * (1 << 20), p.b_multiplier), p.b_right);
+  } else if (!LinearInput(p.b_multiplier, p.b_right, hb)) {
+    return false;
+  }
+  // the largest k <= e - 1 dividing h_a, h_b and s_b
+  int k = p.out_right - 1;
+  for (const std::int32_t v : {ha, hb, sb}) k = v == 0 ? k : (TrailingZeros(v) < k ? TrailingZeros(v) : k);
+  if (k < 0) return false;
+  const std::int32_t wa = ha / (std::int32_t{1} << k), wb = hb / (std::int32_t{1} << k);
+  if (wa < -32768 || wa > 32767 || wb < -32768 || wb > 32767) return false;
+  Out512 os;
+  if (!Out512::make<E>(p.out_multiplier, p.out_left, p.out_right, p.out_offset, p.min, p.max, k, os)) return false;
+  const std::int32_t shift = std::is_signed_v<E> ? 128 : 0;  // the bytes are read as v + shift
+  const std::int32_t c = (p.a_offset - shift) * wa + (b_scalar ? sb / (std::int32_t{1} << k) : (p.b_offset - shift) * wb);
+  const std::int32_t wpair = static_cast<std::int32_t>(static_cast<std::uint32_t>(wa & 0xffff) |
+                                                       (static_cast<std::uint32_t>(b_scalar ? 0 : wb) << 16));
+  if (b_scalar) {
+    PairLinear<E, true> prod;
+    prod.c = _mm512_set1_epi32(c), prod.w = _mm512_set1_epi32(wpair);
+    Loop512(a, b, true, out, n, prod, os);
+  } else {
+    PairLinear<E, false> prod;
+    prod.c = _mm512_set1_epi32(c), prod.w = _mm512_set1_epi32(wpair);
+    Loop512(a, b, false, out, n, prod, os);
+  }
+  return true;
+}
+#endif  // HWY_TARGET == HWY_AVX3_DL
+
+/// The AVX-512 forms of ADD; false when the output stage's preconditions do not hold.
+template <class E>
+HWY_INLINE bool Add512(const E* a, const E* b, bool b_scalar, E* out, std::size_t n, const simd::Quant8AddParams& p) {
+#if HWY_TARGET == HWY_AVX3_DL
+  if (AddLinear(a, b, b_scalar, out, n, p)) return true;
+#endif
+  Out512 os;
+  if (!Out512::make<E>(p.out_multiplier, p.out_left, p.out_right, p.out_offset, p.min, p.max, 0, os)) return false;
+  using D = hn::ScalableTag<std::int32_t>;
+  const D d;
+  const AddInputStage<D, true, true> in_a(d, p.a_offset, p.a_multiplier, p.a_right);
+  const AddInputStage<D, true, true> in_b(d, p.b_offset, p.b_multiplier, p.b_right);
+  if (b_scalar) {
+    const std::int32_t sb = RdbpScalar(SrdhmScalar((b[0] + p.b_offset) * (1 << 20), p.b_multiplier), p.b_right);
+    Loop512(a, b, true, out, n, GeneralAdd<E, true>{in_a, in_b, _mm512_set1_epi32(sb)}, os);
+  } else {
+    Loop512(a, b, false, out, n, GeneralAdd<E, false>{in_a, in_b, _mm512_setzero_si512()}, os);
+  }
+  return true;
+}
+
+/// The AVX-512 forms of MUL; false when the output stage's preconditions do not hold.
+template <class E>
+HWY_INLINE bool Mul512(const E* a, const E* b, bool b_scalar, E* out, std::size_t n, const simd::Quant8MulParams& p) {
+  Out512 os;
+  if (!Out512::make<E>(p.out_multiplier, p.out_left, p.out_right, p.out_offset, p.min, p.max, 0, os)) return false;
+#if HWY_TARGET == HWY_AVX3_DL
+  const std::int32_t shift = std::is_signed_v<E> ? 128 : 0;  // the bytes are read as v + shift
+  const std::int32_t oa = p.a_offset - shift;
+  if (b_scalar) {
+    // linear in a: (a + oa) * vb with vb = b[0] + b_offset in [-255, 255]
+    const std::int32_t vb = b[0] + p.b_offset;
+    PairLinear<E, true> prod;
+    prod.c = _mm512_set1_epi32(oa * vb), prod.w = _mm512_set1_epi32(vb & 0xffff);
+    Loop512(a, b, true, out, n, prod, os);
+    return true;
+  }
+  const std::int32_t ob = p.b_offset - shift;
+  PairMul<E> prod;
+  prod.c = _mm512_set1_epi32(oa * ob);
+  prod.w = _mm512_set1_epi32(static_cast<std::int32_t>(static_cast<std::uint32_t>(ob & 0xffff) |
+                                                       (static_cast<std::uint32_t>(oa & 0xffff) << 16)));
+  Loop512(a, b, false, out, n, prod, os);
+#else
+  const __m512i oa = _mm512_set1_epi32(p.a_offset), ob = _mm512_set1_epi32(p.b_offset);
+  if (b_scalar)
+    Loop512(a, b, true, out, n, GeneralMul<E, true>{oa, ob, _mm512_set1_epi32(b[0] + p.b_offset)}, os);
+  else
+    Loop512(a, b, false, out, n, GeneralMul<E, false>{oa, ob, _mm512_setzero_si512()}, os);
+#endif
+  return true;
+}
+#endif  // HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+
 /// Calls f(bool constants...) with each runtime flag turned into a std::bool_constant.
 template <class F>
 HWY_INLINE void WithFlags(F&& f) {
@@ -217,6 +539,9 @@ HWY_INLINE void Binary8(const E* a, const E* b, bool b_scalar, E* out, std::size
 
 template <class E>
 HWY_INLINE void Add8(const E* a, const E* b, bool b_scalar, E* out, std::size_t n, const simd::Quant8AddParams& p) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  if (Add512(a, b, b_scalar, out, n, p)) return;
+#endif
   using D = hn::ScalableTag<std::int32_t>;
   const bool low = ((p.a_multiplier | (b_scalar ? 0 : p.b_multiplier)) & 2047) != 0;
   const bool in_right = p.a_right != 0 || (!b_scalar && p.b_right != 0);
@@ -245,6 +570,9 @@ HWY_INLINE void Add8(const E* a, const E* b, bool b_scalar, E* out, std::size_t 
 
 template <class E>
 HWY_INLINE void Mul8(const E* a, const E* b, bool b_scalar, E* out, std::size_t n, const simd::Quant8MulParams& p) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  if (Mul512(a, b, b_scalar, out, n, p)) return;
+#endif
   using D = hn::ScalableTag<std::int32_t>;
   WithFlags(
       [&](auto k_left, auto k_right) {
