@@ -34,6 +34,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 #include <hwy/highway.h>
@@ -200,6 +201,21 @@ struct AddInputStage {
 //  Signed inputs are flipped to unsigned bytes (x ^ 0x80 = x + 128) before the permutation and
 //  the offsets lowered by 128, so every word is in [0, 255] and every product fits.
 
+/// Narrows r0..r3 (elements 0..63 in order, int32) to E, clamps them to [lo, hi] (bytes) and
+/// stores the 64 results at p.
+template <class E>
+HWY_INLINE void Narrow4(__m512i r0, __m512i r1, __m512i r2, __m512i r3, __m512i lo, __m512i hi, __m512i order, E* p) {
+  const __m512i w01 = _mm512_packs_epi32(r0, r1), w23 = _mm512_packs_epi32(r2, r3);
+  __m512i b;
+  if constexpr (std::is_signed_v<E>) {
+    b = _mm512_min_epi8(_mm512_max_epi8(_mm512_packs_epi16(w01, w23), lo), hi);
+  } else {
+    b = _mm512_min_epu8(_mm512_max_epu8(_mm512_packus_epi16(w01, w23), lo), hi);
+  }
+  // 128-bit lane j holds elements 4j..4j+3 of r0..r3: the transposing permutation restores the order
+  _mm512_storeu_si512(p, _mm512_permutexvar_epi32(order, b));
+}
+
 struct Out512 {
   __m512i m, add, neg, limit, lo, hi, order;
   __m128i sh_even, sh_odd;
@@ -241,15 +257,7 @@ struct Out512 {
   /// Rescales x[0..3] (elements 0..63 in order), narrows, clamps and stores 64 E at p.
   template <class E>
   HWY_INLINE void store4(const __m512i* x, E* p) const {
-    const __m512i w01 = _mm512_packs_epi32(rescale(x[0]), rescale(x[1]));
-    const __m512i w23 = _mm512_packs_epi32(rescale(x[2]), rescale(x[3]));
-    __m512i b;
-    if constexpr (std::is_signed_v<E>) {
-      b = _mm512_min_epi8(_mm512_max_epi8(_mm512_packs_epi16(w01, w23), lo), hi);
-    } else {
-      b = _mm512_min_epu8(_mm512_max_epu8(_mm512_packus_epi16(w01, w23), lo), hi);
-    }
-    _mm512_storeu_si512(p, _mm512_permutexvar_epi32(order, b));
+    Narrow4(rescale(x[0]), rescale(x[1]), rescale(x[2]), rescale(x[3]), lo, hi, order, p);
   }
 };
 
@@ -263,9 +271,9 @@ HWY_INLINE __m512i Widen16(const E* p) {
 
 /// Runs prod(a + i, b + i or b, X) (X: 4 vectors for elements i..i+63) and the output stage
 /// over n elements; the last n % 64 go through padded stack copies.
-template <class E, class Prod>
+template <class E, class Prod, class Out>
 HWY_INLINE void Loop512(const E* a, const E* b, bool b_scalar, E* out, std::size_t n, const Prod& prod,
-                        const Out512& os) {
+                        const Out& os) {
   std::size_t i = 0;
   __m512i x[4];
   for (; i + 64 <= n; i += 64) {
@@ -377,6 +385,60 @@ struct PairMul {
   }
 };
 
+/// The output stage for X in int16 (the linear ADD producer): with m = mh * 2^16 + ml
+/// (ml in [-2^15, 2^15), mh in [2^14, 2^15) for m in [2^30, 2^31 - 2^15); both 0 for m = 0),
+/// the sum of Out512, T = X * m + Bk - Nk [X * m < -2^(30-k)], is 2^16 H + L with
+///   H = X * mh + Bk_hi - 2^(15-k) [X < 0],  L = X * ml + Bk_lo  (Bk = Bk_hi 2^16 + Bk_lo,
+///   0 <= Bk_lo < 2^16), and r + offset = floor(T / 2^S) = floor((H + floor(L / 2^16)) / 2^(S-16)).
+/// For m >= 2^30 and k >= 1, X * m * 2^k < -2^30 exactly when X < 0; for m = 0 the term does
+/// not move the floor (T's other terms are in [2^(30+e-k) - 2^(30-k), 2^(31+e-k)) plus the
+/// offset's multiple of 2^S). X's upper 16 bits are its sign (-1 or 0) when X fits int16, so
+/// one vpdpwssd with the words (mh, 2^(15-k)) gives H, one with (ml, 0) gives L: five steps
+/// per vector instead of Out512's twelve. make() checks that X fits int16 and that H + L / 2^16
+/// cannot leave int32.
+struct Out16 {
+  __m512i w_hi, w_lo, b_hi, b_lo, lo, hi, order;
+  __m128i sh;
+
+  static bool make(const simd::Quant8AddParams& p, int k, std::int32_t x_min, std::int32_t x_max, Out16& o) {
+    const std::int32_t m = p.out_multiplier, e = p.out_right;
+    if (p.out_left != 0 || e < 1 || e > 22 || k < 1 || k > 15 || k >= e || p.out_offset <= -256 ||
+        p.out_offset >= 256 || x_min < -32768 || x_max > 32767)
+      return false;
+    if (m != 0 && (m < (std::int32_t{1} << 30) || m >= std::numeric_limits<std::int32_t>::max() - 32767)) return false;
+    const std::int32_t mh = (m + 32768) >> 16, ml = m - mh * 65536;
+    const std::int64_t bk = ((std::int64_t{1} << 30) + (std::int64_t{1} << (30 + e)) +
+                             static_cast<std::int64_t>(p.out_offset) * (std::int64_t{1} << (31 + e))) /
+                            (std::int64_t{1} << k);
+    const std::int64_t bk_hi = bk >> 16, bk_lo = bk - bk_hi * 65536;
+    const std::int64_t x_abs = x_min < -x_max ? -std::int64_t{x_min} : std::int64_t{x_max};
+    // |H| + |floor(L / 2^16)| with |L| < 2^30 + 2^16
+    if (x_abs * mh + (bk_hi < 0 ? -bk_hi : bk_hi) + (std::int64_t{1} << (15 - k)) + (std::int64_t{1} << 15) >=
+        (std::int64_t{1} << 31))
+      return false;
+    o.w_hi = _mm512_set1_epi32(static_cast<std::int32_t>(static_cast<std::uint32_t>(mh) | (std::uint32_t{1} << (31 - k))));
+    o.w_lo = _mm512_set1_epi32(static_cast<std::int32_t>(static_cast<std::uint32_t>(ml) & 0xffffu));
+    o.b_hi = _mm512_set1_epi32(static_cast<std::int32_t>(bk_hi));
+    o.b_lo = _mm512_set1_epi32(static_cast<std::int32_t>(bk_lo));
+    o.sh = _mm_cvtsi32_si128(15 + e - k);  // >= 16; a count past 31 fills with the sign: still the floor
+    o.lo = _mm512_set1_epi8(static_cast<char>(p.min));
+    o.hi = _mm512_set1_epi8(static_cast<char>(p.max));
+    o.order = _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
+    return true;
+  }
+
+  HWY_INLINE __m512i rescale(__m512i x) const {
+    const __m512i h = Dpwssd(b_hi, x, w_hi);
+    const __m512i l = Dpwssd(b_lo, x, w_lo);
+    return _mm512_sra_epi32(_mm512_add_epi32(h, _mm512_srai_epi32(l, 16)), sh);
+  }
+
+  template <class E>
+  HWY_INLINE void store4(const __m512i* x, E* p) const {
+    Narrow4(rescale(x[0]), rescale(x[1]), rescale(x[2]), rescale(x[3]), lo, hi, order, p);
+  }
+};
+
 /// Trailing zero bits of v (31 for 0).
 HWY_INLINE int TrailingZeros(std::int32_t v) {
   int k = 0;
@@ -410,23 +472,39 @@ HWY_INLINE bool AddLinear(const E* a, const E* b, bool b_scalar, E* out, std::si
   int k = p.out_right - 1;
   for (const std::int32_t v : {ha, hb, sb}) k = v == 0 ? k : (TrailingZeros(v) < k ? TrailingZeros(v) : k);
   if (k < 0) return false;
-  const std::int32_t wa = ha / (std::int32_t{1} << k), wb = hb / (std::int32_t{1} << k);
-  if (wa < -32768 || wa > 32767 || wb < -32768 || wb > 32767) return false;
-  Out512 os;
-  if (!Out512::make<E>(p.out_multiplier, p.out_left, p.out_right, p.out_offset, p.min, p.max, k, os)) return false;
   const std::int32_t shift = std::is_signed_v<E> ? 128 : 0;  // the bytes are read as v + shift
-  const std::int32_t c = (p.a_offset - shift) * wa + (b_scalar ? sb / (std::int32_t{1} << k) : (p.b_offset - shift) * wb);
-  const std::int32_t wpair = static_cast<std::int32_t>(static_cast<std::uint32_t>(wa & 0xffff) |
-                                                       (static_cast<std::uint32_t>(b_scalar ? 0 : wb) << 16));
-  if (b_scalar) {
-    PairLinear<E, true> prod;
-    prod.c = _mm512_set1_epi32(c), prod.w = _mm512_set1_epi32(wpair);
-    Loop512(a, b, true, out, n, prod, os);
-  } else {
-    PairLinear<E, false> prod;
-    prod.c = _mm512_set1_epi32(c), prod.w = _mm512_set1_epi32(wpair);
-    Loop512(a, b, false, out, n, prod, os);
+  // X = c + a * wa + b * wb with x = X * 2^k; false when the weights do not fit int16
+  std::int32_t c = 0, wpair = 0, x_min = 0, x_max = 0;
+  const auto weights = [&](int kk) {
+    const std::int32_t wa = ha / (std::int32_t{1} << kk), wb = b_scalar ? 0 : hb / (std::int32_t{1} << kk);
+    if (wa < -32768 || wa > 32767 || wb < -32768 || wb > 32767) return false;
+    c = (p.a_offset - shift) * wa + (b_scalar ? sb / (std::int32_t{1} << kk) : (p.b_offset - shift) * wb);
+    wpair = static_cast<std::int32_t>(static_cast<std::uint32_t>(wa & 0xffff) | (static_cast<std::uint32_t>(wb) << 16));
+    x_min = c + 255 * ((wa < 0 ? wa : 0) + (wb < 0 ? wb : 0));
+    x_max = c + 255 * ((wa > 0 ? wa : 0) + (wb > 0 ? wb : 0));
+    return true;
+  };
+  const auto run = [&](const auto& os) {
+    if (b_scalar) {
+      PairLinear<E, true> prod;
+      prod.c = _mm512_set1_epi32(c), prod.w = _mm512_set1_epi32(wpair);
+      Loop512(a, b, true, out, n, prod, os);
+    } else {
+      PairLinear<E, false> prod;
+      prod.c = _mm512_set1_epi32(c), prod.w = _mm512_set1_epi32(wpair);
+      Loop512(a, b, false, out, n, prod, os);
+    }
+  };
+  const int k16 = k < 15 ? k : 15;
+  Out16 o16;
+  if (k16 >= 1 && weights(k16) && Out16::make(p, k16, x_min, x_max, o16)) {
+    run(o16);
+    return true;
   }
+  Out512 os;
+  if (!weights(k) || !Out512::make<E>(p.out_multiplier, p.out_left, p.out_right, p.out_offset, p.min, p.max, k, os))
+    return false;
+  run(os);
   return true;
 }
 #endif  // HWY_TARGET == HWY_AVX3_DL
