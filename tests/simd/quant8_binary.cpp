@@ -140,6 +140,121 @@ void check_op(const st::Target& t, Kind kind, std::uint32_t seed) {
   CHECK(compared > 0);
 }
 
+/// The multipliers the edge cases combine: the output ones around the AVX-512 stages'
+/// preconditions (right shift 0, 1, k + 1, 15..17, 22, 23 and past; multiplier 0, 2^30 and just
+/// above, the int16 split's top edge 2^31 - 2^15, INT32_MAX; left shifts), the input ones exact
+/// (low 11 bits zero, divisible by the right shift: equal or power-of-two scales, negated for
+/// SUB) or not. 2^30 + 2^26 (odd 16-bit weights) with 2^30 + 2^15 puts srdhm's exact ties under
+/// the int16 stage.
+std::vector<quant::Multiplier> edge_outputs() {
+  std::vector<quant::Multiplier> out;
+  constexpr std::int32_t kMax = std::numeric_limits<std::int32_t>::max();
+  for (const std::int32_t m : {std::int32_t{1} << 30, (std::int32_t{1} << 30) + 1, (std::int32_t{1} << 30) + (1 << 15),
+                               std::int32_t{1518500250},
+                               kMax - 32768, kMax - 32767, kMax})
+    for (const int e : {0, 1, 2, 5, 9, 10, 12, 13, 15, 16, 17, 19, 22, 23, 31}) out.push_back({m, -e});
+  for (const int left : {1, 4}) out.push_back({std::int32_t{1} << 30, left});
+  out.push_back({0, 0});
+  out.push_back({0, -7});
+  return out;
+}
+
+std::vector<quant::Multiplier> edge_inputs() {
+  return {{std::int32_t{1} << 30, 0},         {std::int32_t{1} << 30, -3},  {(std::int32_t{1} << 30) + 2048, 0},
+          {(std::int32_t{1} << 30) + 1, -1},  {1518500250, -2},             {0, 0},
+          {std::int32_t{1} << 30, -20},       {(std::int32_t{1} << 30) + (1 << 14), -3},
+          {(std::int32_t{1} << 30) + (1 << 26), 0}};
+}
+
+/// Random data through target t's table with parameters p (AddQuantParams or MulQuantParams),
+/// every size of `ns`, a full and a scalar second operand, against the scalar reference;
+/// returns the number of elements compared.
+template <class E, class P>
+std::size_t check_params(const nnhal::simd::Quant8Binary& k, const P& p, std::mt19937& gen, bool full_range) {
+  std::uniform_int_distribution<int> value(std::numeric_limits<E>::min(), std::numeric_limits<E>::max());
+  const auto storage = quant::storage_range<E>();
+  quant::QuantRange range = storage;
+  if (!full_range) {
+    const int lo = value(gen), hi = value(gen);
+    range = {lo < hi ? lo : hi, lo < hi ? hi : lo};
+  }
+  std::size_t compared = 0;
+  for (const std::size_t n : {std::size_t{1}, std::size_t{63}, std::size_t{64}, std::size_t{65}, std::size_t{200}})
+    for (const bool b_scalar : {false, true}) {
+      CAPTURE(n);
+      CAPTURE(b_scalar);
+      const std::size_t nb = b_scalar ? 1 : n;
+      std::vector<E> a(n), b(nb), out(n + 1, E{42});
+      for (auto& v : a) v = static_cast<E>(value(gen));
+      for (auto& v : b) v = static_cast<E>(value(gen));
+      // the extremes of both inputs first: the largest sums and products of either sign
+      if (n >= 4) a[0] = std::numeric_limits<E>::min(), a[1] = std::numeric_limits<E>::max(),
+                  a[2] = std::numeric_limits<E>::min(), a[3] = std::numeric_limits<E>::max();
+      if (!b_scalar && n >= 4) b[0] = std::numeric_limits<E>::min(), b[1] = std::numeric_limits<E>::max(),
+                               b[2] = std::numeric_limits<E>::max(), b[3] = std::numeric_limits<E>::min();
+      std::vector<std::int32_t> want(n);
+      bool ok = false;
+      if constexpr (std::is_same_v<P, ar::MulQuantParams>) {
+        nnhal::simd::Quant8MulParams v{};
+        ok = ar::to_simd(p, v);
+        v.min = range.min, v.max = range.max;
+        for (std::size_t i = 0; i < n; ++i) want[i] = ar::mul_quant_one(p, range, a[i], b[b_scalar ? 0 : i]);
+        if (ok) nnhal::simd::quant8_mul(k, a.data(), b.data(), b_scalar, out.data(), n, v);
+      } else {
+        nnhal::simd::Quant8AddParams v{};
+        ok = ar::to_simd(p, v);
+        v.min = range.min, v.max = range.max;
+        for (std::size_t i = 0; i < n; ++i) want[i] = ar::add_quant_one(p, range, a[i], b[b_scalar ? 0 : i]);
+        if (ok) nnhal::simd::quant8_add(k, a.data(), b.data(), b_scalar, out.data(), n, v);
+      }
+      if (!ok) continue;
+      std::size_t bad = 0, first = 0;
+      for (std::size_t i = 0; i < n; ++i)
+        if (static_cast<std::int32_t>(out[i]) != want[i] && bad++ == 0) first = i;
+      INFO("first mismatch at ", first, ": a ", static_cast<int>(a[first]), ", b ",
+           static_cast<int>(b[b_scalar ? 0 : first]), ", got ", static_cast<int>(out[first]), ", want ", want[first]);
+      CHECK(bad == 0);
+      CHECK(out[n] == E{42});
+      compared += n;
+    }
+  return compared;
+}
+
+/// check_params over the edge multipliers for element type E.
+template <class E>
+void check_edges(const st::Target& t, Kind kind, std::uint32_t seed) {
+  const auto& k = nnhal::simd::quant8_binary(t.target);
+  std::mt19937 gen(seed);
+  std::uniform_int_distribution<int> zp(std::is_signed_v<E> ? -128 : 0, std::is_signed_v<E> ? 127 : 255);
+  std::size_t compared = 0;
+  int trial = 0;
+  for (const quant::Multiplier out_m : edge_outputs()) {
+    CAPTURE(out_m.value);
+    CAPTURE(out_m.shift);
+    const bool full_range = trial++ % 2 == 0;
+    if (kind == Kind::kMul) {
+      ar::MulQuantParams p{};
+      p.input1_offset = -zp(gen), p.input2_offset = -zp(gen), p.output_offset = zp(gen);
+      p.output = out_m;
+      compared += check_params<E>(k, p, gen, full_range);
+      continue;
+    }
+    for (const quant::Multiplier in_a : edge_inputs())
+      for (const quant::Multiplier in_b : {edge_inputs()[0], in_a, edge_inputs()[static_cast<std::size_t>(trial) % 9]}) {
+        CAPTURE(in_a.value);
+        CAPTURE(in_a.shift);
+        CAPTURE(in_b.value);
+        CAPTURE(in_b.shift);
+        ar::AddQuantParams p{};
+        p.input1_offset = -zp(gen), p.input2_offset = -zp(gen), p.output_offset = zp(gen);
+        p.input1 = in_a, p.input2 = in_b, p.output = out_m;
+        if (kind == Kind::kSub) p.input2.value = -p.input2.value;
+        compared += check_params<E>(k, p, gen, full_range);
+      }
+  }
+  CHECK(compared > 0);
+}
+
 }  // namespace
 
 TEST_CASE("simd::quant8_binary requant: bit for bit multiply_by_quantized_multiplier") {
@@ -193,6 +308,48 @@ TEST_CASE("simd::quant8_binary MUL: bit for bit the reference, uint8 and int8") 
   st::for_each_target([](const st::Target& t) {
     check_op<std::uint8_t>(t, Kind::kMul, 301);
     check_op<std::int8_t>(t, Kind::kMul, 302);
+  });
+}
+
+TEST_CASE("simd::quant8_binary: edge multipliers, shifts and offsets, uint8 and int8") {
+  // The parameters each AVX-512 stage takes or leaves to another (see quant8_binary-inl.h).
+  st::for_each_target([](const st::Target& t) {
+    for (const Kind kind : {Kind::kAdd, Kind::kSub, Kind::kMul}) {
+      CAPTURE(static_cast<int>(kind));
+      check_edges<std::uint8_t>(t, kind, 401 + static_cast<std::uint32_t>(kind));
+      check_edges<std::int8_t>(t, kind, 501 + static_cast<std::uint32_t>(kind));
+    }
+  });
+}
+
+TEST_CASE("simd::quant8_binary: random output multipliers over exact input stages, uint8 and int8") {
+  // Equal and power-of-two input scales (the int16 and 64-bit stages) with many random output
+  // multipliers and shifts: enough sums of every residue that a rounding step off by a little
+  // shows.
+  st::for_each_target([](const st::Target& t) {
+    const auto& k = nnhal::simd::quant8_binary(t.target);
+    std::mt19937 gen(601);
+    std::uniform_int_distribution<std::int32_t> multiplier(1 << 30, std::numeric_limits<std::int32_t>::max());
+    std::uniform_int_distribution<int> right(1, 23), zp(0, 255), pick(0, 3);
+    std::size_t compared = 0;
+    for (int trial = 0; trial < 200; ++trial) {
+      ar::AddQuantParams p{};
+      p.input1_offset = -zp(gen), p.input2_offset = -zp(gen), p.output_offset = zp(gen);
+      p.input1 = {std::int32_t{1} << 30, 0};
+      const int form = pick(gen);
+      p.input2 = form == 0 ? quant::Multiplier{std::int32_t{1} << 30, -pick(gen)}
+                           : (form == 1 ? quant::Multiplier{(std::int32_t{1} << 30) + (1 << 26), 0} : p.input1);
+      if (form == 3) p.input2.value = -p.input2.value;
+      p.output = {multiplier(gen), -right(gen)};
+      CAPTURE(p.output.value);
+      CAPTURE(p.output.shift);
+      CAPTURE(p.input2.value);
+      CAPTURE(p.input2.shift);
+      compared += check_params<std::uint8_t>(k, p, gen, true);
+      p.input1_offset -= 128, p.input2_offset -= 128, p.output_offset -= 128;
+      compared += check_params<std::int8_t>(k, p, gen, trial % 2 == 0);
+    }
+    CHECK(compared > 0);
   });
 }
 
