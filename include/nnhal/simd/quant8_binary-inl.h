@@ -218,7 +218,7 @@ HWY_INLINE void Narrow4(__m512i r0, __m512i r1, __m512i r2, __m512i r3, __m512i 
 
 struct Out512 {
   __m512i m, add, neg, limit, lo, hi, order;
-  __m128i sh_even, sh_odd;
+  __m512i sh_even, sh_odd;  // per-lane counts: vpsravq is one uop, a shift by an xmm count two
 
   /// false when the parameters are outside this stage's preconditions.
   template <class E>
@@ -233,8 +233,8 @@ struct Out512 {
     o.add = _mm512_set1_epi64(add);
     o.neg = _mm512_set1_epi64(std::int64_t{1} << (31 - k));
     o.limit = _mm512_set1_epi64(-(std::int64_t{1} << (30 - k)));
-    o.sh_even = _mm_cvtsi32_si128(31 + e - k);
-    o.sh_odd = _mm_cvtsi32_si128(31 + e - k - 32);
+    o.sh_even = _mm512_set1_epi64(31 + e - k);
+    o.sh_odd = _mm512_set1_epi64(31 + e - k - 32);
     o.lo = _mm512_set1_epi8(static_cast<char>(lo));
     o.hi = _mm512_set1_epi8(static_cast<char>(hi));
     o.order = _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
@@ -249,8 +249,8 @@ struct Out512 {
     __m512i to = _mm512_add_epi64(po, add);
     te = _mm512_mask_sub_epi64(te, _mm512_cmplt_epi64_mask(pe, limit), te, neg);
     to = _mm512_mask_sub_epi64(to, _mm512_cmplt_epi64_mask(po, limit), to, neg);
-    te = _mm512_sra_epi64(te, sh_even);
-    to = _mm512_sra_epi64(to, sh_odd);
+    te = _mm512_srav_epi64(te, sh_even);
+    to = _mm512_srav_epi64(to, sh_odd);
     return _mm512_mask_blend_epi32(0xAAAA, te, to);
   }
 
@@ -398,7 +398,7 @@ struct PairMul {
 /// cannot leave int32.
 struct Out16 {
   __m512i w_hi, w_lo, b_hi, b_lo, lo, hi, order;
-  __m128i sh;
+  __m512i sh;  // per-lane counts (see Out512)
 
   static bool make(const simd::Quant8AddParams& p, int k, std::int32_t x_min, std::int32_t x_max, Out16& o) {
     const std::int32_t m = p.out_multiplier, e = p.out_right;
@@ -420,7 +420,7 @@ struct Out16 {
     o.w_lo = _mm512_set1_epi32(static_cast<std::int32_t>(static_cast<std::uint32_t>(ml) & 0xffffu));
     o.b_hi = _mm512_set1_epi32(static_cast<std::int32_t>(bk_hi));
     o.b_lo = _mm512_set1_epi32(static_cast<std::int32_t>(bk_lo));
-    o.sh = _mm_cvtsi32_si128(15 + e - k);  // >= 16; a count past 31 fills with the sign: still the floor
+    o.sh = _mm512_set1_epi32(15 + e - k);  // >= 16; a count past 31 fills with the sign: still the floor
     o.lo = _mm512_set1_epi8(static_cast<char>(p.min));
     o.hi = _mm512_set1_epi8(static_cast<char>(p.max));
     o.order = _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
@@ -430,7 +430,7 @@ struct Out16 {
   HWY_INLINE __m512i rescale(__m512i x) const {
     const __m512i h = Dpwssd(b_hi, x, w_hi);
     const __m512i l = Dpwssd(b_lo, x, w_lo);
-    return _mm512_sra_epi32(_mm512_add_epi32(h, _mm512_srai_epi32(l, 16)), sh);
+    return _mm512_srav_epi32(_mm512_add_epi32(h, _mm512_srai_epi32(l, 16)), sh);
   }
 
   template <class E>
