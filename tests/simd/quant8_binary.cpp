@@ -255,6 +255,50 @@ void check_edges(const st::Target& t, Kind kind, std::uint32_t seed) {
   CHECK(compared > 0);
 }
 
+/// An output multiplier m in [2^30, 2^31 - 2^15) that puts one input's rounding exactly on a
+/// boundary: with x = X * 2^k the int32 value the output stage rescales (X odd) and
+/// S = 31 + e - k, the rescale is floor((X * m + Bk - Nk [X < 0]) / 2^S), Bk = (2^30 + 2^(30+e)) / 2^k
+/// plus the offset's multiple of 2^S, Nk = 2^(31-k) (quant8_binary-inl.h); m makes that sum
+/// 0 (`below` false) or -1 (true) modulo 2^S, so a rescale off by any amount of the right
+/// sign changes the result. The check itself is against the reference; this only chooses m.
+/// 0 when no m in range does it.
+std::int32_t boundary_multiplier(std::int64_t x, int k, int e, bool below) {
+  const int S = 31 + e - k;
+  const std::uint64_t mask = (std::uint64_t{1} << S) - 1;
+  const auto xu = static_cast<std::uint64_t>(x);
+  std::uint64_t inv = xu;  // Newton's iteration for the inverse of an odd number modulo 2^64
+  for (int i = 0; i < 6; ++i) inv *= 2 - xu * inv;
+  const std::uint64_t sum = ((std::uint64_t{1} << 30) + (std::uint64_t{1} << (30 + e))) >> k;
+  const std::uint64_t neg = x < 0 ? std::uint64_t{1} << (31 - k) : 0;
+  const std::uint64_t want = (below ? mask : 0) - sum + neg;  // modulo 2^64, then 2^S
+  const std::uint64_t m = (want * inv) & mask;
+  return m >= (std::uint64_t{1} << 30) && m < (std::uint64_t{1} << 31) - 32768 ? static_cast<std::int32_t>(m) : 0;
+}
+
+/// out vs the reference over a, b for ADD (add) or MUL parameters.
+template <class P>
+std::size_t check_data(const nnhal::simd::Quant8Binary& k, const P& p, const std::vector<std::uint8_t>& a,
+                       const std::vector<std::uint8_t>& b) {
+  const quant::QuantRange range{0, 255};
+  std::vector<std::uint8_t> out(a.size());
+  std::size_t bad = 0;
+  if constexpr (std::is_same_v<P, ar::MulQuantParams>) {
+    nnhal::simd::Quant8MulParams v{};
+    REQUIRE(ar::to_simd(p, v));
+    v.min = 0, v.max = 255;
+    nnhal::simd::quant8_mul(k, a.data(), b.data(), false, out.data(), a.size(), v);
+    for (std::size_t i = 0; i < a.size(); ++i) bad += out[i] != ar::mul_quant_one(p, range, a[i], b[i]);
+  } else {
+    nnhal::simd::Quant8AddParams v{};
+    REQUIRE(ar::to_simd(p, v));
+    v.min = 0, v.max = 255;
+    nnhal::simd::quant8_add(k, a.data(), b.data(), false, out.data(), a.size(), v);
+    for (std::size_t i = 0; i < a.size(); ++i) bad += out[i] != ar::add_quant_one(p, range, a[i], b[i]);
+  }
+  CHECK(bad == 0);
+  return a.size();
+}
+
 }  // namespace
 
 TEST_CASE("simd::quant8_binary requant: bit for bit multiply_by_quantized_multiplier") {
@@ -349,6 +393,63 @@ TEST_CASE("simd::quant8_binary: random output multipliers over exact input stage
       p.input1_offset -= 128, p.input2_offset -= 128, p.output_offset -= 128;
       compared += check_params<std::int8_t>(k, p, gen, trial % 2 == 0);
     }
+    CHECK(compared > 0);
+  });
+}
+
+TEST_CASE("simd::quant8_binary: output multipliers that put a sum on a rounding boundary") {
+  // ADD with both input multipliers 2^30 + 2^26 (each input stage is (v + offset) * 17 * 2^15,
+  // the int16 stage's X = 17 t, t = a + b - zero points, k = 15, e >= 16) and MUL (the 64-bit
+  // stage's X = a - zero point times 1, k = 0): for odd X of either sign, the multipliers that
+  // land X's rounding exactly on a boundary or just below it.
+  st::for_each_target([](const st::Target& t) {
+    const auto& k = nnhal::simd::quant8_binary(t.target);
+    std::size_t compared = 0, add_cases = 0, mul_cases = 0;
+    std::vector<std::uint8_t> a(511), b(511);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      a[i] = static_cast<std::uint8_t>(i < 255 ? i : 255);
+      b[i] = static_cast<std::uint8_t>(i - a[i]);  // a + b = i
+    }
+    for (const bool negative : {false, true})
+      for (int e = 16; e <= 22; ++e)
+        for (int sum = 1; sum < 60; sum += 2)
+          for (const bool below : {false, true}) {
+            const int ts = negative ? -sum : sum;
+            const std::int32_t m = boundary_multiplier(17 * ts, 15, e, below);
+            if (m == 0) continue;
+            CAPTURE(ts);
+            CAPTURE(e);
+            CAPTURE(m);
+            ar::AddQuantParams p{};
+            p.input1_offset = p.input2_offset = negative ? -255 : 0;  // t = a + b or a + b - 510
+            p.output_offset = 128;
+            p.input1 = p.input2 = {(std::int32_t{1} << 30) + (1 << 26), 0};
+            p.output = {m, -e};
+            compared += check_data(k, p, a, b);
+            ++add_cases;
+          }
+    std::vector<std::uint8_t> ma(256), mb(256, 1);
+    for (std::size_t i = 0; i < ma.size(); ++i) ma[i] = static_cast<std::uint8_t>(i);
+    for (const bool negative : {false, true})
+      for (int e = 1; e <= 22; e += 3)
+        for (int x = 1; x < 40; x += 2)
+          for (const bool below : {false, true}) {
+            const int xs = negative ? -x : x;
+            const std::int32_t m = boundary_multiplier(xs, 0, e, below);
+            if (m == 0) continue;
+            CAPTURE(xs);
+            CAPTURE(e);
+            CAPTURE(m);
+            ar::MulQuantParams p{};
+            p.input1_offset = negative ? -255 : 0;  // X = a or a - 255, times b = 1
+            p.input2_offset = 0;
+            p.output_offset = 3;
+            p.output = {m, -e};
+            compared += check_data(k, p, ma, mb);
+            ++mul_cases;
+          }
+    CHECK(add_cases > 20);
+    CHECK(mul_cases > 20);
     CHECK(compared > 0);
   });
 }
