@@ -454,6 +454,50 @@ TEST_CASE("simd::quant8_binary: output multipliers that put a sum on a rounding 
   });
 }
 
+TEST_CASE("simd::quant8_binary: input multipliers that put an input's rounding on a boundary") {
+  // ADD with a = its zero point (s_a = 0) and b's input stage rounding (right shift r): for
+  // v = b - zero point, b's multiplier m_b makes v * m_b + 2^10 + 2^(10+r) - 2^11 [v < 0]
+  // (the one-rounding sum of that stage divided by 2^20) 0 or -1 modulo 2^(11+r), and the
+  // output multiplier puts the resulting sum on the output's boundary of the same side, so
+  // either rounding off by one shows in the output.
+  st::for_each_target([](const st::Target& t) {
+    const auto& k = nnhal::simd::quant8_binary(t.target);
+    std::size_t cases = 0;
+    for (const int r : {1, 2, 3, 6, 12})
+      for (int v = -63; v < 64; v += 2)
+        for (const bool below : {false, true}) {
+          const std::uint64_t mod = std::uint64_t{1} << (11 + r);
+          const auto vu = static_cast<std::uint64_t>(std::int64_t{v});
+          std::uint64_t inv = vu;
+          for (int i = 0; i < 6; ++i) inv *= 2 - vu * inv;
+          const std::uint64_t want =
+              (below ? mod - 1 : 0) - (std::uint64_t{1} << 10) - (std::uint64_t{1} << (10 + r)) + (v < 0 ? 2048 : 0);
+          const std::uint64_t res = (want * inv) & (mod - 1);
+          const auto m_b = static_cast<std::int32_t>((std::uint64_t{1} << 30) + ((res - (std::uint64_t{1} << 30)) & (mod - 1)));
+          const std::int32_t s_b = quant::multiply_by_quantized_multiplier(v * (1 << 20), m_b, -r);
+          if (s_b % 2 == 0) continue;
+          for (const int e : {1, 4, 9}) {
+            const std::int32_t m_out = boundary_multiplier(s_b, 0, e, below);
+            if (m_out == 0) continue;
+            CAPTURE(r);
+            CAPTURE(v);
+            CAPTURE(m_b);
+            CAPTURE(e);
+            CAPTURE(m_out);
+            ar::AddQuantParams p{};
+            p.input1_offset = 0, p.input2_offset = -128, p.output_offset = 100;
+            p.input1 = {std::int32_t{1} << 30, 0};
+            p.input2 = {m_b, -r};
+            p.output = {m_out, -e};
+            const std::vector<std::uint8_t> a(70, 0), b(70, static_cast<std::uint8_t>(128 + v));
+            check_data(k, p, a, b);
+            ++cases;
+          }
+        }
+    CHECK(cases > 20);
+  });
+}
+
 TEST_CASE("simd::quant8_binary: every input pair of one quantization, uint8 and int8") {
   // Exhaustive over (a, b) for a few fixed quantizations (the benchmark's among them).
   struct Q {

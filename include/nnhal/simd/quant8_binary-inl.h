@@ -27,6 +27,10 @@
 //  - The output stage (sum << left, wrapping as the reference's uint32 shift does, srdhm,
 //    rdbp, + zero point, clamp) is the vector form of the same steps; the clamp brings the
 //    value into the 8-bit range before the narrowing.
+// On AVX-512 targets most parameter sets take the faster forms of the section "AVX-512" below
+// (one 64-bit or int16-split rounding for the output stage, 16-bit pairs and vpdpwssd for the
+// inputs on AVX3_DL, packed narrowing), exact by the arguments given there; the others (left
+// shift, right shift 0 or above 22) take the steps above.
 // The last n % N elements go through a padded copy on the stack (Highway 1.0's MaskedLoad /
 // BlendedStore touch the whole vector on some targets): nothing past `n` is read or written.
 // HWY_SCALAR (one lane) runs the scalar form of the same steps.
@@ -164,6 +168,19 @@ struct AddInputStage {
   }
 };
 
+/// Calls f(bool constants...) with each runtime flag turned into a std::bool_constant.
+template <class F>
+HWY_INLINE void WithFlags(F&& f) {
+  f();
+}
+template <class F, class... Rest>
+HWY_INLINE void WithFlags(F&& f, bool flag, Rest... rest) {
+  if (flag)
+    WithFlags([&](auto... c) { f(std::true_type{}, c...); }, rest...);
+  else
+    WithFlags([&](auto... c) { f(std::false_type{}, c...); }, rest...);
+}
+
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
 // ---- AVX-512: 64 elements a step, one 64-bit rounding, packed narrowing ------------------------
 //
@@ -196,6 +213,9 @@ struct AddInputStage {
 //    puts (a, b) as two 16-bit words in each int32 lane, one vpdpwssd (vpmaddwd + add without
 //    AVX512-VNNI) gives X. A scalar second operand is the constant s_b folded into c (its lane
 //    word gets weight 0), and MUL with a scalar second operand is linear in a with k = 0.
+//  - AVX3_DL, rounding ADD (input multipliers with |m| >= 2^30 or 0, right shifts <= 20, e.g.
+//    unequal input scales): each input stage from the same (a, b) lanes in 16-bit halves of m,
+//    two vpdpwssd and a few shifts (RoundedInput), k = 0;
 //  - AVX3_DL, MUL: the same (a, b) lanes; X = (a + oa)(b + ob) = c + a * ob + b * oa + a * b:
 //    one vpdpwssd with (ob, oa), one with (b, 0) (the lanes shifted right by 16).
 //  Signed inputs are flipped to unsigned bytes (x ^ 0x80 = x + 128) before the permutation and
@@ -507,6 +527,84 @@ HWY_INLINE bool AddLinear(const E* a, const E* b, bool b_scalar, E* out, std::si
   run(os);
   return true;
 }
+
+/// One ADD input stage in 16-bit halves (AVX3_DL, the rounding producer): with v = the byte's
+/// value + offset in [-255, 255] and m = mh * 2^16 + ml (ml in [-2^15, 2^15), mh int16), H = v * mh
+/// and L = v * ml + 2^10 + 2^(10+r) [r >= 1] come from one vpdpwssd each, and
+///   rdbp(srdhm(v * 2^20, m), r) = floor((v * m + 2^10 + 2^(10+r) - 2^11 c) / 2^(11+r))   (r >= 1)
+///                               = (32 H + floor(L / 2^11) - c) >> r,
+/// the one-rounding form above divided by 2^20, c = [v * m < 0] = [H < 0] (|m| >= 2^30 or m = 0);
+/// r = 0 is srdhm alone: 32 H + floor((v * ml + 2^10) / 2^11). |32 H| < 2^28 and |L| < 2^24 + 2^30
+/// (r <= 20) stay inside int32.
+struct RoundedInput {
+  std::int32_t w_hi = 0, w_lo = 0, c_hi = 0, c_lo = 0, r = 0;
+
+  /// false when m or r are outside the form's preconditions; `word` 0 for a, 1 for b.
+  static bool make(std::int32_t m, std::int32_t r, std::int32_t offset, int word, RoundedInput& o) {
+    const std::int64_t m64 = m;
+    if (r < 0 || r > 20 || (m != 0 && m64 > -(std::int64_t{1} << 30) && m64 < (std::int64_t{1} << 30))) return false;
+    const std::int64_t mh = (m64 + 32768) >> 16, ml = m64 - mh * 65536;
+    if (mh < -32768 || mh > 32767) return false;
+    const int sh = 16 * word;
+    o.w_hi = static_cast<std::int32_t>(static_cast<std::uint32_t>(mh & 0xffff) << sh);
+    o.w_lo = static_cast<std::int32_t>(static_cast<std::uint32_t>(ml & 0xffff) << sh);
+    o.c_hi = static_cast<std::int32_t>(offset * mh);
+    o.c_lo = static_cast<std::int32_t>(offset * ml + 1024 + (r >= 1 ? (std::int64_t{1} << (10 + r)) : 0));
+    o.r = r;
+    return true;
+  }
+};
+
+/// s for 16 lanes of pairs p (see RoundedInput); kRound: r >= 1.
+template <bool kRound>
+HWY_INLINE __m512i RoundedStage(__m512i p, __m512i w_hi, __m512i w_lo, __m512i c_hi, __m512i c_lo, __m512i r) {
+  const __m512i h = Dpwssd(c_hi, p, w_hi);
+  const __m512i l = Dpwssd(c_lo, p, w_lo);
+  const __m512i y = _mm512_add_epi32(_mm512_slli_epi32(h, 5), _mm512_srai_epi32(l, 11));
+  if constexpr (!kRound) return y;
+  return _mm512_srav_epi32(_mm512_add_epi32(y, _mm512_srai_epi32(h, 31)), r);
+}
+
+/// The rounding ADD producer: X = s_a + s_b (k = 0), s_b a constant for a scalar b.
+template <class E, bool kRoundA, bool kRoundB, bool kScalarB>
+struct PairRounded {
+  PairIndex pi;
+  __m512i wha, wla, cha, cla, ra, whb, wlb, chb, clb, rb, sb;
+  HWY_INLINE void operator()(const E* a, const E* b, __m512i* x) const {
+    const __m512i va = LoadU8(a);
+    const __m512i vb = kScalarB ? va : LoadU8(b);
+    for (std::size_t g = 0; g < 4; ++g) {
+      const __m512i p = _mm512_maskz_permutex2var_epi8(kPairMask, va, pi.idx[g], vb);
+      const __m512i s_a = RoundedStage<kRoundA>(p, wha, wla, cha, cla, ra);
+      x[g] = _mm512_add_epi32(s_a, kScalarB ? sb : RoundedStage<kRoundB>(p, whb, wlb, chb, clb, rb));
+    }
+  }
+};
+
+template <class E>
+HWY_INLINE bool AddRounded(const E* a, const E* b, bool b_scalar, E* out, std::size_t n,
+                           const simd::Quant8AddParams& p, const Out512& os) {
+  const std::int32_t shift = std::is_signed_v<E> ? 128 : 0;  // the bytes are read as v + shift
+  RoundedInput ia, ib;
+  if (!RoundedInput::make(p.a_multiplier, p.a_right, p.a_offset - shift, 0, ia)) return false;
+  if (!b_scalar && !RoundedInput::make(p.b_multiplier, p.b_right, p.b_offset - shift, 1, ib)) return false;
+  const std::int32_t sb =
+      b_scalar ? RdbpScalar(SrdhmScalar((b[0] + p.b_offset) * (1 << 20), p.b_multiplier), p.b_right) : 0;
+  const auto run = [&](auto round_a, auto round_b, auto scalar_b) {
+    PairRounded<E, decltype(round_a)::value, decltype(round_b)::value, decltype(scalar_b)::value> prod;
+    prod.wha = _mm512_set1_epi32(ia.w_hi), prod.wla = _mm512_set1_epi32(ia.w_lo);
+    prod.cha = _mm512_set1_epi32(ia.c_hi), prod.cla = _mm512_set1_epi32(ia.c_lo), prod.ra = _mm512_set1_epi32(ia.r);
+    prod.whb = _mm512_set1_epi32(ib.w_hi), prod.wlb = _mm512_set1_epi32(ib.w_lo);
+    prod.chb = _mm512_set1_epi32(ib.c_hi), prod.clb = _mm512_set1_epi32(ib.c_lo), prod.rb = _mm512_set1_epi32(ib.r);
+    prod.sb = _mm512_set1_epi32(sb);
+    Loop512(a, b, decltype(scalar_b)::value, out, n, prod, os);
+  };
+  if (b_scalar)
+    WithFlags([&](auto ra) { run(ra, std::false_type{}, std::true_type{}); }, ia.r != 0);
+  else
+    WithFlags([&](auto ra, auto rb) { run(ra, rb, std::false_type{}); }, ia.r != 0, ib.r != 0);
+  return true;
+}
 #endif  // HWY_TARGET == HWY_AVX3_DL
 
 /// The AVX-512 forms of ADD; false when the output stage's preconditions do not hold.
@@ -517,6 +615,9 @@ HWY_INLINE bool Add512(const E* a, const E* b, bool b_scalar, E* out, std::size_
 #endif
   Out512 os;
   if (!Out512::make<E>(p.out_multiplier, p.out_left, p.out_right, p.out_offset, p.min, p.max, 0, os)) return false;
+#if HWY_TARGET == HWY_AVX3_DL
+  if (AddRounded(a, b, b_scalar, out, n, p, os)) return true;
+#endif
   using D = hn::ScalableTag<std::int32_t>;
   const D d;
   const AddInputStage<D, true, true> in_a(d, p.a_offset, p.a_multiplier, p.a_right);
@@ -562,19 +663,6 @@ HWY_INLINE bool Mul512(const E* a, const E* b, bool b_scalar, E* out, std::size_
   return true;
 }
 #endif  // HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
-
-/// Calls f(bool constants...) with each runtime flag turned into a std::bool_constant.
-template <class F>
-HWY_INLINE void WithFlags(F&& f) {
-  f();
-}
-template <class F, class... Rest>
-HWY_INLINE void WithFlags(F&& f, bool flag, Rest... rest) {
-  if (flag)
-    WithFlags([&](auto... c) { f(std::true_type{}, c...); }, rest...);
-  else
-    WithFlags([&](auto... c) { f(std::false_type{}, c...); }, rest...);
-}
 
 /// out[i] = f(widened a[i], widened b[i] or b0) over n elements, N int32 lanes at a time;
 /// f returns clamped int32 lanes. The tail goes through padded stack copies.
