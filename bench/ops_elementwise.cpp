@@ -32,6 +32,15 @@ void binary(benchmark::State& state, OperationType op, OperandType type, std::ui
   run(state, nb::binary_model(op, type, {n}, in, out), n, 3 * element_bytes * n);
 }
 
+/// qu8 ADD with unequal input scales (0.05 and 0.03, zero points 128, output 0.1): the input
+/// stages round (no peer runs this case).
+void add_mixed_scales(benchmark::State& state, std::uint32_t n) {
+  nb::OwnedModel om = nb::binary_model(OperationType::ADD, OperandType::TENSOR_QUANT8_ASYMM, {n}, nb::Quant{0.05f, 128},
+                                       nb::Quant{0.1f, 128});
+  om.model.main.operands[1].scale = 0.03f;  // the second input
+  run(state, om, n, 3 * std::int64_t{n});
+}
+
 void softmax(benchmark::State& state, OperandType type, std::uint32_t batch, std::uint32_t channels) {
   const bool quant = type != OperandType::TENSOR_FLOAT32;
   const std::int64_t n = std::int64_t{batch} * channels;
@@ -48,6 +57,7 @@ void mul_f32_1m(benchmark::State& s) { binary(s, OperationType::MUL, F32, k1m); 
 void add_qu8_16k(benchmark::State& s) { binary(s, OperationType::ADD, QU8, k16k); }
 void add_qu8_1m(benchmark::State& s) { binary(s, OperationType::ADD, QU8, k1m); }
 void mul_qu8_1m(benchmark::State& s) { binary(s, OperationType::MUL, QU8, k1m); }
+void add_qu8_16k_mixed_scales(benchmark::State& s) { add_mixed_scales(s, k16k); }
 void softmax_f32_1x1000(benchmark::State& s) { softmax(s, F32, 1, 1000); }
 void softmax_f32_64x1000(benchmark::State& s) { softmax(s, F32, 64, 1000); }
 void softmax_qu8_1x1000(benchmark::State& s) { softmax(s, QU8, 1, 1000); }
@@ -60,6 +70,7 @@ BENCHMARK(mul_f32_1m);
 BENCHMARK(add_qu8_16k);
 BENCHMARK(add_qu8_1m);
 BENCHMARK(mul_qu8_1m);
+BENCHMARK(add_qu8_16k_mixed_scales);
 BENCHMARK(softmax_f32_1x1000);
 BENCHMARK(softmax_f32_64x1000);
 BENCHMARK(softmax_qu8_1x1000);
