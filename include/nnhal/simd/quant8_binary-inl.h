@@ -769,23 +769,28 @@ HWY_INLINE void Mul8(const E* a, const E* b, bool b_scalar, E* out, std::size_t 
 
 }  // namespace quant8_binary_detail
 
+template <int = 0>
 inline void Quant8AddU8(const std::uint8_t* a, const std::uint8_t* b, bool b_scalar, std::uint8_t* out, std::size_t n,
                         const simd::Quant8AddParams& p) {
   quant8_binary_detail::Add8(a, b, b_scalar, out, n, p);
 }
+template <int = 0>
 inline void Quant8AddI8(const std::int8_t* a, const std::int8_t* b, bool b_scalar, std::int8_t* out, std::size_t n,
                         const simd::Quant8AddParams& p) {
   quant8_binary_detail::Add8(a, b, b_scalar, out, n, p);
 }
+template <int = 0>
 inline void Quant8MulU8(const std::uint8_t* a, const std::uint8_t* b, bool b_scalar, std::uint8_t* out, std::size_t n,
                         const simd::Quant8MulParams& p) {
   quant8_binary_detail::Mul8(a, b, b_scalar, out, n, p);
 }
+template <int = 0>
 inline void Quant8MulI8(const std::int8_t* a, const std::int8_t* b, bool b_scalar, std::int8_t* out, std::size_t n,
                         const simd::Quant8MulParams& p) {
   quant8_binary_detail::Mul8(a, b, b_scalar, out, n, p);
 }
 
+template <int = 0>
 inline void Quant8Requant(const std::int32_t* x, std::int32_t* out, std::size_t n, std::int32_t multiplier,
                           std::int32_t left, std::int32_t right) {
   namespace qd = quant8_binary_detail;
@@ -811,8 +816,12 @@ inline void Quant8Requant(const std::int32_t* x, std::int32_t* out, std::size_t 
 }
 
 /// This target's table of the family.
-inline constexpr simd::Quant8Binary kQuant8Binary{&Quant8AddU8, &Quant8AddI8, &Quant8MulU8, &Quant8MulI8,
-                                                  &Quant8Requant};
+/// (Entry points and table are templates so that a program instantiates them, and the 8-bit
+/// loops above, only when it uses the family: a set with ADD's FLOAT32 kernel alone includes
+/// this header but compiles none of it.)
+template <int I = 0>
+inline constexpr simd::Quant8Binary kQuant8Binary{&Quant8AddU8<I>, &Quant8AddI8<I>, &Quant8MulU8<I>, &Quant8MulI8<I>,
+                                                  &Quant8Requant<I>};
 
 }  // namespace nnhal::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();

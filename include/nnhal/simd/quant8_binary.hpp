@@ -86,9 +86,11 @@ inline void quant8_mul(const Quant8Binary& t, const std::int8_t* a, const std::i
 
 namespace nnhal::simd {
 
-/// The family's entry points compiled for `target` (default: the one this process runs).
+/// The family's entry points compiled for `target` (default: the one this process runs). A
+/// template, like the per-target tables, so that only a program that calls it compiles them.
+template <int I = 0>
 inline const Quant8Binary& quant8_binary(std::int64_t target = chosen_target()) noexcept {
-  static constexpr PerTarget<Quant8Binary> kTables[] = NNHAL_SIMD_PER_TARGET(kQuant8Binary);
+  static constexpr PerTarget<Quant8Binary> kTables[] = NNHAL_SIMD_PER_TARGET(kQuant8Binary<I>);
   return pick(kTables, target);
 }
 
