@@ -3356,9 +3356,11 @@ inline void quant8_mul(const Quant8Binary& t, const std::int8_t* a, const std::i
 
 namespace nnhal::simd {
 
-/// The family's entry points compiled for `target` (default: the one this process runs).
+/// The family's entry points compiled for `target` (default: the one this process runs). A
+/// template, like the per-target tables, so that only a program that calls it compiles them.
+template <int I = 0>
 inline const Quant8Binary& quant8_binary(std::int64_t target = chosen_target()) noexcept {
-  static constexpr PerTarget<Quant8Binary> kTables[] = NNHAL_SIMD_PER_TARGET(kQuant8Binary);
+  static constexpr PerTarget<Quant8Binary> kTables[] = NNHAL_SIMD_PER_TARGET(kQuant8Binary<I>);
   return pick(kTables, target);
 }
 
@@ -6289,12 +6291,11 @@ constexpr TapRange tap_range(std::int64_t origin, std::int64_t dilation, std::in
   return {lo, hi};
 }
 
-/// Plain reference for float and half, any layout and multiplier: per output, the sum of the
-/// products over the taps inside the input (in tap order, in float), + bias, clamped, rounded
-/// to E once. The SIMD kernel (simd::depthwise_f32) is checked against it.
-template <class E>
-void reference_float(const E* in, const E* filter, const E* bias, E* out, const Conv& cv) noexcept {
-  const FloatRange r = float_activation_range(cv.activation);
+/// The plain references' loops, any layout and multiplier: for each output (its index in the
+/// output, its channel oc), `tap(acc, input index, filter index)` over the taps inside the input
+/// in tap order, from acc = Acc{}, then `finish(acc, output index, oc)`.
+template <class Acc, class Tap, class Finish>
+void for_each_output(const Conv& cv, Tap&& tap, Finish&& finish) noexcept {
   const window::Geometry& g = cv.g;
   const std::size_t depth_out = cv.out.c;
   for (std::size_t b = 0; b < cv.out.n; ++b)
@@ -6307,19 +6308,30 @@ void reference_float(const E* in, const E* filter, const E* bias, E* out, const 
         for (std::size_t ic = 0; ic < cv.in.c; ++ic)
           for (std::size_t m = 0; m < cv.multiplier; ++m) {
             const std::size_t oc = ic * cv.multiplier + m;
-            float sum = 0.0f;
+            Acc acc{};
             for (std::int64_t ky = ty.lo; ky < ty.hi; ++ky) {
               const auto iy = static_cast<std::size_t>(iy0 + ky * g.dilation_h);
               for (std::int64_t kx = tx.lo; kx < tx.hi; ++kx) {
                 const auto ix = static_cast<std::size_t>(ix0 + kx * g.dilation_w);
-                sum += to_float(in[cv.in.at(b, iy, ix, ic)]) *
-                       to_float(filter[(static_cast<std::size_t>(ky) * g.filter_w + static_cast<std::size_t>(kx)) * depth_out + oc]);
+                tap(acc, cv.in.at(b, iy, ix, ic),
+                    (static_cast<std::size_t>(ky) * g.filter_w + static_cast<std::size_t>(kx)) * depth_out + oc);
               }
             }
-            out[cv.out.at(b, y, x, oc)] = from_float<E>(r.apply(sum + to_float(bias[oc])));
+            finish(acc, cv.out.at(b, y, x, oc), oc);
           }
       }
     }
+}
+
+/// Plain reference for float and half, any layout and multiplier: per output, the sum of the
+/// products over the taps inside the input (in tap order, in float), + bias, clamped, rounded
+/// to E once. The SIMD kernel (simd::depthwise_f32) is checked against it.
+template <class E>
+void reference_float(const E* in, const E* filter, const E* bias, E* out, const Conv& cv) noexcept {
+  const FloatRange r = float_activation_range(cv.activation);
+  for_each_output<float>(
+      cv, [&](float& sum, std::size_t i, std::size_t f) { sum += to_float(in[i]) * to_float(filter[f]); },
+      [&](float sum, std::size_t o, std::size_t oc) { out[o] = from_float<E>(r.apply(sum + to_float(bias[oc]))); });
 }
 
 /// Node parameters.
@@ -6334,35 +6346,17 @@ struct Params {
 template <class E, class F>
 void reference_quant(const E* in, const F* filter, const std::int32_t* bias, E* out, const Conv& cv,
                      const QuantParams& p, const quant::Multiplier* table, quant::QuantRange range) noexcept {
-  const window::Geometry& g = cv.g;
-  const std::size_t depth_out = cv.out.c;
-  for (std::size_t b = 0; b < cv.out.n; ++b)
-    for (std::size_t y = 0; y < cv.out.h; ++y) {
-      const std::int64_t iy0 = static_cast<std::int64_t>(y) * g.stride_h - g.pad_h.head;
-      const TapRange ty = tap_range(iy0, g.dilation_h, g.filter_h, cv.in.h);
-      for (std::size_t x = 0; x < cv.out.w; ++x) {
-        const std::int64_t ix0 = static_cast<std::int64_t>(x) * g.stride_w - g.pad_w.head;
-        const TapRange tx = tap_range(ix0, g.dilation_w, g.filter_w, cv.in.w);
-        for (std::size_t ic = 0; ic < cv.in.c; ++ic)
-          for (std::size_t m = 0; m < cv.multiplier; ++m) {
-            const std::size_t oc = ic * cv.multiplier + m;
-            std::uint32_t acc = 0;
-            for (std::int64_t ky = ty.lo; ky < ty.hi; ++ky) {
-              const auto iy = static_cast<std::size_t>(iy0 + ky * g.dilation_h);
-              for (std::int64_t kx = tx.lo; kx < tx.hi; ++kx) {
-                const auto ix = static_cast<std::size_t>(ix0 + kx * g.dilation_w);
-                const std::int32_t xv = in[cv.in.at(b, iy, ix, ic)] + p.input_offset;
-                const std::int32_t wv =
-                    filter[(static_cast<std::size_t>(ky) * g.filter_w + static_cast<std::size_t>(kx)) * depth_out + oc] +
-                    p.filter_offset;
-                acc += static_cast<std::uint32_t>(xv * wv);
-              }
-            }
-            acc += static_cast<std::uint32_t>(bias[oc]);
-            out[cv.out.at(b, y, x, oc)] = requantize_acc<E>(acc, multiplier_of(p, table, oc), p.output_offset, range);
-          }
-      }
-    }
+  for_each_output<std::uint32_t>(
+      cv,
+      [&](std::uint32_t& acc, std::size_t i, std::size_t f) {
+        const std::int32_t xv = in[i] + p.input_offset;
+        const std::int32_t wv = filter[f] + p.filter_offset;
+        acc += static_cast<std::uint32_t>(xv * wv);
+      },
+      [&](std::uint32_t acc, std::size_t o, std::size_t oc) {
+        acc += static_cast<std::uint32_t>(bias[oc]);
+        out[o] = requantize_acc<E>(acc, multiplier_of(p, table, oc), p.output_offset, range);
+      });
 }
 
 /// Outputs below which a piece for another thread costs more than it saves.
@@ -8081,38 +8075,86 @@ static_assert(kernels_cover_row<OperationType::HASHTABLE_LOOKUP>());
 
 // ---- begin nnhal/kernels/common/fixed_point.hpp ----
 /// \file
-/// gemmlowp-style fixed-point arithmetic on int32 (Q(IntegerBits).(31 - IntegerBits)) and the
-/// transcendental approximations the reference's quantized LOGISTIC, TANH, SOFTMAX and
-/// L2_NORMALIZATION kernels use (exp on negative values, 1 / (1 + x), logistic, tanh, 1/sqrt),
-/// plus the int16 helpers of quantized HARD_SWISH. Every function reproduces the reference's
-/// integer operations step for step, so quantized results match the corpus bit for bit.
+/// gemmlowp-style fixed-point arithmetic on int32 (Q(IntegerBits).(31 - IntegerBits)) and on
+/// int16 (Q(IntegerBits).(15 - IntegerBits)), and the transcendental approximations the
+/// reference's quantized LOGISTIC, TANH, SOFTMAX and L2_NORMALIZATION kernels (int32) and its
+/// quantized LSTM cells' gates (int16, kernels/common/quantized_lstm.hpp) use: exp on negative
+/// values, 1 / (1 + x), logistic, tanh, 1/sqrt; plus the int16 helpers of quantized HARD_SWISH.
+/// Every function reproduces the reference's integer operations step for step, so quantized
+/// results match the corpus bit for bit.
 
 
 
 namespace nnhal::fixed {
 
-/// A fixed-point number with `IntegerBits` integer bits held in an int32 (gemmlowp FixedPoint).
-template <int IntegerBits>
-struct Fixed {
-  static_assert(IntegerBits >= 0 && IntegerBits <= 31);
-  static constexpr int kIntegerBits = IntegerBits;
-  static constexpr int kFractionalBits = 31 - IntegerBits;
-  std::int32_t raw = 0;
+// ---- int16 steps (the int16 fixed-point numbers below, quantized HARD_SWISH) ----------------
 
-  static constexpr Fixed from_raw(std::int32_t r) noexcept { return Fixed{r}; }
-  static constexpr Fixed zero() noexcept { return Fixed{0}; }
+/// (a * b * 2) >> 16 rounded to nearest, saturating the single overflow case.
+constexpr std::int16_t saturating_rounding_doubling_high_mul16(std::int16_t a, std::int16_t b) noexcept {
+  if (a == b && a == std::numeric_limits<std::int16_t>::min()) return std::numeric_limits<std::int16_t>::max();
+  const std::int32_t ab = std::int32_t{a} * std::int32_t{b};
+  const std::int32_t nudge = ab >= 0 ? (1 << 14) : (1 - (1 << 14));
+  return static_cast<std::int16_t>((ab + nudge) / (1 << 15));
+}
+
+/// (a * b * 2) >> 16 rounded toward zero, saturating the single overflow case (ARM SQDMULH).
+constexpr std::int16_t saturating_doubling_high_mul16(std::int16_t a, std::int16_t b) noexcept {
+  if (a == b && a == std::numeric_limits<std::int16_t>::min()) return std::numeric_limits<std::int16_t>::max();
+  const std::int32_t ab = std::int32_t{a} * std::int32_t{b};
+  return static_cast<std::int16_t>(ab / (1 << 15));
+}
+
+/// value * 2^amount clamped to the int16 range.
+constexpr std::int16_t saturating_left_shift16(std::int16_t value, int amount) noexcept {
+  const std::int64_t r = std::int64_t{value} * (std::int64_t{1} << amount);
+  if (r > std::numeric_limits<std::int16_t>::max()) return std::numeric_limits<std::int16_t>::max();
+  if (r < std::numeric_limits<std::int16_t>::min()) return std::numeric_limits<std::int16_t>::min();
+  return static_cast<std::int16_t>(r);
+}
+
+// ---- fixed-point numbers ---------------------------------------------------------------------
+
+/// A fixed-point number with `IntegerBits` integer bits held in Raw, int32 (Q(I).(31 - I)) or
+/// int16 (Q(I).(15 - I)): gemmlowp's FixedPoint<Raw, IntegerBits>. The functions below follow
+/// gemmlowp's generic templates for either raw type: additions wrap, products are rounding
+/// doubling high multiplies of the raw width, and gemmlowp's constants (given for int32) are
+/// rounded to 16 bits on int16 (constant()).
+template <class Raw, int IntegerBits>
+struct FixedPoint {
+  static_assert(std::is_same_v<Raw, std::int32_t> || std::is_same_v<Raw, std::int16_t>);
+  static constexpr int kRawBits = static_cast<int>(8 * sizeof(Raw)) - 1;  ///< value bits: 31 or 15
+  static_assert(IntegerBits >= 0 && IntegerBits <= kRawBits);
+  static constexpr int kIntegerBits = IntegerBits;
+  static constexpr int kFractionalBits = kRawBits - IntegerBits;
+  Raw raw = 0;
+
+  static constexpr FixedPoint from_raw(std::int32_t r) noexcept { return FixedPoint{static_cast<Raw>(r)}; }
+  static constexpr FixedPoint zero() noexcept { return FixedPoint{0}; }
   /// 1.0, or the largest value below it when there are no integer bits.
-  static constexpr Fixed one() noexcept {
-    return Fixed{IntegerBits == 0 ? std::numeric_limits<std::int32_t>::max()
-                                  : static_cast<std::int32_t>(std::int64_t{1} << kFractionalBits)};
+  static constexpr FixedPoint one() noexcept {
+    return from_raw(IntegerBits == 0 ? std::numeric_limits<Raw>::max()
+                                     : static_cast<std::int32_t>(std::int64_t{1} << kFractionalBits));
   }
   /// 2^Exponent.
   template <int Exponent>
-  static constexpr Fixed pot() noexcept {
-    static_assert(kFractionalBits + Exponent >= 0 && kFractionalBits + Exponent < 31);
-    return Fixed{std::int32_t{1} << (kFractionalBits + Exponent)};
+  static constexpr FixedPoint pot() noexcept {
+    static_assert(kFractionalBits + Exponent >= 0 && kFractionalBits + Exponent < kRawBits);
+    return from_raw(std::int32_t{1} << (kFractionalBits + Exponent));
+  }
+  /// A gemmlowp constant written for int32 raw values: as it is on int32, rounded to 16 bits on
+  /// int16 (gemmlowp RescaleConstantInitializer).
+  static constexpr FixedPoint constant(std::int32_t v32) noexcept {
+    if constexpr (kRawBits == 31) {
+      return from_raw(v32);
+    } else {
+      return from_raw(quant::rounding_divide_by_pot(v32, 16));
+    }
   }
 };
+
+/// The int32 fixed-point numbers of the quantized LOGISTIC, TANH, SOFTMAX and L2_NORMALIZATION.
+template <int IntegerBits>
+using Fixed = FixedPoint<std::int32_t, IntegerBits>;
 
 /// Two's complement wrap-around, as the int32 additions of the reference behave in practice.
 constexpr std::int32_t wrap_add(std::int32_t a, std::int32_t b) noexcept {
@@ -8122,43 +8164,48 @@ constexpr std::int32_t wrap_sub(std::int32_t a, std::int32_t b) noexcept {
   return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) - static_cast<std::uint32_t>(b));
 }
 
-template <int I>
-constexpr Fixed<I> operator+(Fixed<I> a, Fixed<I> b) noexcept {
-  return Fixed<I>::from_raw(wrap_add(a.raw, b.raw));
+template <class Raw, int I>
+constexpr FixedPoint<Raw, I> operator+(FixedPoint<Raw, I> a, FixedPoint<Raw, I> b) noexcept {
+  return FixedPoint<Raw, I>::from_raw(wrap_add(a.raw, b.raw));  // truncated to Raw: wraps on int16 too
 }
-template <int I>
-constexpr Fixed<I> operator-(Fixed<I> a, Fixed<I> b) noexcept {
-  return Fixed<I>::from_raw(wrap_sub(a.raw, b.raw));
+template <class Raw, int I>
+constexpr FixedPoint<Raw, I> operator-(FixedPoint<Raw, I> a, FixedPoint<Raw, I> b) noexcept {
+  return FixedPoint<Raw, I>::from_raw(wrap_sub(a.raw, b.raw));
 }
-template <int I>
-constexpr Fixed<I> operator-(Fixed<I> a) noexcept {
-  return Fixed<I>::from_raw(wrap_sub(0, a.raw));
+template <class Raw, int I>
+constexpr FixedPoint<Raw, I> operator-(FixedPoint<Raw, I> a) noexcept {
+  return FixedPoint<Raw, I>::from_raw(wrap_sub(0, a.raw));
 }
 /// The product of Q(A) and Q(B) is Q(A + B): one rounding doubling high multiply.
-template <int A, int B>
-constexpr Fixed<A + B> operator*(Fixed<A> a, Fixed<B> b) noexcept {
-  return Fixed<A + B>::from_raw(quant::saturating_rounding_doubling_high_mul(a.raw, b.raw));
+template <class Raw, int A, int B>
+constexpr FixedPoint<Raw, A + B> operator*(FixedPoint<Raw, A> a, FixedPoint<Raw, B> b) noexcept {
+  if constexpr (sizeof(Raw) == 4) {
+    return FixedPoint<Raw, A + B>::from_raw(quant::saturating_rounding_doubling_high_mul(a.raw, b.raw));
+  } else {
+    return FixedPoint<Raw, A + B>::from_raw(saturating_rounding_doubling_high_mul16(a.raw, b.raw));
+  }
 }
 
 /// x * 2^Exponent, rounding to nearest when shifting right and saturating when shifting left.
-template <int Exponent>
-constexpr std::int32_t saturating_rounding_multiply_by_pot(std::int32_t x) noexcept {
+template <int Exponent, class Raw>
+constexpr Raw saturating_rounding_multiply_by_pot(Raw x) noexcept {
   if constexpr (Exponent == 0) {
     return x;
   } else if constexpr (Exponent > 0) {
-    constexpr std::int32_t threshold = (std::int32_t{1} << (31 - Exponent)) - 1;
-    if (x > threshold) return std::numeric_limits<std::int32_t>::max();
-    if (x < -threshold) return std::numeric_limits<std::int32_t>::min();
-    return static_cast<std::int32_t>(static_cast<std::uint32_t>(x) << Exponent);
+    constexpr int kRawBits = static_cast<int>(8 * sizeof(Raw)) - 1;
+    constexpr std::int32_t threshold = static_cast<std::int32_t>((std::int64_t{1} << (kRawBits - Exponent)) - 1);
+    if (x > threshold) return std::numeric_limits<Raw>::max();
+    if (x < -threshold) return std::numeric_limits<Raw>::min();
+    return static_cast<Raw>(static_cast<std::uint32_t>(x) << Exponent);
   } else {
-    return quant::rounding_divide_by_pot(x, -Exponent);
+    return static_cast<Raw>(quant::rounding_divide_by_pot(x, -Exponent));
   }
 }
 
 /// The same value with Dst integer bits (gemmlowp Rescale).
-template <int Dst, int Src>
-constexpr Fixed<Dst> rescale(Fixed<Src> x) noexcept {
-  return Fixed<Dst>::from_raw(saturating_rounding_multiply_by_pot<Src - Dst>(x.raw));
+template <int Dst, class Raw, int Src>
+constexpr FixedPoint<Raw, Dst> rescale(FixedPoint<Raw, Src> x) noexcept {
+  return FixedPoint<Raw, Dst>::from_raw(saturating_rounding_multiply_by_pot<Src - Dst>(x.raw));
 }
 
 /// (a + b) / 2 rounded to nearest, ties away from zero.
@@ -8169,11 +8216,12 @@ constexpr std::int32_t rounding_half_sum(std::int32_t a, std::int32_t b) noexcep
 }
 
 /// exp(a) for a in [-1/4, 0): a fourth-order Taylor expansion around -1/8.
-constexpr Fixed<0> exp_on_interval_between_negative_one_quarter_and_0_excl(Fixed<0> a) noexcept {
-  using F = Fixed<0>;
-  const F constant_term = F::from_raw(1895147668);    // exp(-1/8)
-  const F constant_1_over_3 = F::from_raw(715827883);  // 1/3
-  const F x = a + F::pot<-3>();
+template <class Raw>
+constexpr FixedPoint<Raw, 0> exp_on_interval_between_negative_one_quarter_and_0_excl(FixedPoint<Raw, 0> a) noexcept {
+  using F = FixedPoint<Raw, 0>;
+  const F constant_term = F::constant(1895147668);    // exp(-1/8)
+  const F constant_1_over_3 = F::constant(715827883);  // 1/3
+  const F x = a + F::template pot<-3>();
   const F x2 = rescale<0>(x * x);
   const F x3 = rescale<0>(x2 * x);
   const F x4 = rescale<0>(x2 * x2);
@@ -8183,11 +8231,11 @@ constexpr Fixed<0> exp_on_interval_between_negative_one_quarter_and_0_excl(Fixed
   return constant_term + rescale<0>(constant_term * (x + poly));
 }
 
-/// exp(a) for a <= 0, as Q0.31.
-template <int I>
-constexpr Fixed<0> exp_on_negative_values(Fixed<I> a) noexcept {
-  using InputF = Fixed<I>;
-  using ResultF = Fixed<0>;
+/// exp(a) for a <= 0, with no integer bits.
+template <class Raw, int I>
+constexpr FixedPoint<Raw, 0> exp_on_negative_values(FixedPoint<Raw, I> a) noexcept {
+  using InputF = FixedPoint<Raw, I>;
+  using ResultF = FixedPoint<Raw, 0>;
   constexpr int kFractionalBits = InputF::kFractionalBits;
   const InputF one_quarter = InputF::template pot<-2>();
   const InputF mask = one_quarter - InputF::from_raw(1);
@@ -8197,7 +8245,7 @@ constexpr Fixed<0> exp_on_negative_values(Fixed<I> a) noexcept {
   // Barrel shifter: multiply by exp(-2^k) for each set bit k of the remainder.
   auto step = [&](int exponent, std::int32_t multiplier) {
     if (I > exponent && (remainder & (std::int32_t{1} << (kFractionalBits + exponent))) != 0)
-      result = result * ResultF::from_raw(multiplier);
+      result = result * ResultF::constant(multiplier);
   };
   step(-2, 1672461947);  // exp(-1/4)
   step(-1, 1302514674);  // exp(-1/2)
@@ -8207,19 +8255,20 @@ constexpr Fixed<0> exp_on_negative_values(Fixed<I> a) noexcept {
   step(3, 720401);       // exp(-8)
   step(4, 242);          // exp(-16)
   if constexpr (I > 5) {
-    const std::int32_t clamp = -(std::int32_t{1} << (36 - I));  // -32
-    if (a.raw < clamp) result = ResultF::zero();
+    const InputF clamp = InputF::constant(-(std::int32_t{1} << (36 - I)));  // -32
+    if (a.raw < clamp.raw) result = ResultF::zero();
   }
   if (a.raw == 0) result = ResultF::one();
   return result;
 }
 
 /// Newton-Raphson reciprocal shared by the two functions below: returns x ~ 1 / (half of (1 + a))
-/// as Q2.29.
-constexpr Fixed<2> reciprocal_of_half_denominator(Fixed<0> half_denominator) noexcept {
-  using F2 = Fixed<2>;
-  const F2 constant_48_over_17 = F2::from_raw(1515870810);
-  const F2 constant_neg_32_over_17 = F2::from_raw(-1010580540);
+/// with two integer bits.
+template <class Raw>
+constexpr FixedPoint<Raw, 2> reciprocal_of_half_denominator(FixedPoint<Raw, 0> half_denominator) noexcept {
+  using F2 = FixedPoint<Raw, 2>;
+  const F2 constant_48_over_17 = F2::constant(1515870810);
+  const F2 constant_neg_32_over_17 = F2::constant(-1010580540);
   F2 x = constant_48_over_17 + half_denominator * constant_neg_32_over_17;
   for (int i = 0; i < 3; ++i) {
     const F2 half_denominator_times_x = half_denominator * x;
@@ -8230,39 +8279,44 @@ constexpr Fixed<2> reciprocal_of_half_denominator(Fixed<0> half_denominator) noe
 }
 
 /// 1 / (1 + a) for a in [0, 1].
-constexpr Fixed<0> one_over_one_plus_x_for_x_in_0_1(Fixed<0> a) noexcept {
-  const Fixed<0> half_denominator = Fixed<0>::from_raw(rounding_half_sum(a.raw, Fixed<0>::one().raw));
-  const Fixed<2> x = reciprocal_of_half_denominator(half_denominator);
+template <class Raw>
+constexpr FixedPoint<Raw, 0> one_over_one_plus_x_for_x_in_0_1(FixedPoint<Raw, 0> a) noexcept {
+  using F = FixedPoint<Raw, 0>;
+  const F half_denominator = F::from_raw(rounding_half_sum(a.raw, F::one().raw));
+  const FixedPoint<Raw, 2> x = reciprocal_of_half_denominator(half_denominator);
   // ExactMulByPot<-1>: the same raw bits read with one integer bit fewer.
-  return rescale<0>(Fixed<1>::from_raw(x.raw));
+  return rescale<0>(FixedPoint<Raw, 1>::from_raw(x.raw));
 }
 
 /// (1 - a) / (1 + a) for a in [0, 1].
-constexpr Fixed<0> one_minus_x_over_one_plus_x_for_x_in_0_1(Fixed<0> a) noexcept {
-  const Fixed<0> half_denominator = Fixed<0>::from_raw(rounding_half_sum(a.raw, Fixed<0>::one().raw));
-  const Fixed<2> x = reciprocal_of_half_denominator(half_denominator);
-  return rescale<0>(x - Fixed<2>::one());
+template <class Raw>
+constexpr FixedPoint<Raw, 0> one_minus_x_over_one_plus_x_for_x_in_0_1(FixedPoint<Raw, 0> a) noexcept {
+  using F = FixedPoint<Raw, 0>;
+  const F half_denominator = F::from_raw(rounding_half_sum(a.raw, F::one().raw));
+  const FixedPoint<Raw, 2> x = reciprocal_of_half_denominator(half_denominator);
+  return rescale<0>(x - FixedPoint<Raw, 2>::one());
 }
 
-/// 1 / (1 + exp(-a)) as Q0.31.
-template <int I>
-constexpr Fixed<0> logistic(Fixed<I> a) noexcept {
-  using ResultF = Fixed<0>;
-  if (a.raw == 0) return ResultF::from_raw(std::int32_t{1} << 30);  // 0.5
+/// 1 / (1 + exp(-a)), with no integer bits.
+template <class Raw, int I>
+constexpr FixedPoint<Raw, 0> logistic(FixedPoint<Raw, I> a) noexcept {
+  using ResultF = FixedPoint<Raw, 0>;
+  if (a.raw == 0) return ResultF::constant(std::int32_t{1} << 30);  // 0.5
   const bool positive = a.raw > 0;
-  const Fixed<I> abs_input = positive ? a : -a;
+  const FixedPoint<Raw, I> abs_input = positive ? a : -a;
   const ResultF result_if_positive = one_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(-abs_input));
   return positive ? result_if_positive : ResultF::one() - result_if_positive;
 }
 
-/// tanh(a) as Q0.31.
-template <int I>
-constexpr Fixed<0> tanh(Fixed<I> a) noexcept {
-  if (a.raw == 0) return Fixed<0>::zero();
+/// tanh(a), with no integer bits.
+template <class Raw, int I>
+constexpr FixedPoint<Raw, 0> tanh(FixedPoint<Raw, I> a) noexcept {
+  if (a.raw == 0) return FixedPoint<Raw, 0>::zero();
   const bool negative = a.raw < 0;
-  const Fixed<I> n = negative ? a : -a;
+  const FixedPoint<Raw, I> n = negative ? a : -a;
   // ExactMulByPot<1>: 2n, the same raw bits read with one integer bit more.
-  const Fixed<0> t = one_minus_x_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(Fixed<I + 1>::from_raw(n.raw)));
+  const FixedPoint<Raw, 0> t =
+      one_minus_x_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(FixedPoint<Raw, I + 1>::from_raw(n.raw)));
   return negative ? -t : t;
 }
 
@@ -8334,30 +8388,7 @@ inline std::int32_t input_radius(int integer_bits, int left_shift) noexcept {
   return static_cast<std::int32_t>(std::floor(max_input_rescaled));
 }
 
-// ---- int16 helpers (quantized HARD_SWISH) ---------------------------------------------------
-
-/// (a * b * 2) >> 16 rounded to nearest, saturating the single overflow case.
-constexpr std::int16_t saturating_rounding_doubling_high_mul16(std::int16_t a, std::int16_t b) noexcept {
-  if (a == b && a == std::numeric_limits<std::int16_t>::min()) return std::numeric_limits<std::int16_t>::max();
-  const std::int32_t ab = std::int32_t{a} * std::int32_t{b};
-  const std::int32_t nudge = ab >= 0 ? (1 << 14) : (1 - (1 << 14));
-  return static_cast<std::int16_t>((ab + nudge) / (1 << 15));
-}
-
-/// (a * b * 2) >> 16 rounded toward zero, saturating the single overflow case (ARM SQDMULH).
-constexpr std::int16_t saturating_doubling_high_mul16(std::int16_t a, std::int16_t b) noexcept {
-  if (a == b && a == std::numeric_limits<std::int16_t>::min()) return std::numeric_limits<std::int16_t>::max();
-  const std::int32_t ab = std::int32_t{a} * std::int32_t{b};
-  return static_cast<std::int16_t>(ab / (1 << 15));
-}
-
-/// value * 2^amount clamped to the int16 range.
-constexpr std::int16_t saturating_left_shift16(std::int16_t value, int amount) noexcept {
-  const std::int64_t r = std::int64_t{value} * (std::int64_t{1} << amount);
-  if (r > std::numeric_limits<std::int16_t>::max()) return std::numeric_limits<std::int16_t>::max();
-  if (r < std::numeric_limits<std::int16_t>::min()) return std::numeric_limits<std::int16_t>::min();
-  return static_cast<std::int16_t>(r);
-}
+// ---- quantized HARD_SWISH --------------------------------------------------------------------
 
 /// A Q31 multiplier rounded to Q15 (reference DownScaleInt32ToInt16Multiplier).
 constexpr std::int16_t downscale_multiplier_to_int16(std::int32_t m) noexcept {
@@ -11949,6 +11980,27 @@ inline bool make_exp_table(float beta, float scale, QuantExpTable& t) noexcept {
   return true;
 }
 
+/// One row of kernel_quant_table, element by element: the n values at x[k * stride] (k < n) whose
+/// largest is max, their outputs at y[k * stride].
+template <class E>
+void quant_row(const QuantExpTable& table, const E* x, E* y, std::size_t n, std::size_t stride,
+               std::int32_t max) noexcept {
+  constexpr bool is_signed = std::is_signed_v<E>;
+  constexpr std::int32_t q_min = std::numeric_limits<E>::min(), q_max = std::numeric_limits<E>::max();
+  std::int32_t sum = 0;
+  for (std::size_t a = 0; a < n; ++a) sum = fixed::wrap_add(sum, table.sum[max - x[a * stride]]);
+  const SumReciprocal rec = reciprocal_of_sum(sum);
+  for (std::size_t a = 0; a < n; ++a) {
+    const std::int32_t e = table.exp[max - x[a * stride]];
+    std::int32_t r = q_min;
+    if (e >= 0) {
+      r = divide_by_pot_nonnegative((rec.scale * fixed::Fixed<0>::from_raw(e)).raw, rec.shift) - (is_signed ? 128 : 0);
+      r = std::clamp(r, q_min, q_max);
+    }
+    y[a * stride] = static_cast<E>(r);
+  }
+}
+
 /// One contiguous row (inner == 1) of kernel_quant_table through a per-row output table: for an
 /// 8-bit input the output depends only on k = max - x, so out8[k] is computed once for each k
 /// the row can hold (0 .. max - min), the rescale by the sum's reciprocal
@@ -11986,8 +12038,7 @@ struct QuantTableParams {
 template <OperandType T>
 Status kernel_quant_table(const NodeIO& io) {
   using E = element_t<T>;
-  constexpr bool is_signed = std::is_signed_v<E>;
-  constexpr std::int32_t q_min = std::numeric_limits<E>::min(), q_max = std::numeric_limits<E>::max();
+  constexpr std::int32_t q_min = std::numeric_limits<E>::min();
   const auto in = io.in<T>(0);
   const auto out = io.out<T>(0);
   if (in.size() == 0) return {};
@@ -12008,19 +12059,7 @@ Status kernel_quant_table(const NodeIO& io) {
         quant_row_lut(table, *tables.binary, row, y + o * s.axis, s.axis, max, min);
         continue;
       }
-      // Fall through to the per-element form for this row.
-      std::int32_t sum = 0;
-      for (std::size_t a = 0; a < s.axis; ++a) sum = fixed::wrap_add(sum, table.sum[max - row[a]]);
-      const SumReciprocal rec = reciprocal_of_sum(sum);
-      for (std::size_t a = 0; a < s.axis; ++a) {
-        const std::int32_t e = table.exp[max - row[a]];
-        std::int32_t r = q_min;
-        if (e >= 0) {
-          r = divide_by_pot_nonnegative((rec.scale * fixed::Fixed<0>::from_raw(e)).raw, rec.shift) - (is_signed ? 128 : 0);
-          r = std::clamp(r, q_min, q_max);
-        }
-        y[o * s.axis + a] = static_cast<E>(r);
-      }
+      quant_row(table, row, y + o * s.axis, s.axis, 1, max);  // the per-element form
     }
     return {};
   }
@@ -12029,18 +12068,7 @@ Status kernel_quant_table(const NodeIO& io) {
       const std::size_t base = o * s.axis * s.inner + i;
       std::int32_t max = q_min < 0 ? q_min : 0;
       for (std::size_t a = 0; a < s.axis; ++a) max = std::max<std::int32_t>(max, x[base + a * s.inner]);
-      std::int32_t sum = 0;
-      for (std::size_t a = 0; a < s.axis; ++a) sum = fixed::wrap_add(sum, table.sum[max - x[base + a * s.inner]]);
-      const SumReciprocal rec = reciprocal_of_sum(sum);
-      for (std::size_t a = 0; a < s.axis; ++a) {
-        const std::int32_t e = table.exp[max - x[base + a * s.inner]];
-        std::int32_t r = q_min;
-        if (e >= 0) {
-          r = divide_by_pot_nonnegative((rec.scale * fixed::Fixed<0>::from_raw(e)).raw, rec.shift) - (is_signed ? 128 : 0);
-          r = std::clamp(r, q_min, q_max);
-        }
-        y[base + a * s.inner] = static_cast<E>(r);
-      }
+      quant_row(table, x + base, y + base, s.axis, s.inner, max);
     }
   }
   return {};
@@ -19151,14 +19179,10 @@ static_assert(kernels_cover_row<OperationType::QUANTIZE>());
 
 // ---- begin nnhal/kernels/common/quantized_lstm.hpp ----
 /// \file
-/// Shared maths of the quantized LSTM cells (QUANTIZED_16BIT_LSTM, QUANTIZED_LSTM): gemmlowp's
-/// fixed-point logistic and tanh on int16 (FixedPoint<int16_t, I>, the reference's 16-bit gate
-/// activations), the reference's CheckedLog2, and small saturation helpers.
-///
-/// The int16 functions follow gemmlowp's generic templates step for step with a 16-bit raw type:
-/// int32 constants are rounded to 16 bits by a rounding right shift of 16
-/// (RescaleConstantInitializer), additions wrap, the doubling high multiply and the saturating
-/// power-of-two multiply work on 16 bits. The int32 twins are in kernels/common/fixed_point.hpp.
+/// Shared maths of the quantized LSTM cells (QUANTIZED_16BIT_LSTM, QUANTIZED_LSTM): the 16-bit
+/// fixed-point numbers of the reference's gate activations (fixed16::F, gemmlowp's
+/// FixedPoint<int16_t, I>, with the logistic and tanh of kernels/common/fixed_point.hpp), the
+/// reference's CheckedLog2, and small saturation helpers.
 
 
 
@@ -19166,153 +19190,11 @@ namespace nnhal::fixed16 {
 
 /// A 16-bit fixed-point number with `IntegerBits` integer bits (gemmlowp FixedPoint<int16_t, I>).
 template <int IntegerBits>
-struct F {
-  static_assert(IntegerBits >= 0 && IntegerBits <= 15);
-  static constexpr int kFractionalBits = 15 - IntegerBits;
-  std::int16_t raw = 0;
+using F = fixed::FixedPoint<std::int16_t, IntegerBits>;
 
-  static constexpr F from_raw(std::int32_t r) noexcept { return F{static_cast<std::int16_t>(r)}; }
-  static constexpr F zero() noexcept { return F{0}; }
-  static constexpr F one() noexcept {
-    return from_raw(IntegerBits == 0 ? std::numeric_limits<std::int16_t>::max() : (1 << kFractionalBits));
-  }
-  template <int Exponent>
-  static constexpr F pot() noexcept {
-    static_assert(kFractionalBits + Exponent >= 0 && kFractionalBits + Exponent < 15);
-    return from_raw(1 << (kFractionalBits + Exponent));
-  }
-  /// An int32 gemmlowp constant rounded to 16 bits (gemmlowp RescaleConstantInitializer).
-  static constexpr F constant(std::int32_t v32) noexcept { return from_raw(quant::rounding_divide_by_pot(v32, 16)); }
-};
-
-/// Wrapping 16-bit addition and subtraction (gemmlowp Add / Sub / Neg on int16_t).
-template <int I>
-constexpr F<I> operator+(F<I> a, F<I> b) noexcept {
-  return F<I>::from_raw(static_cast<std::int16_t>(static_cast<std::uint16_t>(a.raw + b.raw)));
-}
-template <int I>
-constexpr F<I> operator-(F<I> a, F<I> b) noexcept {
-  return F<I>::from_raw(static_cast<std::int16_t>(static_cast<std::uint16_t>(a.raw - b.raw)));
-}
-template <int I>
-constexpr F<I> operator-(F<I> a) noexcept {
-  return F<I>::from_raw(static_cast<std::int16_t>(static_cast<std::uint16_t>(-a.raw)));
-}
-template <int A, int B>
-constexpr F<A + B> operator*(F<A> a, F<B> b) noexcept {
-  return F<A + B>::from_raw(fixed::saturating_rounding_doubling_high_mul16(a.raw, b.raw));
-}
-
-/// x * 2^Exponent on 16 bits: rounding to nearest when shifting right, saturating when left.
-template <int Exponent>
-constexpr std::int16_t multiply_by_pot(std::int16_t x) noexcept {
-  if constexpr (Exponent == 0) {
-    return x;
-  } else if constexpr (Exponent > 0) {
-    constexpr std::int32_t threshold = (1 << (15 - Exponent)) - 1;
-    if (x > threshold) return std::numeric_limits<std::int16_t>::max();
-    if (x < -threshold) return std::numeric_limits<std::int16_t>::min();
-    return static_cast<std::int16_t>(x * (1 << Exponent));
-  } else {
-    return static_cast<std::int16_t>(quant::rounding_divide_by_pot(x, -Exponent));
-  }
-}
-
-template <int Dst, int Src>
-constexpr F<Dst> rescale(F<Src> x) noexcept {
-  return F<Dst>::from_raw(multiply_by_pot<Src - Dst>(x.raw));
-}
-
-/// exp(a) for a in [-1/4, 0).
-constexpr F<0> exp_on_interval_between_negative_one_quarter_and_0_excl(F<0> a) noexcept {
-  using T = F<0>;
-  const T constant_term = T::constant(1895147668);
-  const T constant_1_over_3 = T::constant(715827883);
-  const T x = a + T::pot<-3>();
-  const T x2 = rescale<0>(x * x);
-  const T x3 = rescale<0>(x2 * x);
-  const T x4 = rescale<0>(x2 * x2);
-  const T x4_over_4 = T::from_raw(multiply_by_pot<-2>(x4.raw));
-  const T poly = T::from_raw(multiply_by_pot<-1>((rescale<0>((x4_over_4 + x3) * constant_1_over_3) + x2).raw));
-  return constant_term + rescale<0>(constant_term * (x + poly));
-}
-
-/// exp(a) for a <= 0.
-template <int I>
-constexpr F<0> exp_on_negative_values(F<I> a) noexcept {
-  using In = F<I>;
-  using Out = F<0>;
-  constexpr int kFractionalBits = In::kFractionalBits;
-  const In one_quarter = In::template pot<-2>();
-  const In mask = one_quarter - In::from_raw(1);
-  const In a_mod_quarter_minus_one_quarter = In::from_raw(a.raw & mask.raw) - one_quarter;
-  Out result = exp_on_interval_between_negative_one_quarter_and_0_excl(rescale<0>(a_mod_quarter_minus_one_quarter));
-  const std::int16_t remainder = (a_mod_quarter_minus_one_quarter - a).raw;
-  auto step = [&](int exponent, std::int32_t multiplier) {
-    if (I > exponent && (remainder & (1 << (kFractionalBits + exponent))) != 0)
-      result = result * Out::constant(multiplier);
-  };
-  step(-2, 1672461947);  // exp(-1/4)
-  step(-1, 1302514674);  // exp(-1/2)
-  step(0, 790015084);    // exp(-1)
-  step(1, 290630308);    // exp(-2)
-  step(2, 39332535);     // exp(-4)
-  step(3, 720401);       // exp(-8)
-  step(4, 242);          // exp(-16)
-  if constexpr (I > 5) {
-    const In clamp = In::constant(-(1 << (36 - I)));  // -32
-    if (a.raw < clamp.raw) result = Out::zero();
-  }
-  if (a.raw == 0) result = Out::one();
-  return result;
-}
-
-/// The Newton-Raphson reciprocal of one_over / one_minus_x_over (x ~ 1 / half_denominator, Q2).
-constexpr F<2> reciprocal_of_half_denominator(F<0> half_denominator) noexcept {
-  using F2 = F<2>;
-  F2 x = F2::constant(1515870810) + half_denominator * F2::constant(-1010580540);
-  for (int i = 0; i < 3; ++i) {
-    const F2 one_minus = F2::one() - half_denominator * x;
-    x = x + rescale<2>(x * one_minus);
-  }
-  return x;
-}
-
-constexpr F<0> half_denominator_of(F<0> a) noexcept {
-  return F<0>::from_raw(fixed::rounding_half_sum(a.raw, F<0>::one().raw));
-}
-
-/// 1 / (1 + a) for a in [0, 1].
-constexpr F<0> one_over_one_plus_x_for_x_in_0_1(F<0> a) noexcept {
-  const F<2> x = reciprocal_of_half_denominator(half_denominator_of(a));
-  return rescale<0>(F<1>::from_raw(x.raw));  // ExactMulByPot<-1>
-}
-
-/// (1 - a) / (1 + a) for a in [0, 1].
-constexpr F<0> one_minus_x_over_one_plus_x_for_x_in_0_1(F<0> a) noexcept {
-  const F<2> x = reciprocal_of_half_denominator(half_denominator_of(a));
-  return rescale<0>(x - F<2>::one());
-}
-
-/// 1 / (1 + exp(-a)) as Q0.15.
-template <int I>
-constexpr F<0> logistic(F<I> a) noexcept {
-  if (a.raw == 0) return F<0>::constant(1 << 30);  // 0.5
-  const bool positive = a.raw > 0;
-  const F<I> abs_input = positive ? a : -a;
-  const F<0> if_positive = one_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(-abs_input));
-  return positive ? if_positive : F<0>::one() - if_positive;
-}
-
-/// tanh(a) as Q0.15.
-template <int I>
-constexpr F<0> tanh(F<I> a) noexcept {
-  if (a.raw == 0) return F<0>::zero();
-  const bool negative = a.raw < 0;
-  const F<I> n = negative ? a : -a;
-  const F<0> t = one_minus_x_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(F<I + 1>::from_raw(n.raw)));
-  return negative ? -t : t;
-}
+using fixed::logistic;
+using fixed::rescale;
+using fixed::tanh;
 
 /// tanh of a raw int16 with `integer_bits` integer bits (0..6, the range QUANTIZED_LSTM's cell
 /// state scales allow; callers check it).
@@ -28285,11 +28167,15 @@ Expected<std::vector<bool>> supported_operations(const Model& model, const Valid
 }
 
 /// Validates `model` as validate_model does, with the extensions kernel set `Set` registers
-/// (UseExtension entries) valid in it.
+/// (UseExtension entries) valid in it, against the set's rows: every row, or with SetRowsOnly
+/// the set's own, so that a program whose set says SetRowsOnly compiles no other operation's
+/// validation; an operation outside such a set is then refused as preparation refuses it
+/// (GENERAL_FAILURE, "not in this program's kernel set").
 template <class Set>
 Expected<HalVersion> validate_model(const Model& model, ValidationOptions options = {}) {
-  if (options.extensions.empty()) options.extensions = kernel_table<Set>().extensions;
-  return validate_model(model, options);
+  const KernelTable& table = kernel_table<Set>();
+  if (options.extensions.empty()) options.extensions = table.extensions;
+  return detail::validate_model_rows(model, options, *table.rows);
 }
 
 template <class Set>
