@@ -61,6 +61,28 @@ HWY_INLINE void KeepInRegister(V& v) {
 #endif
 }
 
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+/// The 8-bit kernels' output stage as one 64-bit rounding on AVX-512 (depthwise_q8-inl.h and
+/// quant8_binary-inl.h derive the constants; the result is the reference's
+/// SaturatingRoundingDoublingHighMul then RoundingDivideByPOT, + the output offset, bit for
+/// bit): per 64-bit half, t = p + add - neg where p < limit, with p = x * m of the even int32
+/// lanes (m_even) and of the odd ones shifted down (m_odd), then t >> sh arithmetically. The
+/// even halves' shift leaves their result in the low 32 bits, the odd halves' in the high ones,
+/// so one blend joins them.
+HWY_INLINE __m512i Rescale64(__m512i x, __m512i m_even, __m512i m_odd, __m512i add_even, __m512i add_odd,
+                             __m512i sh_even, __m512i sh_odd, __m512i limit, __m512i neg) {
+  const __m512i pe = _mm512_mul_epi32(x, m_even);
+  const __m512i po = _mm512_mul_epi32(_mm512_srli_epi64(x, 32), m_odd);
+  __m512i te = _mm512_add_epi64(pe, add_even);
+  __m512i to = _mm512_add_epi64(po, add_odd);
+  te = _mm512_mask_sub_epi64(te, _mm512_cmplt_epi64_mask(pe, limit), te, neg);
+  to = _mm512_mask_sub_epi64(to, _mm512_cmplt_epi64_mask(po, limit), to, neg);
+  te = _mm512_srav_epi64(te, sh_even);
+  to = _mm512_srav_epi64(to, sh_odd);
+  return _mm512_mask_blend_epi32(0xAAAA, te, to);
+}
+#endif
+
 /// Float lanes of one vector of this target (1 for SCALAR; a run-time value on SVE and RVV).
 inline std::size_t LanesF32() {
   return hwy::HWY_NAMESPACE::Lanes(hwy::HWY_NAMESPACE::ScalableTag<float>());

@@ -680,19 +680,6 @@ HWY_INLINE FastBlock fast_block_at(const simd::DepthwiseQ8Args& a, std::size_t c
   return fb;
 }
 
-/// The rescaled sums of one vector, output offset included (not clamped).
-HWY_INLINE __m512i fast_rescale(__m512i acc, __m512i m, __m512i m_odd, __m512i add_even, __m512i add_odd,
-                                __m512i sh_even, __m512i sh_odd, __m512i limit, __m512i neg) {
-  const __m512i pe = _mm512_mul_epi32(acc, m);
-  const __m512i po = _mm512_mul_epi32(_mm512_srli_epi64(acc, 32), m_odd);
-  __m512i te = _mm512_add_epi64(pe, add_even);
-  __m512i to = _mm512_add_epi64(po, add_odd);
-  te = _mm512_mask_sub_epi64(te, _mm512_cmplt_epi64_mask(pe, limit), te, neg);
-  to = _mm512_mask_sub_epi64(to, _mm512_cmplt_epi64_mask(po, limit), to, neg);
-  te = _mm512_srav_epi64(te, sh_even);
-  to = _mm512_srav_epi64(to, sh_odd);
-  return _mm512_mask_blend_epi32(0xAAAA, te, to);
-}
 
 /// Narrows four rescaled vectors to E, clamps them to [lo, hi] when Clamp and stores vector k
 /// at p + k * step.
@@ -767,7 +754,7 @@ HWY_NOINLINE void row3x3_fast(const simd::DepthwiseQ8Args& a, const FastBlock* b
       __m512i r[U];
 #pragma GCC unroll 8
       for (std::size_t u = 0; u < U; ++u)
-        r[u] = fast_rescale(acc[u], m, m_odd, add_even, add_odd, sh_even, sh_odd, limit, neg);
+        r[u] = Rescale64(acc[u], m, m_odd, add_even, add_odd, sh_even, sh_odd, limit, neg);  // (simd/base-inl.h)
       E* o = orow + x * C + c;
       fast_store4<E, Clamp>(r[0], r[1], r[2], r[3], lo, hi, order, o, C);
       fast_store4<E, Clamp>(r[4], r[5], r[6], r[7], lo, hi, order, o + 4 * C, C);
@@ -861,7 +848,7 @@ HWY_NOINLINE void row3x3_ring(const simd::DepthwiseQ8Args& a, const FastBlock& f
     __m512i r[U];
 #pragma GCC unroll 8
     for (std::size_t u = 0; u < U; ++u)
-      r[u] = fast_rescale(acc[u], m, m_odd, add_even, add_odd, sh_even, sh_odd, limit, neg);
+      r[u] = Rescale64(acc[u], m, m_odd, add_even, add_odd, sh_even, sh_odd, limit, neg);  // (simd/base-inl.h)
     E* o = orow + x * C;
 #pragma GCC unroll 2
     for (std::size_t u = 0; u < U; u += 4)
@@ -900,7 +887,7 @@ inline constexpr std::size_t kRingBytes = 32768;
 
 /// Whether run_ring takes the run: 3x3, dilation 1, equal strides 1 or 2, an input zero point
 /// in E's range, whole 16-channel blocks, at least 4 outputs a row, a ring that fits
-/// kRingBytes, and rescales fast_rescale handles.
+/// kRingBytes, and rescales row3x3_fast handles (fast_rescale_ok).
 template <class E>
 HWY_INLINE bool ring_ok(const simd::DepthwiseQ8Args& a) {
   if (!(a.filter_h == 3 && a.filter_w == 3 && a.dilation_h == 1 && a.dilation_w == 1 && a.stride_h == a.stride_w &&

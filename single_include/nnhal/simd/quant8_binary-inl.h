@@ -261,18 +261,9 @@ struct Out512 {
     return true;
   }
 
-  /// r + offset per int32 lane (not clamped).
-  HWY_INLINE __m512i rescale(__m512i x) const {
-    const __m512i pe = _mm512_mul_epi32(x, m);
-    const __m512i po = _mm512_mul_epi32(_mm512_srli_epi64(x, 32), m);
-    __m512i te = _mm512_add_epi64(pe, add);
-    __m512i to = _mm512_add_epi64(po, add);
-    te = _mm512_mask_sub_epi64(te, _mm512_cmplt_epi64_mask(pe, limit), te, neg);
-    to = _mm512_mask_sub_epi64(to, _mm512_cmplt_epi64_mask(po, limit), to, neg);
-    te = _mm512_srav_epi64(te, sh_even);
-    to = _mm512_srav_epi64(to, sh_odd);
-    return _mm512_mask_blend_epi32(0xAAAA, te, to);
-  }
+  /// r + offset per int32 lane (not clamped): Rescale64 (simd/base-inl.h), one multiplier and
+  /// one constant for every lane.
+  HWY_INLINE __m512i rescale(__m512i x) const { return Rescale64(x, m, m, add, add, sh_even, sh_odd, limit, neg); }
 
   /// Rescales x[0..3] (elements 0..63 in order), narrows, clamps and stores 64 E at p.
   template <class E>
