@@ -62,6 +62,16 @@ HWY_INLINE void KeepInRegister(V& v) {
 }
 
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+/// acc + lo(a) * lo(b) + hi(a) * hi(b) per int32 lane (signed 16-bit words): one vpdpwssd with
+/// AVX512-VNNI, vpmaddwd and an add without.
+HWY_INLINE __m512i Dpwssd(__m512i acc, __m512i a, __m512i b) {
+#if defined(__AVX512VNNI__)
+  return _mm512_dpwssd_epi32(acc, a, b);
+#else
+  return _mm512_add_epi32(acc, _mm512_madd_epi16(a, b));
+#endif
+}
+
 /// The 8-bit kernels' output stage as one 64-bit rounding on AVX-512 (depthwise_q8-inl.h and
 /// quant8_binary-inl.h derive the constants; the result is the reference's
 /// SaturatingRoundingDoublingHighMul then RoundingDivideByPOT, + the output offset, bit for

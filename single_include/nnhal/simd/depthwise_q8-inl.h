@@ -399,15 +399,6 @@ HWY_INLINE void finish64_store(__m512i acc, const Requant64& q, E* p) {
   }
 }
 
-/// acc + the two int16 products of each int32 lane.
-HWY_INLINE __m512i dot_pairs(__m512i acc, __m512i x, __m512i w) {
-#if defined(__AVX512VNNI__)
-  return _mm512_dpwssd_epi32(acc, x, w);
-#else
-  return _mm512_add_epi32(acc, _mm512_madd_epi16(x, w));
-#endif
-}
-
 /// int32 lanes of (lo's low 16 bits, hi's low 16 bits).
 HWY_INLINE __m512i pair16(__m512i lo, __m512i hi) {
   return _mm512_mask_blend_epi16(0xAAAAAAAAu, lo, _mm512_slli_epi32(hi, 16));
@@ -525,7 +516,7 @@ HWY_NOINLINE std::size_t row3x3_pairs(const simd::DepthwiseQ8Args& a, const Pair
         for (std::size_t kx = 0; kx < 3; ++kx) {
           if (j >= kx && (j - kx) % S == 0 && (j - kx) / S < U) {
             const __m512i wk = kx == 0 ? wq0 : (kx == 1 ? wq1 : wq2);
-            acc[(j - kx) / S] = dot_pairs(acc[(j - kx) / S], qv, wk);
+            acc[(j - kx) / S] = Dpwssd(acc[(j - kx) / S], qv, wk);
           }
         }
         if (j >= 1) {
@@ -537,8 +528,8 @@ HWY_NOINLINE std::size_t row3x3_pairs(const simd::DepthwiseQ8Args& a, const Pair
 #else
           const __m512i rv = pair16(prev2, x2);
 #endif
-          if (i % S == 0 && i / S < U) acc[i / S] = dot_pairs(acc[i / S], rv, wr0);
-          if (i >= 1 && (i - 1) % S == 0 && (i - 1) / S < U) acc[(i - 1) / S] = dot_pairs(acc[(i - 1) / S], rv, wr1);
+          if (i % S == 0 && i / S < U) acc[i / S] = Dpwssd(acc[i / S], rv, wr0);
+          if (i >= 1 && (i - 1) % S == 0 && (i - 1) / S < U) acc[(i - 1) / S] = Dpwssd(acc[(i - 1) / S], rv, wr1);
         }
 #if HWY_TARGET != HWY_AVX3_DL
         prev2 = x2;
@@ -739,7 +730,7 @@ HWY_NOINLINE void row3x3_fast(const simd::DepthwiseQ8Args& a, const FastBlock* b
         for (std::size_t kx = 0; kx < 3; ++kx) {
           if (j >= kx && (j - kx) % S == 0 && (j - kx) / S < U) {
             const __m512i wk = kx == 0 ? wq0 : (kx == 1 ? wq1 : wq2);
-            acc[(j - kx) / S] = dot_pairs(acc[(j - kx) / S], qv, wk);
+            acc[(j - kx) / S] = Dpwssd(acc[(j - kx) / S], qv, wk);
           }
         }
         if (j >= 1) {
@@ -747,8 +738,8 @@ HWY_NOINLINE void row3x3_fast(const simd::DepthwiseQ8Args& a, const FastBlock* b
           // (w20, w21), output u with i = u S + 1 with (0, w22)
           const std::size_t i = j - 1;
           const __m512i rv = fast_pair(col2 - C, col2, idx);
-          if (i % S == 0 && i / S < U) acc[i / S] = dot_pairs(acc[i / S], rv, wr0);
-          if (i >= 1 && (i - 1) % S == 0 && (i - 1) / S < U) acc[(i - 1) / S] = dot_pairs(acc[(i - 1) / S], rv, wr1);
+          if (i % S == 0 && i / S < U) acc[i / S] = Dpwssd(acc[i / S], rv, wr0);
+          if (i >= 1 && (i - 1) % S == 0 && (i - 1) / S < U) acc[(i - 1) / S] = Dpwssd(acc[(i - 1) / S], rv, wr1);
         }
       }
       __m512i r[U];
@@ -834,15 +825,15 @@ HWY_NOINLINE void row3x3_ring(const simd::DepthwiseQ8Args& a, const FastBlock& f
       for (std::size_t kx = 0; kx < 3; ++kx) {
         if (j >= kx && (j - kx) % S == 0 && (j - kx) / S < U) {
           const __m512i wk = kx == 0 ? wq0 : (kx == 1 ? wq1 : wq2);
-          acc[(j - kx) / S] = dot_pairs(acc[(j - kx) / S], qv, wk);
+          acc[(j - kx) / S] = Dpwssd(acc[(j - kx) / S], qv, wk);
         }
       }
       if (j + 1 < (U - 1) * S + 3) {
         // (bottom row column j, column j + 1): output u with j = u S takes it with
         // (w20, w21), output u with j = u S + 1 with (0, w22)
         const __m512i rv = _mm512_maskz_permutexvar_epi8(kLow, hidx, _mm512_loadu_si512(col + 16 * bottom));
-        if (j % S == 0 && j / S < U) acc[j / S] = dot_pairs(acc[j / S], rv, wr0);
-        if (j >= 1 && (j - 1) % S == 0 && (j - 1) / S < U) acc[(j - 1) / S] = dot_pairs(acc[(j - 1) / S], rv, wr1);
+        if (j % S == 0 && j / S < U) acc[j / S] = Dpwssd(acc[j / S], rv, wr0);
+        if (j >= 1 && (j - 1) % S == 0 && (j - 1) / S < U) acc[(j - 1) / S] = Dpwssd(acc[(j - 1) / S], rv, wr1);
       }
     }
     __m512i r[U];

@@ -333,15 +333,6 @@ struct GeneralMul {
 };
 
 #if HWY_TARGET == HWY_AVX3_DL
-/// acc + lo(a) * lo(b) + hi(a) * hi(b) per int32 lane (16-bit signed words).
-HWY_INLINE __m512i Dpwssd(__m512i acc, __m512i a, __m512i b) {
-#if defined(__AVX512VNNI__)
-  return _mm512_dpwssd_epi32(acc, a, b);
-#else
-  return _mm512_add_epi32(acc, _mm512_madd_epi16(a, b));
-#endif
-}
-
 /// The 64 bytes at p as unsigned values (signed ones + 128).
 template <class E>
 HWY_INLINE __m512i LoadU8(const E* p) {
