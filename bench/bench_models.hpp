@@ -62,7 +62,7 @@ inline void fill_uniform(std::span<float> v, float lo, float hi, std::uint32_t s
 }
 
 /// Product of the dimensions.
-inline std::size_t element_count(const std::vector<std::uint32_t>& dims) {
+inline std::size_t element_count(const nnhal::Vector<std::uint32_t>& dims) {
   std::size_t n = 1;
   for (std::uint32_t d : dims) n *= d;
   return n;
@@ -76,7 +76,7 @@ struct OwnedModel {
 };
 
 /// Appends an operand to main and returns its index.
-inline std::uint32_t add_operand(Model& m, OperandType type, std::vector<std::uint32_t> dims,
+inline std::uint32_t add_operand(Model& m, OperandType type, nnhal::Vector<std::uint32_t> dims,
                                  OperandLifeTime lifetime) {
   Operand op;
   op.type = type;
@@ -112,7 +112,7 @@ inline std::uint32_t add_float32_constant(Model& m, float value) {
 
 /// Appends a CONSTANT_COPY operand of `type` (a 4-byte element type: TENSOR_INT32, INT32, ...)
 /// holding `values`, of shape `dims` (empty for a scalar).
-inline std::uint32_t add_int32_values(Model& m, OperandType type, std::vector<std::uint32_t> dims,
+inline std::uint32_t add_int32_values(Model& m, OperandType type, nnhal::Vector<std::uint32_t> dims,
                                       const std::vector<std::int32_t>& values) {
   const std::uint32_t index = add_operand(m, type, std::move(dims), OperandLifeTime::CONSTANT_COPY);
   while (m.operandValues.size() % 4 != 0) m.operandValues.push_back(0);
@@ -134,15 +134,15 @@ inline std::uint32_t add_bool_constant(Model& m, bool value) {
 }
 
 /// Appends one operation and sets numberOfConsumers of its inputs.
-inline void add_operation(Model& m, OperationType type, std::vector<std::uint32_t> inputs,
-                          std::vector<std::uint32_t> outputs) {
+inline void add_operation(Model& m, OperationType type, nnhal::Vector<std::uint32_t> inputs,
+                          nnhal::Vector<std::uint32_t> outputs) {
   for (std::uint32_t i : inputs) ++m.main.operands[i].numberOfConsumers;
   m.main.operations.push_back(Operation{type, std::move(inputs), std::move(outputs)});
 }
 
 /// output = act(input0 OP input1) on TENSOR_FLOAT32 of the same shape `dims`; both inputs are
 /// model inputs. OP is ADD, SUB, MUL or DIV.
-inline OwnedModel binary_f32_model(OperationType op, const std::vector<std::uint32_t>& dims,
+inline OwnedModel binary_f32_model(OperationType op, const nnhal::Vector<std::uint32_t>& dims,
                                    FusedActivationFunc act = FusedActivationFunc::NONE) {
   OwnedModel om;
   Model& m = om.model;
@@ -165,7 +165,7 @@ struct Quant {
 
 /// output = act(input0 OP input1) of the same shape `dims` and type `type` (ADD, SUB, MUL or
 /// DIV); both inputs are model inputs, with quantization `in` (both) and `out`.
-inline OwnedModel binary_model(OperationType op, OperandType type, const std::vector<std::uint32_t>& dims,
+inline OwnedModel binary_model(OperationType op, OperandType type, const nnhal::Vector<std::uint32_t>& dims,
                                Quant in = {}, Quant out = {},
                                FusedActivationFunc act = FusedActivationFunc::NONE) {
   OwnedModel om;
@@ -188,13 +188,13 @@ inline OwnedModel binary_model(OperationType op, OperandType type, const std::ve
 /// the constant operands `make_constants(model)` returns after it, and one output of shape
 /// `out_dims`; quantized operands all get `q`.
 template <class MakeConstants>
-OwnedModel unary_model(OperationType op, OperandType type, const std::vector<std::uint32_t>& in_dims,
-                       const std::vector<std::uint32_t>& out_dims, MakeConstants&& make_constants,
+OwnedModel unary_model(OperationType op, OperandType type, const nnhal::Vector<std::uint32_t>& in_dims,
+                       const nnhal::Vector<std::uint32_t>& out_dims, MakeConstants&& make_constants,
                        Quant q = {}) {
   OwnedModel om;
   Model& m = om.model;
   const auto x = add_operand(m, type, in_dims, OperandLifeTime::SUBGRAPH_INPUT);
-  std::vector<std::uint32_t> inputs{x};
+  nnhal::Vector<std::uint32_t> inputs{x};
   for (std::uint32_t c : make_constants(m)) inputs.push_back(c);
   const auto y = add_operand(m, type, out_dims, OperandLifeTime::SUBGRAPH_OUTPUT);
   for (std::uint32_t i : {x, y}) {

@@ -39,7 +39,7 @@ nb::Quant input_quant(OperandType t) {
 }
 
 /// Appends a tensor operand with quantization q.
-std::uint32_t tensor(nnhal::Model& m, OperandType type, std::vector<std::uint32_t> dims, OperandLifeTime life,
+std::uint32_t tensor(nnhal::Model& m, OperandType type, nnhal::Vector<std::uint32_t> dims, OperandLifeTime life,
                      nb::Quant q) {
   const auto index = nb::add_operand(m, type, std::move(dims), life);
   m.main.operands[index].scale = q.scale;
@@ -66,7 +66,7 @@ void unary(benchmark::State& state, OperationType op, OperandType in, OperandTyp
   nb::OwnedModel om;
   nnhal::Model& m = om.model;
   const auto x = tensor(m, in, {kRows, kCols}, OperandLifeTime::SUBGRAPH_INPUT, input_quant(in));
-  std::vector<std::uint32_t> inputs{x};
+  nnhal::Vector<std::uint32_t> inputs{x};
   if (op == OperationType::ELU) inputs.push_back(nb::add_float32_constant(m, 1.0f));
   const auto y = tensor(m, out, {kRows, kCols}, OperandLifeTime::SUBGRAPH_OUTPUT, qout);
   nb::add_operation(m, op, inputs, {y});
@@ -99,7 +99,7 @@ void binary(benchmark::State& state, OperationType op, OperandType t, Second sec
   nnhal::Model& m = om.model;
   const nb::Quant q = input_quant(t);
   const auto a = tensor(m, t, {kRows, kCols}, OperandLifeTime::SUBGRAPH_INPUT, q);
-  std::vector<std::uint32_t> b_dims{kRows, kCols};
+  nnhal::Vector<std::uint32_t> b_dims{kRows, kCols};
   if (second == Second::kRow) b_dims = {kCols};
   if (second == Second::kScalar) b_dims = {1};
   const std::int64_t b_count = second == Second::kSame ? kElements : second == Second::kRow ? kCols : 1;

@@ -35,7 +35,7 @@ constexpr std::uint32_t kInput = 512, kCell = 512, kSteps = 100;
 
 double step_flops() { return 2.0 * 4 * kCell * (kInput + kCell) + 13.0 * kCell; }
 
-std::uint32_t add(Subgraph& g, OperandType type, std::vector<std::uint32_t> dims, OperandLifeTime life) {
+std::uint32_t add(Subgraph& g, OperandType type, nnhal::Vector<std::uint32_t> dims, OperandLifeTime life) {
   Operand op;
   op.type = type;
   op.dimensions = std::move(dims);
@@ -57,7 +57,7 @@ std::uint32_t scalar(Model& m, Subgraph& g, OperandType type, T value) {
   return i;
 }
 
-void consume(Subgraph& g, OperationType type, std::vector<std::uint32_t> ins, std::vector<std::uint32_t> outs) {
+void consume(Subgraph& g, OperationType type, nnhal::Vector<std::uint32_t> ins, nnhal::Vector<std::uint32_t> outs) {
   for (std::uint32_t i : ins) ++g.operands[i].numberOfConsumers;
   g.operations.push_back({type, std::move(ins), std::move(outs)});
 }
@@ -74,9 +74,9 @@ struct CellPool {
 
 /// Appends inputs 1..17 of an LSTM cell to `ins` (constants referring to pool 0, optional ones
 /// omitted).
-void cell_inputs(Subgraph& g, std::vector<std::uint32_t>& ins) {
+void cell_inputs(Subgraph& g, nnhal::Vector<std::uint32_t>& ins) {
   const CellPool p;
-  auto constant = [&](int k, std::vector<std::uint32_t> dims) {
+  auto constant = [&](int k, nnhal::Vector<std::uint32_t> dims) {
     const std::uint32_t i = add(g, F32, dims, OperandLifeTime::CONSTANT_REFERENCE);
     std::size_t n = 1;
     for (std::uint32_t d : dims) n *= d;
@@ -106,13 +106,13 @@ nb::OwnedModel step_model() {
   Model& m = om.model;
   Subgraph& g = m.main;
   const std::uint32_t x = add(g, F32, {1, kInput}, OperandLifeTime::SUBGRAPH_INPUT);
-  std::vector<std::uint32_t> ins{x};
+  nnhal::Vector<std::uint32_t> ins{x};
   cell_inputs(g, ins);
   const std::uint32_t h = add(g, F32, {1, kCell}, OperandLifeTime::SUBGRAPH_INPUT);
   const std::uint32_t c = add(g, F32, {1, kCell}, OperandLifeTime::SUBGRAPH_INPUT);
   ins.insert(ins.end(), {h, c, scalar(m, g, OperandType::INT32, std::int32_t{4}), scalar(m, g, OperandType::FLOAT32, 0.0f),
                          scalar(m, g, OperandType::FLOAT32, 0.0f)});
-  std::vector<std::uint32_t> outs;
+  nnhal::Vector<std::uint32_t> outs;
   for (std::uint32_t n : {4 * kCell, kCell, kCell, kCell})
     outs.push_back(add(g, F32, {1, n}, OperandLifeTime::SUBGRAPH_OUTPUT));
   consume(g, OperationType::LSTM, ins, outs);
@@ -127,7 +127,7 @@ nb::OwnedModel sequence_model() {
   Model& m = om.model;
   Subgraph& g = m.main;
   const std::uint32_t x = add(g, F32, {kSteps, 1, kInput}, OperandLifeTime::SUBGRAPH_INPUT);
-  std::vector<std::uint32_t> ins{x};
+  nnhal::Vector<std::uint32_t> ins{x};
   cell_inputs(g, ins);
   const std::uint32_t h = add(g, F32, {1, kCell}, OperandLifeTime::SUBGRAPH_INPUT);
   const std::uint32_t c = add(g, F32, {1, kCell}, OperandLifeTime::SUBGRAPH_INPUT);
@@ -149,7 +149,7 @@ nb::OwnedModel while_model() {
   m.referenced.resize(2);
   constexpr auto I32 = OperandType::TENSOR_INT32;
   auto loop_inputs = [&](Subgraph& g) {
-    std::vector<std::uint32_t> v{add(g, F32, {1, kCell}, OperandLifeTime::SUBGRAPH_INPUT),
+    nnhal::Vector<std::uint32_t> v{add(g, F32, {1, kCell}, OperandLifeTime::SUBGRAPH_INPUT),
                                  add(g, F32, {1, kCell}, OperandLifeTime::SUBGRAPH_INPUT),
                                  add(g, I32, {1}, OperandLifeTime::SUBGRAPH_INPUT),
                                  add(g, I32, {1}, OperandLifeTime::SUBGRAPH_INPUT),
@@ -167,7 +167,7 @@ nb::OwnedModel while_model() {
   {
     Subgraph& body = m.referenced[1];
     const auto in = loop_inputs(body);
-    std::vector<std::uint32_t> ins{in[4]};
+    nnhal::Vector<std::uint32_t> ins{in[4]};
     cell_inputs(body, ins);
     ins.insert(ins.end(), {in[0], in[1], scalar(m, body, OperandType::INT32, std::int32_t{4}),
                            scalar(m, body, OperandType::FLOAT32, 0.0f), scalar(m, body, OperandType::FLOAT32, 0.0f)});

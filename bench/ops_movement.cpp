@@ -62,23 +62,23 @@ void run(benchmark::State& state, const nb::OwnedModel& om, double bytes, double
   }
 }
 
-double bytes_of(const std::vector<std::uint32_t>& dims, std::size_t elem) {
+double bytes_of(const nnhal::Vector<std::uint32_t>& dims, std::size_t elem) {
   return static_cast<double>(nb::element_count(dims) * elem);
 }
 
 void transpose_f32_112x112x64_nhwc_to_nchw(benchmark::State& s) {
-  const std::vector<std::uint32_t> in{1, 112, 112, 64}, out{1, 64, 112, 112};
+  const nnhal::Vector<std::uint32_t> in{1, 112, 112, 64}, out{1, 64, 112, 112};
   const auto om = nb::unary_model(OperationType::TRANSPOSE, F32, in, out, [](Model& m) {
-    return std::vector<std::uint32_t>{nb::add_int32_values(m, I32, {4}, {0, 3, 1, 2})};
+    return nnhal::Vector<std::uint32_t>{nb::add_int32_values(m, I32, {4}, {0, 3, 1, 2})};
   });
   const double b = bytes_of(in, 4) + bytes_of(out, 4);
   run(s, om, b, b);
 }
 
 void pad_f32_112x112x64_hw1(benchmark::State& s) {
-  const std::vector<std::uint32_t> in{1, 112, 112, 64}, out{1, 114, 114, 64};
+  const nnhal::Vector<std::uint32_t> in{1, 112, 112, 64}, out{1, 114, 114, 64};
   const auto om = nb::unary_model(OperationType::PAD, F32, in, out, [](Model& m) {
-    return std::vector<std::uint32_t>{nb::add_int32_values(m, I32, {4, 2}, {0, 0, 1, 1, 1, 1, 0, 0})};
+    return nnhal::Vector<std::uint32_t>{nb::add_int32_values(m, I32, {4, 2}, {0, 0, 1, 1, 1, 1, 0, 0})};
   });
   const double b = bytes_of(in, 4) + bytes_of(out, 4);
   run(s, om, b, b);
@@ -91,7 +91,7 @@ void gather_rows(benchmark::State& s, std::uint32_t rows, std::uint32_t width, s
   for (std::int32_t& i : idx) i = static_cast<std::int32_t>(gen() % rows);
   const auto om = nb::unary_model(OperationType::GATHER, F32, {rows, width}, {count, width}, [&](Model& m) {
     const auto axis = nb::add_int32_constant(m, 0);
-    return std::vector<std::uint32_t>{axis, nb::add_int32_values(m, I32, {count}, idx)};
+    return nnhal::Vector<std::uint32_t>{axis, nb::add_int32_values(m, I32, {count}, idx)};
   });
   const double moved = 2.0 * count * width * 4 + count * 4.0;  // rows read + written, indices
   run(s, om, moved, moved);
@@ -100,27 +100,27 @@ void gather_rows(benchmark::State& s, std::uint32_t rows, std::uint32_t width, s
 void gather_f32_8192x256_axis0_idx4096(benchmark::State& s) { gather_rows(s, 8192, 256, 4096); }
 
 void gather_f32_112x112x64_axis3_rev64(benchmark::State& s) {
-  const std::vector<std::uint32_t> dims{1, 112, 112, 64};
+  const nnhal::Vector<std::uint32_t> dims{1, 112, 112, 64};
   std::vector<std::int32_t> idx(64);
   for (std::int32_t i = 0; i < 64; ++i) idx[static_cast<std::size_t>(i)] = 63 - i;
   const auto om = nb::unary_model(OperationType::GATHER, F32, dims, dims, [&](Model& m) {
     const auto axis = nb::add_int32_constant(m, 3);
-    return std::vector<std::uint32_t>{axis, nb::add_int32_values(m, I32, {64}, idx)};
+    return nnhal::Vector<std::uint32_t>{axis, nb::add_int32_values(m, I32, {64}, idx)};
   });
   const double b = 2.0 * bytes_of(dims, 4) + 64 * 4;
   run(s, om, b, b);
 }
 
 /// Reduction `op` of a `type` tensor of shape `in` over its last axis (keep_dims false).
-void reduce_last(benchmark::State& s, OperationType op, OperandType type, const std::vector<std::uint32_t>& in) {
-  std::vector<std::uint32_t> out(in.begin(), in.end() - 1);
+void reduce_last(benchmark::State& s, OperationType op, OperandType type, const nnhal::Vector<std::uint32_t>& in) {
+  nnhal::Vector<std::uint32_t> out(in.begin(), in.end() - 1);
   const auto last = static_cast<std::int32_t>(in.size() - 1);
   const auto om = nb::unary_model(
       op, type, in, out,
       [&](Model& m) {
         const auto axes = nb::add_int32_values(m, I32, {1}, {last});
         const auto keep = op == OperationType::MEAN ? nb::add_int32_constant(m, 0) : nb::add_bool_constant(m, false);
-        return std::vector<std::uint32_t>{axes, keep};
+        return nnhal::Vector<std::uint32_t>{axes, keep};
       },
       type == QU8 ? nb::Quant{0.05f, 128} : nb::Quant{});
   const std::size_t elem = type == QU8 ? 1 : 4;

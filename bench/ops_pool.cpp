@@ -25,11 +25,11 @@ void pool(benchmark::State& state, OperationType op, OperandType type, std::uint
           std::uint32_t c, std::int32_t filter, std::int32_t stride, nb::Quant q = {}) {
   const std::uint32_t oh = (h - static_cast<std::uint32_t>(filter)) / static_cast<std::uint32_t>(stride) + 1;
   const std::uint32_t ow = (w - static_cast<std::uint32_t>(filter)) / static_cast<std::uint32_t>(stride) + 1;
-  const std::vector<std::uint32_t> in{1, h, w, c}, out{1, oh, ow, c};
+  const nnhal::Vector<std::uint32_t> in{1, h, w, c}, out{1, oh, ow, c};
   const auto om = nb::unary_model(
       op, type, in, out,
       [&](Model& m) {
-        std::vector<std::uint32_t> scalars;
+        nnhal::Vector<std::uint32_t> scalars;
         for (std::int32_t v : {2, stride, stride, filter, filter, 0}) scalars.push_back(nb::add_int32_constant(m, v));
         return scalars;
       },

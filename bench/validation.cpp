@@ -21,7 +21,7 @@ using nnhal::Operand;
 using nnhal::OperandLifeTime;
 using nnhal::OperandType;
 
-Operand tensor(OperandType type, std::vector<std::uint32_t> dims, OperandLifeTime lifetime) {
+Operand tensor(OperandType type, nnhal::Vector<std::uint32_t> dims, OperandLifeTime lifetime) {
   Operand o;
   o.type = type;
   o.dimensions = std::move(dims);

@@ -117,10 +117,10 @@ TEST_CASE("builder: IF with outputs of two types, shaped by the then branch") {
   CHECK(named_subgraph(model.main, op.inputs[2]) == else_g.referenced_index());
   CHECK(op.inputs[3] == x.index);
   CHECK(op.inputs[4] == k.index);
-  CHECK(op.outputs == std::vector<std::uint32_t>{y.index, j.index});
-  CHECK(model.main.operands[y.index].dimensions == std::vector<std::uint32_t>{3});
-  CHECK(model.main.operands[j.index].dimensions == std::vector<std::uint32_t>{1});
-  CHECK(model.main.outputIndexes == std::vector<std::uint32_t>{y.index, j.index});
+  CHECK(op.outputs == nnhal::Vector<std::uint32_t>{y.index, j.index});
+  CHECK(model.main.operands[y.index].dimensions == nnhal::Vector<std::uint32_t>{3});
+  CHECK(model.main.operands[j.index].dimensions == nnhal::Vector<std::uint32_t>{1});
+  CHECK(model.main.outputIndexes == nnhal::Vector<std::uint32_t>{y.index, j.index});
   REQUIRE(nnhal::validate_model(model).has_value());
 
   const std::vector<float> xs = {1.5f, -2.0f, 0.25f};

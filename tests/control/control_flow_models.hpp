@@ -33,15 +33,28 @@ auto add_body(ModelBuilder& b, std::int32_t step) {
   return g.returns(g.template operation<OperationType::ADD, kI32>(one_element(), i, c, act));
 }
 
+/// The handles of while_counter's inputs and output.
+struct WhileCounter {
+  OperandRef<kI32> i0, limit, i;
+};
+
+/// main(i0, limit) = WHILE(i < limit) i = i + 1, built by `b`.
+inline WhileCounter while_counter(ModelBuilder& b) {
+  const auto cond = less_condition<struct Cond>(b);
+  const auto body = add_body<struct Body>(b, 1);
+  WhileCounter m;
+  m.i0 = b.input<kI32>(one_element());
+  m.limit = b.input<kI32>(one_element());
+  const auto [i] = b.while_(cond, body, m.i0, m.limit);
+  m.i = i;
+  b.output(i);
+  return m;
+}
+
 /// main(i0, limit) = WHILE(i < limit) i = i + 1.
 inline Model while_counter_model() {
   ModelBuilder b;
-  const auto cond = less_condition<struct Cond>(b);
-  const auto body = add_body<struct Body>(b, 1);
-  const auto i0 = b.input<kI32>(one_element());
-  const auto limit = b.input<kI32>(one_element());
-  const auto [i] = b.while_(cond, body, i0, limit);
-  b.output(i);
+  (void)while_counter(b);
   return std::move(b).model();
 }
 

@@ -26,6 +26,12 @@ class ModelError : public std::runtime_error {
 };
 
 /// A float value: a JSON number, or one of the strings SCHEMA.md uses for non-finite values.
+/// A list of uint32 from the corpus, as the model structures hold it.
+Vector<std::uint32_t> u32_list(const json& j) {
+  const auto v = j.get<std::vector<std::uint32_t>>();
+  return Vector<std::uint32_t>(v.begin(), v.end());
+}
+
 double float_value(const json& v) {
   if (v.is_number()) return v.get<double>();
   if (v.is_string()) {
@@ -67,7 +73,7 @@ TestOperand convert_operand(const json& j) {
   const auto lifetime = lifetime_from_name(lifetime_name);
   if (!lifetime) throw ModelError("unknown lifetime " + lifetime_name);
   op.lifetime = *lifetime;
-  op.dimensions = j.at("dimensions").get<std::vector<std::uint32_t>>();
+  op.dimensions = u32_list(j.at("dimensions"));
   op.numberOfConsumers = j.at("numberOfConsumers").get<std::uint32_t>();
   op.scale = static_cast<float>(float_value(j.at("scale")));
   op.zeroPoint = j.at("zeroPoint").get<std::int32_t>();
@@ -108,11 +114,10 @@ TestSubgraph convert_subgraph(const json& j) {
     const auto& name = o.at("type").get_ref<const std::string&>();
     const auto type = operation_from_name(name);
     if (!type) throw ModelError("unknown operation " + name);
-    sg.operations.push_back(Operation{*type, o.at("inputs").get<std::vector<std::uint32_t>>(),
-                                      o.at("outputs").get<std::vector<std::uint32_t>>()});
+    sg.operations.push_back(Operation{*type, u32_list(o.at("inputs")), u32_list(o.at("outputs"))});
   }
-  sg.inputIndexes = j.at("inputIndexes").get<std::vector<std::uint32_t>>();
-  sg.outputIndexes = j.at("outputIndexes").get<std::vector<std::uint32_t>>();
+  sg.inputIndexes = u32_list(j.at("inputIndexes"));
+  sg.outputIndexes = u32_list(j.at("outputIndexes"));
   // The runner indexes main's operands through these lists (request building, comparison).
   for (std::uint32_t k : sg.inputIndexes)
     if (k >= sg.operands.size()) throw ModelError("input index " + std::to_string(k) + " out of range");

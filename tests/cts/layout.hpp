@@ -26,7 +26,7 @@ inline constexpr std::size_t operand_value_alignment(std::size_t length) {
 
 /// Appends `bytes` to `values` at the operandValues alignment (zero padding before it) and
 /// returns the offset it starts at.
-inline std::size_t append_operand_value(std::vector<std::uint8_t>& values,
+inline std::size_t append_operand_value(Vector<std::uint8_t>& values,
                                         std::span<const std::byte> bytes) {
   const std::size_t offset = align_up(values.size(), operand_value_alignment(bytes.size()));
   values.resize(offset + bytes.size(), 0);

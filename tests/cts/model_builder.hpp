@@ -38,7 +38,7 @@ namespace detail {
 /// operands are only recorded in `references` (their data is placed once all subgraphs are
 /// known, into one pool).
 inline Subgraph convert_subgraph(const TestSubgraph& in, bool is_main, OutputDims output_dims,
-                                 std::vector<std::uint8_t>& operand_values,
+                                 Vector<std::uint8_t>& operand_values,
                                  std::vector<const TestOperand*>& references) {
   Subgraph out;
   out.operands.reserve(in.operands.size());

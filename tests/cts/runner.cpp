@@ -63,7 +63,7 @@ bool specify_outputs(const TestModel& test, const Model& model, Request& request
     bool known = !declared.dimensions.empty();
     for (std::uint32_t d : declared.dimensions) known = known && d != 0;
     if (known) continue;
-    request.outputs[k].dimensions = listed;
+    request.outputs[k].dimensions.assign(listed.begin(), listed.end());
     for (std::uint32_t d : listed) all = all && d != 0;
     all = all && !listed.empty();
   }

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -31,9 +32,9 @@ struct TestOperand {
 
 struct TestSubgraph {
   std::vector<TestOperand> operands;
-  std::vector<Operation> operations;
-  std::vector<std::uint32_t> inputIndexes;
-  std::vector<std::uint32_t> outputIndexes;
+  Vector<Operation> operations;
+  Vector<std::uint32_t> inputIndexes;
+  Vector<std::uint32_t> outputIndexes;
 };
 
 struct TestModel {
@@ -50,7 +51,7 @@ struct TestModel {
 };
 
 /// Number of elements of a shape: the product of `dims`, 1 for a scalar ([]).
-inline std::size_t element_count(const std::vector<std::uint32_t>& dims) {
+inline std::size_t element_count(std::span<const std::uint32_t> dims) {
   std::size_t n = 1;
   for (std::uint32_t d : dims) n *= d;
   return n;

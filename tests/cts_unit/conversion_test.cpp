@@ -20,7 +20,7 @@ namespace {
 using namespace nnhal;
 using namespace nnhal::cts;
 
-TestOperand make_operand(OperandType type, std::vector<std::uint32_t> dims, OperandLifeTime lifetime,
+TestOperand make_operand(OperandType type, nnhal::Vector<std::uint32_t> dims, OperandLifeTime lifetime,
                          std::vector<double> values = {}) {
   TestOperand t;
   t.operand.type = type;
@@ -72,7 +72,7 @@ TEST_CASE("cts layout: operandValues alignment is 1 below 2 bytes, 2 below 4, el
   CHECK(operand_value_alignment(4) == 4);
   CHECK(operand_value_alignment(1000) == 4);
 
-  std::vector<std::uint8_t> values;
+  nnhal::Vector<std::uint8_t> values;
   const std::byte b[8] = {};
   CHECK(append_operand_value(values, std::span(b, 1)) == 0);
   CHECK(append_operand_value(values, std::span(b, 2)) == 2);  // 1 byte of padding
@@ -184,13 +184,13 @@ TEST_CASE("cts builder: constants, subgraph references and dynamic output dimens
   // SUBGRAPH: the value is the referenced-graph index, carried in location.offset.
   CHECK(m.main.operands[5].location.offset == 1);
   CHECK(m.main.operands[5].location.length == 0);
-  CHECK(m.main.operands[3].dimensions == std::vector<std::uint32_t>{2, 1});
+  CHECK(m.main.operands[3].dimensions == nnhal::Vector<std::uint32_t>{2, 1});
 
   const BuiltModel dynamic = build_model(t, OutputDims::Unknown);
-  CHECK(dynamic.model.main.operands[3].dimensions == std::vector<std::uint32_t>{0, 0});
+  CHECK(dynamic.model.main.operands[3].dimensions == nnhal::Vector<std::uint32_t>{0, 0});
   CHECK(dynamic.model.main.operands[6].dimensions.empty());  // scalars stay scalars
-  CHECK(dynamic.model.main.operands[0].dimensions == std::vector<std::uint32_t>{2, 1});
-  CHECK(dynamic.model.referenced[1].operands[1].dimensions == std::vector<std::uint32_t>{4});
+  CHECK(dynamic.model.main.operands[0].dimensions == nnhal::Vector<std::uint32_t>{2, 1});
+  CHECK(dynamic.model.referenced[1].operands[1].dimensions == nnhal::Vector<std::uint32_t>{4});
 }
 
 TEST_CASE("cts builder: request pools, omitted inputs and zero-sized outputs") {

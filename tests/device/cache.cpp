@@ -78,7 +78,7 @@ fx::ModelFixture per_channel_conv() {
   m.operandValues.resize(bias_at + sizeof bias_values);
   std::memcpy(m.operandValues.data() + bias_at, bias_values, sizeof bias_values);
   Operand bias = fx::copy_constant(OperandType::TENSOR_INT32, {2}, bias_at, sizeof bias_values);
-  std::vector<Operand> operands = {input, filter, bias};
+  nnhal::Vector<Operand> operands = {input, filter, bias};
   for (std::int32_t v : {1, 1, 1, 0})  // padding SAME, stride 1 x 1, no activation
     operands.push_back(fx::copy_constant(OperandType::INT32, {}, fx::append_value(m, v), 4));
   Operand output = fx::make_operand(OperandType::TENSOR_QUANT8_ASYMM, {1, 4, 4, 2}, fx::kOutput);

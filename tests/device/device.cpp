@@ -106,7 +106,7 @@ TEST_CASE("device: supported operations follow the driver's policy, IF only with
     DeviceOptions<> options;
     // Only ADD whose first input has 2 elements: add_chain_model's two ADDs qualify.
     options.policy.predicate = [](const OperationView& op) {
-      return op.operation.type != OperationType::ADD || op.input(0).dimensions == std::vector<std::uint32_t>{2};
+      return op.operation.type != OperationType::ADD || op.input(0).dimensions == nnhal::Vector<std::uint32_t>{2};
     };
     Device<> device(options);
     CHECK(*device.supported_operations(fx::add_chain_model().model) == std::vector<bool>{true, true});

@@ -164,7 +164,9 @@ TEST_CASE("limits: a tensor of rank above NNHAL_MAX_RANK is valid but not suppor
   // The HAL puts no bound on rank; nnhal holds shapes inline (NNHAL_MAX_RANK dimensions), so
   // such an operation is reported unsupported and the model is not prepared.
   LimitedDevice device(options_with(Limits{}));
-  const Model deep = abs_model(std::vector<std::uint32_t>(NNHAL_MAX_RANK + 1, 1));
+  // The builder takes shapes up to NNHAL_MAX_RANK only (OperandSpec); one more dimension by hand.
+  Model deep = abs_model(std::vector<std::uint32_t>(NNHAL_MAX_RANK, 1));
+  for (Operand& op : deep.main.operands) op.dimensions.push_back(1);
   CHECK(validate_model(deep).has_value());
   const auto query = device.supported_operations(deep);
   REQUIRE_MESSAGE(query.has_value(), message_of(query));

@@ -24,7 +24,7 @@ using nnhal::OperandLifeTime;
 using nnhal::OperandType;
 using nnhal::OperationType;
 namespace mf = nnhal::test::malformed;
-using Shape = std::vector<std::uint32_t>;
+using Shape = nnhal::Vector<std::uint32_t>;
 
 std::size_t count(const Shape& s) {
   std::size_t n = 1;
@@ -41,7 +41,7 @@ float value(std::size_t k, std::size_t i) {
 struct Builder {
   Model m;
   OperandType t;
-  std::vector<std::uint32_t> ins, outs;
+  nnhal::Vector<std::uint32_t> ins, outs;
   std::vector<Shape> request_inputs, request_outputs;
   bool half() const { return t == OperandType::TENSOR_FLOAT16; }
 

@@ -34,7 +34,7 @@ struct Net {
     return static_cast<std::uint32_t>(m.main.operands.size() - 1);
   }
   template <class T>
-  std::uint32_t constant(OperandType type, std::vector<std::uint32_t> dims, const std::vector<T>& values) {
+  std::uint32_t constant(OperandType type, nnhal::Vector<std::uint32_t> dims, const std::vector<T>& values) {
     const auto at = static_cast<std::uint32_t>((m.operandValues.size() + 3) / 4 * 4);
     const auto bytes = static_cast<std::uint32_t>(values.size() * sizeof(T));
     m.operandValues.resize(at + bytes);
@@ -42,7 +42,7 @@ struct Net {
     return add(mf::copy_constant(type, std::move(dims), at, bytes));
   }
   /// A constant tensor of deterministic values in [-scale, scale].
-  std::uint32_t weights(std::vector<std::uint32_t> dims, float scale) {
+  std::uint32_t weights(nnhal::Vector<std::uint32_t> dims, float scale) {
     std::size_t n = 1;
     for (std::uint32_t d : dims) n *= d;
     std::vector<E> v(n);
@@ -52,7 +52,7 @@ struct Net {
   }
   std::uint32_t i32(std::int32_t v) { return constant(OperandType::INT32, {}, std::vector<std::int32_t>{v}); }
   std::uint32_t flag(bool v) { return constant(OperandType::BOOL, {}, std::vector<std::uint8_t>{v ? std::uint8_t{1} : std::uint8_t{0}}); }
-  std::uint32_t tensor(std::vector<std::uint32_t> dims, OperandLifeTime life) {
+  std::uint32_t tensor(nnhal::Vector<std::uint32_t> dims, OperandLifeTime life) {
     return add(mf::make_operand(kType, std::move(dims), life));
   }
   std::uint32_t omitted() { return add(mf::make_operand(kType, {}, OperandLifeTime::NO_VALUE)); }

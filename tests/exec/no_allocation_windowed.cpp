@@ -37,7 +37,7 @@ struct Net {
     return static_cast<std::uint32_t>(m.main.operands.size() - 1);
   }
   template <class T>
-  std::uint32_t constant(OperandType type, std::vector<std::uint32_t> dims, const std::vector<T>& values,
+  std::uint32_t constant(OperandType type, nnhal::Vector<std::uint32_t> dims, const std::vector<T>& values,
                          float scale = 0.0f, std::int32_t zero_point = 0) {
     const auto at = static_cast<std::uint32_t>(m.operandValues.size());
     const auto bytes = static_cast<std::uint32_t>(values.size() * sizeof(T));
@@ -49,7 +49,7 @@ struct Net {
     return add(std::move(op));
   }
   std::uint32_t i32(std::int32_t v) { return constant(OperandType::INT32, {}, std::vector<std::int32_t>{v}); }
-  std::uint32_t tensor(OperandType type, std::vector<std::uint32_t> dims, OperandLifeTime life, float scale = 0.0f,
+  std::uint32_t tensor(OperandType type, nnhal::Vector<std::uint32_t> dims, OperandLifeTime life, float scale = 0.0f,
                        std::int32_t zero_point = 0) {
     Operand op = mf::make_operand(type, std::move(dims), life);
     op.scale = scale;
@@ -84,7 +84,7 @@ Model windowed_model(bool quant, Filters filters) {
     filter = n.constant(OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL, {8, 3, 3, 4}, values<std::int8_t>(288, -20, 20));
     std::vector<float> scales(8);
     for (std::size_t c = 0; c < 8; ++c) scales[c] = 0.125f * static_cast<float>(c + 1);
-    n.m.main.operands[filter].channelQuant = nnhal::SymmPerChannelQuantParams{scales, 0};
+    n.m.main.operands[filter].channelQuant = nnhal::SymmPerChannelQuantParams{nnhal::Vector<float>(scales.begin(), scales.end()), 0};
   } else if (quant) {
     filter = n.constant(t, {8, 3, 3, 4}, values<std::uint8_t>(288, 100, 140), w_scale, w_zp);
   } else {
@@ -113,7 +113,7 @@ Model windowed_model(bool quant, Filters filters) {
   const std::uint32_t out = n.tensor(t, {1, 5, 5, 8}, mf::kOutput, dw_scale, quant ? 90 : 0);
   n.m.main.operations.push_back({OperationType::RESIZE_BILINEAR, {pool_out, five, five}, {out}});
 
-  n.m.main.inputIndexes = filters == Filters::Input ? std::vector<std::uint32_t>{in, filter} : std::vector<std::uint32_t>{in};
+  n.m.main.inputIndexes = filters == Filters::Input ? nnhal::Vector<std::uint32_t>{in, filter} : nnhal::Vector<std::uint32_t>{in};
   n.m.main.outputIndexes = {out};
   mf::fix_consumers(n.m);
   return n.m;

@@ -158,7 +158,7 @@ using OtherOnly = KernelSet<Use<OperationType::ADD, F32>, Use<OperationType::MUL
 inline constexpr std::string_view kTestOps = TestOps::name;
 
 inline Operand operand(OperandType type, OperandLifeTime lifetime, std::uint32_t consumers,
-                       std::vector<std::uint32_t> dims = {4}) {
+                       nnhal::Vector<std::uint32_t> dims = {4}) {
   Operand op;
   op.type = type;
   op.dimensions = std::move(dims);
@@ -190,7 +190,7 @@ inline Model gelu_model(std::uint16_t prefix = 1) {
 
 /// out = GELU(x + y) * z over 4 floats: ADD -> GELU (code `gelu_code`) -> MUL. `map` is the
 /// model's extensionNameToPrefix.
-inline Model chain_model(std::int32_t gelu_code, std::vector<ExtensionNameAndPrefix> map) {
+inline Model chain_model(std::int32_t gelu_code, nnhal::Vector<ExtensionNameAndPrefix> map) {
   using L = OperandLifeTime;
   Model m;
   Operand none = operand(OperandType::INT32, L::CONSTANT_COPY, 2, {});

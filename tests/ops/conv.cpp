@@ -216,7 +216,7 @@ void check_quant(const Geo& g, bool grouped, std::uint32_t seed) {
   const std::int32_t zx = pick(qmin, qmax), zo = pick(qmin, qmax);
   const std::int32_t zw = F == QPC8 ? 0 : pick(qmin, qmax);
   const float sx = 0.01f * static_cast<float>(pick(1, 100)), so = 0.02f * static_cast<float>(pick(1, 100));
-  std::vector<float> sw(F == QPC8 ? g.oc : 1);
+  nnhal::Vector<float> sw(F == QPC8 ? g.oc : 1);
   for (float& s : sw) s = 0.005f * static_cast<float>(pick(1, 100));
   auto bytes = [&](std::size_t n, int lo, int hi) {
     std::vector<std::int32_t> v(n);
@@ -334,14 +334,14 @@ ConvModel conv_model(const Geo& g, bool constant_filter, std::uint32_t seed) {
   cm.x = values(std::size_t{g.n} * g.h * g.w * g.ic);
   cm.w = values(std::size_t{g.oc} * g.fh * g.fw * g.ic);
   cm.bias = values(g.oc);
-  auto constant = [&](const std::vector<float>& v, std::vector<std::uint32_t> dims) {
+  auto constant = [&](const std::vector<float>& v, nnhal::Vector<std::uint32_t> dims) {
     while (m.operandValues.size() % 4 != 0) m.operandValues.push_back(0);
     const auto at = static_cast<std::uint32_t>(m.operandValues.size());
     m.operandValues.resize(at + v.size() * 4);
     std::memcpy(m.operandValues.data() + at, v.data(), v.size() * 4);
     return fx::copy_constant(F32, std::move(dims), at, static_cast<std::uint32_t>(v.size() * 4));
   };
-  std::vector<nnhal::Operand> ops;
+  nnhal::Vector<nnhal::Operand> ops;
   ops.push_back(fx::make_operand(F32, {g.n, g.h, g.w, g.ic}, fx::kInput));
   if (constant_filter) {
     ops.push_back(constant(cm.w, {g.oc, g.fh, g.fw, g.ic}));
@@ -356,10 +356,10 @@ ConvModel conv_model(const Geo& g, bool constant_filter, std::uint32_t seed) {
   }
   ops.push_back(fx::make_operand(F32, {g.n, g.oh, g.ow, g.oc}, fx::kOutput));
   m.main.operands = ops;
-  std::vector<std::uint32_t> ins;
+  nnhal::Vector<std::uint32_t> ins;
   for (std::uint32_t i = 0; i < 10; ++i) ins.push_back(i);
   m.main.operations = {nnhal::Operation{OperationType::CONV_2D, ins, {10}}};
-  m.main.inputIndexes = constant_filter ? std::vector<std::uint32_t>{0} : std::vector<std::uint32_t>{0, 1, 2};
+  m.main.inputIndexes = constant_filter ? nnhal::Vector<std::uint32_t>{0} : nnhal::Vector<std::uint32_t>{0, 1, 2};
   m.main.outputIndexes = {10};
   fx::fix_consumers(m);
   return cm;
@@ -430,7 +430,7 @@ void check_quant_model(const Geo& g, bool constant_filter, std::uint32_t seed, b
   // point in int8: the quad form of the 8-bit kernel applies where it is compiled.
   const std::int32_t zw = F == QPC8 ? 0 : (centered_filter ? (qmin + qmax + 1) / 2 : pick(qmin, qmax));
   const float sx = 0.05f, so = 0.5f;
-  std::vector<float> sw(F == QPC8 ? g.oc : 1);
+  nnhal::Vector<float> sw(F == QPC8 ? g.oc : 1);
   for (float& s : sw) s = 0.01f * static_cast<float>(pick(1, 30));
   std::vector<E> x(std::size_t{g.n} * g.h * g.w * g.ic);
   std::vector<W> w(std::size_t{g.oc} * g.fh * g.fw * g.ic);
@@ -440,7 +440,7 @@ void check_quant_model(const Geo& g, bool constant_filter, std::uint32_t seed, b
   for (auto& v : bias) v = pick(-5000, 5000);
 
   nnhal::Model m;
-  auto bytes_constant = [&](OperandType type, const void* data, std::size_t n, std::vector<std::uint32_t> dims) {
+  auto bytes_constant = [&](OperandType type, const void* data, std::size_t n, nnhal::Vector<std::uint32_t> dims) {
     while (m.operandValues.size() % 4 != 0) m.operandValues.push_back(0);
     const auto at = static_cast<std::uint32_t>(m.operandValues.size());
     m.operandValues.resize(at + n);
@@ -459,7 +459,7 @@ void check_quant_model(const Geo& g, bool constant_filter, std::uint32_t seed, b
     filter.scale = sw[0], filter.zeroPoint = zw;
     b.scale = sx * sw[0];
   }
-  std::vector<nnhal::Operand> ops{in, filter, b};
+  nnhal::Vector<nnhal::Operand> ops{in, filter, b};
   for (std::int32_t v : {1, 1, 1, 1}) {  // SAME, stride 1 x 1, RELU
     while (m.operandValues.size() % 4 != 0) m.operandValues.push_back(0);
     ops.push_back(fx::copy_constant(OperandType::INT32, {}, fx::append_value(m, v), 4));
@@ -469,7 +469,7 @@ void check_quant_model(const Geo& g, bool constant_filter, std::uint32_t seed, b
   ops.push_back(out);
   m.main.operands = ops;
   m.main.operations = {nnhal::Operation{OperationType::CONV_2D, {0, 1, 2, 3, 4, 5, 6}, {7}}};
-  m.main.inputIndexes = constant_filter ? std::vector<std::uint32_t>{0} : std::vector<std::uint32_t>{0, 1, 2};
+  m.main.inputIndexes = constant_filter ? nnhal::Vector<std::uint32_t>{0} : nnhal::Vector<std::uint32_t>{0, 1, 2};
   m.main.outputIndexes = {7};
   fx::fix_consumers(m);
 

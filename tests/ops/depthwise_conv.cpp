@@ -186,7 +186,7 @@ void check_quant(const Problem& p, std::mt19937& g) {
   auto scale = [&](float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(g); };
   const std::int32_t in_zp = pick(qmin, qmax), f_zp = kPerChannel ? 0 : pick(qmin, qmax), out_zp = pick(qmin, qmax);
   const float in_s = scale(0.01f, 0.1f), out_s = scale(0.02f, 0.3f);
-  std::vector<float> f_scales(kPerChannel ? p.depth() : 1);
+  nnhal::Vector<float> f_scales(kPerChannel ? p.depth() : 1);
   for (float& s : f_scales) s = scale(0.005f, 0.05f);
   std::vector<E> in(std::size_t{p.n} * p.h * p.w * p.c);
   std::vector<F> filter(std::size_t{p.fh} * p.fw * p.depth());

@@ -39,7 +39,7 @@ namespace {
 struct NmsNode {
   KernelNode node;
   std::vector<RtOperand> table;
-  std::vector<std::uint32_t> ins, outs;
+  nnhal::Vector<std::uint32_t> ins, outs;
   alignas(16) std::array<std::byte, nnhal::kNodeParamBytes> params{};
   std::vector<std::uint64_t> scratch;
   std::vector<std::vector<std::uint64_t>> out_buffers;
@@ -405,7 +405,7 @@ TEST_CASE("BOX_WITH_NMS_LIMIT: its data inputs are value-read; run by the execut
   using nnhal::Operand;
   using nnhal::OperandLifeTime;
   Model model;
-  auto add = [&](OperandType t, std::vector<std::uint32_t> dims, OperandLifeTime life) {
+  auto add = [&](OperandType t, nnhal::Vector<std::uint32_t> dims, OperandLifeTime life) {
     Operand op;
     op.type = t;
     op.dimensions = std::move(dims);
@@ -421,7 +421,7 @@ TEST_CASE("BOX_WITH_NMS_LIMIT: its data inputs are value-read; run by the execut
     model.main.operands[i].location = {0, at, static_cast<std::uint32_t>(sizeof v)};
     return i;
   };
-  std::vector<std::uint32_t> ins = {add(OperandType::TENSOR_FLOAT32, {3, 2}, OperandLifeTime::SUBGRAPH_INPUT),
+  nnhal::Vector<std::uint32_t> ins = {add(OperandType::TENSOR_FLOAT32, {3, 2}, OperandLifeTime::SUBGRAPH_INPUT),
                                     add(OperandType::TENSOR_FLOAT32, {3, 8}, OperandLifeTime::SUBGRAPH_INPUT),
                                     add(OperandType::TENSOR_INT32, {3}, OperandLifeTime::SUBGRAPH_INPUT)};
   model.main.inputIndexes = ins;
@@ -431,7 +431,7 @@ TEST_CASE("BOX_WITH_NMS_LIMIT: its data inputs are value-read; run by the execut
   ins.push_back(constant(OperandType::FLOAT32, 0.5f));
   ins.push_back(constant(OperandType::FLOAT32, 1.0f));
   ins.push_back(constant(OperandType::FLOAT32, 0.01f));
-  std::vector<std::uint32_t> outs;
+  nnhal::Vector<std::uint32_t> outs;
   for (OperandType t : {OperandType::TENSOR_FLOAT32, OperandType::TENSOR_FLOAT32, OperandType::TENSOR_INT32,
                         OperandType::TENSOR_INT32})
     outs.push_back(add(t, {}, OperandLifeTime::SUBGRAPH_OUTPUT));

@@ -162,7 +162,7 @@ class KernelNode {
   std::vector<std::uint32_t> inputs_, outputs_;
   std::vector<std::unique_ptr<std::byte[]>> buffers_;
   alignas(16) std::array<std::byte, kNodeParamBytes> params_{};
-  std::vector<std::byte> packed_;  ///< the node's packed data (KernelPrepare::pack)
+  nnhal::Vector<std::byte> packed_;  ///< the node's packed data (KernelPrepare::pack)
   struct AlignedDelete {
     void operator()(std::byte* p) const noexcept { ::operator delete[](p, std::align_val_t{64}); }
   };

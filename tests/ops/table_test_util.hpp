@@ -108,7 +108,7 @@ class OneOpModel {
   std::uint32_t add(OperandType type, std::vector<std::uint32_t> dims) {
     Operand op;
     op.type = type;
-    op.dimensions = std::move(dims);
+    op.dimensions.assign(dims.begin(), dims.end());
     model_.main.operands.push_back(std::move(op));
     return static_cast<std::uint32_t>(model_.main.operands.size() - 1);
   }

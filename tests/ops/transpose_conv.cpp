@@ -185,7 +185,7 @@ void check_quant(const Problem& p, std::mt19937& g) {
   KernelNode node;
   node.tensor<T>(image_dims(p.nchw, p.n, p.h, p.w, p.c), in, in_s, in_zp);
   node.tensor<FT>({p.k, p.fh, p.fw, p.c}, filter, kPerChannel ? 0.0f : f_scales[0], f_zp);
-  nnhal::SymmPerChannelQuantParams channel{f_scales, 0};
+  nnhal::SymmPerChannelQuantParams channel{nnhal::Vector<float>(f_scales.begin(), f_scales.end()), 0};
   if (kPerChannel) node.in(1).channel_quant = &channel;
   node.tensor<OperandType::TENSOR_INT32>({p.k}, bias, kPerChannel ? 0.0f : in_s * f_scales[0], 0);
   add_scalars(node, p);

@@ -23,7 +23,7 @@ std::size_t count(const std::string& text, std::string_view what) {
   return n;
 }
 
-Operand tensor(OperandType type, std::vector<std::uint32_t> dims, OperandLifeTime lifetime) {
+Operand tensor(OperandType type, nnhal::Vector<std::uint32_t> dims, OperandLifeTime lifetime) {
   Operand o;
   o.type = type;
   o.dimensions = std::move(dims);

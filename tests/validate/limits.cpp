@@ -17,7 +17,7 @@ namespace nnhal::test::limits {
 namespace mf = nnhal::test::malformed;
 
 /// add_model() with every float operand declared `dims`.
-inline mf::ModelFixture add_model_of(std::vector<std::uint32_t> dims) {
+inline mf::ModelFixture add_model_of(nnhal::Vector<std::uint32_t> dims) {
   mf::ModelFixture f = mf::add_model();
   for (Operand& op : f.model.main.operands)
     if (op.type == OperandType::TENSOR_FLOAT32) op.dimensions = dims;
@@ -33,8 +33,8 @@ inline ValidationOptions with(Limits limits) {
 TEST_CASE("limits: tensors near 2^32 bytes and shapes whose size overflows 32 and 64 bits are refused") {
   // 65536 x 65537 float32: 2^34 + 2^18 bytes, past uint32; five 65536s: 2^80 elements, past
   // uint64 (the size is checked after every factor, so it never wraps).
-  for (const auto& dims : {std::vector<std::uint32_t>{65536, 65537}, std::vector<std::uint32_t>(5, 65536),
-                           std::vector<std::uint32_t>{UINT32_MAX, UINT32_MAX}}) {
+  for (const auto& dims : {nnhal::Vector<std::uint32_t>{65536, 65537}, nnhal::Vector<std::uint32_t>(5, 65536),
+                           nnhal::Vector<std::uint32_t>{UINT32_MAX, UINT32_MAX}}) {
     CAPTURE(dims.size());
     mf::check_model_invalid(add_model_of(dims).model, {"operand 0", "Limits::max_tensor_bytes"});
   }

@@ -23,7 +23,7 @@ namespace {
 /// A model of one operation: tensor inputs are request inputs, scalars are constants.
 class OneOp {
  public:
-  std::uint32_t tensor(OperandType type, std::vector<std::uint32_t> dims, float scale = 0.0f,
+  std::uint32_t tensor(OperandType type, nnhal::Vector<std::uint32_t> dims, float scale = 0.0f,
                        std::int32_t zero_point = 0) {
     Operand op = make_operand(type, std::move(dims), kInput);
     op.scale = scale;
@@ -40,8 +40,8 @@ class OneOp {
     return add(copy_constant(type, {}, at, sizeof(T)));
   }
   /// Adds the operation with `inputs` and one output of `type` / `dims`; returns the model.
-  const Model& finish(OperationType op, std::vector<std::uint32_t> inputs, OperandType type,
-                      std::vector<std::uint32_t> dims, float scale = 0.0f, std::int32_t zero_point = 0) {
+  const Model& finish(OperationType op, nnhal::Vector<std::uint32_t> inputs, OperandType type,
+                      nnhal::Vector<std::uint32_t> dims, float scale = 0.0f, std::int32_t zero_point = 0) {
     Operand out = make_operand(type, std::move(dims), kOutput);
     out.scale = scale;
     out.zeroPoint = zero_point;
@@ -137,7 +137,7 @@ TEST_CASE("malformed model: L2_NORMALIZATION and LOCAL_RESPONSE_NORMALIZATION ax
 }
 
 TEST_CASE("malformed model: INSTANCE_NORMALIZATION input of rank other than 4") {
-  auto model = [](std::vector<std::uint32_t> dims) {
+  auto model = [](nnhal::Vector<std::uint32_t> dims) {
     OneOp m;
     const auto in = m.tensor(F32, dims);
     const auto gamma = m.scalar(OperandType::FLOAT32, 1.0f);
@@ -152,7 +152,7 @@ TEST_CASE("malformed model: INSTANCE_NORMALIZATION input of rank other than 4") 
 }
 
 TEST_CASE("malformed model: FILL with a dims tensor of rank other than 1") {
-  auto model = [](std::vector<std::uint32_t> dims) {
+  auto model = [](nnhal::Vector<std::uint32_t> dims) {
     OneOp m;
     const auto d = m.tensor(OperandType::TENSOR_INT32, dims);
     const auto value = m.scalar(OperandType::FLOAT32, 2.0f);

@@ -29,11 +29,11 @@ constexpr auto QA8 = OperandType::TENSOR_QUANT8_ASYMM;
 struct ConvCase {
   OperationType op = OperationType::CONV_2D;
   OperandType type = F32;
-  std::vector<std::uint32_t> input{1, 4, 4, 2}, filter{3, 2, 2, 2}, bias{3}, output{1, 4, 4, 3};
+  nnhal::Vector<std::uint32_t> input{1, 4, 4, 2}, filter{3, 2, 2, 2}, bias{3}, output{1, 4, 4, 3};
   std::vector<std::int32_t> scalars{1, 1, 1, 0};  ///< after the bias (INT32), then `layout` if set
   bool layout = false;
   float in_scale = 0.5f, filter_scale = 0.25f, bias_scale = 0.125f;
-  std::vector<float> channel_scales;  ///< non-empty: per-channel filter
+  nnhal::Vector<float> channel_scales;  ///< non-empty: per-channel filter
   bool filter_input = false;          ///< filter and bias are model inputs instead of constants
 };
 
@@ -41,7 +41,7 @@ Model build(const ConvCase& c) {
   ModelFixture f;
   Model& m = f.model;
   const bool quant = c.type != F32;
-  auto tensor_constant = [&](OperandType type, const std::vector<std::uint32_t>& dims, std::size_t elem) {
+  auto tensor_constant = [&](OperandType type, const nnhal::Vector<std::uint32_t>& dims, std::size_t elem) {
     std::size_t n = 1;
     for (std::uint32_t d : dims) n *= d;
     while (m.operandValues.size() % 4 != 0) m.operandValues.push_back(0);
@@ -49,7 +49,7 @@ Model build(const ConvCase& c) {
     m.operandValues.resize(at + n * elem, 1);
     return copy_constant(type, dims, at, static_cast<std::uint32_t>(n * elem));
   };
-  std::vector<Operand> ops;
+  nnhal::Vector<Operand> ops;
   Operand in = make_operand(c.type, c.input, kInput);
   Operand filter = c.filter_input ? make_operand(c.type, c.filter, kInput) : tensor_constant(c.type, c.filter, quant ? 1 : 4);
   const OperandType bias_type = quant ? OperandType::TENSOR_INT32 : F32;
@@ -74,11 +74,11 @@ Model build(const ConvCase& c) {
   if (quant) out.scale = 1.0f, out.zeroPoint = 100;
   ops.push_back(out);
   m.main.operands = ops;
-  std::vector<std::uint32_t> ins;
+  nnhal::Vector<std::uint32_t> ins;
   for (std::uint32_t i = 0; i + 1 < ops.size(); ++i) ins.push_back(i);
   const auto o = static_cast<std::uint32_t>(ops.size() - 1);
   m.main.operations = {Operation{c.op, ins, {o}}};
-  m.main.inputIndexes = c.filter_input ? std::vector<std::uint32_t>{0, 1, 2} : std::vector<std::uint32_t>{0};
+  m.main.inputIndexes = c.filter_input ? nnhal::Vector<std::uint32_t>{0, 1, 2} : nnhal::Vector<std::uint32_t>{0};
   m.main.outputIndexes = {o};
   fix_consumers(m);
   return m;

@@ -24,7 +24,7 @@ class OneOp {
   explicit OneOp(OperationType type) : type_(type) {}
 
   /// A model input tensor.
-  OneOp& in(OperandType type, std::vector<std::uint32_t> dims, float scale = 0.0f, std::int32_t zp = 0) {
+  OneOp& in(OperandType type, nnhal::Vector<std::uint32_t> dims, float scale = 0.0f, std::int32_t zp = 0) {
     Operand op = make_operand(type, std::move(dims), kInput);
     op.scale = scale, op.zeroPoint = zp;
     inputs_.push_back(add(op));
@@ -32,7 +32,7 @@ class OneOp {
     return *this;
   }
   /// A constant tensor of `count` elements of `bytes_each` bytes, all bytes 1.
-  OneOp& constant(OperandType type, std::vector<std::uint32_t> dims, std::size_t bytes_each, float scale = 0.0f,
+  OneOp& constant(OperandType type, nnhal::Vector<std::uint32_t> dims, std::size_t bytes_each, float scale = 0.0f,
                   std::int32_t zp = 0) {
     std::size_t count = 1;
     for (std::uint32_t d : dims) count *= d;
@@ -46,7 +46,7 @@ class OneOp {
     return *this;
   }
   /// A constant TENSOR_INT32 with the given values.
-  OneOp& ints(std::vector<std::int32_t> values, std::vector<std::uint32_t> dims) {
+  OneOp& ints(std::vector<std::int32_t> values, nnhal::Vector<std::uint32_t> dims) {
     while (model_.operandValues.size() % 4 != 0) model_.operandValues.push_back(0);
     const auto at = static_cast<std::uint32_t>(model_.operandValues.size());
     const auto bytes = static_cast<std::uint32_t>(values.size() * sizeof(std::int32_t));
@@ -66,12 +66,12 @@ class OneOp {
     return *this;
   }
   /// Per-channel parameters of the last input.
-  OneOp& channels(std::vector<float> scales, std::uint32_t dim) {
+  OneOp& channels(nnhal::Vector<float> scales, std::uint32_t dim) {
     model_.main.operands[inputs_.back()].channelQuant = SymmPerChannelQuantParams{std::move(scales), dim};
     return *this;
   }
   /// A model output.
-  OneOp& out(OperandType type, std::vector<std::uint32_t> dims, float scale = 0.0f, std::int32_t zp = 0) {
+  OneOp& out(OperandType type, nnhal::Vector<std::uint32_t> dims, float scale = 0.0f, std::int32_t zp = 0) {
     Operand op = make_operand(type, std::move(dims), kOutput);
     op.scale = scale, op.zeroPoint = zp;
     outputs_.push_back(add(op));
@@ -98,7 +98,7 @@ class OneOp {
 
   OperationType type_;
   Model model_;
-  std::vector<std::uint32_t> inputs_, outputs_;
+  nnhal::Vector<std::uint32_t> inputs_, outputs_;
 };
 
 constexpr auto F32 = OperandType::TENSOR_FLOAT32;
@@ -123,8 +123,8 @@ void check_error(const OneOp& m, const char* what, const char* fragment) {
 }
 
 /// DEPTHWISE_CONV_2D, float NHWC [1, 4, 4, 2], explicit padding `pad`, strides, multiplier.
-OneOp depthwise(std::vector<std::uint32_t> filter, std::uint32_t bias_len, std::int32_t pad, std::int32_t stride,
-                std::int32_t mult, std::vector<std::uint32_t> out = {1, 3, 3, 2}) {
+OneOp depthwise(nnhal::Vector<std::uint32_t> filter, std::uint32_t bias_len, std::int32_t pad, std::int32_t stride,
+                std::int32_t mult, nnhal::Vector<std::uint32_t> out = {1, 3, 3, 2}) {
   OneOp m(OperationType::DEPTHWISE_CONV_2D);
   m.in(F32, {1, 4, 4, 2}).constant(F32, std::move(filter), 4).constant(F32, {bias_len}, 4);
   m.i32(pad).i32(pad).i32(pad).i32(pad).i32(stride).i32(stride).i32(mult).i32(0);
@@ -133,7 +133,7 @@ OneOp depthwise(std::vector<std::uint32_t> filter, std::uint32_t bias_len, std::
 }
 
 /// DEPTHWISE_CONV_2D, QA8 input [1, 2, 2, 2] with filter `ftype` [1, 1, 1, 2].
-OneOp depthwise_q(OperandType ftype, float bias_scale, std::vector<float> scales = {}) {
+OneOp depthwise_q(OperandType ftype, float bias_scale, nnhal::Vector<float> scales = {}) {
   OneOp m(OperationType::DEPTHWISE_CONV_2D);
   m.in(QA8, {1, 2, 2, 2}, 0.5f, 128);
   m.constant(ftype, {1, 1, 1, 2}, 1, ftype == QPC8 ? 0.0f : 0.5f, ftype == QPC8 ? 0 : 128);
@@ -145,8 +145,8 @@ OneOp depthwise_q(OperandType ftype, float bias_scale, std::vector<float> scales
 }
 
 /// TRANSPOSE_CONV_2D explicit, float NHWC [1, 3, 3, 2], paddings (left = top, right = bottom).
-OneOp transpose(std::vector<std::uint32_t> filter, std::uint32_t bias_len, std::int32_t head, std::int32_t tail,
-                std::int32_t stride, std::vector<std::uint32_t> out = {1, 4, 4, 4}) {
+OneOp transpose(nnhal::Vector<std::uint32_t> filter, std::uint32_t bias_len, std::int32_t head, std::int32_t tail,
+                std::int32_t stride, nnhal::Vector<std::uint32_t> out = {1, 4, 4, 4}) {
   OneOp m(OperationType::TRANSPOSE_CONV_2D);
   m.in(F32, {1, 3, 3, 2}).constant(F32, std::move(filter), 4).constant(F32, {bias_len}, 4);
   m.i32(head).i32(tail).i32(head).i32(tail).i32(stride).i32(stride).i32(0).flag(false);
@@ -155,8 +155,8 @@ OneOp transpose(std::vector<std::uint32_t> filter, std::uint32_t bias_len, std::
 }
 
 /// TRANSPOSE_CONV_2D implicit with output-shape tensor `shape`, scheme `scheme`, stride 1.
-OneOp transpose_implicit(std::vector<std::int32_t> shape, std::vector<std::uint32_t> shape_dims, std::int32_t scheme,
-                         std::vector<std::uint32_t> out = {1, 3, 3, 4}) {
+OneOp transpose_implicit(std::vector<std::int32_t> shape, nnhal::Vector<std::uint32_t> shape_dims, std::int32_t scheme,
+                         nnhal::Vector<std::uint32_t> out = {1, 3, 3, 4}) {
   OneOp m(OperationType::TRANSPOSE_CONV_2D);
   m.in(F32, {1, 3, 3, 2}).constant(F32, {4, 2, 2, 2}, 4).constant(F32, {4}, 4);
   m.ints(std::move(shape), std::move(shape_dims)).i32(scheme).i32(1).i32(1).i32(0).flag(false);
@@ -165,7 +165,7 @@ OneOp transpose_implicit(std::vector<std::int32_t> shape, std::vector<std::uint3
 }
 
 /// TRANSPOSE_CONV_2D, QA8 input [1, 2, 2, 1], filter `ftype` [2, 1, 1, 1].
-OneOp transpose_q(OperandType ftype, float bias_scale, std::vector<float> scales = {}) {
+OneOp transpose_q(OperandType ftype, float bias_scale, nnhal::Vector<float> scales = {}) {
   OneOp m(OperationType::TRANSPOSE_CONV_2D);
   m.in(QA8, {1, 2, 2, 1}, 0.5f, 128);
   m.constant(ftype, {2, 1, 1, 1}, 1, ftype == QPC8 ? 0.0f : 0.5f, ftype == QPC8 ? 0 : 128);

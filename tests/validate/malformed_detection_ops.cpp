@@ -35,7 +35,7 @@ void refused(const OneOp& op, const char* name, const char* fact) { check_model_
 // ---- HEATMAP_MAX_KEYPOINT
 
 struct Heat {
-  std::vector<std::uint32_t> heat{2, 4, 4, 3}, boxes{2, 4};
+  nnhal::Vector<std::uint32_t> heat{2, 4, 4, 3}, boxes{2, 4};
   bool nchw = false, quant = false;
   float box_scale = 0.125f;
 };
@@ -95,7 +95,7 @@ namespace {
 // ---- GENERATE_PROPOSALS
 
 struct Gp {
-  std::vector<std::uint32_t> scores{1, 2, 2, 2}, deltas{1, 2, 2, 8}, anchors{2, 4}, info{1, 2};
+  nnhal::Vector<std::uint32_t> scores{1, 2, 2, 2}, deltas{1, 2, 2, 8}, anchors{2, 4}, info{1, 2};
   bool quant = false;
   float anchor_scale = 0.125f;
   std::int32_t info_zp = 0;
@@ -165,7 +165,7 @@ namespace {
 // ---- DETECTION_POSTPROCESSING
 
 struct Dp {
-  std::vector<std::uint32_t> scores{1, 6, 3}, deltas{1, 6, 4}, anchors{6, 4};
+  nnhal::Vector<std::uint32_t> scores{1, 6, 3}, deltas{1, 6, 4}, anchors{6, 4};
   bool half = false, regular = true;
   float scale_y = 10, scale_w = 5, score_threshold = 0, iou = 0.5f;
   std::int32_t max_det = 3, max_classes = 1, max_per_class = 1;
@@ -238,7 +238,7 @@ namespace {
 // ---- LSH_PROJECTION
 
 struct Lsh {
-  std::vector<std::uint32_t> hash{4, 2}, input{3, 2}, weight{3};
+  nnhal::Vector<std::uint32_t> hash{4, 2}, input{3, 2}, weight{3};
   std::int32_t type = 2;
 };
 
@@ -252,7 +252,7 @@ OneOp lsh_op(const Lsh& l) {
 // ---- RANDOM_MULTINOMIAL
 
 struct Mn {
-  std::vector<std::uint32_t> logits{2, 5}, seeds{2};
+  nnhal::Vector<std::uint32_t> logits{2, 5}, seeds{2};
   std::int32_t samples = 4;
 };
 

@@ -21,7 +21,7 @@ namespace nnhal::test::malformed::lstm_suite {
 namespace {
 
 constexpr auto F32 = OperandType::TENSOR_FLOAT32;
-using Shape = std::vector<std::uint32_t>;
+using Shape = nnhal::Vector<std::uint32_t>;
 
 /// One cell's declared shapes (batch 2, input 3, 4 cells, output 5 through a projection).
 struct CellShapes {

@@ -64,7 +64,7 @@ OneOp fully_connected(std::int32_t act) {
 OneOp conv_head(bool depthwise = false) {
   OneOp m(depthwise ? OperationType::DEPTHWISE_CONV_2D : OperationType::CONV_2D);
   m.tensor(TENSOR_FLOAT32, {1, 4, 4, 2});
-  m.tensor(TENSOR_FLOAT32, depthwise ? std::vector<std::uint32_t>{1, 2, 2, 2} : std::vector<std::uint32_t>{3, 2, 2, 2});
+  m.tensor(TENSOR_FLOAT32, depthwise ? nnhal::Vector<std::uint32_t>{1, 2, 2, 2} : nnhal::Vector<std::uint32_t>{3, 2, 2, 2});
   m.tensor(TENSOR_FLOAT32, {depthwise ? 2u : 3u});
   return m;
 }

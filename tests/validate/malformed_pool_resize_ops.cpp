@@ -24,7 +24,7 @@ namespace {
 
 /// A one-operation model whose first input is a data tensor of type `data` and whose output
 /// has that type.
-OneOp data_op(OperationType type, OperandType data, std::vector<std::uint32_t> dims) {
+OneOp data_op(OperationType type, OperandType data, nnhal::Vector<std::uint32_t> dims) {
   OneOp m(type);
   m.tensor(data, std::move(dims)).output(data);
   return m;
@@ -35,7 +35,7 @@ constexpr std::int32_t kMax = std::numeric_limits<std::int32_t>::max();
 
 /// An explicit-padding pool over [1, 4, 4, 2]: pads l r t b, strides w h, filter w h, activation.
 OneOp pool_explicit(OperationType op, std::initializer_list<std::int32_t> scalars,
-                    std::vector<std::uint32_t> dims = {1, 4, 4, 2}) {
+                    nnhal::Vector<std::uint32_t> dims = {1, 4, 4, 2}) {
   OneOp m = data_op(op, F32, std::move(dims));
   m.ints(scalars);
   return m;

@@ -36,7 +36,7 @@ constexpr const char* k16 = "QUANTIZED_16BIT_LSTM";
 struct QL {
   std::uint32_t B = 2, I = 3, U = 4, O = 4;
   std::vector<std::size_t> omit{9, 10, 11, 16, 17};  // peephole and projection
-  std::vector<std::uint32_t> input_dims{}, forget_dims{}, prev_out_dims{}, prev_cell_dims{};
+  nnhal::Vector<std::uint32_t> input_dims{}, forget_dims{}, prev_out_dims{}, prev_cell_dims{};
   float cell_scale = 1.0f / 32768.0f;
   std::int32_t hidden_zp = 0;
 
@@ -47,15 +47,15 @@ struct QL {
   }
   OneOp op() const {
     OneOp m(OperationType::QUANTIZED_LSTM);
-    auto tensor = [&](std::size_t i, OperandType t, std::vector<std::uint32_t> dims, float scale = 0.0f) {
+    auto tensor = [&](std::size_t i, OperandType t, nnhal::Vector<std::uint32_t> dims, float scale = 0.0f) {
       if (omitted(i))
         m.omitted(t, dims, scale);
       else
         m.tensor(t, std::move(dims), scale);
     };
-    tensor(0, QAS8, input_dims.empty() ? std::vector<std::uint32_t>{B, I} : input_dims, 0.0078125f);
+    tensor(0, QAS8, input_dims.empty() ? nnhal::Vector<std::uint32_t>{B, I} : input_dims, 0.0078125f);
     for (std::size_t g = 0; g < 4; ++g)
-      tensor(1 + g, QS8, g == 1 && !forget_dims.empty() ? forget_dims : std::vector<std::uint32_t>{U, I}, 0.0078f);
+      tensor(1 + g, QS8, g == 1 && !forget_dims.empty() ? forget_dims : nnhal::Vector<std::uint32_t>{U, I}, 0.0078f);
     for (std::size_t g = 0; g < 4; ++g) tensor(5 + g, QS8, {U, O}, 0.0078f);
     for (std::size_t i = 9; i < 12; ++i) tensor(i, QS16, {U}, 1.0f);
     for (std::size_t i = 12; i < 16; ++i) tensor(i, I32, {U});
@@ -65,7 +65,7 @@ struct QL {
       tensor(18, QAS8, {B, O}, 0.0078f);
     else
       tensor(18, QAS8, prev_out_dims, 0.0078f);
-    tensor(19, QS16, prev_cell_dims.empty() ? std::vector<std::uint32_t>{B, U} : prev_cell_dims, cell_scale);
+    tensor(19, QS16, prev_cell_dims.empty() ? nnhal::Vector<std::uint32_t>{B, U} : prev_cell_dims, cell_scale);
     for (std::size_t i = 20; i < 24; ++i) tensor(i, QS16, {U}, 3.05e-5f);
     m.f32(0.0f).f32(0.0f).f32(0.007f).f32(0.0078f).f32(0.007f).f32(0.0078f);
     m.ints({hidden_zp}).f32(0.007f);
@@ -161,17 +161,17 @@ struct Q16 {
   float in_scale = 1.0f / 128.0f, out_scale = 1.0f / 128.0f, w2_scale = 0.01f, bias3_scale = 0.01f / 128.0f;
   float cell_scale = 1.0f / 2048.0f;
   std::int32_t in_zp = 128, w5_zp = 120;
-  std::vector<std::uint32_t> w6_dims{}, bias_dims{}, cell_dims{};
+  nnhal::Vector<std::uint32_t> w6_dims{}, bias_dims{}, cell_dims{};
 
   OneOp op() const {
     OneOp m(OperationType::QUANTIZED_16BIT_LSTM);
     m.tensor(QA8, {B, I}, in_scale, in_zp);
     for (std::size_t g = 0; g < 4; ++g) m.tensor(QA8, {O, I}, g == 1 ? w2_scale : 0.01f, 120);
     for (std::size_t g = 0; g < 4; ++g)
-      m.tensor(QA8, g == 1 && !w6_dims.empty() ? w6_dims : std::vector<std::uint32_t>{O, O}, 0.01f, g == 0 ? w5_zp : 120);
+      m.tensor(QA8, g == 1 && !w6_dims.empty() ? w6_dims : nnhal::Vector<std::uint32_t>{O, O}, 0.01f, g == 0 ? w5_zp : 120);
     for (std::size_t g = 0; g < 4; ++g)
-      m.tensor(I32, g == 0 && !bias_dims.empty() ? bias_dims : std::vector<std::uint32_t>{O}, g == 2 ? bias3_scale : 0.01f / 128.0f);
-    m.tensor(QS16, cell_dims.empty() ? std::vector<std::uint32_t>{B, O} : cell_dims, cell_scale);
+      m.tensor(I32, g == 0 && !bias_dims.empty() ? bias_dims : nnhal::Vector<std::uint32_t>{O}, g == 2 ? bias3_scale : 0.01f / 128.0f);
+    m.tensor(QS16, cell_dims.empty() ? nnhal::Vector<std::uint32_t>{B, O} : cell_dims, cell_scale);
     m.tensor(QA8, {B, O}, out_scale, 128);
     m.output(QS16, 1.0f / 2048.0f).output(QA8, 1.0f / 128.0f, 128);
     return m;
@@ -223,14 +223,14 @@ namespace {
 /// request omits inputs (request validation once built a table per run for those: a
 /// regression test).
 void check_runs_without_allocating(const Model& m, std::initializer_list<std::size_t> omitted,
-                                   const std::vector<std::uint32_t>& out_bytes) {
+                                   const nnhal::Vector<std::uint32_t>& out_bytes) {
   auto prepared = PreparedModel::prepare(m);
   INFO("error: " << (prepared ? std::string("none") : std::string(prepared.error().message())));
   REQUIRE(prepared.has_value());
   auto execution = prepared->create_execution();
   REQUIRE(execution.has_value());
   RequestFixture r;
-  std::vector<std::uint32_t> sizes;
+  nnhal::Vector<std::uint32_t> sizes;
   auto bytes_of = [&](std::uint32_t idx) {
     const Operand& op = m.main.operands[idx];
     std::uint32_t n = op.type == QS16 ? 2 : (op.type == I32 ? 4 : 1);
@@ -282,7 +282,7 @@ QL full_qlstm() {
 TEST_CASE("QUANTIZED_LSTM executes without allocating; optional inputs omitted by the request run too") {
   const QL q = full_qlstm();
   const Model m = q.op().model();
-  const std::vector<std::uint32_t> out{q.B * q.O, 2 * q.B * q.U, q.B * q.O};
+  const nnhal::Vector<std::uint32_t> out{q.B * q.O, 2 * q.B * q.U, q.B * q.O};
   check_runs_without_allocating(m, {}, out);
   // Request inputs in operation order (every tensor is one): CIFG (1, 5, 12 and the input
   // layer-norm weights 20), no peephole (9..11), no projection bias (17).

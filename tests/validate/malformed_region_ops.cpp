@@ -31,7 +31,7 @@ constexpr auto Q16 = OperandType::TENSOR_QUANT16_ASYMM;
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
 struct Roi {
-  std::vector<std::uint32_t> input{1, 4, 4, 2}, rois{3, 4}, batch{3};
+  nnhal::Vector<std::uint32_t> input{1, 4, 4, 2}, rois{3, 4}, batch{3};
   std::int32_t out_h = 2, out_w = 2;
   float h_ratio = 1.0f, w_ratio = 1.0f;
   std::int32_t h_samples = 0, w_samples = 0;
@@ -104,7 +104,7 @@ TEST_CASE("malformed ROI_ALIGN / ROI_POOLING: sizes, ratios, samples, box shapes
 namespace {
 
 struct Nms {
-  std::vector<std::uint32_t> scores{4, 3}, boxes{4, 12}, batch{4};
+  nnhal::Vector<std::uint32_t> scores{4, 3}, boxes{4, 12}, batch{4};
 };
 
 OneOp nms_op(const Nms& n) {
@@ -116,7 +116,7 @@ OneOp nms_op(const Nms& n) {
 }
 
 struct Bbox {
-  std::vector<std::uint32_t> rois{2, 4}, deltas{2, 8}, batch{2}, info{1, 2};
+  nnhal::Vector<std::uint32_t> rois{2, 4}, deltas{2, 8}, batch{2}, info{1, 2};
   bool quant = false;
   float roi_scale = 0.125f, info_scale = 0.125f;
 };
@@ -139,19 +139,19 @@ TEST_CASE("malformed BOX_WITH_NMS_LIMIT: shapes refused at prepare when the scor
   // depends on the data); a shape fault is then an execution error (tests/ops/detection.cpp).
   check_prepares(nms_op({}));
   // Constant scores / boxes / batch index: inferred at prepare.
-  auto constant = [](std::vector<std::uint32_t> sd, std::vector<std::uint32_t> bd, std::vector<std::uint32_t> id) {
+  auto constant = [](nnhal::Vector<std::uint32_t> sd, nnhal::Vector<std::uint32_t> bd, nnhal::Vector<std::uint32_t> id) {
     std::size_t ns = 1, nb = 1, ni = 1;
     for (auto d : sd) ns *= d;
     for (auto d : bd) nb *= d;
     for (auto d : id) ni *= d;
     Model model;  // tensors as constants (zeros), scalars after them, each 4-byte aligned
-    auto put = [&](OperandType t, std::vector<std::uint32_t> dims, std::size_t count, std::size_t elem) {
+    auto put = [&](OperandType t, nnhal::Vector<std::uint32_t> dims, std::size_t count, std::size_t elem) {
       const auto at = static_cast<std::uint32_t>((model.operandValues.size() + 3) / 4 * 4);
       model.operandValues.resize(at + count * elem, 0);
       model.main.operands.push_back(copy_constant(t, std::move(dims), at, static_cast<std::uint32_t>(count * elem)));
       return static_cast<std::uint32_t>(model.main.operands.size() - 1);
     };
-    std::vector<std::uint32_t> ins = {put(F32, sd, ns, 4), put(F32, bd, nb, 4), put(I32, id, ni, 4)};
+    nnhal::Vector<std::uint32_t> ins = {put(F32, sd, ns, 4), put(F32, bd, nb, 4), put(I32, id, ni, 4)};
     auto scalar = [&](OperandType t, auto v) {
       const auto at = static_cast<std::uint32_t>((model.operandValues.size() + 3) / 4 * 4);
       model.operandValues.resize(at + sizeof v, 0);
@@ -165,7 +165,7 @@ TEST_CASE("malformed BOX_WITH_NMS_LIMIT: shapes refused at prepare when the scor
     scalar(OperandType::FLOAT32, 0.5f);
     scalar(OperandType::FLOAT32, 1.0f);
     scalar(OperandType::FLOAT32, 0.01f);
-    std::vector<std::uint32_t> outs;
+    nnhal::Vector<std::uint32_t> outs;
     for (OperandType t : {F32, F32, I32, I32}) {
       model.main.operands.push_back(make_operand(t, {}, kOutput));
       outs.push_back(static_cast<std::uint32_t>(model.main.operands.size() - 1));

@@ -22,7 +22,7 @@ namespace nnhal::test::malformed::rnn_suite {
 namespace {
 
 constexpr auto F32 = OperandType::TENSOR_FLOAT32;
-using Shape = std::vector<std::uint32_t>;
+using Shape = nnhal::Vector<std::uint32_t>;
 
 struct Rnn {
   Shape input{2, 3}, weights{4, 3}, recurrent{4, 4}, bias{4}, hidden{2, 4};

@@ -25,7 +25,7 @@ class OneOp {
   explicit OneOp(OperationType type) : type_(type) {}
 
   /// A model input tensor.
-  OneOp& in(OperandType type, std::vector<std::uint32_t> dims, float scale = 0.0f) {
+  OneOp& in(OperandType type, nnhal::Vector<std::uint32_t> dims, float scale = 0.0f) {
     Operand op = make_operand(type, std::move(dims), kInput);
     op.scale = scale;
     inputs_.push_back(add(op));
@@ -33,7 +33,7 @@ class OneOp {
     return *this;
   }
   /// A constant TENSOR_INT32.
-  OneOp& ints(std::vector<std::int32_t> values, std::vector<std::uint32_t> dims) {
+  OneOp& ints(std::vector<std::int32_t> values, nnhal::Vector<std::uint32_t> dims) {
     const auto at = static_cast<std::uint32_t>(model_.operandValues.size());
     const auto bytes = static_cast<std::uint32_t>(values.size() * sizeof(std::int32_t));
     model_.operandValues.resize(at + bytes);
@@ -51,7 +51,7 @@ class OneOp {
   OneOp& i32(std::int32_t v) { return scalar<OperandType::INT32>(v); }
   OneOp& flag(bool v) { return scalar<OperandType::BOOL>(v ? 1 : 0); }
   /// A model output.
-  OneOp& out(OperandType type, std::vector<std::uint32_t> dims = {}, float scale = 0.0f) {
+  OneOp& out(OperandType type, nnhal::Vector<std::uint32_t> dims = {}, float scale = 0.0f) {
     Operand op = make_operand(type, std::move(dims), kOutput);
     op.scale = scale;
     outputs_.push_back(add(op));
@@ -74,7 +74,7 @@ class OneOp {
 
   OperationType type_;
   Model model_;
-  std::vector<std::uint32_t> inputs_, outputs_;
+  nnhal::Vector<std::uint32_t> inputs_, outputs_;
 };
 
 constexpr auto F32 = OperandType::TENSOR_FLOAT32;
@@ -100,7 +100,7 @@ void check_rule(OneOp good, OneOp bad, const char* operation, const char* operan
 }  // namespace
 
 TEST_CASE("malformed shape ops: TRANSPOSE perm") {
-  auto m = [](std::vector<std::int32_t> perm, std::vector<std::uint32_t> dims) {
+  auto m = [](std::vector<std::int32_t> perm, nnhal::Vector<std::uint32_t> dims) {
     return OneOp(OperationType::TRANSPOSE).in(F32, {2, 3, 4}).ints(std::move(perm), std::move(dims)).out(F32);
   };
   check_rule(m({2, 0, 1}, {3}), m({2, 0, 0}, {3}), "TRANSPOSE", "perm");  // repeated
@@ -123,7 +123,7 @@ TEST_CASE("malformed shape ops: PAD / PAD_V2 paddings and pad value") {
   for (OperationType op : {OperationType::PAD, OperationType::PAD_V2}) {
     const bool v2 = op == OperationType::PAD_V2;
     const char* name = v2 ? "PAD_V2" : "PAD";
-    auto m = [&](std::vector<std::int32_t> pads, std::vector<std::uint32_t> dims) {
+    auto m = [&](std::vector<std::int32_t> pads, nnhal::Vector<std::uint32_t> dims) {
       OneOp o(op);
       o.in(F32, {2, 3}).ints(std::move(pads), std::move(dims));
       if (v2) o.scalar<OperandType::FLOAT32>(1.5f);
@@ -141,7 +141,7 @@ TEST_CASE("malformed shape ops: PAD / PAD_V2 paddings and pad value") {
 }
 
 TEST_CASE("malformed shape ops: STRIDED_SLICE begin / end / strides") {
-  auto m = [](std::vector<std::int32_t> strides, std::vector<std::uint32_t> begin_dims = {2}) {
+  auto m = [](std::vector<std::int32_t> strides, nnhal::Vector<std::uint32_t> begin_dims = {2}) {
     const std::size_t nb = begin_dims[0];
     return OneOp(OperationType::STRIDED_SLICE)
         .in(F32, {3, 4})
@@ -158,7 +158,7 @@ TEST_CASE("malformed shape ops: STRIDED_SLICE begin / end / strides") {
 }
 
 TEST_CASE("malformed shape ops: TILE multiples, SPLIT axis and num_splits") {
-  auto tile = [](std::vector<std::int32_t> m, std::vector<std::uint32_t> d) {
+  auto tile = [](std::vector<std::int32_t> m, nnhal::Vector<std::uint32_t> d) {
     return OneOp(OperationType::TILE).in(F32, {2, 3}).ints(std::move(m), std::move(d)).out(F32);
   };
   check_rule(tile({2, 1}, {2}), tile({2, -1}, {2}), "TILE", "multiples");
@@ -174,13 +174,13 @@ TEST_CASE("malformed shape ops: TILE multiples, SPLIT axis and num_splits") {
 }
 
 TEST_CASE("malformed shape ops: BATCH_TO_SPACE_ND / SPACE_TO_BATCH_ND blocks and paddings") {
-  auto b2s = [](std::vector<std::int32_t> block, std::vector<std::uint32_t> dims = {2}) {
+  auto b2s = [](std::vector<std::int32_t> block, nnhal::Vector<std::uint32_t> dims = {2}) {
     return OneOp(OperationType::BATCH_TO_SPACE_ND).in(F32, {4, 2, 2, 1}).ints(std::move(block), std::move(dims)).out(F32);
   };
   check_rule(b2s({2, 2}), b2s({2, 0}), "BATCH_TO_SPACE_ND", "block_shape");
   check_rule(b2s({2, 2}), b2s({2, 2, 2}, {3}), "BATCH_TO_SPACE_ND", "block_shape");
   auto s2b = [](std::vector<std::int32_t> block, std::vector<std::int32_t> pads,
-                std::vector<std::uint32_t> pad_dims = {2, 2}) {
+                nnhal::Vector<std::uint32_t> pad_dims = {2, 2}) {
     return OneOp(OperationType::SPACE_TO_BATCH_ND)
         .in(F32, {1, 4, 4, 1})
         .ints(std::move(block), {2})
@@ -222,7 +222,7 @@ TEST_CASE("malformed shape ops: GATHER, EMBEDDING_LOOKUP, HASHTABLE_LOOKUP indic
   check_rule(gather(-1, {0, 4}), gather(-1, {0, 5}), "GATHER", "indices");
   check_rule(gather(0, {2}), gather(0, {-1}), "GATHER", "indices");
 
-  auto emb = [](std::vector<std::int32_t> lookups, std::vector<std::uint32_t> ldims) {
+  auto emb = [](std::vector<std::int32_t> lookups, nnhal::Vector<std::uint32_t> ldims) {
     return OneOp(OperationType::EMBEDDING_LOOKUP).ints(std::move(lookups), std::move(ldims)).in(F32, {3, 2}).out(F32);
   };
   check_rule(emb({0, 2}, {2}), emb({0, 3}, {2}), "EMBEDDING_LOOKUP", "lookups");
@@ -256,7 +256,7 @@ TEST_CASE("malformed shape ops: ARGMAX / ARGMIN axis, TOPK_V2 k") {
 TEST_CASE("malformed shape ops: reduction axes") {
   for (OperationType op : {OperationType::REDUCE_SUM, OperationType::REDUCE_MAX, OperationType::MEAN}) {
     const bool mean = op == OperationType::MEAN;
-    auto m = [&](std::vector<std::int32_t> axes, std::vector<std::uint32_t> dims) {
+    auto m = [&](std::vector<std::int32_t> axes, nnhal::Vector<std::uint32_t> dims) {
       OneOp o(op);
       o.in(F32, {2, 3, 4}).ints(std::move(axes), std::move(dims));
       if (mean)

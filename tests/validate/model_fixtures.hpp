@@ -31,22 +31,22 @@ inline constexpr auto kOutput = OperandLifeTime::SUBGRAPH_OUTPUT;
 // Operand builders
 // ---------------------------------------------------------------------------------------------
 
-inline Operand make_operand(OperandType type, std::vector<std::uint32_t> dims,
+inline Operand make_operand(OperandType type, nnhal::Vector<std::uint32_t> dims,
                             OperandLifeTime lifetime = OperandLifeTime::TEMPORARY_VARIABLE) {
   Operand op;
   op.type = type;
-  op.dimensions = std::move(dims);
+  op.dimensions.assign(dims.begin(), dims.end());
   op.lifetime = lifetime;
   return op;
 }
 
-inline Operand f32_tensor(std::vector<std::uint32_t> dims,
+inline Operand f32_tensor(nnhal::Vector<std::uint32_t> dims,
                           OperandLifeTime lifetime = OperandLifeTime::TEMPORARY_VARIABLE) {
   return make_operand(OperandType::TENSOR_FLOAT32, std::move(dims), lifetime);
 }
 
 /// A CONSTANT_COPY operand at `offset` in operandValues (its length is its data size).
-inline Operand copy_constant(OperandType type, std::vector<std::uint32_t> dims, std::uint32_t offset,
+inline Operand copy_constant(OperandType type, nnhal::Vector<std::uint32_t> dims, std::uint32_t offset,
                              std::uint32_t length) {
   Operand op = make_operand(type, std::move(dims), OperandLifeTime::CONSTANT_COPY);
   op.location = {0, offset, length};

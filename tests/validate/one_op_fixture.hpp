@@ -23,7 +23,7 @@ namespace nnhal::test::malformed {
 class OneOp {
  public:
   explicit OneOp(OperationType type) : type_(type) {}
-  OneOp& tensor(OperandType t, std::vector<std::uint32_t> dims, float scale = 0.0f, std::int32_t zp = 0) {
+  OneOp& tensor(OperandType t, nnhal::Vector<std::uint32_t> dims, float scale = 0.0f, std::int32_t zp = 0) {
     Operand op = make_operand(t, std::move(dims), kInput);
     op.scale = scale;
     op.zeroPoint = zp;
@@ -33,7 +33,7 @@ class OneOp {
     return *this;
   }
   /// An omitted optional input (lifetime NO_VALUE) of type t.
-  OneOp& omitted(OperandType t, std::vector<std::uint32_t> dims = {}, float scale = 0.0f) {
+  OneOp& omitted(OperandType t, nnhal::Vector<std::uint32_t> dims = {}, float scale = 0.0f) {
     Operand op = make_operand(t, std::move(dims), OperandLifeTime::NO_VALUE);
     op.scale = scale;
     inputs_.push_back(add(op));
@@ -76,7 +76,7 @@ class OneOp {
 
   Model model() const {
     Model m = model_;
-    std::vector<std::uint32_t> outs;
+    nnhal::Vector<std::uint32_t> outs;
     for (const Operand& op : outputs_) {
       outs.push_back(static_cast<std::uint32_t>(m.main.operands.size()));
       m.main.operands.push_back(op);
@@ -94,7 +94,7 @@ class OneOp {
   }
   OperationType type_;
   Model model_;
-  std::vector<std::uint32_t> inputs_;
+  nnhal::Vector<std::uint32_t> inputs_;
   std::vector<Operand> outputs_;
 };
 

@@ -127,16 +127,16 @@ class Generator {
   struct Builder {
     cts::TestSubgraph sg;
     bool is_main = false;
-    std::vector<std::vector<std::uint32_t>> shape;
+    std::vector<nnhal::Vector<std::uint32_t>> shape;
     /// Operands operations may read: inputs and operation outputs (constants are made per use).
-    std::vector<std::uint32_t> readable;
+    nnhal::Vector<std::uint32_t> readable;
     /// Outputs of operations, in order (candidates for subgraph outputs).
-    std::vector<std::uint32_t> produced;
+    nnhal::Vector<std::uint32_t> produced;
   };
 
   // ---- operands --------------------------------------------------------------------------
 
-  static std::size_t elements(const std::vector<std::uint32_t>& dims) {
+  static std::size_t elements(std::span<const std::uint32_t> dims) {
     std::size_t n = 1;
     for (std::uint32_t d : dims) n *= d;
     return n;
@@ -211,15 +211,15 @@ class Generator {
     return out;
   }
 
-  std::vector<std::uint32_t> random_shape() {
-    std::vector<std::uint32_t> dims(1 + rng_.below(4));
+  nnhal::Vector<std::uint32_t> random_shape() {
+    nnhal::Vector<std::uint32_t> dims(1 + rng_.below(4));
     for (auto& d : dims) d = 1 + rng_.below(4);
     if (rng_.chance(3)) dims[rng_.below(static_cast<std::uint32_t>(dims.size()))] = 0;  // zero-sized
     return dims;
   }
 
   /// Adds an operand to `b` and returns its index.
-  static std::uint32_t add_operand(Builder& b, cts::TestOperand t, std::vector<std::uint32_t> real_shape) {
+  static std::uint32_t add_operand(Builder& b, cts::TestOperand t, nnhal::Vector<std::uint32_t> real_shape) {
     b.sg.operands.push_back(std::move(t));
     b.shape.push_back(std::move(real_shape));
     return static_cast<std::uint32_t>(b.sg.operands.size() - 1);
@@ -232,11 +232,11 @@ class Generator {
     cts::TestOperand t;
     t.operand.type = type;
     set_quant(t.operand);
-    std::vector<std::uint32_t> dims;
-    const std::vector<std::uint32_t>* first_shape = first ? &b.shape[*first] : nullptr;
+    nnhal::Vector<std::uint32_t> dims;
+    const nnhal::Vector<std::uint32_t>* first_shape = first ? &b.shape[*first] : nullptr;
     if (is_tensor(type)) {
       const std::uint32_t how = rng_.below(10);
-      const std::vector<std::uint32_t>* weights = last_weights_ ? &b.shape[*last_weights_] : nullptr;
+      const nnhal::Vector<std::uint32_t>* weights = last_weights_ ? &b.shape[*last_weights_] : nullptr;
       if (slot.role == Role::Weights && first_shape != nullptr && !first_shape->empty() && how < 9) {
         // A filter [out, h, w, in] or weights [units, in] over the first input's channels.
         const std::uint32_t in = first_shape->back();
@@ -248,10 +248,10 @@ class Generator {
       } else if (type == OperandType::TENSOR_INT32 && slot.role == Role::Parameter && first_shape != nullptr) {
         // Axes, begins, sizes, strides, paddings, block sizes: [rank], [rank, 2], [2], [2, 2].
         const auto rank = std::max<std::uint32_t>(static_cast<std::uint32_t>(first_shape->size()), 1);
-        dims = how < 4 ? std::vector<std::uint32_t>{rank}
-               : how < 6 ? std::vector<std::uint32_t>{rank, 2}
-               : how < 7 ? std::vector<std::uint32_t>{2}
-               : how < 8 ? std::vector<std::uint32_t>{2, 2}
+        dims = how < 4 ? nnhal::Vector<std::uint32_t>{rank}
+               : how < 6 ? nnhal::Vector<std::uint32_t>{rank, 2}
+               : how < 7 ? nnhal::Vector<std::uint32_t>{2}
+               : how < 8 ? nnhal::Vector<std::uint32_t>{2, 2}
                          : random_shape();
       } else if (first_shape != nullptr && !first_shape->empty() && how < 5) dims = *first_shape;
       else if (first_shape != nullptr && !first_shape->empty() && how < 7)
@@ -325,7 +325,7 @@ class Generator {
 
   /// An operand of `b` of exactly `type` that operations may read, or nullopt.
   std::optional<std::uint32_t> existing(const Builder& b, OperandType type, std::size_t rank = 0) {
-    std::vector<std::uint32_t> c;
+    nnhal::Vector<std::uint32_t> c;
     for (std::uint32_t i : b.readable)
       if (b.sg.operands[i].operand.type == type && (rank == 0 || b.shape[i].size() == rank)) c.push_back(i);
     if (c.empty()) return std::nullopt;
@@ -339,11 +339,11 @@ class Generator {
 
   /// How a temporary or a subgraph boundary operand is declared: its real shape (mostly), with
   /// some dimensions unknown, or with unknown rank.
-  std::vector<std::uint32_t> declared(const std::vector<std::uint32_t>& real) {
+  nnhal::Vector<std::uint32_t> declared(const nnhal::Vector<std::uint32_t>& real) {
     const std::uint32_t how = rng_.below(100);
     if (how < 60) return real;
     if (how < 85) {
-      std::vector<std::uint32_t> d = real;
+      nnhal::Vector<std::uint32_t> d = real;
       for (auto& x : d)
         if (rng_.chance(50)) x = 0;
       return d;
@@ -356,7 +356,7 @@ class Generator {
   /// The model to try for builder `b`: main (or, for a referenced subgraph under construction,
   /// that subgraph as main with its inputs given values of their real shapes), with `outputs`
   /// as main's outputs, declared of unknown shape (or as declared, with `keep_dims`).
-  cts::TestModel trial_model(const Builder& b, const std::vector<std::uint32_t>& outputs, bool keep_dims = false) {
+  cts::TestModel trial_model(const Builder& b, const nnhal::Vector<std::uint32_t>& outputs, bool keep_dims = false) {
     cts::TestModel m;
     m.name = "trial";
     m.referenced = model_.referenced;
@@ -389,12 +389,12 @@ class Generator {
 
   /// Runs the trial of `b` with `outputs` as outputs; on success records their real shapes and
   /// keeps the run only if no tensor is larger than the limit.
-  bool try_outputs(Builder& b, const std::vector<std::uint32_t>& outputs) {
+  bool try_outputs(Builder& b, const nnhal::Vector<std::uint32_t>& outputs) {
     const TrialResult r = trial_(trial_model(b, outputs));
     if (!r.ok || r.shapes.size() != outputs.size()) return false;
     for (std::size_t k = 0; k < outputs.size(); ++k) {
       if (elements(r.shapes[k]) > options_.max_elements || r.nan[k]) return false;
-      b.shape[outputs[k]] = r.shapes[k];
+      b.shape[outputs[k]].assign(r.shapes[k].begin(), r.shapes[k].end());
     }
     return true;
   }
@@ -416,7 +416,7 @@ class Generator {
   /// else with their real shapes if it runs so, else of unknown rank (as in the trial that
   /// accepted them). Validation decides: e.g. CAST's output may not be known where its input
   /// is not, and an IF's output must be compatible with both branches.
-  void declare_outputs(Builder& b, const std::vector<std::uint32_t>& outs) {
+  void declare_outputs(Builder& b, const nnhal::Vector<std::uint32_t>& outs) {
     for (std::uint32_t o : outs) b.sg.operands[o].operand.dimensions = declared(b.shape[o]);
     if (trial_(trial_model(b, outs, true)).ok) return;
     for (std::uint32_t o : outs) b.sg.operands[o].operand.dimensions = b.shape[o];
@@ -485,7 +485,7 @@ class Generator {
       if (slot.role == Role::Weights && is_tensor(t)) last_weights_ = chosen;
       op.inputs.push_back(*chosen);
     }
-    std::vector<std::uint32_t> outs;
+    nnhal::Vector<std::uint32_t> outs;
     for (std::size_t i = 0; i < n_out; ++i) {
       const std::uint8_t code = s.outputs.code_at(i, n_out);
       if (code == kAnyTypeCode) return false;
@@ -514,7 +514,7 @@ class Generator {
   /// Appends `op` (its outputs already added to `b`) if the model still runs: records the
   /// outputs' real shapes, declares them, and makes them readable.
   bool append_checked(Builder& b, Operation op) {
-    const std::vector<std::uint32_t> outs = op.outputs;
+    const nnhal::Vector<std::uint32_t> outs = op.outputs;
     b.sg.operations.push_back(std::move(op));
     if (!try_outputs(b, outs)) return false;
     declare_outputs(b, outs);
@@ -527,18 +527,18 @@ class Generator {
   }
 
   /// A copy of operand `from` of `outer` as an input or output of a referenced subgraph.
-  cts::TestOperand boundary(const cts::TestOperand& from, OperandLifeTime lifetime, const std::vector<std::uint32_t>& real) {
+  cts::TestOperand boundary(const cts::TestOperand& from, OperandLifeTime lifetime, const nnhal::Vector<std::uint32_t>& real) {
     cts::TestOperand t;
     t.operand.type = from.operand.type;
     t.operand.scale = from.operand.scale;
     t.operand.zeroPoint = from.operand.zeroPoint;
     t.operand.lifetime = lifetime;
-    t.operand.dimensions = is_tensor(from.operand.type) ? declared(real) : std::vector<std::uint32_t>{};
+    t.operand.dimensions = is_tensor(from.operand.type) ? declared(real) : nnhal::Vector<std::uint32_t>{};
     return t;
   }
 
   /// A new referenced subgraph whose inputs mirror `inputs` of `outer`.
-  Builder inner_builder(const Builder& outer, const std::vector<std::uint32_t>& inputs) {
+  Builder inner_builder(const Builder& outer, const nnhal::Vector<std::uint32_t>& inputs) {
     Builder in;
     for (std::uint32_t i : inputs) {
       const std::uint32_t idx =
@@ -565,19 +565,19 @@ class Generator {
   }
 
   /// Marks `outs` of inner builder `in` as its outputs, declared as `declared()` says.
-  void set_outputs(Builder& in, const std::vector<std::uint32_t>& outs) {
+  void set_outputs(Builder& in, const nnhal::Vector<std::uint32_t>& outs) {
     for (std::uint32_t o : outs) {
       in.sg.operands[o].operand.lifetime = OperandLifeTime::SUBGRAPH_OUTPUT;
       in.sg.operands[o].operand.dimensions = is_tensor(in.sg.operands[o].operand.type) ? declared(in.shape[o])
-                                                                                   : std::vector<std::uint32_t>{};
+                                                                                   : nnhal::Vector<std::uint32_t>{};
       in.sg.outputIndexes.push_back(o);
     }
   }
 
   /// Picks from `b.produced` an operand of the same type and quantization as `like`.
   std::optional<std::uint32_t> matching(const Builder& b, const cts::TestOperand& like,
-                                        const std::vector<std::uint32_t>& taken) {
-    std::vector<std::uint32_t> c;
+                                        const nnhal::Vector<std::uint32_t>& taken) {
+    nnhal::Vector<std::uint32_t> c;
     for (std::uint32_t p : b.produced) {
       const Operand& o = b.sg.operands[p].operand;
       if (o.type == like.operand.type && o.scale == like.operand.scale && o.zeroPoint == like.operand.zeroPoint &&
@@ -589,11 +589,11 @@ class Generator {
   }
 
   /// Operands of `b` an IF or WHILE can take (tensors with at least one element).
-  std::vector<std::uint32_t> pick_data(Builder& b, std::uint32_t count) {
-    std::vector<std::uint32_t> c;
+  nnhal::Vector<std::uint32_t> pick_data(Builder& b, std::uint32_t count) {
+    nnhal::Vector<std::uint32_t> c;
     for (std::uint32_t i : b.readable)
       if (is_tensor(b.sg.operands[i].operand.type) && elements(b.shape[i]) > 0 && !b.shape[i].empty()) c.push_back(i);
-    std::vector<std::uint32_t> out;
+    nnhal::Vector<std::uint32_t> out;
     for (std::uint32_t k = 0; k < count && !c.empty(); ++k) {
       const std::uint32_t at = rng_.below(static_cast<std::uint32_t>(c.size()));
       out.push_back(c[at]);
@@ -604,8 +604,8 @@ class Generator {
 
   /// Appends the control-flow operation `op` to `b` with outputs like `likes` (operands of
   /// subgraph `from`), and checks the whole model runs.
-  bool finish_control(Builder& b, Operation op, const cts::TestSubgraph& from, const std::vector<std::uint32_t>& likes) {
-    std::vector<std::uint32_t> outs;
+  bool finish_control(Builder& b, Operation op, const cts::TestSubgraph& from, const nnhal::Vector<std::uint32_t>& likes) {
+    nnhal::Vector<std::uint32_t> outs;
     for (std::uint32_t l : likes) {
       cts::TestOperand t;
       t.operand.type = from.operands[l].operand.type;
@@ -622,7 +622,7 @@ class Generator {
     // The condition: a boolean [1] operand already there, or a new one.
     std::optional<std::uint32_t> cond;
     for (std::uint32_t i : b.readable)
-      if (b.sg.operands[i].operand.type == OperandType::TENSOR_BOOL8 && b.shape[i] == std::vector<std::uint32_t>{1} &&
+      if (b.sg.operands[i].operand.type == OperandType::TENSOR_BOOL8 && b.shape[i] == nnhal::Vector<std::uint32_t>{1} &&
           rng_.chance(50))
         cond = i;
     if (!cond) {
@@ -637,14 +637,14 @@ class Generator {
         b.readable.push_back(*cond);
       }
     }
-    const std::vector<std::uint32_t> data = pick_data(b, 1 + rng_.below(3));
+    const nnhal::Vector<std::uint32_t> data = pick_data(b, 1 + rng_.below(3));
     if (data.empty()) return false;
     stats_.depth = std::max(stats_.depth, depth + 1);
 
     Builder then_b = inner_builder(b, data);
     grow(then_b, 1 + rng_.below(static_cast<std::uint32_t>(options_.inner_operations)), depth + 1);
     if (then_b.produced.empty()) return false;
-    std::vector<std::uint32_t> then_outs;
+    nnhal::Vector<std::uint32_t> then_outs;
     for (std::uint32_t k = 0, n = 1 + rng_.below(2); k < n; ++k) {
       const std::uint32_t p = then_b.produced[rng_.below(static_cast<std::uint32_t>(then_b.produced.size()))];
       if (std::find(then_outs.begin(), then_outs.end(), p) == then_outs.end()) then_outs.push_back(p);
@@ -659,7 +659,7 @@ class Generator {
       const GraphStats stats_before = stats_;
       Builder else_b = inner_builder(b, data);
       grow(else_b, 1 + rng_.below(static_cast<std::uint32_t>(options_.inner_operations)), depth + 1);
-      std::vector<std::uint32_t> else_outs;
+      nnhal::Vector<std::uint32_t> else_outs;
       for (std::uint32_t o : then_outs) {
         auto m = matching(else_b, then_sg.operands[o], else_outs);
         if (!m) break;
@@ -731,7 +731,7 @@ class Generator {
 
   /// Appends to `b` an operation producing one output of type like operand `like` from input
   /// operands `inputs` (used for the counter, the loop condition and growing tensors).
-  std::uint32_t append(Builder& b, OperationType type, std::vector<std::uint32_t> inputs, OperandType out_type,
+  std::uint32_t append(Builder& b, OperationType type, nnhal::Vector<std::uint32_t> inputs, OperandType out_type,
                        const Operand* quant_like) {
     cts::TestOperand t;
     t.operand.type = out_type;
@@ -744,14 +744,14 @@ class Generator {
   }
 
   bool add_while(Builder& b, std::size_t depth) {
-    const std::vector<std::uint32_t> carried_data = pick_data(b, 1 + rng_.below(2));
+    const nnhal::Vector<std::uint32_t> carried_data = pick_data(b, 1 + rng_.below(2));
     if (carried_data.empty()) return false;
-    std::vector<std::uint32_t> input_only;
+    nnhal::Vector<std::uint32_t> input_only;
     if (rng_.chance(30)) input_only = pick_data(b, 1);
     stats_.depth = std::max(stats_.depth, depth + 1);
 
     const std::uint32_t counter = int_tensor(b, 0, true);
-    std::vector<std::uint32_t> all{counter};
+    nnhal::Vector<std::uint32_t> all{counter};
     all.insert(all.end(), carried_data.begin(), carried_data.end());
     all.insert(all.end(), input_only.begin(), input_only.end());
     const std::int32_t bound = static_cast<std::int32_t>(rng_.below(4));
@@ -776,17 +776,17 @@ class Generator {
     const std::uint32_t next = append(body, OperationType::ADD, {body.sg.inputIndexes[0], one, int_scalar(body, 0)},
                                       OperandType::TENSOR_INT32, nullptr);
     body.shape[next] = {1};
-    std::vector<std::uint32_t> outs{next};
+    nnhal::Vector<std::uint32_t> outs{next};
     // A body may grow a carried tensor: CONCATENATION(x, x, axis 0).
     const bool grow_one = rng_.chance(30);
-    std::vector<std::uint32_t> grown;
+    nnhal::Vector<std::uint32_t> grown;
     if (grow_one) {
       const std::uint32_t x = body.sg.inputIndexes[1];
       const Operand& xo = body.sg.operands[x].operand;
       const OperandType xt = xo.type;
       const Operand xq = xo;
       const std::uint32_t g = append(body, OperationType::CONCATENATION, {x, x, int_scalar(body, 0)}, xt, &xq);
-      std::vector<std::uint32_t> s = body.shape[x];
+      nnhal::Vector<std::uint32_t> s = body.shape[x];
       if (!s.empty()) s[0] *= 2;
       body.shape[g] = s;
       grown.push_back(g);
@@ -858,9 +858,9 @@ class Generator {
       const std::uint32_t p = b.produced[k];
       cts::TestOperand& t = b.sg.operands[p];
       if (t.operand.numberOfConsumers != 0 && k + 1 != b.produced.size()) continue;
-      const std::vector<std::uint32_t> before = t.operand.dimensions;
+      const nnhal::Vector<std::uint32_t> before = t.operand.dimensions;
       t.operand.dimensions = b.shape[p];
-      std::vector<std::uint32_t> outs = b.sg.outputIndexes;
+      nnhal::Vector<std::uint32_t> outs = b.sg.outputIndexes;
       outs.push_back(p);
       const TrialResult r = trial_(trial_model(b, outs, true));
       if (r.ok && r.nan.size() == outs.size() && std::find(r.nan.begin(), r.nan.end(), true) == r.nan.end())

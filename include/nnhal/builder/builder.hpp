@@ -21,8 +21,11 @@
 ///     auto [result] = b.while_(less, body, i0, limit0);
 
 #include <array>
+#include <concepts>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
+#include <iterator>
 #include <span>
 #include <tuple>
 #include <type_traits>
@@ -31,15 +34,46 @@
 
 #include "nnhal/builder/diagnostics.hpp"
 #include "nnhal/builder/subgraph.hpp"
+#include "nnhal/core/dims.hpp"
 #include "nnhal/core/operand_traits.hpp"
 #include "nnhal/model/model.hpp"
 #include "nnhal/ops/registry.hpp"
 
 namespace nnhal {
 
+/// The dimensions of an OperandSpec, held inline (making a spec takes no heap): at most
+/// kMaxRank (NNHAL_MAX_RANK, the largest rank the executor runs). A longer list is kept as
+/// "too long" (and no dimension of it), and the builder refuses it (INVALID_ARGUMENT).
+class SpecDims {
+ public:
+  SpecDims() noexcept = default;
+  SpecDims(std::initializer_list<std::uint32_t> d) noexcept : too_long_(!dims_.assign({d.begin(), d.size()})) {}
+  /// From any contiguous list of uint32 (a std::vector, a std::array, a span).
+  template <class R>
+    requires requires(const R& r) {
+      { std::data(r) } -> std::convertible_to<const std::uint32_t*>;
+      std::size(r);
+    }
+  SpecDims(const R& r) noexcept  // NOLINT: implicit, as the std::vector it replaces
+      : too_long_(!dims_.assign({std::data(r), std::size(r)})) {}
+
+  std::span<const std::uint32_t> span() const noexcept { return dims_.span(); }
+  std::size_t size() const noexcept { return dims_.size(); }
+  bool empty() const noexcept { return dims_.empty(); }
+  std::uint32_t operator[](std::size_t i) const noexcept { return dims_[i]; }
+  const std::uint32_t* begin() const noexcept { return dims_.begin(); }
+  const std::uint32_t* end() const noexcept { return dims_.end(); }
+  /// More than kMaxRank dimensions were given.
+  bool too_long() const noexcept { return too_long_; }
+
+ private:
+  Dims dims_;
+  bool too_long_ = false;
+};
+
 /// Shape and quantization of an operand to create.
 struct OperandSpec {
-  std::vector<std::uint32_t> dims;  ///< empty for scalars (or unknown rank)
+  SpecDims dims;  ///< empty for scalars (or unknown rank)
   float scale = 0.0f;
   std::int32_t zero_point = 0;
 };
@@ -93,102 +127,145 @@ constexpr std::size_t while_output_count(std::size_t m, std::size_t n) noexcept 
   return m == kAllOutputs || m > n ? n : m;
 }
 
+/// What the builders of one model share: where the model's lists grow, and the first failure
+/// to get memory there (after which nothing more is added).
+struct BuildState {
+  Memories memory;
+  Status status;
+};
+
 /// What GraphBuilder<G> does without its subgraph tag G: adding operands, operations, values and
 /// inputs and outputs to the model. Kept out of the template so that a program compiles it once,
 /// not once per subgraph tag (a WHILE with a condition and a body has three).
+/// Every list grows in the model's memory after a check that the bytes are there; the first
+/// failure is kept in the BuildState, and from then on every call adds nothing and returns
+/// handles that must not be used (ModelBuilder::build() reports the failure).
 class GraphBuilderBase {
  public:
-  GraphBuilderBase(Model& model, std::uint32_t graph) noexcept : model_(&model), graph_(graph) {}
+  GraphBuilderBase(Model& model, std::uint32_t graph, BuildState& state) noexcept
+      : model_(&model), graph_(graph), state_(&state) {}
 
   /// Adds `memory` to the model's memory pools and returns its index, for constant_reference().
   /// The memory is not copied: it must outlive the model and everything prepared from it.
   std::uint32_t pool(Memory memory) {
-    model_->pools.push_back(memory);
+    if (!ok() || !grew(state_->memory.push_back(model_->pools, memory))) return 0;
     return static_cast<std::uint32_t>(model_->pools.size() - 1);
   }
 
  protected:
+  bool ok() const noexcept { return state_->status.has_value(); }
+  /// Keeps the first failure; true when `s` succeeded.
+  bool note(Status s) noexcept {
+    if (s) return true;
+    if (ok()) state_->status = std::move(s);
+    return false;
+  }
+  /// The same for a Memories call: true when it grew the list.
+  bool grew(bool grown) noexcept {
+    if (grown) return true;
+    if (ok()) state_->status = memory().exhausted();
+    return false;
+  }
+  const Memories& memory() const noexcept { return state_->memory; }
   Subgraph& graph() noexcept { return graph_ == 0 ? model_->main : model_->referenced[graph_ - 1]; }
 
-  static void set_spec(Operand& op, const OperandSpec& spec) {
-    op.dimensions = spec.dims;
-    op.scale = spec.scale;
-    op.zeroPoint = spec.zero_point;
+  /// Appends an operand to the current subgraph; its index (0 after a failure).
+  std::uint32_t push_operand(OperandType t, std::span<const std::uint32_t> dims, float scale, std::int32_t zero_point,
+                             const OptionalChannelQuant& channel, OperandLifeTime lifetime) {
+    if (!ok()) return 0;
+    const Memories& mem = memory();
+    Subgraph& g = graph();
+    auto dimensions = mem.vector<std::uint32_t>();
+    auto scales = mem.vector<float>();
+    if (!grew(mem.assign(dimensions, dims)) || !grew(mem.grow(g.operands, g.operands.size() + 1))) return 0;
+    if (channel && !grew(mem.assign(scales, std::span<const float>(channel->scales)))) return 0;
+    // Made with its lists in place: assigning a list of another memory would copy it into the
+    // memory of the list assigned to.
+    g.operands.push_back(Operand{
+        t, std::move(dimensions), 0, scale, zero_point, lifetime, {},
+        channel ? OptionalChannelQuant(SymmPerChannelQuantParams{std::move(scales), channel->channelDim})
+                : OptionalChannelQuant()});
+    return static_cast<std::uint32_t>(g.operands.size() - 1);
   }
 
   std::uint32_t add_operand(OperandType t, const OperandSpec& spec, OperandLifeTime lifetime) {
-    Operand op;
-    op.type = t;
-    set_spec(op, spec);
-    op.lifetime = lifetime;
-    graph().operands.push_back(std::move(op));
-    return static_cast<std::uint32_t>(graph().operands.size() - 1);
+    if (ok() && spec.dims.too_long())
+      note(NNHAL_INVALID("an operand of rank above %zu (NNHAL_MAX_RANK)", kMaxRank));
+    return push_operand(t, spec.dims.span(), spec.scale, spec.zero_point, OptionalChannelQuant(), lifetime);
   }
 
   /// A SUBGRAPH operand naming Model::referenced[index].
   std::uint32_t subgraph_operand(std::uint32_t referenced_index) {
     const auto i = add_operand(OperandType::SUBGRAPH, {}, OperandLifeTime::SUBGRAPH);
-    graph().operands[i].location = {0, referenced_index, 0};
+    if (ok()) graph().operands[i].location = {0, referenced_index, 0};
     return i;
   }
 
-  /// Appends an operation with `count` new TEMPORARY_VARIABLE outputs shaped as `outputs`
-  /// (type, dimensions, quantization); returns their indexes.
-  std::vector<std::uint32_t> append(OperationType type, std::span<const std::uint32_t> inputs,
-                                    const Operand* outputs, std::size_t count) {
-    Operation op;
-    op.type = type;
-    op.inputs.assign(inputs.begin(), inputs.end());
-    for (std::uint32_t i : op.inputs) ++graph().operands[i].numberOfConsumers;
+  /// Appends an operation with `count` new TEMPORARY_VARIABLE outputs, numbered consecutively;
+  /// returns the first one's index. Output k is shaped (type, dimensions, quantization) as the
+  /// k-th output operand of referenced subgraph `like` when `like` is not kNoLike, else as
+  /// (`out`, `spec`).
+  static constexpr std::uint32_t kNoLike = ~std::uint32_t{0};
+  std::uint32_t append(OperationType type, std::span<const std::uint32_t> inputs, std::size_t count,
+                       std::uint32_t like, OperandType out = OperandType::FLOAT32, const OperandSpec* spec = nullptr) {
+    if (!ok()) return 0;
+    const Memories& mem = memory();
+    Subgraph& g = graph();
+    Operation op{type, mem.vector<std::uint32_t>(), mem.vector<std::uint32_t>()};
+    // Room first for everything, so that `like`'s operands (possibly of this subgraph) stay put.
+    if (!grew(mem.assign(op.inputs, inputs)) || !grew(mem.reserve(op.outputs, count)) ||
+        !grew(mem.grow(g.operands, g.operands.size() + count)) || !grew(mem.grow(g.operations, g.operations.size() + 1)))
+      return 0;
+    const auto first = static_cast<std::uint32_t>(g.operands.size());
     for (std::size_t k = 0; k < count; ++k) {
-      Operand o;
-      o.type = outputs[k].type;
-      o.dimensions = outputs[k].dimensions;
-      o.scale = outputs[k].scale;
-      o.zeroPoint = outputs[k].zeroPoint;
-      o.channelQuant = outputs[k].channelQuant;
-      o.lifetime = OperandLifeTime::TEMPORARY_VARIABLE;
-      graph().operands.push_back(std::move(o));
-      op.outputs.push_back(static_cast<std::uint32_t>(graph().operands.size() - 1));
+      if (like != kNoLike) {
+        const Subgraph& from = model_->referenced[like];
+        const Operand& o = from.operands[from.outputIndexes[k]];
+        push_operand(o.type, o.dimensions, o.scale, o.zeroPoint, o.channelQuant, OperandLifeTime::TEMPORARY_VARIABLE);
+      } else {
+        add_operand(out, *spec, OperandLifeTime::TEMPORARY_VARIABLE);
+      }
+      if (!ok()) return 0;
+      op.outputs.push_back(first + static_cast<std::uint32_t>(k));
     }
-    graph().operations.push_back(op);
-    return op.outputs;
+    for (std::uint32_t i : op.inputs) ++g.operands[i].numberOfConsumers;
+    g.operations.push_back(std::move(op));
+    return first;
   }
 
   /// Appends an operation with one new TEMPORARY_VARIABLE output of type `out` shaped by `spec`;
   /// returns its index.
   std::uint32_t append_one(OperationType type, std::span<const std::uint32_t> inputs, OperandType out,
                            const OperandSpec& spec) {
-    Operand o;
-    o.type = out;
-    set_spec(o, spec);
-    return append(type, inputs, &o, 1)[0];
+    return append(type, inputs, 1, kNoLike, out, &spec);
   }
 
   // Appends bytes to operandValues at the HAL alignment for their length (HAL13.md a.6).
   void set_value(std::uint32_t operand, const void* data, std::size_t bytes) {
+    if (!ok()) return;
     auto& values = model_->operandValues;
     const std::size_t align = bytes < 2 ? 1 : bytes < 4 ? 2 : 4;
     const std::size_t offset = (values.size() + align - 1) / align * align;
-    values.resize(offset + bytes);
+    if (!grew(memory().grow_to(values, offset + bytes))) return;
     if (bytes != 0) std::memcpy(values.data() + offset, data, bytes);
     graph().operands[operand].location = {0, static_cast<std::uint32_t>(offset),
                                           static_cast<std::uint32_t>(bytes)};
   }
 
   void mark_output(std::uint32_t operand) {
+    if (!ok() || !grew(memory().push_back(graph().outputIndexes, operand))) return;
     graph().operands[operand].lifetime = OperandLifeTime::SUBGRAPH_OUTPUT;
-    graph().outputIndexes.push_back(operand);
   }
 
   std::uint32_t add_input(OperandType t, const OperandSpec& spec) {
     const auto i = add_operand(t, spec, OperandLifeTime::SUBGRAPH_INPUT);
-    graph().inputIndexes.push_back(i);
+    if (!ok() || !grew(memory().push_back(graph().inputIndexes, i))) return 0;
     return i;
   }
 
   Model* model_;
   std::uint32_t graph_;
+  BuildState* state_;
 };
 
 }  // namespace detail
@@ -200,7 +277,8 @@ class GraphBuilder : public detail::GraphBuilderBase {
  public:
   using tag = G;
 
-  GraphBuilder(Model& model, std::uint32_t graph) noexcept : GraphBuilderBase(model, graph) {}
+  GraphBuilder(Model& model, std::uint32_t graph, detail::BuildState& state) noexcept
+      : GraphBuilderBase(model, graph, state) {}
 
   /// A constant tensor of type T holding `values` (copied into the model).
   template <OperandType T>
@@ -218,7 +296,7 @@ class GraphBuilder : public detail::GraphBuilderBase {
                                       OperandSpec spec) {
     static_assert(is_tensor(T), "nnhal: constant_reference() is for tensor constants");
     const auto i = add_operand(T, spec, OperandLifeTime::CONSTANT_REFERENCE);
-    graph().operands[i].location = {pool, offset, length};
+    if (ok()) graph().operands[i].location = {pool, offset, length};
     return {i};
   }
 
@@ -366,12 +444,9 @@ class GraphBuilder : public detail::GraphBuilderBase {
   template <class Result>
   Result append_control_flow(OperationType type, std::span<const std::uint32_t> inputs, std::uint32_t like) {
     constexpr std::size_t n = std::tuple_size_v<Result>;
-    std::array<Operand, n> shapes;
-    const Subgraph& from = model_->referenced[like];
-    for (std::size_t k = 0; k < n; ++k) shapes[k] = from.operands[from.outputIndexes[k]];
-    const auto outs = append(type, inputs, shapes.data(), n);
+    const std::uint32_t first = append(type, inputs, n, like);
     return [&]<std::size_t... K>(std::index_sequence<K...>) {
-      return Result(std::tuple_element_t<K, Result>{outs[K]}...);
+      return Result(std::tuple_element_t<K, Result>{first + static_cast<std::uint32_t>(K)}...);
     }(std::make_index_sequence<n>{});
   }
 
@@ -396,8 +471,9 @@ class GraphBuilder : public detail::GraphBuilderBase {
 template <class Tag, OperandType... Ins>
 class SubgraphBuilder : public GraphBuilder<Tag> {
  public:
-  SubgraphBuilder(Model& model, std::uint32_t graph, typename detail::spec_of<Ins>::type... specs)
-      : GraphBuilder<Tag>(model, graph) {
+  SubgraphBuilder(Model& model, std::uint32_t graph, detail::BuildState& state,
+                  typename detail::spec_of<Ins>::type... specs)
+      : GraphBuilder<Tag>(model, graph, state) {
     std::size_t k = 0;
     ((inputs_[k++] = this->add_input(Ins, specs)), ...);
   }
@@ -418,8 +494,10 @@ class SubgraphBuilder : public GraphBuilder<Tag> {
   /// Sets the subgraph's outputs (replacing any set before) and returns its typed handle.
   template <OperandType... Os, class... Gs>
   SubgraphRef<Tag, In<Ins...>, Out<Os...>> returns(OperandRef<Os, Gs>... outputs) {
-    this->graph().outputIndexes.clear();
-    this->set_outputs(outputs...);
+    if (this->ok()) {
+      this->graph().outputIndexes.clear();
+      this->set_outputs(outputs...);
+    }
     return SubgraphRef<Tag, In<Ins...>, Out<Os...>>(this->graph_ - 1);
   }
 
@@ -429,9 +507,15 @@ class SubgraphBuilder : public GraphBuilder<Tag> {
 
 /// Builds a Model: GraphBuilder methods build the main subgraph (tag MainGraph);
 /// add_subgraph() starts a referenced one. Not copyable: its builders point into it.
+///
+/// Given an Arena, every list of the model lives in it and nothing is taken from the heap; when
+/// the arena runs out, the builder stops adding, and build() and status() report
+/// RESOURCE_EXHAUSTED_PERSISTENT. The arena must outlive the model.
 class ModelBuilder : public GraphBuilder<MainGraph> {
  public:
-  ModelBuilder() : GraphBuilder(model_storage_, 0) {}
+  ModelBuilder() : GraphBuilder(model_storage_, 0, state_) {}
+  explicit ModelBuilder(Arena& arena)
+      : GraphBuilder(model_storage_, 0, state_), state_{Memories(arena), {}}, model_storage_(Model::in(&arena)) {}
   ModelBuilder(const ModelBuilder&) = delete;
   ModelBuilder& operator=(const ModelBuilder&) = delete;
 
@@ -455,19 +539,30 @@ class ModelBuilder : public GraphBuilder<MainGraph> {
   template <class Tag, OperandType... Ins>
   SubgraphBuilder<Tag, Ins...> add_subgraph(typename detail::spec_of<Ins>::type... specs) {
     static_assert(!std::is_same_v<Tag, MainGraph>, "nnhal: MainGraph is the main subgraph's tag");
-    model_storage_.referenced.emplace_back();
+    if (ok() && grew(state_.memory.grow(model_storage_.referenced, model_storage_.referenced.size() + 1)))
+      model_storage_.referenced.push_back(Subgraph::in(state_.memory.resource()));
     return SubgraphBuilder<Tag, Ins...>(model_storage_, static_cast<std::uint32_t>(model_storage_.referenced.size()),
-                                        specs...);
+                                        state_, specs...);
   }
 
   /// Sets relaxComputationFloat32toFloat16.
   void relax_float32_to_float16(bool relax) { model_storage_.relaxComputationFloat32toFloat16 = relax; }
 
-  /// The model built so far.
+  /// The model built so far (incomplete after a failure: see status()).
   const Model& model() const& noexcept { return model_storage_; }
   Model model() && noexcept { return std::move(model_storage_); }
 
+  /// Success, or the first failure to get memory (RESOURCE_EXHAUSTED_PERSISTENT).
+  const Status& status() const noexcept { return state_.status; }
+  /// The model, or the first failure.
+  Expected<Model> build() && {
+    if (!state_.status) return state_.status.error();
+    return std::move(model_storage_);
+  }
+
  private:
+  // The base class keeps their addresses (it is made before them, but reads them only later).
+  detail::BuildState state_;
   Model model_storage_;
 };
 

@@ -4,6 +4,7 @@
 /// been validated yet when these run, so every index into them is bounds-checked here.
 
 #include <cstdint>
+#include <span>
 
 #include "nnhal/core/format.hpp"
 #include "nnhal/core/operand_traits.hpp"
@@ -44,14 +45,14 @@ inline Expected<const Subgraph*> referenced_subgraph(const OperationView& op, st
 }
 
 /// Operand `list[i]` of subgraph `sg`, or nullptr when the index is out of range.
-inline const Operand* io_operand(const Subgraph& sg, const std::vector<std::uint32_t>& list,
+inline const Operand* io_operand(const Subgraph& sg, std::span<const std::uint32_t> list,
                                  std::size_t i) noexcept {
   if (i >= list.size() || list[i] >= sg.operands.size()) return nullptr;
   return &sg.operands[list[i]];
 }
 
 /// Checks `compatible(sub operand list[i], outer)`; names both in the error.
-inline Status check_compatible(const Subgraph& sg, const std::vector<std::uint32_t>& list,
+inline Status check_compatible(const Subgraph& sg, std::span<const std::uint32_t> list,
                                std::size_t i, const Operand& outer, const char* sub_role,
                                const char* outer_role, std::size_t outer_index) {
   const Operand* inner = io_operand(sg, list, i);

@@ -62,7 +62,7 @@ bool put_count(ByteWriter& w, const V& v) {
   return true;
 }
 
-inline bool put_u32_list(ByteWriter& w, const std::vector<std::uint32_t>& v) {
+inline bool put_u32_list(ByteWriter& w, std::span<const std::uint32_t> v) {
   if (!put_count(w, v)) return false;
   for (std::uint32_t x : v) w.u32(x);
   return true;
@@ -118,7 +118,7 @@ inline Status get_count(ByteReader& r, std::size_t min_bytes, const char* what, 
   return {};
 }
 
-inline Status get_u32_list(ByteReader& r, const char* what, std::vector<std::uint32_t>& out) {
+inline Status get_u32_list(ByteReader& r, const char* what, Vector<std::uint32_t>& out) {
   std::uint32_t n = 0;
   NNHAL_TRY(get_count(r, 4, what, n));
   out.resize(n);

@@ -26,10 +26,13 @@ namespace nnhal {
 namespace detail {
 /// What every execution of a prepared model shares, read-only.
 struct PreparedCore {
+  /// Takes `m` over (its lists stay where they are); the plan's lists will live in `memory`.
+  PreparedCore(Model&& m, MemoryResource* memory) noexcept : model(std::move(m)), graphs(memory) {}
+
   std::shared_ptr<const void> owner;  ///< whatever the model's pools need kept alive
   Model model;  ///< nnhal's own copy; constants point into it (pools stay the caller's)
   HalVersion version = HalVersion::V1_0;
-  std::vector<SubgraphPlan> graphs;  ///< 0 = main, 1 + i = referenced[i]
+  Vector<SubgraphPlan> graphs;  ///< 0 = main, 1 + i = referenced[i]
   std::uint64_t arena_bytes = 0;     ///< all subgraphs' arenas, back to back
   /// What an execution context allocates when it is created: the arena, the outputs of
   /// referenced subgraphs whose size is known and the WHILE loops' double buffers of known size.
@@ -215,7 +218,7 @@ Expected<Execution<C>> Execution<C>::create(std::shared_ptr<const detail::Prepar
   for (std::size_t g = 0; g < graphs.size(); ++g) {
     const SubgraphPlan& p = graphs[g];
     GraphState& s = e.graphs_[g];
-    s.table = p.operands;
+    s.table.assign(p.operands.begin(), p.operands.end());
     for (std::size_t i = 0; i < s.table.size(); ++i) {
       if (p.storage[i].storage != Storage::Arena) continue;
       s.table[i].data = e.arena_.data() + p.arena_base + p.storage[i].arena_offset;
@@ -456,7 +459,7 @@ Status Execution<C>::run_nodes(std::uint32_t g) {
       [&](const IfNode& n) { return run_if(g, n); },
       [&](const WhileNode& n) { return run_while(g, n); },
   };
-  const std::vector<Node>& nodes = plan(g).nodes;
+  const Vector<Node>& nodes = plan(g).nodes;
   for (std::size_t k = 0; k < nodes.size(); ++k) {
     const Node& node = nodes[k];
     // Inside loops the deadline is checked once per iteration instead.

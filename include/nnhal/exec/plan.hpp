@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "nnhal/control/nodes.hpp"
+#include "nnhal/core/arena.hpp"
 #include "nnhal/interface/node_io.hpp"
 #include "nnhal/interface/operation_info.hpp"
 
@@ -35,6 +36,10 @@ struct OperandPlan {
 
 /// An ordinary operation, with its kernel chosen at prepare time.
 struct ComputeNode {
+  ComputeNode() = default;
+  /// Its packed data (if any) will live in `memory`.
+  explicit ComputeNode(MemoryResource* memory) noexcept : packed(memory) {}
+
   const OperationInfo* info = nullptr;
   const OpKernel* op = nullptr;  ///< the kernel set's shape inference (for dynamic nodes)
   KernelFn kernel = nullptr;
@@ -50,7 +55,7 @@ struct ComputeNode {
   std::uint64_t workspace_bytes = 0;
   std::uint64_t workspace_offset = 0;
   /// Data the kernel packed at prepare time (NodeIO::packed()).
-  std::vector<std::byte> packed;
+  Vector<std::byte> packed;
 };
 
 /// One step of a prepared subgraph, visited by the one generic executor.
@@ -58,12 +63,17 @@ using Node = std::variant<ComputeNode, IfNode, WhileNode>;
 
 /// A prepared subgraph.
 struct SubgraphPlan {
-  std::vector<RtOperand> operands;  ///< records as known at prepare time (constants bound)
-  std::vector<OperandPlan> storage;
-  std::vector<Node> nodes;
-  std::vector<std::uint32_t> indexes;  ///< node operand lists, referenced by ranges
-  std::vector<std::uint32_t> inputs;   ///< operand index of each subgraph input
-  std::vector<std::uint32_t> outputs;  ///< operand index of each subgraph output
+  SubgraphPlan() = default;
+  /// Its lists will live in `memory` (PrepareOptions::arena).
+  explicit SubgraphPlan(MemoryResource* memory) noexcept
+      : operands(memory), storage(memory), nodes(memory), indexes(memory), inputs(memory), outputs(memory) {}
+
+  Vector<RtOperand> operands;  ///< records as known at prepare time (constants bound)
+  Vector<OperandPlan> storage;
+  Vector<Node> nodes;
+  Vector<std::uint32_t> indexes;  ///< node operand lists, referenced by ranges
+  Vector<std::uint32_t> inputs;   ///< operand index of each subgraph input
+  Vector<std::uint32_t> outputs;  ///< operand index of each subgraph output
   std::uint64_t arena_bytes = 0;
   std::uint64_t arena_base = 0;  ///< where this subgraph's arena starts in an execution's arena
   std::uint32_t dynamic_count = 0;

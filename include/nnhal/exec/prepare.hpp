@@ -5,11 +5,11 @@
 
 #include <algorithm>
 #include <iterator>
+#include <cstdint>
+#include <cstring>
 #include <map>
 #include <set>
 #include <span>
-#include <cstdint>
-#include <vector>
 
 #include "nnhal/exec/plan.hpp"
 #include "nnhal/model/model.hpp"
@@ -36,26 +36,92 @@ inline bool inputs_static(const SubgraphPlan& plan, const OperationInfo& info,
   return true;
 }
 
+/// Fixed-size blocks for the nodes of plan_arena's two search trees, taken from `mem` in one
+/// piece before the trees start: they never allocate on their own, so an arena that is too small
+/// is found before (RESOURCE_EXHAUSTED_PERSISTENT), not during, the layout.
+class TreeNodePool final : public MemoryResource {
+ public:
+  /// A red-black tree node holding a pair of uint64 (48 bytes in libstdc++ and libc++).
+  static constexpr std::size_t kBlockBytes = 64;
+
+  /// `count` blocks from `mem`; false when they are not there (mem.exhausted() says so).
+  [[nodiscard]] bool reserve(const Memories& mem, std::size_t count) noexcept {
+    if (!blocks_.allocate(mem, count)) return false;
+    for (Block& b : blocks_) push(&b);
+    return true;
+  }
+
+ private:
+  struct Block {
+    alignas(16) std::byte bytes[kBlockBytes];
+  };
+  /// A free block holds the address of the next free one in its first bytes.
+  void push(Block* b) noexcept {
+    std::memcpy(b->bytes, &free_, sizeof free_);
+    free_ = b;
+  }
+  void* do_allocate(std::size_t bytes, std::size_t align) override {
+    if (bytes > kBlockBytes || align > alignof(Block) || free_ == nullptr) NNHAL_ARENA_OVERFLOW();
+    Block* b = free_;
+    std::memcpy(&free_, b->bytes, sizeof free_);
+    return b->bytes;
+  }
+  void do_deallocate(void* p, std::size_t, std::size_t) noexcept override { push(static_cast<Block*>(p)); }
+
+  Scratch<Block> blocks_;
+  Block* free_ = nullptr;
+};
+
 /// Lays out the temporaries of known size in one arena by replaying the execution order:
 /// a node's outputs take the best-fitting free block (64-byte aligned), and a temporary's block
 /// is freed after its last reader runs, coalescing with free neighbours. O(n log n) in the number
-/// of temporaries.
-inline void plan_arena(SubgraphPlan& plan, const std::vector<std::uint32_t>& first_use,
-                       const std::vector<std::uint32_t>& last_use, std::size_t node_count) {
+/// of temporaries. Its scratch comes from `mem`.
+inline Status plan_arena(SubgraphPlan& plan, std::span<const std::uint32_t> first_use,
+                         std::span<const std::uint32_t> last_use, std::size_t node_count, const Memories& mem) {
   // A node's workspace is taken after its outputs and released before the next node, so it
   // never overlaps a live tensor of that node.
   constexpr std::uint64_t kAlign = 64;
-  std::vector<std::vector<std::uint32_t>> born(node_count), dies(node_count);
-  std::vector<std::uint64_t> bytes(plan.operands.size(), 0);
-  for (std::uint32_t i = 0; i < plan.operands.size(); ++i) {
+  const std::size_t n = plan.operands.size();
+  Scratch<std::uint64_t> bytes;
+  // The temporaries born and dying at each node, as two lists grouped by node (counting sort).
+  Scratch<std::uint32_t> born_at, dies_at;
+  if (!bytes.allocate(mem, n) || !born_at.allocate(mem, node_count + 1) || !dies_at.allocate(mem, node_count + 1))
+    return mem.exhausted();
+  std::size_t temporaries = 0;
+  for (std::uint32_t i = 0; i < n; ++i) {
     if (plan.storage[i].storage != Storage::Arena) continue;
     bytes[i] = (plan.operands[i].required_bytes() + kAlign - 1) & ~(kAlign - 1);
     if (bytes[i] == 0) continue;
-    born[first_use[i]].push_back(i);
-    dies[last_use[i]].push_back(i);
+    ++temporaries;
+    ++born_at[first_use[i] + 1];
+    ++dies_at[last_use[i] + 1];
   }
-  std::map<std::uint64_t, std::uint64_t> free_by_offset;       // offset -> size
-  std::set<std::pair<std::uint64_t, std::uint64_t>> free_by_size;  // (size, offset)
+  for (std::size_t k = 0; k < node_count; ++k) {
+    born_at[k + 1] += born_at[k];
+    dies_at[k + 1] += dies_at[k];
+  }
+  Scratch<std::uint32_t> born, dies;
+  if (!born.allocate(mem, temporaries) || !dies.allocate(mem, temporaries)) return mem.exhausted();
+  {
+    Scratch<std::uint32_t> born_next, dies_next;
+    if (!born_next.allocate(mem, node_count + 1) || !dies_next.allocate(mem, node_count + 1)) return mem.exhausted();
+    std::memcpy(born_next.data(), born_at.data(), (node_count + 1) * sizeof(std::uint32_t));
+    std::memcpy(dies_next.data(), dies_at.data(), (node_count + 1) * sizeof(std::uint32_t));
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (bytes[i] == 0) continue;
+      born[born_next[first_use[i]]++] = i;
+      dies[dies_next[last_use[i]]++] = i;
+    }
+  }
+  // The free blocks are never adjacent (they coalesce), so there are at most one more of them
+  // than blocks in use: the live temporaries and one workspace. Each tree holds every free
+  // block, and one more while a block is replaced.
+  TreeNodePool pool;
+  if (!pool.reserve(mem, 2 * (temporaries + 3))) return mem.exhausted();
+  using Block = std::pair<std::uint64_t, std::uint64_t>;
+  std::map<std::uint64_t, std::uint64_t, std::less<>, Allocator<std::pair<const std::uint64_t, std::uint64_t>>>
+      free_by_offset(&pool);                                                    // offset -> size
+  std::set<Block, std::less<>, Allocator<Block>> free_by_size(&pool);  // (size, offset)
   std::uint64_t end = 0;
   auto take = [&](std::uint64_t need) {
     auto it = free_by_size.lower_bound({need, 0});
@@ -102,23 +168,26 @@ inline void plan_arena(SubgraphPlan& plan, const std::vector<std::uint32_t>& fir
     free_by_size.insert({size, at});
   };
   for (std::size_t k = 0; k < node_count; ++k) {
-    for (std::uint32_t i : born[k]) plan.storage[i].arena_offset = take(bytes[i]);
+    for (std::uint32_t j = born_at[k]; j < born_at[k + 1]; ++j) plan.storage[born[j]].arena_offset = take(bytes[born[j]]);
     if (auto* node = std::get_if<ComputeNode>(&plan.nodes[k]); node != nullptr && node->workspace_bytes != 0) {
       const std::uint64_t ws = (node->workspace_bytes + kAlign - 1) & ~(kAlign - 1);
       node->workspace_offset = take(ws);
       release(node->workspace_offset, ws);
     }
-    for (std::uint32_t i : dies[k]) release(plan.storage[i].arena_offset, bytes[i]);
+    for (std::uint32_t j = dies_at[k]; j < dies_at[k + 1]; ++j) release(plan.storage[dies[j]].arena_offset, bytes[dies[j]]);
   }
   plan.arena_bytes = end;
+  return {};
 }
 
 }  // namespace detail
 
-/// Appends a node's operand lists to `plan.indexes` and records their ranges in `node`.
+/// Appends a node's operand lists to `plan.indexes` (which has room for them) and records their
+/// ranges in `node`.
 template <class N>
 void add_operand_lists(SubgraphPlan& plan, N& node, std::span<const std::uint32_t> inputs,
                        std::span<const std::uint32_t> outputs) {
+  NNHAL_ASSERT(plan.indexes.size() + inputs.size() + outputs.size() <= plan.indexes.capacity());
   node.inputs_at = static_cast<std::uint32_t>(plan.indexes.size());
   node.input_count = static_cast<std::uint32_t>(inputs.size());
   plan.indexes.insert(plan.indexes.end(), inputs.begin(), inputs.end());
@@ -155,12 +224,22 @@ inline bool inputs_need_checks(const SubgraphPlan& plan, std::span<const std::ui
 
 /// Prepares subgraph `sg` of `model` (which must be valid and outlive the plan). For the main
 /// subgraph inputs and outputs are bound from the request; for a referenced one, by the IF or
-/// WHILE that runs it.
-inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_main,
-                               SubgraphPlan& plan, PrepareCounters& counters, const KernelTable& kernels) {
+/// WHILE that runs it. The plan's lists grow in `mem` (the memory `plan` was made with), and so
+/// does the scratch, given back on return.
+inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_main, SubgraphPlan& plan,
+                               PrepareCounters& counters, const KernelTable& kernels, const Memories& mem = {}) {
   const std::size_t n = sg.operands.size();
-  plan.operands.resize(n);
-  plan.storage.assign(n, OperandPlan{});
+  // Every list gets its final size here, before anything is filled in: nothing grows later.
+  std::size_t index_count = 0;
+  for (const Operation& operation : sg.operations) index_count += operation.inputs.size() + operation.outputs.size();
+  if (!mem.resize(plan.operands, n)) return mem.exhausted();
+  if (!mem.assign(plan.storage, n, OperandPlan{})) return mem.exhausted();
+  if (!mem.assign(plan.inputs, std::span<const std::uint32_t>(sg.inputIndexes))) return mem.exhausted();
+  if (!mem.assign(plan.outputs, std::span<const std::uint32_t>(sg.outputIndexes))) return mem.exhausted();
+  plan.nodes.clear();
+  plan.indexes.clear();
+  if (!mem.reserve(plan.nodes, sg.operations.size())) return mem.exhausted();
+  if (!mem.reserve(plan.indexes, index_count)) return mem.exhausted();
   for (std::size_t i = 0; i < n; ++i) {
     auto r = make_record(model, sg.operands[i],
                          find_extension_operand_type(model, kernels.extensions, sg.operands[i].type));
@@ -173,16 +252,13 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
       default: plan.storage[i].storage = Storage::None; break;
     }
   }
-  plan.inputs = sg.inputIndexes;
-  plan.outputs = sg.outputIndexes;
   for (std::uint32_t k = 0; k < sg.inputIndexes.size(); ++k)
     plan.storage[sg.inputIndexes[k]] = {Storage::Input, k, 0, 0};
   for (std::uint32_t k = 0; k < sg.outputIndexes.size(); ++k)
     plan.storage[sg.outputIndexes[k]] = {Storage::Output, k, 0, 0};
 
-  std::vector<std::uint32_t> first_use(n, 0), last_use(n, 0);
-  plan.nodes.clear();
-  plan.indexes.clear();
+  Scratch<std::uint32_t> first_use, last_use;
+  if (!first_use.allocate(mem, n) || !last_use.allocate(mem, n)) return mem.exhausted();
   for (std::uint32_t k = 0; k < sg.operations.size(); ++k) {
     const Operation& operation = sg.operations[k];
     const OperationInfo* info = kernels.rows->find(operation.type);
@@ -232,7 +308,7 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
       continue;
     }
 
-    ComputeNode node;
+    ComputeNode node(mem.resource());
     node.info = info;
     node.op = op;
     add_operand_lists(plan, node, operation.inputs, operation.outputs);
@@ -257,14 +333,17 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
     }
     KernelPrepare setup{std::span<std::byte, kNodeParamBytes>(node.params)};
     setup.packed = &node.packed;
+    setup.memory = mem;
     setup.concurrency = counters.concurrency;
     setup.reference = counters.reference;
     auto kernel = op->select(io, setup);
     if (!kernel)
       return std::move(kernel.error().prefix("operation %" PRIu32 " (%s)", k, info->name.data()));
+    if (setup.exhausted != 0)
+      return std::move(mem.exhausted(setup.exhausted).prefix("operation %" PRIu32 " (%s): packing its data", k, info->name.data()));
     node.kernel = *kernel;
     node.workspace_bytes = setup.workspace_bytes;
-    plan.nodes.emplace_back(node);
+    plan.nodes.emplace_back(std::move(node));
   }
 
   // Temporaries whose size is still unknown get their own buffer at execution time.
@@ -276,8 +355,7 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
       st.dynamic_slot = plan.dynamic_count++;
     }
   }
-  detail::plan_arena(plan, first_use, last_use, sg.operations.size());
-  return {};
+  return detail::plan_arena(plan, first_use, last_use, sg.operations.size(), mem);
 }
 
 }  // namespace nnhal

@@ -31,9 +31,57 @@ struct PrepareOptions {
   /// the reference's order, no SIMD table, no packed weights. Slower; it exists to check the
   /// fast kernels against (tools/random_graphs, the kernels' own tests).
   bool reference_kernels = false;
+  /// Memory of the caller's (nnhal/core/arena.hpp) that validation's scratch, the prepared
+  /// plan and its packed data, and the prepared copy of a model passed by const reference come
+  /// from, instead of the heap (nullptr). RESOURCE_EXHAUSTED_PERSISTENT when it is too small.
+  /// It must outlive the prepared model and its copies. A model passed by rvalue is taken over
+  /// where it lives (built in the same arena, nothing of it is copied).
+  Arena* arena = nullptr;
 };
 
 class PreparedModel;
+
+namespace detail {
+/// Gives back a PreparedCore made in an arena.
+struct ArenaCoreDelete {
+  Arena* arena;
+  void operator()(PreparedCore* core) const noexcept {
+    core->~PreparedCore();
+    arena->deallocate(core, sizeof(PreparedCore), alignof(PreparedCore));
+  }
+};
+
+/// Bytes a shared_ptr's control block with ArenaCoreDelete and an Allocator takes at most (40
+/// with libstdc++ on 64-bit targets, 20 on 32-bit ones): checked for before the core is made,
+/// so that the control block cannot run the arena out.
+inline constexpr std::size_t kControlBlockBytes = 96;
+
+/// The shared core of a prepared model holding `model` (taken over, or copied into `mem`).
+/// Not make_shared: its control block answers get_deleter through type_info comparisons, which
+/// link libstdc++'s RTTI support (and strcmp) into -fno-rtti programs such as firmware.
+template <class M>
+Expected<std::shared_ptr<PreparedCore>> make_core(M&& model, const Memories& mem) {
+  Arena* arena = mem.arena();
+  if (arena == nullptr) {
+    if constexpr (std::is_lvalue_reference_v<M>)
+      return std::shared_ptr<PreparedCore>(new PreparedCore(Model(model), mem.resource()));
+    else
+      return std::shared_ptr<PreparedCore>(new PreparedCore(std::move(model), mem.resource()));
+  }
+  if constexpr (std::is_lvalue_reference_v<M>) {
+    // The prepared copy goes into the arena first, then the core.
+    auto copy = copy_model(model, mem);
+    if (!copy) return std::move(copy.error());
+    return make_core(std::move(*copy), mem);
+  } else {
+    constexpr std::size_t kCoreBytes = sizeof(PreparedCore) + alignof(PreparedCore) + kControlBlockBytes;
+    if (!mem.fits(kCoreBytes, alignof(PreparedCore))) return mem.exhausted(kCoreBytes);
+    auto* core = new (arena->allocate(sizeof(PreparedCore), alignof(PreparedCore)))
+        PreparedCore(std::move(model), mem.resource());
+    return std::shared_ptr<PreparedCore>(core, ArenaCoreDelete{arena}, Allocator<std::byte>(arena));
+  }
+}
+}  // namespace detail
 
 /// The compiled entry points of kernel set `Set`: preparation and the supported-operations
 /// query. They are members of a class template so that a program of several files can compile
@@ -102,20 +150,23 @@ class PreparedModel {
   template <class M>
   static Expected<PreparedModel> prepare_untraced(M&& model, const KernelTable& kernels,
                                                   const PrepareOptions& options) {
+    const Memories mem(options.arena);
     ValidationOptions validation = options.validation;
     if (validation.extensions.empty()) validation.extensions = kernels.extensions;
+    if (validation.arena == nullptr) validation.arena = options.arena;
     auto version = detail::validate_model_rows(model, validation, *kernels.rows);
     if (!version) return std::move(version.error());
-    NNHAL_TRY(check_control_flow_depth(model, validation.limits));
-    // Not make_shared: its control block answers get_deleter through type_info comparisons,
-    // which link libstdc++'s RTTI support (and strcmp) into -fno-rtti programs such as firmware.
-    // One more allocation, at prepare only.
-    std::shared_ptr<detail::PreparedCore> core(new detail::PreparedCore());
+    NNHAL_TRY(check_control_flow_depth(model, validation.limits, Memories(validation.arena)));
+    // The model is taken over (or copied) now that it is valid; it is only read through
+    // core->model below.
+    auto made = detail::make_core(std::forward<M>(model), mem);
+    if (!made) return std::move(made.error());
+    std::shared_ptr<detail::PreparedCore> core = std::move(*made);
     core->owner = options.owner;
-    core->model = std::forward<M>(model);  // validated above; only read through core->model below
     core->version = *version;
     const Model& m = core->model;
-    core->graphs.resize(1 + m.referenced.size());
+    if (!mem.reserve(core->graphs, 1 + m.referenced.size())) return mem.exhausted();
+    for (std::size_t g = 0; g <= m.referenced.size(); ++g) core->graphs.emplace_back(mem.resource());
     core->parallel = options.parallel;
     core->extensions = validation.extensions;
     core->limits = validation.limits;
@@ -127,7 +178,7 @@ class PreparedModel {
     for (std::size_t g = 0; g < core->graphs.size(); ++g) {
       const Subgraph& sg = g == 0 ? m.main : m.referenced[g - 1];
       SubgraphPlan& plan = core->graphs[g];
-      if (auto s = prepare_subgraph(m, sg, g == 0, plan, counters, kernels); !s) {
+      if (auto s = prepare_subgraph(m, sg, g == 0, plan, counters, kernels, mem); !s) {
         if (g == 0) s.error().prefix("main");
         else s.error().prefix("referenced[%zu]", g - 1);
         NNHAL_VLOG(prepare, "prepare failed: %s", s.error().c_str());

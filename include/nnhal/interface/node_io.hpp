@@ -177,7 +177,12 @@ struct KernelPrepare {
   /// expensive packing.
   bool dry_run = false;
   /// The node's packed data; read back at run time through NodeIO::packed().
-  std::vector<std::byte>* packed = nullptr;
+  Vector<std::byte>* packed = nullptr;
+  /// Where `packed` grows: the caller's arena (PrepareOptions::arena) or the heap.
+  Memories memory{};
+  /// The bytes pack() asked for and the arena could not give (0: none): preparation then fails
+  /// with RESOURCE_EXHAUSTED_PERSISTENT, whatever the kernel chose.
+  std::size_t exhausted = 0;
   /// How many pieces of the node may run at once (NodeIO::parallel()'s concurrency, 1 without
   /// one): a kernel whose pieces need scratch asks for that many slices.
   std::size_t concurrency = 1;
@@ -194,10 +199,14 @@ struct KernelPrepare {
     std::memcpy(params.data(), &p, sizeof p);
   }
 
-  /// `bytes` of packed storage owned by the prepared node (zeroed), or nullptr in a dry run.
+  /// `bytes` of packed storage owned by the prepared node (zeroed), or nullptr in a dry run or
+  /// when the arena is too small (then `exhausted` is set).
   std::byte* pack(std::size_t bytes) {
     if (dry_run || packed == nullptr) return nullptr;
-    packed->assign(bytes, std::byte{0});
+    if (!memory.assign(*packed, bytes, std::byte{0})) {
+      exhausted = bytes;
+      return nullptr;
+    }
     return packed->data();
   }
 };

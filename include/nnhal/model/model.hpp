@@ -1,7 +1,9 @@
 #pragma once
 /// \file
 /// The HAL 1.3 model structures (spec/HAL13.md section b): Operand, Operation, Subgraph, Model.
-/// They mirror the HIDL 1.3 fields so a driver converts its HIDL/AIDL objects one to one.
+/// They mirror the HIDL 1.3 fields so a driver converts its HIDL/AIDL objects one to one. The
+/// model's lists are nnhal::Vector (std::vector with nnhal::Allocator): default-constructed they use the heap; a
+/// ModelBuilder given an Arena puts a whole model in the caller's memory (nnhal/core/arena.hpp).
 
 #include <cstddef>
 #include <cstdint>
@@ -10,9 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "nnhal/core/arena.hpp"
 #include "nnhal/core/enums.hpp"
 
 namespace nnhal {
+
 
 /// Where a constant, request argument or subgraph reference lives (`DataLocation`).
 struct DataLocation {
@@ -23,7 +27,7 @@ struct DataLocation {
 
 /// Per-channel quantization parameters of TENSOR_QUANT8_SYMM_PER_CHANNEL operands.
 struct SymmPerChannelQuantParams {
-  std::vector<float> scales;
+  Vector<float> scales;
   std::uint32_t channelDim = 0;
 };
 
@@ -59,7 +63,7 @@ class OptionalChannelQuant {
 /// a 0 entry = unknown dimension.
 struct Operand {
   OperandType type = OperandType::FLOAT32;
-  std::vector<std::uint32_t> dimensions;
+  Vector<std::uint32_t> dimensions;
   std::uint32_t numberOfConsumers = 0;
   float scale = 0.0f;
   std::int32_t zeroPoint = 0;
@@ -72,16 +76,21 @@ struct Operand {
 /// One operation: its code and operand indexes into the enclosing subgraph.
 struct Operation {
   OperationType type = OperationType::ADD;
-  std::vector<std::uint32_t> inputs;
-  std::vector<std::uint32_t> outputs;
+  Vector<std::uint32_t> inputs;
+  Vector<std::uint32_t> outputs;
 };
 
 /// A graph of operations over its own operands (`@1.3::Subgraph`).
 struct Subgraph {
-  std::vector<Operand> operands;
-  std::vector<Operation> operations;
-  std::vector<std::uint32_t> inputIndexes;
-  std::vector<std::uint32_t> outputIndexes;
+  /// An empty subgraph whose lists will live in `memory`.
+  static Subgraph in(MemoryResource* memory) noexcept {
+    return Subgraph{Vector<Operand>(memory), Vector<Operation>(memory), Vector<std::uint32_t>(memory),
+                    Vector<std::uint32_t>(memory)};
+  }
+  Vector<Operand> operands;
+  Vector<Operation> operations;
+  Vector<std::uint32_t> inputIndexes;
+  Vector<std::uint32_t> outputIndexes;
 };
 
 /// A region of memory that a model or request refers to (the mapped `hidl_memory`). nnhal never
@@ -102,13 +111,64 @@ struct ExtensionNameAndPrefix {
 /// inline constant bytes, the memory pools of CONSTANT_REFERENCE operands and the names of the
 /// vendor extensions its type codes from 0x10000 refer to.
 struct Model {
+  /// An empty model whose lists will live in `memory`.
+  static Model in(MemoryResource* memory) noexcept {
+    return Model{Subgraph::in(memory), Vector<Subgraph>(memory), Vector<std::uint8_t>(memory),
+                 Vector<Memory>(memory), false, Vector<ExtensionNameAndPrefix>(memory)};
+  }
   Subgraph main;
-  std::vector<Subgraph> referenced;
-  std::vector<std::uint8_t> operandValues;
-  std::vector<Memory> pools;
+  Vector<Subgraph> referenced;
+  Vector<std::uint8_t> operandValues;
+  Vector<Memory> pools;
   bool relaxComputationFloat32toFloat16 = false;
-  std::vector<ExtensionNameAndPrefix> extensionNameToPrefix;
+  Vector<ExtensionNameAndPrefix> extensionNameToPrefix;
 };
+
+/// A copy of `from` whose lists all live in `mem` (RESOURCE_EXHAUSTED_PERSISTENT when its arena
+/// runs out; the partial copy is then dropped). Extension names stay std::string (a model built
+/// for an arena has none, or names short enough to sit inside the string).
+inline Expected<Model> copy_model(const Model& from, const Memories& mem) {
+  auto copy_list = [&mem]<class T>(Vector<T>& to, const Vector<T>& list) {
+    return mem.assign(to, std::span<const T>(list));
+  };
+  auto copy_subgraph = [&](Subgraph& to, const Subgraph& sg) -> Status {
+    if (!mem.reserve(to.operands, sg.operands.size())) return mem.exhausted();
+    for (const Operand& op : sg.operands) {
+      SymmPerChannelQuantParams params{mem.vector<float>(), 0};
+      if (op.channelQuant) {
+        params.channelDim = op.channelQuant->channelDim;
+        if (!copy_list(params.scales, op.channelQuant->scales)) return mem.exhausted();
+      }
+      // Constructed with its lists in place: assigning a list of another memory would copy it
+      // into the memory of the list assigned to.
+      to.operands.push_back(Operand{op.type, mem.vector<std::uint32_t>(), op.numberOfConsumers, op.scale,
+                                    op.zeroPoint, op.lifetime, op.location,
+                                    op.channelQuant ? OptionalChannelQuant(std::move(params)) : OptionalChannelQuant()});
+      if (!copy_list(to.operands.back().dimensions, op.dimensions)) return mem.exhausted();
+    }
+    if (!mem.reserve(to.operations, sg.operations.size())) return mem.exhausted();
+    for (const Operation& operation : sg.operations) {
+      to.operations.push_back(Operation{operation.type, mem.vector<std::uint32_t>(), mem.vector<std::uint32_t>()});
+      if (!copy_list(to.operations.back().inputs, operation.inputs)) return mem.exhausted();
+      if (!copy_list(to.operations.back().outputs, operation.outputs)) return mem.exhausted();
+    }
+    if (!copy_list(to.inputIndexes, sg.inputIndexes)) return mem.exhausted();
+    if (!copy_list(to.outputIndexes, sg.outputIndexes)) return mem.exhausted();
+    return {};
+  };
+  Model m = Model::in(mem.resource());
+  NNHAL_TRY(copy_subgraph(m.main, from.main));
+  if (!mem.reserve(m.referenced, from.referenced.size())) return mem.exhausted();
+  for (const Subgraph& sg : from.referenced) {
+    m.referenced.push_back(Subgraph::in(mem.resource()));
+    NNHAL_TRY(copy_subgraph(m.referenced.back(), sg));
+  }
+  if (!copy_list(m.operandValues, from.operandValues)) return mem.exhausted();
+  if (!copy_list(m.pools, from.pools)) return mem.exhausted();
+  m.relaxComputationFloat32toFloat16 = from.relaxComputationFloat32toFloat16;
+  if (!copy_list(m.extensionNameToPrefix, from.extensionNameToPrefix)) return mem.exhausted();
+  return m;
+}
 
 /// A vendor extension as a device reports it (`@1.2::Extension`, getSupportedExtensions): its
 /// name and the operand types it defines.

@@ -38,6 +38,9 @@ struct ValidationOptions {
   /// Resource limits (nnhal/core/limits.hpp): counts and sizes above them are INVALID_ARGUMENT
   /// here; preparation and execution apply the rest of them.
   Limits limits{};
+  /// Where validation's scratch comes from (given back when it returns): the caller's arena,
+  /// or the heap (nullptr). RESOURCE_EXHAUSTED_PERSISTENT when the arena is too small.
+  Arena* arena = nullptr;
 };
 
 namespace detail {
@@ -51,8 +54,8 @@ struct SubgraphName {
   }
 };
 
-inline Status check_io_list(const Subgraph& sg, const std::vector<std::uint32_t>& list,
-                            OperandLifeTime want, const char* what, std::vector<std::uint8_t>& seen) {
+inline Status check_io_list(const Subgraph& sg, std::span<const std::uint32_t> list,
+                            OperandLifeTime want, const char* what, Scratch<std::uint8_t>& seen) {
   for (std::size_t k = 0; k < list.size(); ++k) {
     const std::uint32_t idx = list[k];
     if (idx >= sg.operands.size())
@@ -124,7 +127,16 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
     if (record != nullptr) record->operands[i] = *v;
   }
 
-  std::vector<std::uint8_t> seen_in(sg.operands.size(), 0), seen_out(sg.operands.size(), 0);
+  // Scratch, one byte or word per operand, from the caller's arena when it gave one.
+  const Memories mem(options.arena);
+  // Declared in the order they are taken, so that they go back in the reverse one (and the
+  // arena has all of them back).
+  Scratch<std::uint8_t> seen_in, seen_out;
+  Scratch<std::uint32_t> consumers;
+  Scratch<std::uint8_t> known;
+  if (!seen_in.allocate(mem, sg.operands.size()) || !seen_out.allocate(mem, sg.operands.size()) ||
+      !consumers.allocate(mem, sg.operands.size()) || !known.allocate(mem, sg.operands.size()))
+    return mem.exhausted();
   NNHAL_TRY(check_io_list(sg, sg.inputIndexes, OperandLifeTime::SUBGRAPH_INPUT, "inputIndexes", seen_in));
   NNHAL_TRY(check_io_list(sg, sg.outputIndexes, OperandLifeTime::SUBGRAPH_OUTPUT, "outputIndexes", seen_out));
   for (std::size_t i = 0; i < sg.operands.size(); ++i) {
@@ -136,8 +148,6 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
   }
 
   // Per operation: indexes, table signature, op-specific checks, consumer counts, order.
-  std::vector<std::uint32_t> consumers(sg.operands.size(), 0);
-  std::vector<std::uint8_t> known(sg.operands.size(), 0);
   for (std::size_t i = 0; i < sg.operands.size(); ++i) {
     const OperandLifeTime l = sg.operands[i].lifetime;
     known[i] = l != OperandLifeTime::TEMPORARY_VARIABLE && l != OperandLifeTime::SUBGRAPH_OUTPUT;
@@ -234,9 +244,11 @@ using ExtensionEntryLess = bool (*)(const ExtensionNameAndPrefix& a, const Exten
 /// For each entry of `map`, the index of the first entry with the same key (itself when it is the
 /// first): sorting by (key, index), O(n log n), so that an untrusted map of any length is checked
 /// in bounded time. The key's order is a function pointer, so both keys share one std::sort.
-inline std::vector<std::uint32_t> first_with_same_key(const std::vector<ExtensionNameAndPrefix>& map,
-                                                      ExtensionEntryLess less) {
-  std::vector<std::uint32_t> order(map.size()), first(map.size());
+/// `first` has map.size() elements; scratch comes from `mem`.
+inline Status first_with_same_key(std::span<const ExtensionNameAndPrefix> map, ExtensionEntryLess less,
+                                  const Memories& mem, Scratch<std::uint32_t>& first) {
+  Scratch<std::uint32_t> order;
+  if (!order.allocate(mem, map.size())) return mem.exhausted();
   for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   struct ByKeyThenIndex {
     const ExtensionNameAndPrefix* map;
@@ -248,22 +260,26 @@ inline std::vector<std::uint32_t> first_with_same_key(const std::vector<Extensio
   std::sort(order.begin(), order.end(), ByKeyThenIndex{map.data(), less});
   for (std::size_t k = 0; k < order.size(); ++k)
     first[order[k]] = k != 0 && !less(map[order[k - 1]], map[order[k]]) ? first[order[k - 1]] : order[k];
-  return first;
+  return {};
 }
 
 /// Checks the model's extension map (HAL13.md e.1.8): valid names, unique names, unique
 /// prefixes, each prefix below 32768. Reports the first entry in order that breaks a rule.
-inline Status check_extension_map(const Model& model, const Limits& limits = {}) {
+inline Status check_extension_map(const Model& model, const Limits& limits = {}, const Memories& mem = {}) {
   const auto& map = model.extensionNameToPrefix;
   if (map.empty()) return {};
   if (map.size() > limits.max_extension_entries)
     return NNHAL_INVALID(
         "extensionNameToPrefix has %zu entries, above Limits::max_extension_entries (%" PRIu32 ")",
         map.size(), limits.max_extension_entries);
-  const auto same_name = first_with_same_key(
-      map, [](const ExtensionNameAndPrefix& a, const ExtensionNameAndPrefix& b) { return a.name < b.name; });
-  const auto same_prefix = first_with_same_key(
-      map, [](const ExtensionNameAndPrefix& a, const ExtensionNameAndPrefix& b) { return a.prefix < b.prefix; });
+  Scratch<std::uint32_t> same_name, same_prefix;
+  if (!same_name.allocate(mem, map.size()) || !same_prefix.allocate(mem, map.size())) return mem.exhausted();
+  NNHAL_TRY(first_with_same_key(
+      map, [](const ExtensionNameAndPrefix& a, const ExtensionNameAndPrefix& b) { return a.name < b.name; }, mem,
+      same_name));
+  NNHAL_TRY(first_with_same_key(
+      map, [](const ExtensionNameAndPrefix& a, const ExtensionNameAndPrefix& b) { return a.prefix < b.prefix; }, mem,
+      same_prefix));
   for (std::size_t i = 0; i < map.size(); ++i) {
     const ExtensionNameAndPrefix& e = map[i];
     if (!is_valid_extension_name(e.name))
@@ -285,22 +301,25 @@ inline Status check_extension_map(const Model& model, const Limits& limits = {})
 }
 
 /// Rejects cycles among subgraph references (iterative DFS: no recursion on untrusted depth).
-inline Status check_reference_cycles(const Model& model) {
+inline Status check_reference_cycles(const Model& model, const Memories& mem = {}) {
   const std::size_t n = model.referenced.size();
   if (n == 0) return {};
   enum : std::uint8_t { kWhite, kGrey, kBlack };
-  std::vector<std::uint8_t> color(n, kWhite);
   struct Frame {
     std::size_t graph;
     std::size_t next_operand;
   };
-  std::vector<Frame> stack;
+  // At most one frame per subgraph (only white subgraphs are pushed, and they turn grey).
+  Scratch<std::uint8_t> color;  // zeroed: kWhite
+  Scratch<Frame> stack;
+  if (!color.allocate(mem, n) || !stack.allocate(mem, n)) return mem.exhausted();
+  std::size_t depth = 0;
   for (std::size_t root = 0; root < n; ++root) {
     if (color[root] != kWhite) continue;
-    stack.push_back({root, 0});
+    stack[depth++] = {root, 0};
     color[root] = kGrey;
-    while (!stack.empty()) {
-      Frame& f = stack.back();
+    while (depth != 0) {
+      Frame& f = stack[depth - 1];
       const auto& ops = model.referenced[f.graph].operands;
       bool descended = false;
       while (f.next_operand < ops.size()) {
@@ -311,15 +330,12 @@ inline Status check_reference_cycles(const Model& model) {
           return NNHAL_INVALID("referenced[%zu] is part of a subgraph reference cycle", to);
         if (color[to] == kWhite) {
           color[to] = kGrey;
-          stack.push_back({to, 0});
+          stack[depth++] = {to, 0};
           descended = true;
           break;
         }
       }
-      if (!descended) {
-        color[stack.back().graph] = kBlack;
-        stack.pop_back();
-      }
+      if (!descended) color[stack[--depth].graph] = kBlack;
     }
   }
   return {};
@@ -332,29 +348,34 @@ inline Status check_reference_cycles(const Model& model) {
 /// model's references must be in range and acyclic (validate_model checks both first).
 /// The HAL sets no bound on nesting, so validate_model accepts any depth; preparation holds it
 /// to Limits::max_control_flow_depth (check_control_flow_depth).
-inline std::size_t control_flow_depth(const Model& model) {
+/// With its scratch from `mem`: RESOURCE_EXHAUSTED_PERSISTENT when an arena is too small.
+inline Expected<std::size_t> control_flow_depth(const Model& model, const Memories& mem) {
   const std::size_t n = model.referenced.size();
-  std::vector<std::size_t> depth(n, 0);
-  std::vector<std::uint8_t> done(n, 0);
   struct Frame {
     std::size_t graph, next;
   };
-  std::vector<Frame> stack;
-  auto refs_of = [&](std::size_t g) -> const std::vector<Operand>& {
+  // Each subgraph is on the stack at most once at a time (the references are acyclic), and main
+  // once more.
+  Scratch<std::size_t> depth;
+  Scratch<std::uint8_t> done;
+  Scratch<Frame> stack;
+  if (!depth.allocate(mem, n) || !done.allocate(mem, n) || !stack.allocate(mem, n + 1)) return mem.exhausted();
+  std::size_t top = 0;
+  auto refs_of = [&](std::size_t g) -> const Vector<Operand>& {
     return g == n ? model.main.operands : model.referenced[g].operands;
   };
   std::size_t main_depth = 0;
   for (std::size_t root = 0; root <= n; ++root) {
     if (root < n && done[root]) continue;
-    stack.push_back({root, 0});
-    while (!stack.empty()) {
-      Frame& f = stack.back();
+    stack[top++] = {root, 0};
+    while (top != 0) {
+      Frame& f = stack[top - 1];
       const auto& operands = refs_of(f.graph);
       bool descended = false;
       while (f.next < operands.size()) {
         const Operand& op = operands[f.next++];
         if (op.lifetime == OperandLifeTime::SUBGRAPH && !done[op.location.offset]) {
-          stack.push_back({op.location.offset, 0});
+          stack[top++] = {op.location.offset, 0};
           descended = true;
           break;
         }
@@ -368,7 +389,7 @@ inline std::size_t control_flow_depth(const Model& model) {
         depth[f.graph] = d;
         done[f.graph] = 1;
       }
-      stack.pop_back();
+      --top;
     }
   }
   std::size_t deepest = main_depth;
@@ -376,14 +397,22 @@ inline std::size_t control_flow_depth(const Model& model) {
   return deepest;
 }
 
+inline std::size_t control_flow_depth(const Model& model) {
+  // From the heap, which does not run out (there is no error to return here).
+  return *control_flow_depth(model, Memories{});
+}
+
 /// Limits::max_control_flow_depth, capped at NNHAL_MAX_CONTROL_FLOW_DEPTH (the executor
 /// recurses once per nesting level: the macro bounds its stack). INVALID_ARGUMENT above it: the
 /// driver does not accept the model. `model` must have passed validate_model.
-inline Status check_control_flow_depth(const Model& model, const Limits& limits) {
+/// Its scratch comes from `mem` (RESOURCE_EXHAUSTED_PERSISTENT when an arena is too small).
+inline Status check_control_flow_depth(const Model& model, const Limits& limits, const Memories& mem = {}) {
   const std::size_t max_depth = std::min<std::size_t>(limits.max_control_flow_depth, NNHAL_MAX_CONTROL_FLOW_DEPTH);
   if (model.referenced.empty()) return {};
-  if (const std::size_t depth = control_flow_depth(model); depth > max_depth)
-    return NNHAL_INVALID("control flow is nested %zu deep, above Limits::max_control_flow_depth (%zu)", depth,
+  auto depth = control_flow_depth(model, mem);
+  if (!depth) return std::move(depth.error());
+  if (*depth > max_depth)
+    return NNHAL_INVALID("control flow is nested %zu deep, above Limits::max_control_flow_depth (%zu)", *depth,
                          max_depth);
   return {};
 }
@@ -406,7 +435,7 @@ inline Expected<HalVersion> validate_model_rows(const Model& model, const Valida
     return e;
   }
   if (record != nullptr) record->assign(1 + model.referenced.size(), {});
-  if (auto s = detail::check_extension_map(model, limits); !s) {
+  if (auto s = detail::check_extension_map(model, limits, Memories(options.arena)); !s) {
     NNHAL_VLOG(validate, "model rejected: %s", s.error().c_str());
     return std::move(s.error());
   }
@@ -424,7 +453,7 @@ inline Expected<HalVersion> validate_model_rows(const Model& model, const Valida
     version = max_version(version, *v);
   }
   if (!model.referenced.empty()) version = max_version(version, HalVersion::V1_3);
-  if (auto s = detail::check_reference_cycles(model); !s) {
+  if (auto s = detail::check_reference_cycles(model, Memories(options.arena)); !s) {
     NNHAL_VLOG(validate, "model rejected: %s", s.error().c_str());
     return std::move(s.error());
   }

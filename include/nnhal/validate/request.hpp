@@ -150,7 +150,8 @@ inline std::uint64_t combined_size(const Operand& operand, const RequestArgument
                                    const Extension::OperandTypeInformation* extension = nullptr) {
   const std::uint32_t element = extension != nullptr ? extension->byteSize : element_size(operand.type);
   if (!(extension != nullptr ? extension->isTensor : is_tensor(operand.type))) return element;
-  const auto& d = arg.dimensions.empty() ? operand.dimensions : arg.dimensions;
+  const std::span<const std::uint32_t> d =
+      arg.dimensions.empty() ? std::span<const std::uint32_t>(operand.dimensions) : std::span<const std::uint32_t>(arg.dimensions);
   if (d.empty()) return 0;
   std::uint64_t n = element;
   for (std::uint32_t v : d) {
