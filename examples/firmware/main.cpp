@@ -2,7 +2,9 @@
 // by examples/firmware/CMakeLists.txt and run by ctest firmware_qemu.
 //
 // The program builds a model with the typed builder, x <- FC(x, W, b) + c repeated n times in a
-// WHILE loop, prepares it with a kernel set of the four operations it runs, and executes it
+// WHILE loop, prepares it with a kernel set of the four operations it runs (building, validating
+// and preparing all take their memory from a static arena, not the heap; a second build in an
+// arena too small for it must fail with RESOURCE_EXHAUSTED_PERSISTENT), and executes it
 // through nnhal::PreparedModel / Execution (the device layer's interfaces are not needed here)
 // with a clock reading the board's 1 ms SysTick counter. It checks the result against plain C++
 // loops, then runs a loop whose condition stays true until the loop timeout ends it with
@@ -86,12 +88,13 @@ struct LoopModel {
   nnhal::OperandRef<F32> i0, x0, limit, i, x;
 };
 
-/// main(i0, x0, limit) = WHILE (i < limit) { i = i + 1; x = FC(x, W, b) + c }, returning (i, x).
+/// main(i0, x0, limit) = WHILE (i < limit) { i = i + 1; x = FC(x, W, b) + c }, returning (i, x),
+/// built in `arena` (or RESOURCE_EXHAUSTED_PERSISTENT when it is too small).
 /// The counter i is a float32 [1]: i + 1 is exact up to 2^24, far beyond any count used here.
-LoopModel loop_model() {
+nnhal::Expected<LoopModel> loop_model(nnhal::Arena& arena) {
   const nnhal::OperandSpec one{{1}};
   const nnhal::OperandSpec row{{1, kUnits}};
-  nnhal::ModelBuilder b;
+  nnhal::ModelBuilder b(arena);
 
   auto cond_b = b.add_subgraph<struct Cond, F32, F32, F32>(one, row, one);
   const auto [ci, cx, climit] = cond_b.inputs();
@@ -114,8 +117,18 @@ LoopModel loop_model() {
   const auto limit = b.input<F32>(one);
   const auto [i, x] = b.while_(cond, body, i0, x0, limit);
   b.output(i, x);
-  return {std::move(b).model(), i0, x0, limit, i, x};
+  auto model = std::move(b).build();
+  if (!model) return std::move(model.error());
+  return LoopModel{std::move(*model), i0, x0, limit, i, x};
 }
+
+/// The memory building, validating and preparing the model take, with room to spare: measured
+/// with nnhal::Arena::peak(), which the program prints (9,600 bytes on the board, where pointers
+/// are 4 bytes; 13,392 on a 64-bit host).
+constexpr std::size_t kArenaBytes = 16 * 1024;
+/// Enough for the model on the board (4,456 bytes), not for its preparation.
+constexpr std::size_t kSmallArenaBytes = 6 * 1024;
+alignas(16) std::byte arena_memory[kArenaBytes];
 
 /// Prints "what: STATUS message" and gives the exit code of a failed step. The image is built
 /// with NNHAL_ERROR_MESSAGES=0 by default (CMakeLists.txt), and then the message is empty.
@@ -135,13 +148,42 @@ int main() {
   print("nnhal firmware example on %s\n", board_name());
   firmware::AllocationCounter allocations;
 
-  LoopModel m = loop_model();
-  print("heap allocations: building the model %s\n", CountText(allocations.since_last()).text);
+  int failures = 0;
+  {
+    // An arena too small for the model (on the board the model fits in it, its preparation does
+    // not): the step that runs out says so, and nothing is taken from the heap.
+    nnhal::Arena small(arena_memory, kSmallArenaBytes);
+    auto small_model = loop_model(small);
+    auto status = small_model ? nnhal::Status() : nnhal::Status(small_model.error());
+    if (small_model) {
+      nnhal::PrepareOptions options;
+      options.arena = &small;
+      auto p = nnhal::PreparedModel::prepare<Kernels>(std::move(small_model->model), options);
+      if (!p) status = p.error();
+    }
+    const bool exhausted = !status && status.error().status() == nnhal::ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT;
+    print("a %u-byte arena: %s while %s; heap allocations %s\n", static_cast<unsigned>(kSmallArenaBytes),
+          status ? "NO ERROR" : nnhal::to_string(status.error().status()).data(),
+          small_model ? "preparing" : "building", CountText(allocations.since_last()).text);
+    if (!exhausted) ++failures;
+  }
+
+  nnhal::Arena arena(arena_memory, sizeof arena_memory);
+  auto built = loop_model(arena);
+  if (!built) return fail("building the model failed", built.error());
+  LoopModel& m = *built;
+  print("heap allocations: building the model %s (arena: %lu bytes)\n", CountText(allocations.since_last()).text,
+        static_cast<unsigned long>(arena.used()));
 
   // The prepared model takes the model over (prepared->model() from here on): no second copy.
-  auto prepared = nnhal::PreparedModel::prepare<Kernels>(std::move(m.model));
+  // The plan and validation's scratch come from the arena too.
+  nnhal::PrepareOptions prepare_options;
+  prepare_options.arena = &arena;
+  auto prepared = nnhal::PreparedModel::prepare<Kernels>(std::move(m.model), prepare_options);
   if (!prepared) return fail("prepare failed", prepared.error());
-  print("heap allocations: validating and preparing %s\n", CountText(allocations.since_last()).text);
+  print("heap allocations: validating and preparing %s (arena: %lu bytes used, %lu at most, of %lu)\n",
+        CountText(allocations.since_last()).text, static_cast<unsigned long>(arena.used()),
+        static_cast<unsigned long>(arena.peak()), static_cast<unsigned long>(arena.capacity()));
   auto execution = prepared->create_execution(TickClock{});
   if (!execution) return fail("cannot create an execution", execution.error());
   print("heap allocations: creating the execution %s\n", CountText(allocations.since_last()).text);
@@ -158,7 +200,6 @@ int main() {
   print("heap allocations: the request %s\n", CountText(allocations.since_last()).text);
 
   // 1. The result, checked against the plain loops.
-  int failures = 0;
   const Vector expected = expected_result(kStart, kIterations);
   for (int run = 1; run <= 2; ++run) {
     x_out = {};

@@ -79,6 +79,9 @@ endfunction()
 set(problems "")
 # main.cpp: PreparedModel / Execution, with the text limit.
 check_image(firmware.elf ${MAX_TEXT}
+  "a [0-9]+-byte arena: RESOURCE_EXHAUSTED_PERSISTENT while preparing; heap allocations 0[^0-9]"
+  "heap allocations: building the model 0 "
+  "heap allocations: validating and preparing 0 "
   "run 1: [0-9]+ iterations, result ok"
   "run 2: [0-9]+ iterations, result ok"
   "time per loop iteration: [0-9]+ ns"
