@@ -1470,12 +1470,337 @@ constexpr std::size_t piece_slots(std::size_t concurrency) noexcept { return con
 // ---- begin nnhal/model/model.hpp ----
 /// \file
 /// The HAL 1.3 model structures (spec/HAL13.md section b): Operand, Operation, Subgraph, Model.
-/// They mirror the HIDL 1.3 fields so a driver converts its HIDL/AIDL objects one to one.
+/// They mirror the HIDL 1.3 fields so a driver converts its HIDL/AIDL objects one to one. The
+/// model's lists are nnhal::Vector (std::vector with nnhal::Allocator): default-constructed they use the heap; a
+/// ModelBuilder given an Arena puts a whole model in the caller's memory (nnhal/core/arena.hpp).
 
 #include <string>
 
+// ---- begin nnhal/core/arena.hpp ----
+/// \file
+/// Memory the caller gives: nnhal::Arena, a fixed buffer that building, validating and preparing
+/// a model take their memory from instead of the heap; nnhal::Vector, a std::vector whose
+/// allocator names its memory; nnhal::Memories, the handle they take it through; and
+/// nnhal::Scratch, a function's temporary array. Running out is an error value
+/// (RESOURCE_EXHAUSTED_PERSISTENT), never a crash: every place that grows a container asks the
+/// arena first whether the bytes are there.
+///
+///     alignas(16) static std::byte memory[16 * 1024];
+///     nnhal::Arena arena(memory);
+///     nnhal::ModelBuilder b(arena);             // the model's vectors live in `memory`
+///     ...
+///     auto model = std::move(b).build();        // RESOURCE_EXHAUSTED_PERSISTENT if it did not fit
+///     nnhal::PrepareOptions options;
+///     options.arena = &arena;                   // scratch and plan in `memory` too
+///     auto prepared = nnhal::PreparedModel::prepare<Set>(std::move(*model), options);
+///
+/// How many bytes to give is measured, not guessed: Arena::peak() after a run on the host with
+/// a generous buffer is what the same build, validation and preparation need on a target of the
+/// same pointer size (docs/embedded.md).
+
+#include <new>
+
+
+/// What an Arena does when something allocates from it without asking fits() first: a bug in
+/// nnhal (tests/core/arena.cpp runs every preparation at every arena size to find one). The
+/// default ends the program; it cannot return, as an allocator has no way to fail without
+/// exceptions.
+#ifndef NNHAL_ARENA_OVERFLOW
+#define NNHAL_ARENA_OVERFLOW() ::std::abort()
+#endif
 
 namespace nnhal {
+
+/// Where the memory of nnhal's containers comes from: the heap (heap_resource()) or an Arena.
+/// nnhal's own small interface rather than std::pmr::memory_resource, whose out-of-line parts
+/// live in libstdc++'s library with static objects, RTTI and exit-time destructors that a
+/// firmware image does not want (they cost a -fno-rtti Cortex-M image about 10 KB of text).
+class MemoryResource {
+ public:
+  void* allocate(std::size_t bytes, std::size_t align) { return do_allocate(bytes, align); }
+  void deallocate(void* p, std::size_t bytes, std::size_t align) noexcept { do_deallocate(p, bytes, align); }
+
+ protected:
+  constexpr MemoryResource() noexcept = default;
+  MemoryResource(const MemoryResource&) = default;
+  MemoryResource& operator=(const MemoryResource&) = default;
+  ~MemoryResource() = default;  // not virtual: nothing is deleted through this type
+  virtual void* do_allocate(std::size_t bytes, std::size_t align) = 0;
+  virtual void do_deallocate(void* p, std::size_t bytes, std::size_t align) noexcept = 0;
+};
+
+/// operator new and delete: what containers made without a resource use. Running out ends the
+/// program as std::allocator's does (std::bad_alloc, or abort without exceptions).
+class HeapResource final : public MemoryResource {
+ public:
+  constexpr HeapResource() noexcept = default;
+
+ private:
+  void* do_allocate(std::size_t bytes, std::size_t align) override {
+    if (align > __STDCPP_DEFAULT_NEW_ALIGNMENT__) return ::operator new(bytes, std::align_val_t{align});
+    return ::operator new(bytes);
+  }
+  void do_deallocate(void* p, std::size_t bytes, std::size_t align) noexcept override {
+    // Unsized: clang before 19 declares the sized forms only with -fsized-deallocation.
+    (void)bytes;
+    if (align > __STDCPP_DEFAULT_NEW_ALIGNMENT__) ::operator delete(p, std::align_val_t{align});
+    else ::operator delete(p);
+  }
+};
+
+namespace detail {
+// Constant-initialized and trivially destructible: no guard, no exit-time destructor.
+inline constinit HeapResource heap_resource_instance;
+}  // namespace detail
+
+/// The heap as a MemoryResource.
+inline MemoryResource* heap_resource() noexcept { return &detail::heap_resource_instance; }
+
+/// An allocator taking its memory from a MemoryResource (the heap by default), as
+/// std::pmr::polymorphic_allocator does: containers keep their resource for life (copy,
+/// move and swap assignment do not carry it over; a copy-constructed container is on the heap).
+template <class T>
+class Allocator {
+ public:
+  using value_type = T;
+  using propagate_on_container_copy_assignment = std::false_type;
+  using propagate_on_container_move_assignment = std::false_type;
+  using propagate_on_container_swap = std::false_type;
+  using is_always_equal = std::false_type;
+
+  Allocator() noexcept : resource_(heap_resource()) {}
+  Allocator(MemoryResource* resource) noexcept : resource_(resource) {}  // NOLINT: implicit, as std::pmr's
+  template <class U>
+  Allocator(const Allocator<U>& other) noexcept : resource_(other.resource()) {}  // NOLINT
+
+  T* allocate(std::size_t n) { return static_cast<T*>(resource_->allocate(n * sizeof(T), alignof(T))); }
+  void deallocate(T* p, std::size_t n) noexcept { resource_->deallocate(p, n * sizeof(T), alignof(T)); }
+  Allocator select_on_container_copy_construction() const noexcept { return Allocator(); }
+  MemoryResource* resource() const noexcept { return resource_; }
+
+  template <class U>
+  friend bool operator==(const Allocator& a, const Allocator<U>& b) noexcept {
+    return a.resource() == b.resource();
+  }
+
+ private:
+  MemoryResource* resource_;
+};
+
+/// A fixed buffer of the caller's, handed out front to back (a monotonic resource with a bound).
+/// Every block starts at a multiple of kGranule bytes and takes a multiple of it, so that
+/// freeing the newest block gives its bytes back (blocks freed in the reverse order of their
+/// allocation all come back, as a function's scratch does); other frees give nothing back until
+/// release(). Not thread-safe.
+class Arena final : public MemoryResource {
+ public:
+  /// The unit blocks are aligned to and sized in: alignof(std::max_align_t).
+  static constexpr std::size_t kGranule = alignof(std::max_align_t);
+
+  explicit Arena(std::span<std::byte> buffer) noexcept
+      : begin_(buffer.data()), end_(buffer.data() + buffer.size()), next_(buffer.data()) {}
+  Arena(void* data, std::size_t size) noexcept : Arena(std::span<std::byte>(static_cast<std::byte*>(data), size)) {}
+  Arena(const Arena&) = delete;
+  Arena& operator=(const Arena&) = delete;
+
+  /// Whether an allocation of `bytes` at `align` would succeed now.
+  bool fits(std::size_t bytes, std::size_t align = kGranule) const noexcept {
+    const std::uintptr_t at = align_up(reinterpret_cast<std::uintptr_t>(next_), align < kGranule ? kGranule : align);
+    const auto end = reinterpret_cast<std::uintptr_t>(end_);
+    return at <= end && round_up(bytes) <= end - at;
+  }
+  /// Bytes of the buffer.
+  std::size_t capacity() const noexcept { return static_cast<std::size_t>(end_ - begin_); }
+  /// Bytes handed out now (alignment padding included).
+  std::size_t used() const noexcept { return static_cast<std::size_t>(next_ - begin_); }
+  /// Most bytes ever handed out at once: what a buffer for the same work needs.
+  std::size_t peak() const noexcept { return peak_; }
+  /// Gives every byte back. Nothing allocated from the arena may be used afterwards.
+  void release() noexcept { next_ = begin_; }
+
+ private:
+  static std::uintptr_t align_up(std::uintptr_t p, std::size_t align) noexcept {
+    return (p + (align - 1)) & ~static_cast<std::uintptr_t>(align - 1);
+  }
+  /// `bytes` rounded up to kGranule (saturating: a size that large never fits).
+  static std::size_t round_up(std::size_t bytes) noexcept {
+    return bytes > SIZE_MAX - kGranule ? SIZE_MAX : (bytes + kGranule - 1) & ~(kGranule - 1);
+  }
+  void* do_allocate(std::size_t bytes, std::size_t align) override {
+    if (!fits(bytes, align)) NNHAL_ARENA_OVERFLOW();
+    const std::uintptr_t at = align_up(reinterpret_cast<std::uintptr_t>(next_), align < kGranule ? kGranule : align);
+    std::byte* p = begin_ + (at - reinterpret_cast<std::uintptr_t>(begin_));
+    next_ = p + round_up(bytes);
+    if (used() > peak_) peak_ = used();
+    return p;
+  }
+  void do_deallocate(void* p, std::size_t bytes, std::size_t) noexcept override {
+    if (static_cast<std::byte*>(p) + round_up(bytes) == next_) next_ = static_cast<std::byte*>(p);
+  }
+
+  std::byte* begin_;
+  std::byte* end_;
+  std::byte* next_;
+  std::size_t peak_ = 0;
+};
+
+/// The vector of nnhal's containers that may live in an Arena (the model structures, the plan).
+template <class T>
+using Vector = std::vector<T, Allocator<T>>;
+
+/// Where building, validation and preparation take memory: an Arena of the caller's, or (the
+/// default) the heap. Its members grow containers after checking that the arena has the bytes
+/// (with the heap they only grow them), and return false when it has not: the container is
+/// then as it was, and exhausted() is the error to report (RESOURCE_EXHAUSTED_PERSISTENT).
+/// (A bool rather than a Status, which costs code at every call: firmware images use this.)
+///
+///     if (!mem.assign(v, n, 0)) return mem.exhausted();
+class Memories {
+ public:
+  Memories() noexcept = default;
+  Memories(Arena* arena) noexcept : arena_(arena) {}  // NOLINT: nullptr = the heap
+  Memories(Arena& arena) noexcept : arena_(&arena) {}  // NOLINT
+
+  Arena* arena() const noexcept { return arena_; }
+  /// The resource new containers use.
+  MemoryResource* resource() const noexcept {
+    return arena_ != nullptr ? static_cast<MemoryResource*>(arena_) : heap_resource();
+  }
+  /// An empty vector in this memory.
+  template <class T>
+  Vector<T> vector() const noexcept {
+    return Vector<T>(resource());
+  }
+
+  /// Whether `bytes` at `align` can be had (always, from the heap); remembers them if not.
+  [[nodiscard]] bool fits(std::size_t bytes, std::size_t align) const noexcept {
+    if (arena_ == nullptr || arena_->fits(bytes, align)) return true;
+    wanted_ = bytes;
+    return false;
+  }
+  /// The error for the bytes the last failed call of this object wanted.
+  Error exhausted() const noexcept { return exhausted(wanted_); }
+  /// The error for `bytes` that were not there.
+  Error exhausted(std::size_t bytes) const noexcept {
+    return Error::format(ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT,
+                         "out of memory: the arena has %zu of %zu bytes left, %zu more needed",
+                         arena_ != nullptr ? arena_->capacity() - arena_->used() : std::size_t{0},
+                         arena_ != nullptr ? arena_->capacity() : std::size_t{0}, bytes);
+  }
+
+  /// Room for `n` elements in `v`, a vector of this memory (its capacity exactly `n` if it grew).
+  template <class T>
+  [[nodiscard]] bool reserve(Vector<T>& v, std::size_t n) const noexcept {
+    NNHAL_ASSERT(v.get_allocator().resource() == resource());
+    if (n <= v.capacity()) return true;
+    if (n > v.max_size()) {
+      wanted_ = SIZE_MAX;
+      return false;
+    }
+    if (!fits(n * sizeof(T), alignof(T))) return false;
+    v.reserve(n);
+    return true;
+  }
+  /// Room for `n` elements in `v`, growing its capacity geometrically (so that growing one
+  /// element at a time costs linear time and memory); exactly `n` when the arena has no more.
+  template <class T>
+  [[nodiscard]] bool grow(Vector<T>& v, std::size_t n) const noexcept {
+    if (n <= v.capacity()) return true;
+    const std::size_t doubled = v.capacity() < 2 ? 4 : 2 * v.capacity();
+    if (doubled > n && doubled <= v.max_size() && (arena_ == nullptr || arena_->fits(doubled * sizeof(T), alignof(T))))
+      return reserve(v, doubled);
+    return reserve(v, n);
+  }
+  /// One more element at the end, the capacity growing geometrically.
+  template <class T, class U>
+  [[nodiscard]] bool push_back(Vector<T>& v, U&& value) const noexcept {
+    if (!grow(v, v.size() + 1)) return false;
+    v.push_back(static_cast<U&&>(value));
+    return true;
+  }
+  /// `v` = `n` copies of `value`.
+  template <class T>
+  [[nodiscard]] bool assign(Vector<T>& v, std::size_t n, const T& value) const noexcept {
+    if (!reserve(v, n)) return false;
+    v.assign(n, value);
+    return true;
+  }
+  /// `v` = the elements of `from`.
+  template <class T>
+  [[nodiscard]] bool assign(Vector<T>& v, std::span<const T> from) const noexcept {
+    if (!reserve(v, from.size())) return false;
+    v.assign(from.begin(), from.end());
+    return true;
+  }
+  /// `v` grown or shrunk to `n` elements (new ones value-initialized).
+  template <class T>
+  [[nodiscard]] bool resize(Vector<T>& v, std::size_t n) const noexcept {
+    if (!reserve(v, n)) return false;
+    v.resize(n);
+    return true;
+  }
+  /// `v` grown to `n` elements (new ones value-initialized), its capacity growing geometrically.
+  template <class T>
+  [[nodiscard]] bool grow_to(Vector<T>& v, std::size_t n) const noexcept {
+    if (!grow(v, n)) return false;
+    v.resize(n);
+    return true;
+  }
+
+ private:
+  Arena* arena_ = nullptr;
+  mutable std::size_t wanted_ = 0;  ///< bytes of the last request that failed
+};
+
+/// A function's scratch: `size()` zeroed elements of a trivially copyable T taken from a
+/// Memories, given back when it goes out of scope (to an Arena: reusable at once when scratch is
+/// freed in the reverse order of its allocation, as locals are). No std::vector: a plain array
+/// costs less code than a vector's growth paths, which scratch of a known size never takes.
+template <class T>
+class Scratch {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+
+ public:
+  Scratch() noexcept = default;
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  ~Scratch() {
+    if (data_ != nullptr) resource_->deallocate(data_, size_ * sizeof(T), alignof(T));
+  }
+
+  /// `n` zeroed elements from `mem` (replacing none: call once); false when they are not there
+  /// (mem.exhausted() says so).
+  [[nodiscard]] bool allocate(const Memories& mem, std::size_t n) noexcept {
+    NNHAL_ASSERT(data_ == nullptr);
+    if (n == 0) return true;
+    if (n > SIZE_MAX / sizeof(T) || !mem.fits(n * sizeof(T), alignof(T))) return false;
+    resource_ = mem.resource();
+    data_ = static_cast<T*>(resource_->allocate(n * sizeof(T), alignof(T)));
+    std::memset(static_cast<void*>(data_), 0, n * sizeof(T));
+    size_ = n;
+    return true;
+  }
+
+  std::size_t size() const noexcept { return size_; }
+  T* data() noexcept { return data_; }
+  const T* data() const noexcept { return data_; }
+  T& operator[](std::size_t i) noexcept { return data_[i]; }
+  const T& operator[](std::size_t i) const noexcept { return data_[i]; }
+  T* begin() noexcept { return data_; }
+  T* end() noexcept { return data_ + size_; }
+  operator std::span<const T>() const noexcept { return {data_, size_}; }  // NOLINT
+
+ private:
+  MemoryResource* resource_ = nullptr;
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+}  // namespace nnhal
+// ---- end nnhal/core/arena.hpp ----
+
+namespace nnhal {
+
 
 /// Where a constant, request argument or subgraph reference lives (`DataLocation`).
 struct DataLocation {
@@ -1486,7 +1811,7 @@ struct DataLocation {
 
 /// Per-channel quantization parameters of TENSOR_QUANT8_SYMM_PER_CHANNEL operands.
 struct SymmPerChannelQuantParams {
-  std::vector<float> scales;
+  Vector<float> scales;
   std::uint32_t channelDim = 0;
 };
 
@@ -1522,7 +1847,7 @@ class OptionalChannelQuant {
 /// a 0 entry = unknown dimension.
 struct Operand {
   OperandType type = OperandType::FLOAT32;
-  std::vector<std::uint32_t> dimensions;
+  Vector<std::uint32_t> dimensions;
   std::uint32_t numberOfConsumers = 0;
   float scale = 0.0f;
   std::int32_t zeroPoint = 0;
@@ -1535,16 +1860,21 @@ struct Operand {
 /// One operation: its code and operand indexes into the enclosing subgraph.
 struct Operation {
   OperationType type = OperationType::ADD;
-  std::vector<std::uint32_t> inputs;
-  std::vector<std::uint32_t> outputs;
+  Vector<std::uint32_t> inputs;
+  Vector<std::uint32_t> outputs;
 };
 
 /// A graph of operations over its own operands (`@1.3::Subgraph`).
 struct Subgraph {
-  std::vector<Operand> operands;
-  std::vector<Operation> operations;
-  std::vector<std::uint32_t> inputIndexes;
-  std::vector<std::uint32_t> outputIndexes;
+  /// An empty subgraph whose lists will live in `memory`.
+  static Subgraph in(MemoryResource* memory) noexcept {
+    return Subgraph{Vector<Operand>(memory), Vector<Operation>(memory), Vector<std::uint32_t>(memory),
+                    Vector<std::uint32_t>(memory)};
+  }
+  Vector<Operand> operands;
+  Vector<Operation> operations;
+  Vector<std::uint32_t> inputIndexes;
+  Vector<std::uint32_t> outputIndexes;
 };
 
 /// A region of memory that a model or request refers to (the mapped `hidl_memory`). nnhal never
@@ -1565,13 +1895,64 @@ struct ExtensionNameAndPrefix {
 /// inline constant bytes, the memory pools of CONSTANT_REFERENCE operands and the names of the
 /// vendor extensions its type codes from 0x10000 refer to.
 struct Model {
+  /// An empty model whose lists will live in `memory`.
+  static Model in(MemoryResource* memory) noexcept {
+    return Model{Subgraph::in(memory), Vector<Subgraph>(memory), Vector<std::uint8_t>(memory),
+                 Vector<Memory>(memory), false, Vector<ExtensionNameAndPrefix>(memory)};
+  }
   Subgraph main;
-  std::vector<Subgraph> referenced;
-  std::vector<std::uint8_t> operandValues;
-  std::vector<Memory> pools;
+  Vector<Subgraph> referenced;
+  Vector<std::uint8_t> operandValues;
+  Vector<Memory> pools;
   bool relaxComputationFloat32toFloat16 = false;
-  std::vector<ExtensionNameAndPrefix> extensionNameToPrefix;
+  Vector<ExtensionNameAndPrefix> extensionNameToPrefix;
 };
+
+/// A copy of `from` whose lists all live in `mem` (RESOURCE_EXHAUSTED_PERSISTENT when its arena
+/// runs out; the partial copy is then dropped). Extension names stay std::string (a model built
+/// for an arena has none, or names short enough to sit inside the string).
+inline Expected<Model> copy_model(const Model& from, const Memories& mem) {
+  auto copy_list = [&mem]<class T>(Vector<T>& to, const Vector<T>& list) {
+    return mem.assign(to, std::span<const T>(list));
+  };
+  auto copy_subgraph = [&](Subgraph& to, const Subgraph& sg) -> Status {
+    if (!mem.reserve(to.operands, sg.operands.size())) return mem.exhausted();
+    for (const Operand& op : sg.operands) {
+      SymmPerChannelQuantParams params{mem.vector<float>(), 0};
+      if (op.channelQuant) {
+        params.channelDim = op.channelQuant->channelDim;
+        if (!copy_list(params.scales, op.channelQuant->scales)) return mem.exhausted();
+      }
+      // Constructed with its lists in place: assigning a list of another memory would copy it
+      // into the memory of the list assigned to.
+      to.operands.push_back(Operand{op.type, mem.vector<std::uint32_t>(), op.numberOfConsumers, op.scale,
+                                    op.zeroPoint, op.lifetime, op.location,
+                                    op.channelQuant ? OptionalChannelQuant(std::move(params)) : OptionalChannelQuant()});
+      if (!copy_list(to.operands.back().dimensions, op.dimensions)) return mem.exhausted();
+    }
+    if (!mem.reserve(to.operations, sg.operations.size())) return mem.exhausted();
+    for (const Operation& operation : sg.operations) {
+      to.operations.push_back(Operation{operation.type, mem.vector<std::uint32_t>(), mem.vector<std::uint32_t>()});
+      if (!copy_list(to.operations.back().inputs, operation.inputs)) return mem.exhausted();
+      if (!copy_list(to.operations.back().outputs, operation.outputs)) return mem.exhausted();
+    }
+    if (!copy_list(to.inputIndexes, sg.inputIndexes)) return mem.exhausted();
+    if (!copy_list(to.outputIndexes, sg.outputIndexes)) return mem.exhausted();
+    return {};
+  };
+  Model m = Model::in(mem.resource());
+  NNHAL_TRY(copy_subgraph(m.main, from.main));
+  if (!mem.reserve(m.referenced, from.referenced.size())) return mem.exhausted();
+  for (const Subgraph& sg : from.referenced) {
+    m.referenced.push_back(Subgraph::in(mem.resource()));
+    NNHAL_TRY(copy_subgraph(m.referenced.back(), sg));
+  }
+  if (!copy_list(m.operandValues, from.operandValues)) return mem.exhausted();
+  if (!copy_list(m.pools, from.pools)) return mem.exhausted();
+  m.relaxComputationFloat32toFloat16 = from.relaxComputationFloat32toFloat16;
+  if (!copy_list(m.extensionNameToPrefix, from.extensionNameToPrefix)) return mem.exhausted();
+  return m;
+}
 
 /// A vendor extension as a device reports it (`@1.2::Extension`, getSupportedExtensions): its
 /// name and the operand types it defines.
@@ -1866,7 +2247,12 @@ struct KernelPrepare {
   /// expensive packing.
   bool dry_run = false;
   /// The node's packed data; read back at run time through NodeIO::packed().
-  std::vector<std::byte>* packed = nullptr;
+  Vector<std::byte>* packed = nullptr;
+  /// Where `packed` grows: the caller's arena (PrepareOptions::arena) or the heap.
+  Memories memory{};
+  /// The bytes pack() asked for and the arena could not give (0: none): preparation then fails
+  /// with RESOURCE_EXHAUSTED_PERSISTENT, whatever the kernel chose.
+  std::size_t exhausted = 0;
   /// How many pieces of the node may run at once (NodeIO::parallel()'s concurrency, 1 without
   /// one): a kernel whose pieces need scratch asks for that many slices.
   std::size_t concurrency = 1;
@@ -1883,10 +2269,14 @@ struct KernelPrepare {
     std::memcpy(params.data(), &p, sizeof p);
   }
 
-  /// `bytes` of packed storage owned by the prepared node (zeroed), or nullptr in a dry run.
+  /// `bytes` of packed storage owned by the prepared node (zeroed), or nullptr in a dry run or
+  /// when the arena is too small (then `exhausted` is set).
   std::byte* pack(std::size_t bytes) {
     if (dry_run || packed == nullptr) return nullptr;
-    packed->assign(bytes, std::byte{0});
+    if (!memory.assign(*packed, bytes, std::byte{0})) {
+      exhausted = bytes;
+      return nullptr;
+    }
     return packed->data();
   }
 };
@@ -23518,14 +23908,14 @@ inline Expected<const Subgraph*> referenced_subgraph(const OperationView& op, st
 }
 
 /// Operand `list[i]` of subgraph `sg`, or nullptr when the index is out of range.
-inline const Operand* io_operand(const Subgraph& sg, const std::vector<std::uint32_t>& list,
+inline const Operand* io_operand(const Subgraph& sg, std::span<const std::uint32_t> list,
                                  std::size_t i) noexcept {
   if (i >= list.size() || list[i] >= sg.operands.size()) return nullptr;
   return &sg.operands[list[i]];
 }
 
 /// Checks `compatible(sub operand list[i], outer)`; names both in the error.
-inline Status check_compatible(const Subgraph& sg, const std::vector<std::uint32_t>& list,
+inline Status check_compatible(const Subgraph& sg, std::span<const std::uint32_t> list,
                                std::size_t i, const Operand& outer, const char* sub_role,
                                const char* outer_role, std::size_t outer_index) {
   const Operand* inner = io_operand(sg, list, i);
@@ -23990,6 +24380,7 @@ struct Limits {
 ///     ...
 ///     auto [result] = b.while_(less, body, i0, limit0);
 
+#include <concepts>
 #include <tuple>
 
 // ---- begin nnhal/builder/diagnostics.hpp ----
@@ -24433,9 +24824,39 @@ concept TypedSubgraph = detail::is_subgraph<S>;
 
 namespace nnhal {
 
+/// The dimensions of an OperandSpec, held inline (making a spec takes no heap): at most
+/// kMaxRank (NNHAL_MAX_RANK, the largest rank the executor runs). A longer list is kept as
+/// "too long" (and no dimension of it), and the builder refuses it (INVALID_ARGUMENT).
+class SpecDims {
+ public:
+  SpecDims() noexcept = default;
+  SpecDims(std::initializer_list<std::uint32_t> d) noexcept : too_long_(!dims_.assign({d.begin(), d.size()})) {}
+  /// From any contiguous list of uint32 (a std::vector, a std::array, a span).
+  template <class R>
+    requires requires(const R& r) {
+      { std::data(r) } -> std::convertible_to<const std::uint32_t*>;
+      std::size(r);
+    }
+  SpecDims(const R& r) noexcept  // NOLINT: implicit, as the std::vector it replaces
+      : too_long_(!dims_.assign({std::data(r), std::size(r)})) {}
+
+  std::span<const std::uint32_t> span() const noexcept { return dims_.span(); }
+  std::size_t size() const noexcept { return dims_.size(); }
+  bool empty() const noexcept { return dims_.empty(); }
+  std::uint32_t operator[](std::size_t i) const noexcept { return dims_[i]; }
+  const std::uint32_t* begin() const noexcept { return dims_.begin(); }
+  const std::uint32_t* end() const noexcept { return dims_.end(); }
+  /// More than kMaxRank dimensions were given.
+  bool too_long() const noexcept { return too_long_; }
+
+ private:
+  Dims dims_;
+  bool too_long_ = false;
+};
+
 /// Shape and quantization of an operand to create.
 struct OperandSpec {
-  std::vector<std::uint32_t> dims;  ///< empty for scalars (or unknown rank)
+  SpecDims dims;  ///< empty for scalars (or unknown rank)
   float scale = 0.0f;
   std::int32_t zero_point = 0;
 };
@@ -24489,102 +24910,145 @@ constexpr std::size_t while_output_count(std::size_t m, std::size_t n) noexcept 
   return m == kAllOutputs || m > n ? n : m;
 }
 
+/// What the builders of one model share: where the model's lists grow, and the first failure
+/// to get memory there (after which nothing more is added).
+struct BuildState {
+  Memories memory;
+  Status status;
+};
+
 /// What GraphBuilder<G> does without its subgraph tag G: adding operands, operations, values and
 /// inputs and outputs to the model. Kept out of the template so that a program compiles it once,
 /// not once per subgraph tag (a WHILE with a condition and a body has three).
+/// Every list grows in the model's memory after a check that the bytes are there; the first
+/// failure is kept in the BuildState, and from then on every call adds nothing and returns
+/// handles that must not be used (ModelBuilder::build() reports the failure).
 class GraphBuilderBase {
  public:
-  GraphBuilderBase(Model& model, std::uint32_t graph) noexcept : model_(&model), graph_(graph) {}
+  GraphBuilderBase(Model& model, std::uint32_t graph, BuildState& state) noexcept
+      : model_(&model), graph_(graph), state_(&state) {}
 
   /// Adds `memory` to the model's memory pools and returns its index, for constant_reference().
   /// The memory is not copied: it must outlive the model and everything prepared from it.
   std::uint32_t pool(Memory memory) {
-    model_->pools.push_back(memory);
+    if (!ok() || !grew(state_->memory.push_back(model_->pools, memory))) return 0;
     return static_cast<std::uint32_t>(model_->pools.size() - 1);
   }
 
  protected:
+  bool ok() const noexcept { return state_->status.has_value(); }
+  /// Keeps the first failure; true when `s` succeeded.
+  bool note(Status s) noexcept {
+    if (s) return true;
+    if (ok()) state_->status = std::move(s);
+    return false;
+  }
+  /// The same for a Memories call: true when it grew the list.
+  bool grew(bool grown) noexcept {
+    if (grown) return true;
+    if (ok()) state_->status = memory().exhausted();
+    return false;
+  }
+  const Memories& memory() const noexcept { return state_->memory; }
   Subgraph& graph() noexcept { return graph_ == 0 ? model_->main : model_->referenced[graph_ - 1]; }
 
-  static void set_spec(Operand& op, const OperandSpec& spec) {
-    op.dimensions = spec.dims;
-    op.scale = spec.scale;
-    op.zeroPoint = spec.zero_point;
+  /// Appends an operand to the current subgraph; its index (0 after a failure).
+  std::uint32_t push_operand(OperandType t, std::span<const std::uint32_t> dims, float scale, std::int32_t zero_point,
+                             const OptionalChannelQuant& channel, OperandLifeTime lifetime) {
+    if (!ok()) return 0;
+    const Memories& mem = memory();
+    Subgraph& g = graph();
+    auto dimensions = mem.vector<std::uint32_t>();
+    auto scales = mem.vector<float>();
+    if (!grew(mem.assign(dimensions, dims)) || !grew(mem.grow(g.operands, g.operands.size() + 1))) return 0;
+    if (channel && !grew(mem.assign(scales, std::span<const float>(channel->scales)))) return 0;
+    // Made with its lists in place: assigning a list of another memory would copy it into the
+    // memory of the list assigned to.
+    g.operands.push_back(Operand{
+        t, std::move(dimensions), 0, scale, zero_point, lifetime, {},
+        channel ? OptionalChannelQuant(SymmPerChannelQuantParams{std::move(scales), channel->channelDim})
+                : OptionalChannelQuant()});
+    return static_cast<std::uint32_t>(g.operands.size() - 1);
   }
 
   std::uint32_t add_operand(OperandType t, const OperandSpec& spec, OperandLifeTime lifetime) {
-    Operand op;
-    op.type = t;
-    set_spec(op, spec);
-    op.lifetime = lifetime;
-    graph().operands.push_back(std::move(op));
-    return static_cast<std::uint32_t>(graph().operands.size() - 1);
+    if (ok() && spec.dims.too_long())
+      note(NNHAL_INVALID("an operand of rank above %zu (NNHAL_MAX_RANK)", kMaxRank));
+    return push_operand(t, spec.dims.span(), spec.scale, spec.zero_point, OptionalChannelQuant(), lifetime);
   }
 
   /// A SUBGRAPH operand naming Model::referenced[index].
   std::uint32_t subgraph_operand(std::uint32_t referenced_index) {
     const auto i = add_operand(OperandType::SUBGRAPH, {}, OperandLifeTime::SUBGRAPH);
-    graph().operands[i].location = {0, referenced_index, 0};
+    if (ok()) graph().operands[i].location = {0, referenced_index, 0};
     return i;
   }
 
-  /// Appends an operation with `count` new TEMPORARY_VARIABLE outputs shaped as `outputs`
-  /// (type, dimensions, quantization); returns their indexes.
-  std::vector<std::uint32_t> append(OperationType type, std::span<const std::uint32_t> inputs,
-                                    const Operand* outputs, std::size_t count) {
-    Operation op;
-    op.type = type;
-    op.inputs.assign(inputs.begin(), inputs.end());
-    for (std::uint32_t i : op.inputs) ++graph().operands[i].numberOfConsumers;
+  /// Appends an operation with `count` new TEMPORARY_VARIABLE outputs, numbered consecutively;
+  /// returns the first one's index. Output k is shaped (type, dimensions, quantization) as the
+  /// k-th output operand of referenced subgraph `like` when `like` is not kNoLike, else as
+  /// (`out`, `spec`).
+  static constexpr std::uint32_t kNoLike = ~std::uint32_t{0};
+  std::uint32_t append(OperationType type, std::span<const std::uint32_t> inputs, std::size_t count,
+                       std::uint32_t like, OperandType out = OperandType::FLOAT32, const OperandSpec* spec = nullptr) {
+    if (!ok()) return 0;
+    const Memories& mem = memory();
+    Subgraph& g = graph();
+    Operation op{type, mem.vector<std::uint32_t>(), mem.vector<std::uint32_t>()};
+    // Room first for everything, so that `like`'s operands (possibly of this subgraph) stay put.
+    if (!grew(mem.assign(op.inputs, inputs)) || !grew(mem.reserve(op.outputs, count)) ||
+        !grew(mem.grow(g.operands, g.operands.size() + count)) || !grew(mem.grow(g.operations, g.operations.size() + 1)))
+      return 0;
+    const auto first = static_cast<std::uint32_t>(g.operands.size());
     for (std::size_t k = 0; k < count; ++k) {
-      Operand o;
-      o.type = outputs[k].type;
-      o.dimensions = outputs[k].dimensions;
-      o.scale = outputs[k].scale;
-      o.zeroPoint = outputs[k].zeroPoint;
-      o.channelQuant = outputs[k].channelQuant;
-      o.lifetime = OperandLifeTime::TEMPORARY_VARIABLE;
-      graph().operands.push_back(std::move(o));
-      op.outputs.push_back(static_cast<std::uint32_t>(graph().operands.size() - 1));
+      if (like != kNoLike) {
+        const Subgraph& from = model_->referenced[like];
+        const Operand& o = from.operands[from.outputIndexes[k]];
+        push_operand(o.type, o.dimensions, o.scale, o.zeroPoint, o.channelQuant, OperandLifeTime::TEMPORARY_VARIABLE);
+      } else {
+        add_operand(out, *spec, OperandLifeTime::TEMPORARY_VARIABLE);
+      }
+      if (!ok()) return 0;
+      op.outputs.push_back(first + static_cast<std::uint32_t>(k));
     }
-    graph().operations.push_back(op);
-    return op.outputs;
+    for (std::uint32_t i : op.inputs) ++g.operands[i].numberOfConsumers;
+    g.operations.push_back(std::move(op));
+    return first;
   }
 
   /// Appends an operation with one new TEMPORARY_VARIABLE output of type `out` shaped by `spec`;
   /// returns its index.
   std::uint32_t append_one(OperationType type, std::span<const std::uint32_t> inputs, OperandType out,
                            const OperandSpec& spec) {
-    Operand o;
-    o.type = out;
-    set_spec(o, spec);
-    return append(type, inputs, &o, 1)[0];
+    return append(type, inputs, 1, kNoLike, out, &spec);
   }
 
   // Appends bytes to operandValues at the HAL alignment for their length (HAL13.md a.6).
   void set_value(std::uint32_t operand, const void* data, std::size_t bytes) {
+    if (!ok()) return;
     auto& values = model_->operandValues;
     const std::size_t align = bytes < 2 ? 1 : bytes < 4 ? 2 : 4;
     const std::size_t offset = (values.size() + align - 1) / align * align;
-    values.resize(offset + bytes);
+    if (!grew(memory().grow_to(values, offset + bytes))) return;
     if (bytes != 0) std::memcpy(values.data() + offset, data, bytes);
     graph().operands[operand].location = {0, static_cast<std::uint32_t>(offset),
                                           static_cast<std::uint32_t>(bytes)};
   }
 
   void mark_output(std::uint32_t operand) {
+    if (!ok() || !grew(memory().push_back(graph().outputIndexes, operand))) return;
     graph().operands[operand].lifetime = OperandLifeTime::SUBGRAPH_OUTPUT;
-    graph().outputIndexes.push_back(operand);
   }
 
   std::uint32_t add_input(OperandType t, const OperandSpec& spec) {
     const auto i = add_operand(t, spec, OperandLifeTime::SUBGRAPH_INPUT);
-    graph().inputIndexes.push_back(i);
+    if (!ok() || !grew(memory().push_back(graph().inputIndexes, i))) return 0;
     return i;
   }
 
   Model* model_;
   std::uint32_t graph_;
+  BuildState* state_;
 };
 
 }  // namespace detail
@@ -24596,7 +25060,8 @@ class GraphBuilder : public detail::GraphBuilderBase {
  public:
   using tag = G;
 
-  GraphBuilder(Model& model, std::uint32_t graph) noexcept : GraphBuilderBase(model, graph) {}
+  GraphBuilder(Model& model, std::uint32_t graph, detail::BuildState& state) noexcept
+      : GraphBuilderBase(model, graph, state) {}
 
   /// A constant tensor of type T holding `values` (copied into the model).
   template <OperandType T>
@@ -24614,7 +25079,7 @@ class GraphBuilder : public detail::GraphBuilderBase {
                                       OperandSpec spec) {
     static_assert(is_tensor(T), "nnhal: constant_reference() is for tensor constants");
     const auto i = add_operand(T, spec, OperandLifeTime::CONSTANT_REFERENCE);
-    graph().operands[i].location = {pool, offset, length};
+    if (ok()) graph().operands[i].location = {pool, offset, length};
     return {i};
   }
 
@@ -24762,12 +25227,9 @@ class GraphBuilder : public detail::GraphBuilderBase {
   template <class Result>
   Result append_control_flow(OperationType type, std::span<const std::uint32_t> inputs, std::uint32_t like) {
     constexpr std::size_t n = std::tuple_size_v<Result>;
-    std::array<Operand, n> shapes;
-    const Subgraph& from = model_->referenced[like];
-    for (std::size_t k = 0; k < n; ++k) shapes[k] = from.operands[from.outputIndexes[k]];
-    const auto outs = append(type, inputs, shapes.data(), n);
+    const std::uint32_t first = append(type, inputs, n, like);
     return [&]<std::size_t... K>(std::index_sequence<K...>) {
-      return Result(std::tuple_element_t<K, Result>{outs[K]}...);
+      return Result(std::tuple_element_t<K, Result>{first + static_cast<std::uint32_t>(K)}...);
     }(std::make_index_sequence<n>{});
   }
 
@@ -24792,8 +25254,9 @@ class GraphBuilder : public detail::GraphBuilderBase {
 template <class Tag, OperandType... Ins>
 class SubgraphBuilder : public GraphBuilder<Tag> {
  public:
-  SubgraphBuilder(Model& model, std::uint32_t graph, typename detail::spec_of<Ins>::type... specs)
-      : GraphBuilder<Tag>(model, graph) {
+  SubgraphBuilder(Model& model, std::uint32_t graph, detail::BuildState& state,
+                  typename detail::spec_of<Ins>::type... specs)
+      : GraphBuilder<Tag>(model, graph, state) {
     std::size_t k = 0;
     ((inputs_[k++] = this->add_input(Ins, specs)), ...);
   }
@@ -24814,8 +25277,10 @@ class SubgraphBuilder : public GraphBuilder<Tag> {
   /// Sets the subgraph's outputs (replacing any set before) and returns its typed handle.
   template <OperandType... Os, class... Gs>
   SubgraphRef<Tag, In<Ins...>, Out<Os...>> returns(OperandRef<Os, Gs>... outputs) {
-    this->graph().outputIndexes.clear();
-    this->set_outputs(outputs...);
+    if (this->ok()) {
+      this->graph().outputIndexes.clear();
+      this->set_outputs(outputs...);
+    }
     return SubgraphRef<Tag, In<Ins...>, Out<Os...>>(this->graph_ - 1);
   }
 
@@ -24825,9 +25290,15 @@ class SubgraphBuilder : public GraphBuilder<Tag> {
 
 /// Builds a Model: GraphBuilder methods build the main subgraph (tag MainGraph);
 /// add_subgraph() starts a referenced one. Not copyable: its builders point into it.
+///
+/// Given an Arena, every list of the model lives in it and nothing is taken from the heap; when
+/// the arena runs out, the builder stops adding, and build() and status() report
+/// RESOURCE_EXHAUSTED_PERSISTENT. The arena must outlive the model.
 class ModelBuilder : public GraphBuilder<MainGraph> {
  public:
-  ModelBuilder() : GraphBuilder(model_storage_, 0) {}
+  ModelBuilder() : GraphBuilder(model_storage_, 0, state_) {}
+  explicit ModelBuilder(Arena& arena)
+      : GraphBuilder(model_storage_, 0, state_), state_{Memories(arena), {}}, model_storage_(Model::in(&arena)) {}
   ModelBuilder(const ModelBuilder&) = delete;
   ModelBuilder& operator=(const ModelBuilder&) = delete;
 
@@ -24851,19 +25322,30 @@ class ModelBuilder : public GraphBuilder<MainGraph> {
   template <class Tag, OperandType... Ins>
   SubgraphBuilder<Tag, Ins...> add_subgraph(typename detail::spec_of<Ins>::type... specs) {
     static_assert(!std::is_same_v<Tag, MainGraph>, "nnhal: MainGraph is the main subgraph's tag");
-    model_storage_.referenced.emplace_back();
+    if (ok() && grew(state_.memory.grow(model_storage_.referenced, model_storage_.referenced.size() + 1)))
+      model_storage_.referenced.push_back(Subgraph::in(state_.memory.resource()));
     return SubgraphBuilder<Tag, Ins...>(model_storage_, static_cast<std::uint32_t>(model_storage_.referenced.size()),
-                                        specs...);
+                                        state_, specs...);
   }
 
   /// Sets relaxComputationFloat32toFloat16.
   void relax_float32_to_float16(bool relax) { model_storage_.relaxComputationFloat32toFloat16 = relax; }
 
-  /// The model built so far.
+  /// The model built so far (incomplete after a failure: see status()).
   const Model& model() const& noexcept { return model_storage_; }
   Model model() && noexcept { return std::move(model_storage_); }
 
+  /// Success, or the first failure to get memory (RESOURCE_EXHAUSTED_PERSISTENT).
+  const Status& status() const noexcept { return state_.status; }
+  /// The model, or the first failure.
+  Expected<Model> build() && {
+    if (!state_.status) return state_.status.error();
+    return std::move(model_storage_);
+  }
+
  private:
+  // The base class keeps their addresses (it is made before them, but reads them only later).
+  detail::BuildState state_;
   Model model_storage_;
 };
 
@@ -24995,7 +25477,6 @@ class LockGuard {
 /// is the only way nnhal's executor touches the heap, and only for operands whose size is not
 /// known at prepare time.
 
-#include <new>
 
 namespace nnhal {
 
@@ -25052,7 +25533,6 @@ class AlignedBuffer {
 /// steady-clock adapter, and a manual clock for deterministic tests. Firmware plugs in its own
 /// tick counter (see examples/).
 
-#include <concepts>
 #if defined(__linux__)
 #include <time.h>
 #endif
@@ -25606,7 +26086,8 @@ inline std::uint64_t combined_size(const Operand& operand, const RequestArgument
                                    const Extension::OperandTypeInformation* extension = nullptr) {
   const std::uint32_t element = extension != nullptr ? extension->byteSize : element_size(operand.type);
   if (!(extension != nullptr ? extension->isTensor : is_tensor(operand.type))) return element;
-  const auto& d = arg.dimensions.empty() ? operand.dimensions : arg.dimensions;
+  const std::span<const std::uint32_t> d =
+      arg.dimensions.empty() ? std::span<const std::uint32_t>(operand.dimensions) : std::span<const std::uint32_t>(arg.dimensions);
   if (d.empty()) return 0;
   std::uint64_t n = element;
   for (std::uint32_t v : d) {
@@ -25881,6 +26362,10 @@ struct OperandPlan {
 
 /// An ordinary operation, with its kernel chosen at prepare time.
 struct ComputeNode {
+  ComputeNode() = default;
+  /// Its packed data (if any) will live in `memory`.
+  explicit ComputeNode(MemoryResource* memory) noexcept : packed(memory) {}
+
   const OperationInfo* info = nullptr;
   const OpKernel* op = nullptr;  ///< the kernel set's shape inference (for dynamic nodes)
   KernelFn kernel = nullptr;
@@ -25896,7 +26381,7 @@ struct ComputeNode {
   std::uint64_t workspace_bytes = 0;
   std::uint64_t workspace_offset = 0;
   /// Data the kernel packed at prepare time (NodeIO::packed()).
-  std::vector<std::byte> packed;
+  Vector<std::byte> packed;
 };
 
 /// One step of a prepared subgraph, visited by the one generic executor.
@@ -25904,12 +26389,17 @@ using Node = std::variant<ComputeNode, IfNode, WhileNode>;
 
 /// A prepared subgraph.
 struct SubgraphPlan {
-  std::vector<RtOperand> operands;  ///< records as known at prepare time (constants bound)
-  std::vector<OperandPlan> storage;
-  std::vector<Node> nodes;
-  std::vector<std::uint32_t> indexes;  ///< node operand lists, referenced by ranges
-  std::vector<std::uint32_t> inputs;   ///< operand index of each subgraph input
-  std::vector<std::uint32_t> outputs;  ///< operand index of each subgraph output
+  SubgraphPlan() = default;
+  /// Its lists will live in `memory` (PrepareOptions::arena).
+  explicit SubgraphPlan(MemoryResource* memory) noexcept
+      : operands(memory), storage(memory), nodes(memory), indexes(memory), inputs(memory), outputs(memory) {}
+
+  Vector<RtOperand> operands;  ///< records as known at prepare time (constants bound)
+  Vector<OperandPlan> storage;
+  Vector<Node> nodes;
+  Vector<std::uint32_t> indexes;  ///< node operand lists, referenced by ranges
+  Vector<std::uint32_t> inputs;   ///< operand index of each subgraph input
+  Vector<std::uint32_t> outputs;  ///< operand index of each subgraph output
   std::uint64_t arena_bytes = 0;
   std::uint64_t arena_base = 0;  ///< where this subgraph's arena starts in an execution's arena
   std::uint32_t dynamic_count = 0;
@@ -26165,10 +26655,13 @@ namespace nnhal {
 namespace detail {
 /// What every execution of a prepared model shares, read-only.
 struct PreparedCore {
+  /// Takes `m` over (its lists stay where they are); the plan's lists will live in `memory`.
+  PreparedCore(Model&& m, MemoryResource* memory) noexcept : model(std::move(m)), graphs(memory) {}
+
   std::shared_ptr<const void> owner;  ///< whatever the model's pools need kept alive
   Model model;  ///< nnhal's own copy; constants point into it (pools stay the caller's)
   HalVersion version = HalVersion::V1_0;
-  std::vector<SubgraphPlan> graphs;  ///< 0 = main, 1 + i = referenced[i]
+  Vector<SubgraphPlan> graphs;  ///< 0 = main, 1 + i = referenced[i]
   std::uint64_t arena_bytes = 0;     ///< all subgraphs' arenas, back to back
   /// What an execution context allocates when it is created: the arena, the outputs of
   /// referenced subgraphs whose size is known and the WHILE loops' double buffers of known size.
@@ -26354,7 +26847,7 @@ Expected<Execution<C>> Execution<C>::create(std::shared_ptr<const detail::Prepar
   for (std::size_t g = 0; g < graphs.size(); ++g) {
     const SubgraphPlan& p = graphs[g];
     GraphState& s = e.graphs_[g];
-    s.table = p.operands;
+    s.table.assign(p.operands.begin(), p.operands.end());
     for (std::size_t i = 0; i < s.table.size(); ++i) {
       if (p.storage[i].storage != Storage::Arena) continue;
       s.table[i].data = e.arena_.data() + p.arena_base + p.storage[i].arena_offset;
@@ -26595,7 +27088,7 @@ Status Execution<C>::run_nodes(std::uint32_t g) {
       [&](const IfNode& n) { return run_if(g, n); },
       [&](const WhileNode& n) { return run_while(g, n); },
   };
-  const std::vector<Node>& nodes = plan(g).nodes;
+  const Vector<Node>& nodes = plan(g).nodes;
   for (std::size_t k = 0; k < nodes.size(); ++k) {
     const Node& node = nodes[k];
     // Inside loops the deadline is checked once per iteration instead.
@@ -26984,26 +27477,92 @@ inline bool inputs_static(const SubgraphPlan& plan, const OperationInfo& info,
   return true;
 }
 
+/// Fixed-size blocks for the nodes of plan_arena's two search trees, taken from `mem` in one
+/// piece before the trees start: they never allocate on their own, so an arena that is too small
+/// is found before (RESOURCE_EXHAUSTED_PERSISTENT), not during, the layout.
+class TreeNodePool final : public MemoryResource {
+ public:
+  /// A red-black tree node holding a pair of uint64 (48 bytes in libstdc++ and libc++).
+  static constexpr std::size_t kBlockBytes = 64;
+
+  /// `count` blocks from `mem`; false when they are not there (mem.exhausted() says so).
+  [[nodiscard]] bool reserve(const Memories& mem, std::size_t count) noexcept {
+    if (!blocks_.allocate(mem, count)) return false;
+    for (Block& b : blocks_) push(&b);
+    return true;
+  }
+
+ private:
+  struct Block {
+    alignas(16) std::byte bytes[kBlockBytes];
+  };
+  /// A free block holds the address of the next free one in its first bytes.
+  void push(Block* b) noexcept {
+    std::memcpy(b->bytes, &free_, sizeof free_);
+    free_ = b;
+  }
+  void* do_allocate(std::size_t bytes, std::size_t align) override {
+    if (bytes > kBlockBytes || align > alignof(Block) || free_ == nullptr) NNHAL_ARENA_OVERFLOW();
+    Block* b = free_;
+    std::memcpy(&free_, b->bytes, sizeof free_);
+    return b->bytes;
+  }
+  void do_deallocate(void* p, std::size_t, std::size_t) noexcept override { push(static_cast<Block*>(p)); }
+
+  Scratch<Block> blocks_;
+  Block* free_ = nullptr;
+};
+
 /// Lays out the temporaries of known size in one arena by replaying the execution order:
 /// a node's outputs take the best-fitting free block (64-byte aligned), and a temporary's block
 /// is freed after its last reader runs, coalescing with free neighbours. O(n log n) in the number
-/// of temporaries.
-inline void plan_arena(SubgraphPlan& plan, const std::vector<std::uint32_t>& first_use,
-                       const std::vector<std::uint32_t>& last_use, std::size_t node_count) {
+/// of temporaries. Its scratch comes from `mem`.
+inline Status plan_arena(SubgraphPlan& plan, std::span<const std::uint32_t> first_use,
+                         std::span<const std::uint32_t> last_use, std::size_t node_count, const Memories& mem) {
   // A node's workspace is taken after its outputs and released before the next node, so it
   // never overlaps a live tensor of that node.
   constexpr std::uint64_t kAlign = 64;
-  std::vector<std::vector<std::uint32_t>> born(node_count), dies(node_count);
-  std::vector<std::uint64_t> bytes(plan.operands.size(), 0);
-  for (std::uint32_t i = 0; i < plan.operands.size(); ++i) {
+  const std::size_t n = plan.operands.size();
+  Scratch<std::uint64_t> bytes;
+  // The temporaries born and dying at each node, as two lists grouped by node (counting sort).
+  Scratch<std::uint32_t> born_at, dies_at;
+  if (!bytes.allocate(mem, n) || !born_at.allocate(mem, node_count + 1) || !dies_at.allocate(mem, node_count + 1))
+    return mem.exhausted();
+  std::size_t temporaries = 0;
+  for (std::uint32_t i = 0; i < n; ++i) {
     if (plan.storage[i].storage != Storage::Arena) continue;
     bytes[i] = (plan.operands[i].required_bytes() + kAlign - 1) & ~(kAlign - 1);
     if (bytes[i] == 0) continue;
-    born[first_use[i]].push_back(i);
-    dies[last_use[i]].push_back(i);
+    ++temporaries;
+    ++born_at[first_use[i] + 1];
+    ++dies_at[last_use[i] + 1];
   }
-  std::map<std::uint64_t, std::uint64_t> free_by_offset;       // offset -> size
-  std::set<std::pair<std::uint64_t, std::uint64_t>> free_by_size;  // (size, offset)
+  for (std::size_t k = 0; k < node_count; ++k) {
+    born_at[k + 1] += born_at[k];
+    dies_at[k + 1] += dies_at[k];
+  }
+  Scratch<std::uint32_t> born, dies;
+  if (!born.allocate(mem, temporaries) || !dies.allocate(mem, temporaries)) return mem.exhausted();
+  {
+    Scratch<std::uint32_t> born_next, dies_next;
+    if (!born_next.allocate(mem, node_count + 1) || !dies_next.allocate(mem, node_count + 1)) return mem.exhausted();
+    std::memcpy(born_next.data(), born_at.data(), (node_count + 1) * sizeof(std::uint32_t));
+    std::memcpy(dies_next.data(), dies_at.data(), (node_count + 1) * sizeof(std::uint32_t));
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (bytes[i] == 0) continue;
+      born[born_next[first_use[i]]++] = i;
+      dies[dies_next[last_use[i]]++] = i;
+    }
+  }
+  // The free blocks are never adjacent (they coalesce), so there are at most one more of them
+  // than blocks in use: the live temporaries and one workspace. Each tree holds every free
+  // block, and one more while a block is replaced.
+  TreeNodePool pool;
+  if (!pool.reserve(mem, 2 * (temporaries + 3))) return mem.exhausted();
+  using Block = std::pair<std::uint64_t, std::uint64_t>;
+  std::map<std::uint64_t, std::uint64_t, std::less<>, Allocator<std::pair<const std::uint64_t, std::uint64_t>>>
+      free_by_offset(&pool);                                                    // offset -> size
+  std::set<Block, std::less<>, Allocator<Block>> free_by_size(&pool);  // (size, offset)
   std::uint64_t end = 0;
   auto take = [&](std::uint64_t need) {
     auto it = free_by_size.lower_bound({need, 0});
@@ -27050,23 +27609,26 @@ inline void plan_arena(SubgraphPlan& plan, const std::vector<std::uint32_t>& fir
     free_by_size.insert({size, at});
   };
   for (std::size_t k = 0; k < node_count; ++k) {
-    for (std::uint32_t i : born[k]) plan.storage[i].arena_offset = take(bytes[i]);
+    for (std::uint32_t j = born_at[k]; j < born_at[k + 1]; ++j) plan.storage[born[j]].arena_offset = take(bytes[born[j]]);
     if (auto* node = std::get_if<ComputeNode>(&plan.nodes[k]); node != nullptr && node->workspace_bytes != 0) {
       const std::uint64_t ws = (node->workspace_bytes + kAlign - 1) & ~(kAlign - 1);
       node->workspace_offset = take(ws);
       release(node->workspace_offset, ws);
     }
-    for (std::uint32_t i : dies[k]) release(plan.storage[i].arena_offset, bytes[i]);
+    for (std::uint32_t j = dies_at[k]; j < dies_at[k + 1]; ++j) release(plan.storage[dies[j]].arena_offset, bytes[dies[j]]);
   }
   plan.arena_bytes = end;
+  return {};
 }
 
 }  // namespace detail
 
-/// Appends a node's operand lists to `plan.indexes` and records their ranges in `node`.
+/// Appends a node's operand lists to `plan.indexes` (which has room for them) and records their
+/// ranges in `node`.
 template <class N>
 void add_operand_lists(SubgraphPlan& plan, N& node, std::span<const std::uint32_t> inputs,
                        std::span<const std::uint32_t> outputs) {
+  NNHAL_ASSERT(plan.indexes.size() + inputs.size() + outputs.size() <= plan.indexes.capacity());
   node.inputs_at = static_cast<std::uint32_t>(plan.indexes.size());
   node.input_count = static_cast<std::uint32_t>(inputs.size());
   plan.indexes.insert(plan.indexes.end(), inputs.begin(), inputs.end());
@@ -27103,12 +27665,22 @@ inline bool inputs_need_checks(const SubgraphPlan& plan, std::span<const std::ui
 
 /// Prepares subgraph `sg` of `model` (which must be valid and outlive the plan). For the main
 /// subgraph inputs and outputs are bound from the request; for a referenced one, by the IF or
-/// WHILE that runs it.
-inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_main,
-                               SubgraphPlan& plan, PrepareCounters& counters, const KernelTable& kernels) {
+/// WHILE that runs it. The plan's lists grow in `mem` (the memory `plan` was made with), and so
+/// does the scratch, given back on return.
+inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_main, SubgraphPlan& plan,
+                               PrepareCounters& counters, const KernelTable& kernels, const Memories& mem = {}) {
   const std::size_t n = sg.operands.size();
-  plan.operands.resize(n);
-  plan.storage.assign(n, OperandPlan{});
+  // Every list gets its final size here, before anything is filled in: nothing grows later.
+  std::size_t index_count = 0;
+  for (const Operation& operation : sg.operations) index_count += operation.inputs.size() + operation.outputs.size();
+  if (!mem.resize(plan.operands, n)) return mem.exhausted();
+  if (!mem.assign(plan.storage, n, OperandPlan{})) return mem.exhausted();
+  if (!mem.assign(plan.inputs, std::span<const std::uint32_t>(sg.inputIndexes))) return mem.exhausted();
+  if (!mem.assign(plan.outputs, std::span<const std::uint32_t>(sg.outputIndexes))) return mem.exhausted();
+  plan.nodes.clear();
+  plan.indexes.clear();
+  if (!mem.reserve(plan.nodes, sg.operations.size())) return mem.exhausted();
+  if (!mem.reserve(plan.indexes, index_count)) return mem.exhausted();
   for (std::size_t i = 0; i < n; ++i) {
     auto r = make_record(model, sg.operands[i],
                          find_extension_operand_type(model, kernels.extensions, sg.operands[i].type));
@@ -27121,16 +27693,13 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
       default: plan.storage[i].storage = Storage::None; break;
     }
   }
-  plan.inputs = sg.inputIndexes;
-  plan.outputs = sg.outputIndexes;
   for (std::uint32_t k = 0; k < sg.inputIndexes.size(); ++k)
     plan.storage[sg.inputIndexes[k]] = {Storage::Input, k, 0, 0};
   for (std::uint32_t k = 0; k < sg.outputIndexes.size(); ++k)
     plan.storage[sg.outputIndexes[k]] = {Storage::Output, k, 0, 0};
 
-  std::vector<std::uint32_t> first_use(n, 0), last_use(n, 0);
-  plan.nodes.clear();
-  plan.indexes.clear();
+  Scratch<std::uint32_t> first_use, last_use;
+  if (!first_use.allocate(mem, n) || !last_use.allocate(mem, n)) return mem.exhausted();
   for (std::uint32_t k = 0; k < sg.operations.size(); ++k) {
     const Operation& operation = sg.operations[k];
     const OperationInfo* info = kernels.rows->find(operation.type);
@@ -27180,7 +27749,7 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
       continue;
     }
 
-    ComputeNode node;
+    ComputeNode node(mem.resource());
     node.info = info;
     node.op = op;
     add_operand_lists(plan, node, operation.inputs, operation.outputs);
@@ -27205,14 +27774,17 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
     }
     KernelPrepare setup{std::span<std::byte, kNodeParamBytes>(node.params)};
     setup.packed = &node.packed;
+    setup.memory = mem;
     setup.concurrency = counters.concurrency;
     setup.reference = counters.reference;
     auto kernel = op->select(io, setup);
     if (!kernel)
       return std::move(kernel.error().prefix("operation %" PRIu32 " (%s)", k, info->name.data()));
+    if (setup.exhausted != 0)
+      return std::move(mem.exhausted(setup.exhausted).prefix("operation %" PRIu32 " (%s): packing its data", k, info->name.data()));
     node.kernel = *kernel;
     node.workspace_bytes = setup.workspace_bytes;
-    plan.nodes.emplace_back(node);
+    plan.nodes.emplace_back(std::move(node));
   }
 
   // Temporaries whose size is still unknown get their own buffer at execution time.
@@ -27224,8 +27796,7 @@ inline Status prepare_subgraph(const Model& model, const Subgraph& sg, bool is_m
       st.dynamic_slot = plan.dynamic_count++;
     }
   }
-  detail::plan_arena(plan, first_use, last_use, sg.operations.size());
-  return {};
+  return detail::plan_arena(plan, first_use, last_use, sg.operations.size(), mem);
 }
 
 }  // namespace nnhal
@@ -27395,6 +27966,9 @@ struct ValidationOptions {
   /// Resource limits (nnhal/core/limits.hpp): counts and sizes above them are INVALID_ARGUMENT
   /// here; preparation and execution apply the rest of them.
   Limits limits{};
+  /// Where validation's scratch comes from (given back when it returns): the caller's arena,
+  /// or the heap (nullptr). RESOURCE_EXHAUSTED_PERSISTENT when the arena is too small.
+  Arena* arena = nullptr;
 };
 
 namespace detail {
@@ -27408,8 +27982,8 @@ struct SubgraphName {
   }
 };
 
-inline Status check_io_list(const Subgraph& sg, const std::vector<std::uint32_t>& list,
-                            OperandLifeTime want, const char* what, std::vector<std::uint8_t>& seen) {
+inline Status check_io_list(const Subgraph& sg, std::span<const std::uint32_t> list,
+                            OperandLifeTime want, const char* what, Scratch<std::uint8_t>& seen) {
   for (std::size_t k = 0; k < list.size(); ++k) {
     const std::uint32_t idx = list[k];
     if (idx >= sg.operands.size())
@@ -27481,7 +28055,16 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
     if (record != nullptr) record->operands[i] = *v;
   }
 
-  std::vector<std::uint8_t> seen_in(sg.operands.size(), 0), seen_out(sg.operands.size(), 0);
+  // Scratch, one byte or word per operand, from the caller's arena when it gave one.
+  const Memories mem(options.arena);
+  // Declared in the order they are taken, so that they go back in the reverse one (and the
+  // arena has all of them back).
+  Scratch<std::uint8_t> seen_in, seen_out;
+  Scratch<std::uint32_t> consumers;
+  Scratch<std::uint8_t> known;
+  if (!seen_in.allocate(mem, sg.operands.size()) || !seen_out.allocate(mem, sg.operands.size()) ||
+      !consumers.allocate(mem, sg.operands.size()) || !known.allocate(mem, sg.operands.size()))
+    return mem.exhausted();
   NNHAL_TRY(check_io_list(sg, sg.inputIndexes, OperandLifeTime::SUBGRAPH_INPUT, "inputIndexes", seen_in));
   NNHAL_TRY(check_io_list(sg, sg.outputIndexes, OperandLifeTime::SUBGRAPH_OUTPUT, "outputIndexes", seen_out));
   for (std::size_t i = 0; i < sg.operands.size(); ++i) {
@@ -27493,8 +28076,6 @@ inline Expected<HalVersion> validate_subgraph(const Model& model, const Subgraph
   }
 
   // Per operation: indexes, table signature, op-specific checks, consumer counts, order.
-  std::vector<std::uint32_t> consumers(sg.operands.size(), 0);
-  std::vector<std::uint8_t> known(sg.operands.size(), 0);
   for (std::size_t i = 0; i < sg.operands.size(); ++i) {
     const OperandLifeTime l = sg.operands[i].lifetime;
     known[i] = l != OperandLifeTime::TEMPORARY_VARIABLE && l != OperandLifeTime::SUBGRAPH_OUTPUT;
@@ -27591,9 +28172,11 @@ using ExtensionEntryLess = bool (*)(const ExtensionNameAndPrefix& a, const Exten
 /// For each entry of `map`, the index of the first entry with the same key (itself when it is the
 /// first): sorting by (key, index), O(n log n), so that an untrusted map of any length is checked
 /// in bounded time. The key's order is a function pointer, so both keys share one std::sort.
-inline std::vector<std::uint32_t> first_with_same_key(const std::vector<ExtensionNameAndPrefix>& map,
-                                                      ExtensionEntryLess less) {
-  std::vector<std::uint32_t> order(map.size()), first(map.size());
+/// `first` has map.size() elements; scratch comes from `mem`.
+inline Status first_with_same_key(std::span<const ExtensionNameAndPrefix> map, ExtensionEntryLess less,
+                                  const Memories& mem, Scratch<std::uint32_t>& first) {
+  Scratch<std::uint32_t> order;
+  if (!order.allocate(mem, map.size())) return mem.exhausted();
   for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   struct ByKeyThenIndex {
     const ExtensionNameAndPrefix* map;
@@ -27605,22 +28188,26 @@ inline std::vector<std::uint32_t> first_with_same_key(const std::vector<Extensio
   std::sort(order.begin(), order.end(), ByKeyThenIndex{map.data(), less});
   for (std::size_t k = 0; k < order.size(); ++k)
     first[order[k]] = k != 0 && !less(map[order[k - 1]], map[order[k]]) ? first[order[k - 1]] : order[k];
-  return first;
+  return {};
 }
 
 /// Checks the model's extension map (HAL13.md e.1.8): valid names, unique names, unique
 /// prefixes, each prefix below 32768. Reports the first entry in order that breaks a rule.
-inline Status check_extension_map(const Model& model, const Limits& limits = {}) {
+inline Status check_extension_map(const Model& model, const Limits& limits = {}, const Memories& mem = {}) {
   const auto& map = model.extensionNameToPrefix;
   if (map.empty()) return {};
   if (map.size() > limits.max_extension_entries)
     return NNHAL_INVALID(
         "extensionNameToPrefix has %zu entries, above Limits::max_extension_entries (%" PRIu32 ")",
         map.size(), limits.max_extension_entries);
-  const auto same_name = first_with_same_key(
-      map, [](const ExtensionNameAndPrefix& a, const ExtensionNameAndPrefix& b) { return a.name < b.name; });
-  const auto same_prefix = first_with_same_key(
-      map, [](const ExtensionNameAndPrefix& a, const ExtensionNameAndPrefix& b) { return a.prefix < b.prefix; });
+  Scratch<std::uint32_t> same_name, same_prefix;
+  if (!same_name.allocate(mem, map.size()) || !same_prefix.allocate(mem, map.size())) return mem.exhausted();
+  NNHAL_TRY(first_with_same_key(
+      map, [](const ExtensionNameAndPrefix& a, const ExtensionNameAndPrefix& b) { return a.name < b.name; }, mem,
+      same_name));
+  NNHAL_TRY(first_with_same_key(
+      map, [](const ExtensionNameAndPrefix& a, const ExtensionNameAndPrefix& b) { return a.prefix < b.prefix; }, mem,
+      same_prefix));
   for (std::size_t i = 0; i < map.size(); ++i) {
     const ExtensionNameAndPrefix& e = map[i];
     if (!is_valid_extension_name(e.name))
@@ -27642,22 +28229,25 @@ inline Status check_extension_map(const Model& model, const Limits& limits = {})
 }
 
 /// Rejects cycles among subgraph references (iterative DFS: no recursion on untrusted depth).
-inline Status check_reference_cycles(const Model& model) {
+inline Status check_reference_cycles(const Model& model, const Memories& mem = {}) {
   const std::size_t n = model.referenced.size();
   if (n == 0) return {};
   enum : std::uint8_t { kWhite, kGrey, kBlack };
-  std::vector<std::uint8_t> color(n, kWhite);
   struct Frame {
     std::size_t graph;
     std::size_t next_operand;
   };
-  std::vector<Frame> stack;
+  // At most one frame per subgraph (only white subgraphs are pushed, and they turn grey).
+  Scratch<std::uint8_t> color;  // zeroed: kWhite
+  Scratch<Frame> stack;
+  if (!color.allocate(mem, n) || !stack.allocate(mem, n)) return mem.exhausted();
+  std::size_t depth = 0;
   for (std::size_t root = 0; root < n; ++root) {
     if (color[root] != kWhite) continue;
-    stack.push_back({root, 0});
+    stack[depth++] = {root, 0};
     color[root] = kGrey;
-    while (!stack.empty()) {
-      Frame& f = stack.back();
+    while (depth != 0) {
+      Frame& f = stack[depth - 1];
       const auto& ops = model.referenced[f.graph].operands;
       bool descended = false;
       while (f.next_operand < ops.size()) {
@@ -27668,15 +28258,12 @@ inline Status check_reference_cycles(const Model& model) {
           return NNHAL_INVALID("referenced[%zu] is part of a subgraph reference cycle", to);
         if (color[to] == kWhite) {
           color[to] = kGrey;
-          stack.push_back({to, 0});
+          stack[depth++] = {to, 0};
           descended = true;
           break;
         }
       }
-      if (!descended) {
-        color[stack.back().graph] = kBlack;
-        stack.pop_back();
-      }
+      if (!descended) color[stack[--depth].graph] = kBlack;
     }
   }
   return {};
@@ -27689,29 +28276,34 @@ inline Status check_reference_cycles(const Model& model) {
 /// model's references must be in range and acyclic (validate_model checks both first).
 /// The HAL sets no bound on nesting, so validate_model accepts any depth; preparation holds it
 /// to Limits::max_control_flow_depth (check_control_flow_depth).
-inline std::size_t control_flow_depth(const Model& model) {
+/// With its scratch from `mem`: RESOURCE_EXHAUSTED_PERSISTENT when an arena is too small.
+inline Expected<std::size_t> control_flow_depth(const Model& model, const Memories& mem) {
   const std::size_t n = model.referenced.size();
-  std::vector<std::size_t> depth(n, 0);
-  std::vector<std::uint8_t> done(n, 0);
   struct Frame {
     std::size_t graph, next;
   };
-  std::vector<Frame> stack;
-  auto refs_of = [&](std::size_t g) -> const std::vector<Operand>& {
+  // Each subgraph is on the stack at most once at a time (the references are acyclic), and main
+  // once more.
+  Scratch<std::size_t> depth;
+  Scratch<std::uint8_t> done;
+  Scratch<Frame> stack;
+  if (!depth.allocate(mem, n) || !done.allocate(mem, n) || !stack.allocate(mem, n + 1)) return mem.exhausted();
+  std::size_t top = 0;
+  auto refs_of = [&](std::size_t g) -> const Vector<Operand>& {
     return g == n ? model.main.operands : model.referenced[g].operands;
   };
   std::size_t main_depth = 0;
   for (std::size_t root = 0; root <= n; ++root) {
     if (root < n && done[root]) continue;
-    stack.push_back({root, 0});
-    while (!stack.empty()) {
-      Frame& f = stack.back();
+    stack[top++] = {root, 0};
+    while (top != 0) {
+      Frame& f = stack[top - 1];
       const auto& operands = refs_of(f.graph);
       bool descended = false;
       while (f.next < operands.size()) {
         const Operand& op = operands[f.next++];
         if (op.lifetime == OperandLifeTime::SUBGRAPH && !done[op.location.offset]) {
-          stack.push_back({op.location.offset, 0});
+          stack[top++] = {op.location.offset, 0};
           descended = true;
           break;
         }
@@ -27725,7 +28317,7 @@ inline std::size_t control_flow_depth(const Model& model) {
         depth[f.graph] = d;
         done[f.graph] = 1;
       }
-      stack.pop_back();
+      --top;
     }
   }
   std::size_t deepest = main_depth;
@@ -27733,14 +28325,22 @@ inline std::size_t control_flow_depth(const Model& model) {
   return deepest;
 }
 
+inline std::size_t control_flow_depth(const Model& model) {
+  // From the heap, which does not run out (there is no error to return here).
+  return *control_flow_depth(model, Memories{});
+}
+
 /// Limits::max_control_flow_depth, capped at NNHAL_MAX_CONTROL_FLOW_DEPTH (the executor
 /// recurses once per nesting level: the macro bounds its stack). INVALID_ARGUMENT above it: the
 /// driver does not accept the model. `model` must have passed validate_model.
-inline Status check_control_flow_depth(const Model& model, const Limits& limits) {
+/// Its scratch comes from `mem` (RESOURCE_EXHAUSTED_PERSISTENT when an arena is too small).
+inline Status check_control_flow_depth(const Model& model, const Limits& limits, const Memories& mem = {}) {
   const std::size_t max_depth = std::min<std::size_t>(limits.max_control_flow_depth, NNHAL_MAX_CONTROL_FLOW_DEPTH);
   if (model.referenced.empty()) return {};
-  if (const std::size_t depth = control_flow_depth(model); depth > max_depth)
-    return NNHAL_INVALID("control flow is nested %zu deep, above Limits::max_control_flow_depth (%zu)", depth,
+  auto depth = control_flow_depth(model, mem);
+  if (!depth) return std::move(depth.error());
+  if (*depth > max_depth)
+    return NNHAL_INVALID("control flow is nested %zu deep, above Limits::max_control_flow_depth (%zu)", *depth,
                          max_depth);
   return {};
 }
@@ -27763,7 +28363,7 @@ inline Expected<HalVersion> validate_model_rows(const Model& model, const Valida
     return e;
   }
   if (record != nullptr) record->assign(1 + model.referenced.size(), {});
-  if (auto s = detail::check_extension_map(model, limits); !s) {
+  if (auto s = detail::check_extension_map(model, limits, Memories(options.arena)); !s) {
     NNHAL_VLOG(validate, "model rejected: %s", s.error().c_str());
     return std::move(s.error());
   }
@@ -27781,7 +28381,7 @@ inline Expected<HalVersion> validate_model_rows(const Model& model, const Valida
     version = max_version(version, *v);
   }
   if (!model.referenced.empty()) version = max_version(version, HalVersion::V1_3);
-  if (auto s = detail::check_reference_cycles(model); !s) {
+  if (auto s = detail::check_reference_cycles(model, Memories(options.arena)); !s) {
     NNHAL_VLOG(validate, "model rejected: %s", s.error().c_str());
     return std::move(s.error());
   }
@@ -28010,9 +28610,57 @@ struct PrepareOptions {
   /// the reference's order, no SIMD table, no packed weights. Slower; it exists to check the
   /// fast kernels against (tools/random_graphs, the kernels' own tests).
   bool reference_kernels = false;
+  /// Memory of the caller's (nnhal/core/arena.hpp) that validation's scratch, the prepared
+  /// plan and its packed data, and the prepared copy of a model passed by const reference come
+  /// from, instead of the heap (nullptr). RESOURCE_EXHAUSTED_PERSISTENT when it is too small.
+  /// It must outlive the prepared model and its copies. A model passed by rvalue is taken over
+  /// where it lives (built in the same arena, nothing of it is copied).
+  Arena* arena = nullptr;
 };
 
 class PreparedModel;
+
+namespace detail {
+/// Gives back a PreparedCore made in an arena.
+struct ArenaCoreDelete {
+  Arena* arena;
+  void operator()(PreparedCore* core) const noexcept {
+    core->~PreparedCore();
+    arena->deallocate(core, sizeof(PreparedCore), alignof(PreparedCore));
+  }
+};
+
+/// Bytes a shared_ptr's control block with ArenaCoreDelete and an Allocator takes at most (40
+/// with libstdc++ on 64-bit targets, 20 on 32-bit ones): checked for before the core is made,
+/// so that the control block cannot run the arena out.
+inline constexpr std::size_t kControlBlockBytes = 96;
+
+/// The shared core of a prepared model holding `model` (taken over, or copied into `mem`).
+/// Not make_shared: its control block answers get_deleter through type_info comparisons, which
+/// link libstdc++'s RTTI support (and strcmp) into -fno-rtti programs such as firmware.
+template <class M>
+Expected<std::shared_ptr<PreparedCore>> make_core(M&& model, const Memories& mem) {
+  Arena* arena = mem.arena();
+  if (arena == nullptr) {
+    if constexpr (std::is_lvalue_reference_v<M>)
+      return std::shared_ptr<PreparedCore>(new PreparedCore(Model(model), mem.resource()));
+    else
+      return std::shared_ptr<PreparedCore>(new PreparedCore(std::move(model), mem.resource()));
+  }
+  if constexpr (std::is_lvalue_reference_v<M>) {
+    // The prepared copy goes into the arena first, then the core.
+    auto copy = copy_model(model, mem);
+    if (!copy) return std::move(copy.error());
+    return make_core(std::move(*copy), mem);
+  } else {
+    constexpr std::size_t kCoreBytes = sizeof(PreparedCore) + alignof(PreparedCore) + kControlBlockBytes;
+    if (!mem.fits(kCoreBytes, alignof(PreparedCore))) return mem.exhausted(kCoreBytes);
+    auto* core = new (arena->allocate(sizeof(PreparedCore), alignof(PreparedCore)))
+        PreparedCore(std::move(model), mem.resource());
+    return std::shared_ptr<PreparedCore>(core, ArenaCoreDelete{arena}, Allocator<std::byte>(arena));
+  }
+}
+}  // namespace detail
 
 /// The compiled entry points of kernel set `Set`: preparation and the supported-operations
 /// query. They are members of a class template so that a program of several files can compile
@@ -28081,20 +28729,23 @@ class PreparedModel {
   template <class M>
   static Expected<PreparedModel> prepare_untraced(M&& model, const KernelTable& kernels,
                                                   const PrepareOptions& options) {
+    const Memories mem(options.arena);
     ValidationOptions validation = options.validation;
     if (validation.extensions.empty()) validation.extensions = kernels.extensions;
+    if (validation.arena == nullptr) validation.arena = options.arena;
     auto version = detail::validate_model_rows(model, validation, *kernels.rows);
     if (!version) return std::move(version.error());
-    NNHAL_TRY(check_control_flow_depth(model, validation.limits));
-    // Not make_shared: its control block answers get_deleter through type_info comparisons,
-    // which link libstdc++'s RTTI support (and strcmp) into -fno-rtti programs such as firmware.
-    // One more allocation, at prepare only.
-    std::shared_ptr<detail::PreparedCore> core(new detail::PreparedCore());
+    NNHAL_TRY(check_control_flow_depth(model, validation.limits, Memories(validation.arena)));
+    // The model is taken over (or copied) now that it is valid; it is only read through
+    // core->model below.
+    auto made = detail::make_core(std::forward<M>(model), mem);
+    if (!made) return std::move(made.error());
+    std::shared_ptr<detail::PreparedCore> core = std::move(*made);
     core->owner = options.owner;
-    core->model = std::forward<M>(model);  // validated above; only read through core->model below
     core->version = *version;
     const Model& m = core->model;
-    core->graphs.resize(1 + m.referenced.size());
+    if (!mem.reserve(core->graphs, 1 + m.referenced.size())) return mem.exhausted();
+    for (std::size_t g = 0; g <= m.referenced.size(); ++g) core->graphs.emplace_back(mem.resource());
     core->parallel = options.parallel;
     core->extensions = validation.extensions;
     core->limits = validation.limits;
@@ -28106,7 +28757,7 @@ class PreparedModel {
     for (std::size_t g = 0; g < core->graphs.size(); ++g) {
       const Subgraph& sg = g == 0 ? m.main : m.referenced[g - 1];
       SubgraphPlan& plan = core->graphs[g];
-      if (auto s = prepare_subgraph(m, sg, g == 0, plan, counters, kernels); !s) {
+      if (auto s = prepare_subgraph(m, sg, g == 0, plan, counters, kernels, mem); !s) {
         if (g == 0) s.error().prefix("main");
         else s.error().prefix("referenced[%zu]", g - 1);
         NNHAL_VLOG(prepare, "prepare failed: %s", s.error().c_str());
@@ -30163,7 +30814,7 @@ bool put_count(ByteWriter& w, const V& v) {
   return true;
 }
 
-inline bool put_u32_list(ByteWriter& w, const std::vector<std::uint32_t>& v) {
+inline bool put_u32_list(ByteWriter& w, std::span<const std::uint32_t> v) {
   if (!put_count(w, v)) return false;
   for (std::uint32_t x : v) w.u32(x);
   return true;
@@ -30219,7 +30870,7 @@ inline Status get_count(ByteReader& r, std::size_t min_bytes, const char* what, 
   return {};
 }
 
-inline Status get_u32_list(ByteReader& r, const char* what, std::vector<std::uint32_t>& out) {
+inline Status get_u32_list(ByteReader& r, const char* what, Vector<std::uint32_t>& out) {
   std::uint32_t n = 0;
   NNHAL_TRY(get_count(r, 4, what, n));
   out.resize(n);
