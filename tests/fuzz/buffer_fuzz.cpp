@@ -271,7 +271,7 @@ void step_execute(ByteSource& r, std::vector<Live>& live, const std::vector<std:
         plan.size = size_near(r, plan.size);
       }
       if (is_tensor(op.type) && (r.one_in(2) || op.dimensions.empty())) {
-        a.dimensions = op.dimensions;
+        a.dimensions.assign(op.dimensions.begin(), op.dimensions.end());
         for (auto& d : a.dimensions)
           if (d == 0 || r.one_in(8)) d = r.one_in(8) ? r.interesting_u32() : 1 + r.below(4);
       }

@@ -197,7 +197,7 @@ void edit(ByteSource& r, std::vector<std::byte>& first, std::vector<std::byte>& 
 // Running a model
 // ---------------------------------------------------------------------------------------------
 
-std::uint64_t byte_size(const Operand& op, const std::vector<std::uint32_t>& dims) {
+std::uint64_t byte_size(const Operand& op, std::span<const std::uint32_t> dims) {
   std::uint64_t n = element_size(op.type);
   if (!is_tensor(op.type)) return n;
   if (dims.empty()) return 0;

@@ -38,6 +38,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "nnhal/exec/prepared_model.hpp"
@@ -114,7 +115,7 @@ struct ModelBox {
   std::vector<std::size_t> pool_used;
 };
 
-std::uint64_t byte_size(OperandType type, const std::vector<std::uint32_t>& dims) {
+std::uint64_t byte_size(OperandType type, std::span<const std::uint32_t> dims) {
   if (!is_tensor(type)) return element_size(type);
   if (dims.empty()) return 0;
   std::uint64_t n = element_size(type);
@@ -153,8 +154,8 @@ void set_valid_quant(Reader& r, Operand& op) {
   }
 }
 
-std::vector<std::uint32_t> random_dims(Reader& r, bool constant) {
-  std::vector<std::uint32_t> dims;
+nnhal::Vector<std::uint32_t> random_dims(Reader& r, bool constant) {
+  nnhal::Vector<std::uint32_t> dims;
   const std::uint32_t rank = constant ? 1 + r.below(4) : r.below(5);
   for (std::uint32_t i = 0; i < rank; ++i) {
     std::uint32_t d = 1 + r.below(4);
@@ -576,7 +577,7 @@ void build_request(Reader& r, const Model& model, RequestBox& box) {
     for (std::uint32_t idx : indexes) {
       const Operand* op = idx < main.operands.size() ? &main.operands[idx] : nullptr;
       RequestArgument a;
-      std::vector<std::uint32_t> dims = op ? op->dimensions : std::vector<std::uint32_t>{};
+      std::vector<std::uint32_t> dims = op ? std::vector<std::uint32_t>(op->dimensions.begin(), op->dimensions.end()) : std::vector<std::uint32_t>{};
       if (op && is_tensor(op->type)) {
         bool fill = dims.empty() || r.one_in(4);
         for (std::uint32_t d : dims) fill = fill || d == 0;
@@ -655,7 +656,7 @@ bool dump_enabled() {
   return on;
 }
 
-void dump_list(const char* name, const std::vector<std::uint32_t>& v) {
+void dump_list(const char* name, std::span<const std::uint32_t> v) {
   std::fprintf(stderr, "%s{", name);
   for (std::size_t i = 0; i < v.size(); ++i) std::fprintf(stderr, "%s%u", i ? ", " : "", v[i]);
   std::fprintf(stderr, "}");
