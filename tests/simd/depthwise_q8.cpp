@@ -1,8 +1,9 @@
 // nnhal::simd::depthwise_q8 (include/nnhal/simd/depthwise_q8.hpp) on every compiled target this
 // CPU runs: bit for bit the 8-bit reference kernel nnhal::kernels::depthwise_conv_2d::
 // reference_quant, for uint8 / uint8 x int8 (per-channel) / int8, on random NHWC geometries
-// (generic path, 3x3 stride 1 / 2 rows, channel tails, borders), random zero points, per-channel
-// multipliers with left and right shifts, activations; nothing outside the output is written.
+// (generic path, 3x3 stride 1 / 2 rows, channel tails, borders; the AVX-512 and AVX2 row
+// routines), random zero points, per-channel multipliers with left and right shifts,
+// activations; nothing outside the output is written.
 
 #include <doctest/doctest.h>
 
@@ -24,7 +25,7 @@ namespace st = nnhal::test::simd;
 namespace dw = nnhal::kernels::depthwise_conv_2d;
 
 template <class E, class F>
-void check(const st::Target& t, const dw::Conv& cv, std::mt19937& g, double log_multiplier = -6.0) {
+void check(const st::Target& t, const dw::Conv& cv, std::mt19937& g, double log_multiplier = -6.0, double spread = 3.0) {
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(g); };
   const std::size_t C = cv.in.c, in_n = std::size_t{cv.in.n} * cv.in.h * cv.in.w * C;
   const std::size_t out_n = std::size_t{cv.out.n} * cv.out.h * cv.out.w * C;
@@ -37,7 +38,7 @@ void check(const st::Target& t, const dw::Conv& cv, std::mt19937& g, double log_
   for (auto& x : in) x = static_cast<E>(pick(std::numeric_limits<E>::min(), std::numeric_limits<E>::max()));
   for (auto& x : filter) x = static_cast<F>(pick(std::numeric_limits<F>::min(), std::numeric_limits<F>::max()));
   for (auto& x : bias) x = pick(-40000, 40000);
-  std::lognormal_distribution<double> real(log_multiplier, 3.0);  // by default multipliers from ~1e-6 to ~100
+  std::lognormal_distribution<double> real(log_multiplier, spread);  // by default multipliers from ~1e-6 to ~100
   for (std::size_t c = 0; c < C; ++c) {
     table[c] = nnhal::quant::quantize_multiplier(real(g));
     mult[c] = table[c].value, left[c] = table[c].shift > 0 ? table[c].shift : 0, right[c] = table[c].shift > 0 ? 0 : -table[c].shift;
@@ -157,6 +158,53 @@ TEST_CASE("simd::depthwise_q8 equals the 8-bit reference on 3x3 rows of whole 16
       check<std::uint8_t, std::uint8_t>(t, cv, g, log_multiplier);
       check<std::uint8_t, std::int8_t>(t, cv, g, log_multiplier);
       check<std::int8_t, std::int8_t>(t, cv, g, log_multiplier);
+    }
+  });
+}
+
+TEST_CASE("simd::depthwise_q8 equals the 8-bit reference on 3x3 rows of 8-channel blocks (the AVX2 tap-pair routine)") {
+  // The AVX2 routine computes whole rows (borders included) in groups of 4 outputs, the last
+  // moved back to end at the row's end, on padded rows of 8-channel blocks, the last block partial
+  // when the channel count is not a multiple of 8; it takes the runs whose every channel has no
+  // left shift and a right shift in [1, 31]. Here: rows of 1 to ~30 outputs (fewer than 4 take
+  // the generic path), channel counts that are multiples of 8 and not, strides 1 and 2, one or two
+  // images, every activation, and per rescale kind: multipliers around 2.5e-3 (right shifts near 9)
+  // and 2e-6 (near 19), taken; a wide spread (left shifts and shifts above 31 mixed in), around
+  // 4.5 (left shifts) and 1e-10 (right shifts around 32 and above, zero multipliers), left to the
+  // other paths.
+  struct Kind {
+    double log_multiplier, spread;
+  };
+  static constexpr Kind kKinds[] = {{-6.0, 0.5}, {-13.0, 0.5}, {-6.0, 3.0}, {1.5, 0.3}, {-23.0, 0.5}};
+  static constexpr int kChannels[] = {8, 16, 24, 32, 40, 1, 3, 7, 9, 13, 31, 33};
+  st::for_each_target([](const st::Target& t) {
+    std::mt19937 g(59);
+    for (std::uint32_t i = 0; i < 60; ++i) {
+      const int c = kChannels[i % 12];
+      const Kind kind = kKinds[i / 12];
+      dw::Conv cv = i % 3 == 0 ? nnhal::test::depthwise::random_wide_conv(g, 3, 9, c, c)
+                               : nnhal::test::depthwise::random_wide_conv(g, 10, 30, c, c);
+      if (i % 5 == 0) {  // two images
+        cv.in = nnhal::kernels::window::Image::of(nnhal::Dims{2, cv.in.h, cv.in.w, cv.in.c}, false);
+        cv.out = nnhal::kernels::window::Image::of(nnhal::Dims{2, cv.out.h, cv.out.w, cv.out.c}, false);
+      }
+      CAPTURE(i);
+      INFO("n=" << cv.in.n << " h=" << cv.in.h << " w=" << cv.in.w << " c=" << cv.in.c << " s=" << cv.g.stride_h
+                << " out_w=" << cv.out.w << " log m=" << kind.log_multiplier << " spread=" << kind.spread);
+      check<std::uint8_t, std::uint8_t>(t, cv, g, kind.log_multiplier, kind.spread);
+      check<std::uint8_t, std::int8_t>(t, cv, g, kind.log_multiplier, kind.spread);
+      check<std::int8_t, std::int8_t>(t, cv, g, kind.log_multiplier, kind.spread);
+    }
+    // Channel chunks: rows so wide that the padded rows of only a few blocks fit at once, and
+    // more blocks than the routine keeps the constants of (32), with and without a partial block.
+    for (std::uint32_t i = 0; i < 4; ++i) {
+      const dw::Conv cv = i % 2 == 0 ? nnhal::test::depthwise::random_wide_conv(g, 180, 240, 60, 90)
+                                     : nnhal::test::depthwise::random_wide_conv(g, 10, 16, 256, 290);
+      CAPTURE(i);
+      INFO("h=" << cv.in.h << " w=" << cv.in.w << " c=" << cv.in.c << " s=" << cv.g.stride_h);
+      check<std::uint8_t, std::uint8_t>(t, cv, g, -6.0, 0.5);
+      check<std::uint8_t, std::int8_t>(t, cv, g, -6.0, 0.5);
+      check<std::int8_t, std::int8_t>(t, cv, g, -6.0, 0.5);
     }
   });
 }
