@@ -1069,10 +1069,63 @@ HWY_INLINE bool avx2_ok(const simd::DepthwiseQ8Args& a) {
   return 3 * width * 8 <= kAvx2RingBytes && avx2_rescale_ok(a);
 }
 
+/// int32 lanes of (lo's low 16 bits, hi's low 16 bits).
+HWY_INLINE __m256i avx2_pair16(__m256i lo, __m256i hi) {
+  return _mm256_blend_epi16(lo, _mm256_slli_epi32(hi, 16), 0xAA);
+}
+
+/// The rescale's 64-bit constant A = 2^30 + 2^(30+e) - 2^31 - 2^31 m + K 2^(31+e) per 64-bit
+/// lane, from e, m and K in the lanes' low halves.
+HWY_INLINE __m256i avx2_add64(__m256i e, __m256i m, __m256i K) {
+  const __m256i A = _mm256_add_epi64(_mm256_set1_epi64x((std::int64_t{1} << 30) - (std::int64_t{1} << 31)),
+                                     _mm256_sllv_epi64(_mm256_set1_epi64x(1), _mm256_add_epi64(e, _mm256_set1_epi64x(30))));
+  return _mm256_add_epi64(_mm256_sub_epi64(A, _mm256_slli_epi64(m, 31)),
+                          _mm256_sllv_epi64(K, _mm256_add_epi64(e, _mm256_set1_epi64x(31))));
+}
+
+/// The constants of a whole block (channels c0..c0 + 8), the same as avx2_block_at's, with
+/// vector steps (the per-block cost counts on small images with many channels).
+template <class E, class F>
+HWY_INLINE Avx2Block avx2_block_full(const simd::DepthwiseQ8Args& a, std::size_t c0) {
+  const std::size_t C = a.channels;
+  const auto* filter = static_cast<const F*>(a.filter);
+  const std::int32_t xo = a.input_offset - (std::is_signed_v<E> ? 128 : 0);
+  const __m256i wo = _mm256_set1_epi32(a.filter_offset);
+  __m256i w[9];
+  __m256i wsum = _mm256_setzero_si256();
+  for (std::size_t t = 0; t < 9; ++t) {
+    const __m128i v = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(filter + t * C + c0));
+    w[t] = _mm256_add_epi32(std::is_signed_v<F> ? _mm256_cvtepi8_epi32(v) : _mm256_cvtepu8_epi32(v), wo);
+    wsum = _mm256_add_epi32(wsum, w[t]);
+  }
+  Avx2Block kb;
+  kb.wq0 = avx2_pair16(w[0], w[3]), kb.wq1 = avx2_pair16(w[1], w[4]), kb.wq2 = avx2_pair16(w[2], w[5]);
+  kb.wr0 = avx2_pair16(w[6], w[7]), kb.wr1 = avx2_pair16(_mm256_setzero_si256(), w[8]);
+  const __m256i bias = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a.bias + c0));
+  kb.bias = _mm256_add_epi32(_mm256_add_epi32(bias, _mm256_mullo_epi32(_mm256_set1_epi32(xo), wsum)),
+                             _mm256_set1_epi32(std::numeric_limits<std::int32_t>::min()));
+  kb.m = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a.multiplier + c0));
+  kb.m_odd = _mm256_srli_epi64(kb.m, 32);
+  const __m256i e = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a.right_shift + c0));
+  // K = ceil((m + 1) / 2^e) = (m + 2^e) >> e (below 2^32 for m < 2^31, e <= 31)
+  const __m256i K = _mm256_srlv_epi32(_mm256_add_epi32(kb.m, _mm256_sllv_epi32(_mm256_set1_epi32(1), e)), e);
+  kb.offset = _mm256_sub_epi32(_mm256_set1_epi32(a.output_offset), K);
+  // A = 2^30 + 2^(30+e) - 2^31 - 2^31 m + K 2^(31+e) per 64-bit lane: the even channels' values
+  // (the low halves), then the odd ones' moved down
+  const __m256i low = _mm256_set1_epi64x(0xFFFFFFFFll);
+  const __m256i e_even = _mm256_and_si256(e, low), e_odd = _mm256_srli_epi64(e, 32);
+  kb.add_even = avx2_add64(e_even, _mm256_and_si256(kb.m, low), _mm256_and_si256(K, low));
+  kb.add_odd = avx2_add64(e_odd, kb.m_odd, _mm256_srli_epi64(K, 32));
+  kb.sh_even = _mm256_add_epi64(e_even, _mm256_set1_epi64x(31));
+  kb.sh_odd = _mm256_sub_epi64(e_odd, _mm256_set1_epi64x(1));
+  return kb;
+}
+
 /// Block k's constants (channels 8k.. of which n exist; the others get zero filters).
 template <class E, class F>
 HWY_INLINE Avx2Block avx2_block_at(const simd::DepthwiseQ8Args& a, std::size_t k) {
   const std::size_t C = a.channels, c0 = 8 * k, n = C - c0 < 8 ? C - c0 : 8;
+  if (n == 8) return avx2_block_full<E, F>(a, c0);
   const auto* filter = static_cast<const F*>(a.filter);
   // the rows hold x + 128 when E is signed
   const std::int32_t xo = a.input_offset - (std::is_signed_v<E> ? 128 : 0);
@@ -1131,19 +1184,12 @@ HWY_INLINE __m256i avx2_rescale(__m256i x, const Avx2Block& kb, __m256i top) {
   return _mm256_add_epi32(_mm256_blend_epi32(te, to, 0xAA), kb.offset);
 }
 
-/// int32 lane c of the result = (byte c, byte 8 + c) of each 128-bit half of v... the bytes of
-/// the half's channels: lane c < 4 takes bytes c and 8 + c of the low half, lane c >= 4 bytes c
-/// and 8 + c of the high half (both halves hold the same 16 bytes).
+/// vpshufb's index for a pair vector: int32 lane c takes bytes c and 8 + c of its 128-bit half
+/// (lanes 0..3 of the low half, 4..7 of the high one; both halves hold the same 16 bytes: lo's
+/// 8 channels then hi's), each zero-extended to 16 bits.
 HWY_INLINE __m256i avx2_pair_index() {
-  alignas(32) std::int8_t idx[32];
-  for (std::size_t c = 0; c < 8; ++c) {
-    const std::size_t at = (c / 4) * 16 + (c % 4) * 4;
-    idx[at] = static_cast<std::int8_t>(c);
-    idx[at + 1] = -128;  // zero
-    idx[at + 2] = static_cast<std::int8_t>(8 + c);
-    idx[at + 3] = -128;
-  }
-  return _mm256_load_si256(reinterpret_cast<const __m256i*>(idx));
+  return _mm256_setr_epi8(0, -128, 8, -128, 1, -128, 9, -128, 2, -128, 10, -128, 3, -128, 11, -128,  //
+                          4, -128, 12, -128, 5, -128, 13, -128, 6, -128, 14, -128, 7, -128, 15, -128);
 }
 
 HWY_INLINE __m256i avx2_bcast8(const std::uint8_t* p) {
@@ -1181,49 +1227,55 @@ HWY_INLINE void avx2_store4(__m256i r0, __m256i r1, __m256i r2, __m256i r3, __m2
   }
 }
 
-/// One output row of one block: r0..r2 are the block's three padded rows (8 bytes a column,
-/// column 0 = input column -pad_left), `o` the row's first output of the block's first channel;
-/// n channels of the block exist. Groups of 4 outputs, the last moved back to end at W (>= 4).
+/// One output row of the blocks kbs[0..kn) of a channel chunk: block k's three padded rows are
+/// at r0..r2 + k * stride (8 bytes a column, column 0 = input column -pad_left), its outputs
+/// from o + 8 k; the last block has n_last channels. Groups of 4 outputs, the last moved back to
+/// end at W (>= 4).
 template <std::size_t S, class E, bool Clamp>
-HWY_NOINLINE void row3x3_avx2(const Avx2Block& kb, const std::uint8_t* r0, const std::uint8_t* r1,
-                              const std::uint8_t* r2, E* o, std::size_t W, std::size_t C, std::size_t n,
-                              std::int32_t act_min, std::int32_t act_max) {
+HWY_NOINLINE void row3x3_avx2(const Avx2Block* kbs, std::size_t kn, const std::uint8_t* r0, const std::uint8_t* r1,
+                              const std::uint8_t* r2, std::size_t stride, E* o, std::size_t W, std::size_t C,
+                              std::size_t n_last, std::int32_t act_min, std::int32_t act_max) {
   constexpr std::size_t U = 4, J = (U - 1) * S + 3;
   const __m256i idx = avx2_pair_index();
   const __m256i top = _mm256_set1_epi64x(0x80000000ll);
   const __m256i lo = _mm256_set1_epi8(static_cast<char>(act_min)), hi = _mm256_set1_epi8(static_cast<char>(act_max));
   const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-  // Copies, not references: the 8-bit stores may alias any memory.
-  const __m256i wq0 = kb.wq0, wq1 = kb.wq1, wq2 = kb.wq2, wr0 = kb.wr0, wr1 = kb.wr1, b = kb.bias;
-  const Avx2Block q = kb;
-  for (std::size_t x0 = 0; x0 < W; x0 += U) {
-    const std::size_t x = x0 + U <= W ? x0 : W - U;
-    __m256i acc[U];
+  for (std::size_t k = 0; k < kn; ++k, r0 += stride, r1 += stride, r2 += stride, o += 8) {
+    // Copies, not references: the 8-bit stores may alias any memory.
+    const Avx2Block q = kbs[k];
+    const __m256i wq0 = q.wq0, wq1 = q.wq1, wq2 = q.wq2, wr0 = q.wr0, wr1 = q.wr1, b = q.bias;
+    const std::size_t n = k + 1 == kn ? n_last : 8;
+    for (std::size_t x0 = 0; x0 < W; x0 += U) {
+      const std::size_t x = x0 + U <= W ? x0 : W - U;
+      __m256i acc[U];
 #pragma GCC unroll 4
-    for (std::size_t u = 0; u < U; ++u) acc[u] = b;
-    const std::uint8_t *c0 = r0 + x * S * 8, *c1 = r1 + x * S * 8, *c2 = r2 + x * S * 8;
+      for (std::size_t u = 0; u < U; ++u) acc[u] = b;
+      const std::uint8_t *c0 = r0 + x * S * 8, *c1 = r1 + x * S * 8, *c2 = r2 + x * S * 8;
 #pragma GCC unroll 12
-    for (std::size_t j = 0; j < J; ++j) {
-      const __m256i qv = _mm256_shuffle_epi8(_mm256_blend_epi32(avx2_bcast8(c0 + 8 * j), avx2_bcast8(c1 + 8 * j), 0xCC), idx);
+      for (std::size_t j = 0; j < J; ++j) {
+        // (row 0, row 1) of column j: output u with j = u S + kx takes it with (w0kx, w1kx)
+        const __m256i qv =
+            _mm256_shuffle_epi8(_mm256_blend_epi32(avx2_bcast8(c0 + 8 * j), avx2_bcast8(c1 + 8 * j), 0xCC), idx);
 #pragma GCC unroll 3
-      for (std::size_t kx = 0; kx < 3; ++kx) {
-        if (j >= kx && (j - kx) % S == 0 && (j - kx) / S < U) {
-          const __m256i wk = kx == 0 ? wq0 : (kx == 1 ? wq1 : wq2);
-          acc[(j - kx) / S] = _mm256_add_epi32(acc[(j - kx) / S], _mm256_madd_epi16(qv, wk));
+        for (std::size_t kx = 0; kx < 3; ++kx) {
+          if (j >= kx && (j - kx) % S == 0 && (j - kx) / S < U) {
+            const __m256i wk = kx == 0 ? wq0 : (kx == 1 ? wq1 : wq2);
+            acc[(j - kx) / S] = _mm256_add_epi32(acc[(j - kx) / S], _mm256_madd_epi16(qv, wk));
+          }
+        }
+        if (j + 1 < J) {
+          // (row 2 column j, column j + 1): output u with j = u S takes it with (w20, w21),
+          // output u with j = u S + 1 with (0, w22)
+          const __m256i rv = _mm256_shuffle_epi8(
+              _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(c2 + 8 * j))), idx);
+          if (j % S == 0 && j / S < U) acc[j / S] = _mm256_add_epi32(acc[j / S], _mm256_madd_epi16(rv, wr0));
+          if (j >= 1 && (j - 1) % S == 0 && (j - 1) / S < U)
+            acc[(j - 1) / S] = _mm256_add_epi32(acc[(j - 1) / S], _mm256_madd_epi16(rv, wr1));
         }
       }
-      if (j + 1 < J) {
-        // (bottom row column j, column j + 1): output u with j = u S takes it with (w20, w21),
-        // output u with j = u S + 1 with (0, w22)
-        const __m256i rv = _mm256_shuffle_epi8(
-            _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(c2 + 8 * j))), idx);
-        if (j % S == 0 && j / S < U) acc[j / S] = _mm256_add_epi32(acc[j / S], _mm256_madd_epi16(rv, wr0));
-        if (j >= 1 && (j - 1) % S == 0 && (j - 1) / S < U)
-          acc[(j - 1) / S] = _mm256_add_epi32(acc[(j - 1) / S], _mm256_madd_epi16(rv, wr1));
-      }
+      avx2_store4<E, Clamp>(avx2_rescale(acc[0], q, top), avx2_rescale(acc[1], q, top), avx2_rescale(acc[2], q, top),
+                            avx2_rescale(acc[3], q, top), lo, hi, order, o + x * C, C, n);
     }
-    avx2_store4<E, Clamp>(avx2_rescale(acc[0], q, top), avx2_rescale(acc[1], q, top), avx2_rescale(acc[2], q, top),
-                          avx2_rescale(acc[3], q, top), lo, hi, order, o + x * C, C, n);
   }
 }
 
@@ -1278,7 +1330,7 @@ HWY_INLINE void avx2_prefetch_row(const simd::DepthwiseQ8Args& a, const E* in_b,
   const std::size_t C = a.channels;
   const char* row = reinterpret_cast<const char*>(in_b + static_cast<std::size_t>(iy) * a.in_w * C);
   if (k0 == 0 && 8 * kn >= C) {  // every channel: the row's bytes, in kn parts
-    const std::size_t bytes = a.in_w * C, lines = (bytes + 63) / 64;
+    const std::size_t lines = (a.in_w * C + 63) / 64;
     for (std::size_t l = part * lines / kn; l < (part + 1) * lines / kn; ++l) _mm_prefetch(row + 64 * l, _MM_HINT_T0);
   } else {  // the chunk's bytes of each pixel, the first and last of them
     const std::size_t end = 8 * (k0 + kn) < C ? 8 * (k0 + kn) : C;
@@ -1304,8 +1356,8 @@ HWY_NOINLINE void run_avx2(const simd::DepthwiseQ8Args& a) {
                                             (std::is_signed_v<E> ? 0x80u : 0u));
   const bool clamp = a.act_min > static_cast<std::int32_t>(std::numeric_limits<E>::min()) ||
                      a.act_max < static_cast<std::int32_t>(std::numeric_limits<E>::max());
-  using Row = void (*)(const Avx2Block&, const std::uint8_t*, const std::uint8_t*, const std::uint8_t*, E*, std::size_t,
-                       std::size_t, std::size_t, std::int32_t, std::int32_t);
+  using Row = void (*)(const Avx2Block*, std::size_t, const std::uint8_t*, const std::uint8_t*, const std::uint8_t*,
+                       std::size_t, E*, std::size_t, std::size_t, std::size_t, std::int32_t, std::int32_t);
   const Row row = S == 1 ? (clamp ? &row3x3_avx2<1, E, true> : &row3x3_avx2<1, E, false>)
                          : (clamp ? &row3x3_avx2<2, E, true> : &row3x3_avx2<2, E, false>);
   const auto* in = static_cast<const E*>(a.in);
@@ -1329,15 +1381,15 @@ HWY_NOINLINE void run_avx2(const simd::DepthwiseQ8Args& a) {
           if (held[slot] != iy) avx2_row(a, in_b, iy, width, zp, k0, kn, ring + slot * slot_bytes), held[slot] = iy;
           rows[ky] = ring + slot * slot_bytes;
         }
-        E* orow = out_b + y * W * C;
-        // The input rows the next output row converts, fetched into the cache while this row
-        // is computed (a part of them before each block).
-        const std::int64_t next_lo = iy0 + 3, next_hi = iy0 + static_cast<std::int64_t>(S) + 2;
+        // One block at a time, and before each a part of the input rows the next output row
+        // converts is fetched into the cache (all at once would stall on the misses in flight).
+        E* orow = out_b + y * W * C + 8 * k0;
         for (std::size_t k = 0; k < kn; ++k) {
-          for (std::int64_t iy = next_lo; iy <= next_hi; ++iy) avx2_prefetch_row(a, in_b, iy, k0, kn, k);
-          const std::size_t c = 8 * (k0 + k), off = k * width * 8;
-          row(kbs[k], rows[0] + off, rows[1] + off, rows[2] + off, orow + c, W, C, C - c < 8 ? C - c : 8, a.act_min,
-              a.act_max);
+          for (std::int64_t iy = iy0 + 3; iy <= iy0 + static_cast<std::int64_t>(S) + 2; ++iy)
+            avx2_prefetch_row(a, in_b, iy, k0, kn, k);
+          const std::size_t off = k * width * 8, c = 8 * (k0 + k);
+          row(kbs + k, 1, rows[0] + off, rows[1] + off, rows[2] + off, width * 8, orow + 8 * k, W, C,
+              C - c < 8 ? C - c : 8, a.act_min, a.act_max);
         }
       }
     }
