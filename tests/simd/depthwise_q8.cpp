@@ -163,15 +163,15 @@ TEST_CASE("simd::depthwise_q8 equals the 8-bit reference on 3x3 rows of whole 16
 }
 
 TEST_CASE("simd::depthwise_q8 equals the 8-bit reference on 3x3 rows of 8-channel blocks (the AVX2 tap-pair routine)") {
-  // The AVX2 routine computes whole rows (borders included) in groups of 4 outputs, the last
-  // moved back to end at the row's end, on padded rows of 8-channel blocks, the last block partial
-  // when the channel count is not a multiple of 8; it takes the runs whose every channel has no
-  // left shift and a right shift in [1, 31]. Here: rows of 1 to ~30 outputs (fewer than 4 take
-  // the generic path), channel counts that are multiples of 8 and not, strides 1 and 2, one or two
-  // images, every activation, and per rescale kind: multipliers around 2.5e-3 (right shifts near 9)
-  // and 2e-6 (near 19), taken; a wide spread (left shifts and shifts above 31 mixed in), around
-  // 4.5 (left shifts) and 1e-10 (right shifts around 32 and above, zero multipliers), left to the
-  // other paths.
+  // The AVX2 routine computes whole rows (borders included) in groups of 8 outputs (stride 1,
+  // rows of 8 or more) or 4, the last moved back to end at the row's end, on padded rows in
+  // 8-channel blocks, the last block partial when the channel count is not a multiple of 8; it
+  // takes the runs whose every channel has no left shift and a right shift in [1, 31]. Here: rows
+  // of 1 to ~30 outputs (fewer than 4 take the generic path), channel counts that are multiples of
+  // 8 and not, strides 1 and 2, one or two images, every activation, and per rescale kind:
+  // multipliers around 2.5e-3 (right shifts near 9) and 2e-6 (near 19), taken; a wide spread
+  // (left shifts and shifts above 31 mixed in), around 4.5 (left shifts) and 1e-10 (right shifts
+  // around 32 and above, zero multipliers), left to the other paths.
   struct Kind {
     double log_multiplier, spread;
   };

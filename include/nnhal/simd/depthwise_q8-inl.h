@@ -34,13 +34,14 @@
 // not fit, the interior reads the input in place and the borders take pixel().
 //
 // On AVX2 (16 vector registers, no AVX-512) the 3x3 runs with dilation 1, stride 1 or 2, at
-// least 4 outputs a row, and a rescale with no left shift and right shifts in [1, 31] (the usual
-// 8-bit layer) take run_avx2 (see the comment above Avx2Block): whole output rows in groups of
-// 4 outputs from three padded input rows kept in a ring, 8-channel blocks stored column after
-// column so that each tap pair vector (vpmaddwd, 5 pairs for the 9 taps) is one byte shuffle of a
-// broadcast load, and a one-rounding rescale with 64-bit logical shifts, exact because the sum is
-// first made non-negative (the accumulator carries + 2^31 and a per-channel constant keeps the
-// 64-bit value in [0, 2^64)). Other runs take the generic paths above.
+// least 4 outputs a row, and a rescale with no left shift, right shifts in [1, 31] and
+// multipliers >= 0 (the usual 8-bit layer) take run_avx2 (see the comment above Avx2Block):
+// whole output rows, borders included, in groups of 8 (stride 1) or 4 (stride 2) outputs from
+// three padded input rows kept in a ring, 8-channel blocks, 5 tap pairs per output with vpmaddwd,
+// each pair vector one byte shuffle of two broadcast loads built once per group, and a
+// one-rounding rescale with 64-bit logical shifts, exact because the sum is first made
+// non-negative (the accumulator carries + 2^31 and a per-channel constant keeps the 64-bit value
+// in [0, 2^64)); four outputs narrowed together. Other runs take the generic paths above.
 
 #include <cstddef>
 #include <cstdint>
@@ -1005,20 +1006,24 @@ HWY_INLINE void padded_row_u8(const simd::DepthwiseQ8Args& a, const E* in_b, std
 #endif
 
 #if HWY_ARCH_X86 && HWY_TARGET == HWY_AVX2
-// ---- AVX2: 16-bit tap pairs on block-major padded rows, an unsigned one-rounding rescale ----
+// ---- AVX2: 16-bit tap pairs on padded rows, an unsigned one-rounding rescale -------------
 //
-// run_avx2 works on blocks of 8 channels (one int32 lane each; the last block may be partial).
-// Three padded input rows (input row iy in slot iy mod 3, converted once per image and channel
-// chunk, see avx2_row) hold, per block, the 8 bytes of each padded column one after the other,
-// as unsigned bytes (x ^ 0x80 = x + 128 when E is signed; the input zero point outside the
-// input, whose taps add nothing once the input offset is folded into the bias). So a pair
-// vector, int32 lane c = (lo[c], hi[c]) zero-extended to int16, is one in-lane byte shuffle
-// (vpshufb) of a 16-byte broadcast: of a row's columns j and j + 1 for the horizontal pairs of
-// the bottom row, of the blend of two 8-byte broadcasts for the vertical pairs (row 0, row 1) of
-// a column. vpmaddwd with the pair filter vectors (filter values minus the filter zero point, in
-// [-255, 255], fit int16) gives lo * w_lo + hi * w_hi exactly per lane; 5 pairs make the 9 taps
-// as in row3x3_pairs, each pair vector built once per column and used by every output of the
-// group of 4 whose window holds it.
+// run_avx2 works on blocks of 8 channels (one int32 lane each; the last block may be partial)
+// and chunks of blocks whose three padded input rows fit its ring (every channel, usually).
+// The ring holds input row iy in slot iy mod 3, copied once per image and chunk (avx2_row): the
+// padded columns one after the other, the chunk's channels in each, as unsigned bytes (x ^ 0x80
+// = x + 128 when E is signed; the input zero point outside the input, whose taps add nothing
+// once the input offset is folded into the bias). A pair vector, int32 lane c = (lo[c], hi[c])
+// zero-extended to int16, is then one in-lane byte shuffle (vpshufb) of the blend of two 8-byte
+// broadcasts: (row 0, row 1) of a column, or (row 2 column j, row 2 column j + 1). vpmaddwd
+// with the pair filter vectors (filter values minus the filter zero point, in [-255, 255], fit
+// int16) gives lo * w_lo + hi * w_hi exactly per lane (a pair's sum fits int32; the accumulation
+// wraps like the reference's sums). The 9 taps make 5 pairs per output: the 3 columns' (row 0,
+// row 1), and on row 2 (column 0, column 1) with (w20, w21) and, with stride 1, (column 1,
+// column 2) with (0, w22), with stride 2 (column 2, column 3) with (w22, 0) (the pair the next
+// output takes with (w20, w21); the padded rows have a column more for the last one). Each pair
+// vector is built once per group of U outputs (8 with stride 1, 4 with stride 2; the last group
+// moved back to end at the row's end) and used by every output of it whose window holds it.
 //
 // Rescale (every channel with no left shift, a right shift e in [1, 31] and a multiplier
 // m >= 0, which quantize_multiplier gives for multipliers below 1/2): AVX2 multiplies 32-bit
@@ -1055,6 +1060,12 @@ HWY_INLINE bool avx2_rescale_ok(const simd::DepthwiseQ8Args& a) {
 inline constexpr std::size_t kAvx2RingBytes = 32768;
 inline constexpr std::size_t kAvx2MaxBlocks = 32;  ///< blocks whose constants are kept at once
 
+/// The padded width of run_avx2's rows: (W - 1) S + 3 columns, and one more with stride 2 (the
+/// last output's (row 2, column 2) tap is paired with the column after it, weighted 0).
+HWY_INLINE std::size_t avx2_width(const simd::DepthwiseQ8Args& a) {
+  return (a.out_w - 1) * static_cast<std::size_t>(a.stride_w) + 3 + (a.stride_w == 2 ? 1 : 0);
+}
+
 /// Whether run_avx2 takes the run: 3x3, dilation 1, equal strides 1 or 2, an input zero point
 /// in E's range, at least 4 outputs a row, three padded rows of one block that fit the ring, and
 /// rescales avx2_rescale_ok accepts.
@@ -1065,8 +1076,7 @@ HWY_INLINE bool avx2_ok(const simd::DepthwiseQ8Args& a) {
     return false;
   const std::int32_t zp = -a.input_offset;
   if (zp < std::numeric_limits<E>::min() || zp > std::numeric_limits<E>::max()) return false;
-  const std::size_t width = (a.out_w - 1) * static_cast<std::size_t>(a.stride_w) + 3;
-  return 3 * width * 8 <= kAvx2RingBytes && avx2_rescale_ok(a);
+  return 3 * avx2_width(a) * 8 <= kAvx2RingBytes && avx2_rescale_ok(a);
 }
 
 /// int32 lanes of (lo's low 16 bits, hi's low 16 bits).
@@ -1100,7 +1110,8 @@ HWY_INLINE Avx2Block avx2_block_full(const simd::DepthwiseQ8Args& a, std::size_t
   }
   Avx2Block kb;
   kb.wq0 = avx2_pair16(w[0], w[3]), kb.wq1 = avx2_pair16(w[1], w[4]), kb.wq2 = avx2_pair16(w[2], w[5]);
-  kb.wr0 = avx2_pair16(w[6], w[7]), kb.wr1 = avx2_pair16(_mm256_setzero_si256(), w[8]);
+  kb.wr0 = avx2_pair16(w[6], w[7]);
+  kb.wr1 = a.stride_w == 2 ? avx2_pair16(w[8], _mm256_setzero_si256()) : avx2_pair16(_mm256_setzero_si256(), w[8]);
   const __m256i bias = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a.bias + c0));
   kb.bias = _mm256_add_epi32(_mm256_add_epi32(bias, _mm256_mullo_epi32(_mm256_set1_epi32(xo), wsum)),
                              _mm256_set1_epi32(std::numeric_limits<std::int32_t>::min()));
@@ -1141,7 +1152,9 @@ HWY_INLINE Avx2Block avx2_block_at(const simd::DepthwiseQ8Args& a, std::size_t k
     wp[1][2 * i] = static_cast<std::int16_t>(w[1]), wp[1][2 * i + 1] = static_cast<std::int16_t>(w[4]);
     wp[2][2 * i] = static_cast<std::int16_t>(w[2]), wp[2][2 * i + 1] = static_cast<std::int16_t>(w[5]);
     wp[3][2 * i] = static_cast<std::int16_t>(w[6]), wp[3][2 * i + 1] = static_cast<std::int16_t>(w[7]);
-    wp[4][2 * i] = 0, wp[4][2 * i + 1] = static_cast<std::int16_t>(w[8]);
+    // (0, w22) with stride 1, (w22, 0) with stride 2 (see row3x3_avx2)
+    wp[4][2 * i] = a.stride_w == 2 ? static_cast<std::int16_t>(w[8]) : 0;
+    wp[4][2 * i + 1] = a.stride_w == 2 ? 0 : static_cast<std::int16_t>(w[8]);
     const std::uint32_t b = i < n ? static_cast<std::uint32_t>(a.bias[c0 + i]) : 0u;
     bias[i] = b + static_cast<std::uint32_t>(xo) * static_cast<std::uint32_t>(wsum) + 0x80000000u;
     const std::uint64_t mi = i < n ? static_cast<std::uint64_t>(a.multiplier[c0 + i]) : 0u;
@@ -1227,20 +1240,20 @@ HWY_INLINE void avx2_store4(__m256i r0, __m256i r1, __m256i r2, __m256i r3, __m2
   }
 }
 
-/// One output row of the blocks kbs[0..kn) of a channel chunk: block k's three padded rows are
-/// at r0..r2 + k * stride (8 bytes a column, column 0 = input column -pad_left), its outputs
-/// from o + 8 k; the last block has n_last channels. Groups of 4 outputs, the last moved back to
-/// end at W (>= 4).
-template <std::size_t S, class E, bool Clamp>
+/// One output row of the blocks kbs[0..kn) of a channel chunk: r0..r2 are the chunk's three
+/// padded rows (cs bytes a column, column 0 = input column -pad_left), block k's bytes 8 k..
+/// of each column, its outputs from o + 8 k; the last block has n_last channels. Groups of U
+/// outputs, the last moved back to end at W (>= U).
+template <std::size_t S, std::size_t U, class E, bool Clamp>
 HWY_NOINLINE void row3x3_avx2(const Avx2Block* kbs, std::size_t kn, const std::uint8_t* r0, const std::uint8_t* r1,
-                              const std::uint8_t* r2, std::size_t stride, E* o, std::size_t W, std::size_t C,
+                              const std::uint8_t* r2, std::size_t cs, E* o, std::size_t W, std::size_t C,
                               std::size_t n_last, std::int32_t act_min, std::int32_t act_max) {
-  constexpr std::size_t U = 4, J = (U - 1) * S + 3;
+  constexpr std::size_t J = (U - 1) * S + 3;
   const __m256i idx = avx2_pair_index();
   const __m256i top = _mm256_set1_epi64x(0x80000000ll);
   const __m256i lo = _mm256_set1_epi8(static_cast<char>(act_min)), hi = _mm256_set1_epi8(static_cast<char>(act_max));
   const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-  for (std::size_t k = 0; k < kn; ++k, r0 += stride, r1 += stride, r2 += stride, o += 8) {
+  for (std::size_t k = 0; k < kn; ++k, r0 += 8, r1 += 8, r2 += 8, o += 8) {
     // Copies, not references: the 8-bit stores may alias any memory.
     const Avx2Block q = kbs[k];
     const __m256i wq0 = q.wq0, wq1 = q.wq1, wq2 = q.wq2, wr0 = q.wr0, wr1 = q.wr1, b = q.bias;
@@ -1248,14 +1261,14 @@ HWY_NOINLINE void row3x3_avx2(const Avx2Block* kbs, std::size_t kn, const std::u
     for (std::size_t x0 = 0; x0 < W; x0 += U) {
       const std::size_t x = x0 + U <= W ? x0 : W - U;
       __m256i acc[U];
-#pragma GCC unroll 4
+#pragma GCC unroll 8
       for (std::size_t u = 0; u < U; ++u) acc[u] = b;
-      const std::uint8_t *c0 = r0 + x * S * 8, *c1 = r1 + x * S * 8, *c2 = r2 + x * S * 8;
-#pragma GCC unroll 12
+      const std::uint8_t *c0 = r0 + x * S * cs, *c1 = r1 + x * S * cs, *c2 = r2 + x * S * cs;
+#pragma GCC unroll 24
       for (std::size_t j = 0; j < J; ++j) {
         // (row 0, row 1) of column j: output u with j = u S + kx takes it with (w0kx, w1kx)
         const __m256i qv =
-            _mm256_shuffle_epi8(_mm256_blend_epi32(avx2_bcast8(c0 + 8 * j), avx2_bcast8(c1 + 8 * j), 0xCC), idx);
+            _mm256_shuffle_epi8(_mm256_blend_epi32(avx2_bcast8(c0 + cs * j), avx2_bcast8(c1 + cs * j), 0xCC), idx);
 #pragma GCC unroll 3
         for (std::size_t kx = 0; kx < 3; ++kx) {
           if (j >= kx && (j - kx) % S == 0 && (j - kx) / S < U) {
@@ -1263,33 +1276,55 @@ HWY_NOINLINE void row3x3_avx2(const Avx2Block* kbs, std::size_t kn, const std::u
             acc[(j - kx) / S] = _mm256_add_epi32(acc[(j - kx) / S], _mm256_madd_epi16(qv, wk));
           }
         }
-        if (j + 1 < J) {
-          // (row 2 column j, column j + 1): output u with j = u S takes it with (w20, w21),
-          // output u with j = u S + 1 with (0, w22)
+        // (row 2 column j, column j + 1). Stride 1: output u with j = u takes it with (w20, w21),
+        // output u with j = u + 1 with (0, w22). Stride 2, even columns only (one more: the
+        // padded row has a column past the last window): output u with j = 2u takes it with
+        // (w20, w21), output u with j = 2u + 2 with (w22, 0).
+        if (S == 1 && j + 1 < J) {
           const __m256i rv = _mm256_shuffle_epi8(
-              _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(c2 + 8 * j))), idx);
-          if (j % S == 0 && j / S < U) acc[j / S] = _mm256_add_epi32(acc[j / S], _mm256_madd_epi16(rv, wr0));
-          if (j >= 1 && (j - 1) % S == 0 && (j - 1) / S < U)
-            acc[(j - 1) / S] = _mm256_add_epi32(acc[(j - 1) / S], _mm256_madd_epi16(rv, wr1));
+              _mm256_blend_epi32(avx2_bcast8(c2 + cs * j), avx2_bcast8(c2 + cs * (j + 1)), 0xCC), idx);
+          if (j < U) acc[j] = _mm256_add_epi32(acc[j], _mm256_madd_epi16(rv, wr0));
+          if (j >= 1 && j - 1 < U) acc[j - 1] = _mm256_add_epi32(acc[j - 1], _mm256_madd_epi16(rv, wr1));
+        }
+        if (S == 2 && j % 2 == 0) {
+          const __m256i rv = _mm256_shuffle_epi8(
+              _mm256_blend_epi32(avx2_bcast8(c2 + cs * j), avx2_bcast8(c2 + cs * (j + 1)), 0xCC), idx);
+          if (j / 2 < U) acc[j / 2] = _mm256_add_epi32(acc[j / 2], _mm256_madd_epi16(rv, wr0));
+          if (j >= 2) acc[j / 2 - 1] = _mm256_add_epi32(acc[j / 2 - 1], _mm256_madd_epi16(rv, wr1));
         }
       }
-      avx2_store4<E, Clamp>(avx2_rescale(acc[0], q, top), avx2_rescale(acc[1], q, top), avx2_rescale(acc[2], q, top),
-                            avx2_rescale(acc[3], q, top), lo, hi, order, o + x * C, C, n);
+#pragma GCC unroll 2
+      for (std::size_t u = 0; u < U; u += 4)
+        avx2_store4<E, Clamp>(avx2_rescale(acc[u], q, top), avx2_rescale(acc[u + 1], q, top),
+                              avx2_rescale(acc[u + 2], q, top), avx2_rescale(acc[u + 3], q, top), lo, hi, order,
+                              o + (x + u) * C, C, n);
     }
   }
 }
 
-/// Writes input row iy (the input zero point outside the input; x ^ 0x80 when E is signed) of
-/// blocks k0..k0 + kn into `dst`: block k - k0's `width` columns of 8 bytes at dst + (k - k0) *
-/// width * 8, channels past C holding the zero point too.
+/// Copies n bytes (x ^ 0x80 when E is signed).
+template <class E>
+HWY_INLINE void avx2_copy(std::uint8_t* dst, const E* src, std::size_t n) {
+  if constexpr (std::is_signed_v<E>) {
+    const __m256i flip = _mm256_set1_epi8(static_cast<char>(0x80));
+    std::size_t i = 0;
+    for (; i + 32 <= n; i += 32)
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i),
+                          _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i)), flip));
+    for (; i < n; ++i) dst[i] = static_cast<std::uint8_t>(static_cast<std::uint8_t>(src[i]) ^ 0x80u);
+  } else {
+    std::memcpy(dst, src, n);
+  }
+}
+
+/// Writes input row iy of the chunk of channels from c0 (cs of them, the chunk's blocks; channels
+/// past C hold the zero point) into `dst`: `width` padded columns of cs bytes, column 0 = input
+/// column -pad_left, the input zero point outside the input, x ^ 0x80 when E is signed.
 template <class E>
 HWY_INLINE void avx2_row(const simd::DepthwiseQ8Args& a, const E* in_b, std::int64_t iy, std::size_t width,
-                         std::uint8_t zp, std::size_t k0, std::size_t kn, std::uint8_t* dst) {
+                         std::uint8_t zp, std::size_t c0, std::size_t cs, std::uint8_t* dst) {
   const std::size_t C = a.channels;
   const auto pad = static_cast<std::size_t>(a.pad_left);
-  std::uint64_t zfill;
-  std::memset(&zfill, zp, 8);
-  constexpr std::uint64_t kFlip = std::is_signed_v<E> ? 0x8080808080808080ull : 0;
   // columns [lo, hi) are inside the input (none when the row is outside it)
   std::size_t lo = 0, hi = 0;
   if (iy >= 0 && iy < static_cast<std::int64_t>(a.in_h)) {
@@ -1297,28 +1332,18 @@ HWY_INLINE void avx2_row(const simd::DepthwiseQ8Args& a, const E* in_b, std::int
     hi = a.in_w + pad < width ? a.in_w + pad : width;
     if (hi < lo) hi = lo;
   }
-  const std::size_t full = (C / 8 < k0 + kn ? C / 8 : k0 + kn);  // blocks with 8 channels
-  for (std::size_t k = k0; k < k0 + kn; ++k) {
-    std::uint8_t* d = dst + (k - k0) * width * 8;
-    for (std::size_t j = 0; j < lo; ++j) std::memcpy(d + 8 * j, &zfill, 8);
-    for (std::size_t j = hi; j < width; ++j) std::memcpy(d + 8 * j, &zfill, 8);
-  }
+  std::memset(dst, zp, lo * cs);
+  std::memset(dst + hi * cs, zp, (width - hi) * cs);
   if (lo == hi) return;
-  const E* src = in_b + (static_cast<std::size_t>(iy) * a.in_w + (lo - pad)) * C;
+  const E* src = in_b + (static_cast<std::size_t>(iy) * a.in_w + (lo - pad)) * C + c0;
+  if (c0 == 0 && cs == C) {  // every channel: one run of bytes
+    avx2_copy(dst + lo * cs, src, (hi - lo) * C);
+    return;
+  }
+  const std::size_t n = C - c0 < cs ? C - c0 : cs;
   for (std::size_t j = lo; j < hi; ++j, src += C) {
-    std::uint8_t* d = dst + 8 * j;
-    for (std::size_t k = k0; k < full; ++k) {
-      std::uint64_t v;
-      std::memcpy(&v, src + 8 * k, 8);
-      v ^= kFlip;
-      std::memcpy(d + (k - k0) * width * 8, &v, 8);
-    }
-    if (full < k0 + kn) {  // the partial last block
-      std::uint64_t v = zfill;
-      std::memcpy(&v, src + 8 * full, C - 8 * full);
-      v ^= kFlip & ((std::uint64_t{1} << (8 * (C - 8 * full))) - 1);
-      std::memcpy(d + (full - k0) * width * 8, &v, 8);
-    }
+    avx2_copy(dst + j * cs, src, n);
+    if (n < cs) std::memset(dst + j * cs + n, zp, cs - n);
   }
 }
 
@@ -1343,11 +1368,11 @@ HWY_INLINE void avx2_prefetch_row(const simd::DepthwiseQ8Args& a, const E* in_b,
 
 /// The run through row3x3_avx2 (avx2_ok): channel chunks of up to kAvx2MaxBlocks blocks whose
 /// three padded rows fit the ring, each chunk's constants computed once; output rows inside,
-/// each input row converted once per chunk.
+/// each input row copied once per chunk.
 template <class E, class F>
 HWY_NOINLINE void run_avx2(const simd::DepthwiseQ8Args& a) {
   const std::size_t C = a.channels, S = static_cast<std::size_t>(a.stride_w), W = a.out_w;
-  const std::size_t width = (W - 1) * S + 3, blocks = (C + 7) / 8;
+  const std::size_t width = avx2_width(a), blocks = (C + 7) / 8;
   std::size_t chunk = kAvx2RingBytes / (3 * width * 8);
   if (chunk > kAvx2MaxBlocks) chunk = kAvx2MaxBlocks;
   alignas(32) std::uint8_t ring[kAvx2RingBytes];
@@ -1358,15 +1383,17 @@ HWY_NOINLINE void run_avx2(const simd::DepthwiseQ8Args& a) {
                      a.act_max < static_cast<std::int32_t>(std::numeric_limits<E>::max());
   using Row = void (*)(const Avx2Block*, std::size_t, const std::uint8_t*, const std::uint8_t*, const std::uint8_t*,
                        std::size_t, E*, std::size_t, std::size_t, std::size_t, std::int32_t, std::int32_t);
-  const Row row = S == 1 ? (clamp ? &row3x3_avx2<1, E, true> : &row3x3_avx2<1, E, false>)
-                         : (clamp ? &row3x3_avx2<2, E, true> : &row3x3_avx2<2, E, false>);
+  const bool wide = W >= 8;
+  const Row row = S == 1 ? (wide ? (clamp ? &row3x3_avx2<1, 8, E, true> : &row3x3_avx2<1, 8, E, false>)
+                                 : (clamp ? &row3x3_avx2<1, 4, E, true> : &row3x3_avx2<1, 4, E, false>))
+                         : (clamp ? &row3x3_avx2<2, 4, E, true> : &row3x3_avx2<2, 4, E, false>);
   const auto* in = static_cast<const E*>(a.in);
   auto* out = static_cast<E*>(a.out);
   const std::size_t y_end = a.row_end < a.out_h ? a.row_end : a.out_h;
   for (std::size_t k0 = 0; k0 < blocks; k0 += chunk) {
     const std::size_t kn = blocks - k0 < chunk ? blocks - k0 : chunk;
     for (std::size_t k = 0; k < kn; ++k) kbs[k] = avx2_block_at<E, F>(a, k0 + k);
-    const std::size_t slot_bytes = kn * width * 8;
+    const std::size_t cs = 8 * kn, slot_bytes = width * cs;
     for (std::size_t b = 0; b < a.batch; ++b) {
       const E* in_b = in + b * a.in_h * a.in_w * C;
       E* out_b = out + b * a.out_h * a.out_w * C;
@@ -1378,7 +1405,7 @@ HWY_NOINLINE void run_avx2(const simd::DepthwiseQ8Args& a) {
         for (std::int64_t ky = 0; ky < 3; ++ky) {
           const std::int64_t iy = iy0 + ky;
           const auto slot = static_cast<std::size_t>(((iy % 3) + 3) % 3);
-          if (held[slot] != iy) avx2_row(a, in_b, iy, width, zp, k0, kn, ring + slot * slot_bytes), held[slot] = iy;
+          if (held[slot] != iy) avx2_row(a, in_b, iy, width, zp, 8 * k0, cs, ring + slot * slot_bytes), held[slot] = iy;
           rows[ky] = ring + slot * slot_bytes;
         }
         // One block at a time, and before each a part of the input rows the next output row
@@ -1387,9 +1414,9 @@ HWY_NOINLINE void run_avx2(const simd::DepthwiseQ8Args& a) {
         for (std::size_t k = 0; k < kn; ++k) {
           for (std::int64_t iy = iy0 + 3; iy <= iy0 + static_cast<std::int64_t>(S) + 2; ++iy)
             avx2_prefetch_row(a, in_b, iy, k0, kn, k);
-          const std::size_t off = k * width * 8, c = 8 * (k0 + k);
-          row(kbs + k, 1, rows[0] + off, rows[1] + off, rows[2] + off, width * 8, orow + 8 * k, W, C,
-              C - c < 8 ? C - c : 8, a.act_min, a.act_max);
+          const std::size_t c = 8 * (k0 + k);
+          row(kbs + k, 1, rows[0] + 8 * k, rows[1] + 8 * k, rows[2] + 8 * k, cs, orow + 8 * k, W, C, C - c < 8 ? C - c : 8,
+              a.act_min, a.act_max);
         }
       }
     }
