@@ -1032,7 +1032,8 @@ HWY_INLINE void padded_row_u8(const simd::DepthwiseQ8Args& a, const E* in_b, std
 // the sum wraps as the reference's), an unsigned value in [0, 2^32). With P = acc * m + 2^30,
 // Requant64's derivation gives the reference's rescale as
 // r = floor((P + 2^(30+e) - 2^31 [P < 0]) / 2^(31+e)), and for m >= 0, e >= 1 the flag
-// [P < 0] may be [acc < 0] (they differ only for -2^30 <= acc * m < 0, where both give 0). Now
+// [P < 0] may be [acc < 0] (they differ only for acc < 0 with -2^30 <= acc * m <= 0, where both
+// give 0: the numerator is then in [0, 2^(31+e))). Now
 //   a' * m + 2^31 [a' >= 2^31] = acc * m + 2^31 m + 2^31 - 2^31 [acc < 0],
 // and [a' >= 2^31] 2^31 is a' & 2^31, so with the per-channel constant
 //   A = 2^30 + 2^(30+e) - 2^31 - 2^31 m + K 2^(31+e),  K = ceil((m + 1) / 2^e),
