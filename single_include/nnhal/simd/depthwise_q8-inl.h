@@ -32,6 +32,16 @@
 // included, read three padded copies of their input rows (padded_row: the input zero point
 // outside the input) kept in a ring, so no output takes the per-pixel path; when the copies do
 // not fit, the interior reads the input in place and the borders take pixel().
+//
+// On AVX2 (16 vector registers, no AVX-512) the 3x3 runs with dilation 1, stride 1 or 2, at
+// least 4 outputs a row, and a rescale with no left shift, right shifts in [1, 31] and
+// multipliers >= 0 (the usual 8-bit layer) take run_avx2 (see the comment above Avx2Block):
+// whole output rows, borders included, in groups of 8 (stride 1) or 4 (stride 2) outputs from
+// three padded input rows kept in a ring, 8-channel blocks, 5 tap pairs per output with vpmaddwd,
+// each pair vector one byte shuffle of two broadcast loads built once per group, and a
+// one-rounding rescale with 64-bit logical shifts, exact because the sum is first made
+// non-negative (the accumulator carries + 2^31 and a per-channel constant keeps the 64-bit value
+// in [0, 2^64)); four outputs narrowed together. Other runs take the generic paths above.
 
 #include <cstddef>
 #include <cstdint>
@@ -995,6 +1005,426 @@ HWY_INLINE void padded_row_u8(const simd::DepthwiseQ8Args& a, const E* in_b, std
 }
 #endif
 
+#if HWY_ARCH_X86 && HWY_TARGET == HWY_AVX2
+// ---- AVX2: 16-bit tap pairs on padded rows, an unsigned one-rounding rescale -------------
+//
+// run_avx2 works on blocks of 8 channels (one int32 lane each; the last block may be partial)
+// and chunks of blocks whose three padded input rows fit its ring (every channel, usually).
+// The ring holds input row iy in slot iy mod 3, copied once per image and chunk (avx2_row): the
+// padded columns one after the other, the chunk's channels in each, as unsigned bytes (x ^ 0x80
+// = x + 128 when E is signed; the input zero point outside the input, whose taps add nothing
+// once the input offset is folded into the bias). A pair vector, int32 lane c = (lo[c], hi[c])
+// zero-extended to int16, is then one in-lane byte shuffle (vpshufb) of the blend of two 8-byte
+// broadcasts: (row 0, row 1) of a column, or (row 2 column j, row 2 column j + 1). vpmaddwd
+// with the pair filter vectors (filter values minus the filter zero point, in [-255, 255], fit
+// int16) gives lo * w_lo + hi * w_hi exactly per lane (a pair's sum fits int32; the accumulation
+// wraps like the reference's sums). The 9 taps make 5 pairs per output: the 3 columns' (row 0,
+// row 1), and on row 2 (column 0, column 1) with (w20, w21) and, with stride 1, (column 1,
+// column 2) with (0, w22), with stride 2 (column 2, column 3) with (w22, 0) (the pair the next
+// output takes with (w20, w21); the padded rows have a column more for the last one). Each pair
+// vector is built once per group of U outputs (8 with stride 1, 4 with stride 2; the last group
+// moved back to end at the row's end) and used by every output of it whose window holds it.
+//
+// Rescale (every channel with no left shift, a right shift e in [1, 31] and a multiplier
+// m >= 0, which quantize_multiplier gives for multipliers below 1/2): AVX2 multiplies 32-bit
+// lanes into 64 bits (vpmuludq, even lanes) and shifts 64-bit lanes right only logically, so the
+// sum is kept non-negative. The accumulator holds a' = acc + 2^31 (the 2^31 is in the bias,
+// the sum wraps as the reference's), an unsigned value in [0, 2^32). With P = acc * m + 2^30,
+// Requant64's derivation gives the reference's rescale as
+// r = floor((P + 2^(30+e) - 2^31 [P < 0]) / 2^(31+e)), and for m >= 0, e >= 1 the flag
+// [P < 0] may be [acc < 0] (they differ only for acc < 0 with -2^30 <= acc * m <= 0, where both
+// give 0: the numerator is then in [0, 2^(31+e))). Now
+//   a' * m + 2^31 [a' >= 2^31] = acc * m + 2^31 m + 2^31 - 2^31 [acc < 0],
+// and [a' >= 2^31] 2^31 is a' & 2^31, so with the per-channel constant
+//   A = 2^30 + 2^(30+e) - 2^31 - 2^31 m + K 2^(31+e),  K = ceil((m + 1) / 2^e),
+// T = a' m + (a' & 2^31) + A = P + 2^(30+e) - 2^31 [acc < 0] + K 2^(31+e), which lies in
+// [0, 2^64) (A >= 2^30 > 0 and a' m, A < 2^63), and T >> (31+e) (logical) = r + K exactly.
+// The even lanes take that shift; the odd ones (moved down by 32 bits for vpmuludq) are shifted
+// by e - 1 instead, which leaves the same 32 bits in their upper half, so one blend joins both;
+// then output offset - K is added in 32-bit lanes (r itself fits int32). Four outputs are
+// narrowed together with saturating packs (the clamp to E's range), the activation clamp done on
+// the packed bytes. So the results are the reference's bit for bit (tests/simd/depthwise_q8.cpp).
+
+/// The constants of one 8-channel block of run_avx2.
+struct Avx2Block {
+  __m256i wq0, wq1, wq2, wr0, wr1, bias;
+  __m256i m, m_odd, add_even, add_odd, sh_even, sh_odd, offset;
+};
+
+/// Whether every channel's rescale is one run_avx2's rescale handles.
+HWY_INLINE bool avx2_rescale_ok(const simd::DepthwiseQ8Args& a) {
+  for (std::size_t c = 0; c < a.channels; ++c)
+    if (a.left_shift[c] != 0 || a.right_shift[c] < 1 || a.right_shift[c] > 31 || a.multiplier[c] < 0) return false;
+  return true;
+}
+
+inline constexpr std::size_t kAvx2RingBytes = 32768;
+inline constexpr std::size_t kAvx2MaxBlocks = 32;  ///< blocks whose constants are kept at once
+
+/// The padded width of run_avx2's rows: (W - 1) S + 3 columns, and one more with stride 2 (the
+/// last output's (row 2, column 2) tap is paired with the column after it, weighted 0).
+HWY_INLINE std::size_t avx2_width(const simd::DepthwiseQ8Args& a) {
+  return (a.out_w - 1) * static_cast<std::size_t>(a.stride_w) + 3 + (a.stride_w == 2 ? 1 : 0);
+}
+
+/// Whether run_avx2 takes the run: 3x3, dilation 1, equal strides 1 or 2, an input zero point
+/// in E's range, at least 4 outputs a row, three padded rows of one block that fit the ring, and
+/// rescales avx2_rescale_ok accepts.
+template <class E>
+HWY_INLINE bool avx2_ok(const simd::DepthwiseQ8Args& a) {
+  if (!(a.filter_h == 3 && a.filter_w == 3 && a.dilation_h == 1 && a.dilation_w == 1 && a.stride_h == a.stride_w &&
+        (a.stride_w == 1 || a.stride_w == 2) && a.out_w >= 4 && a.pad_left >= 0 && a.pad_top >= 0))
+    return false;
+  const std::int32_t zp = -a.input_offset;
+  if (zp < std::numeric_limits<E>::min() || zp > std::numeric_limits<E>::max()) return false;
+  return 3 * avx2_width(a) * 8 <= kAvx2RingBytes && avx2_rescale_ok(a);
+}
+
+/// int32 lanes of (lo's low 16 bits, hi's low 16 bits).
+HWY_INLINE __m256i avx2_pair16(__m256i lo, __m256i hi) {
+  return _mm256_blend_epi16(lo, _mm256_slli_epi32(hi, 16), 0xAA);
+}
+
+/// The rescale's 64-bit constant A = 2^30 + 2^(30+e) - 2^31 - 2^31 m + K 2^(31+e) per 64-bit
+/// lane, from e, m and K in the lanes' low halves.
+HWY_INLINE __m256i avx2_add64(__m256i e, __m256i m, __m256i K) {
+  const __m256i A = _mm256_add_epi64(_mm256_set1_epi64x((std::int64_t{1} << 30) - (std::int64_t{1} << 31)),
+                                     _mm256_sllv_epi64(_mm256_set1_epi64x(1), _mm256_add_epi64(e, _mm256_set1_epi64x(30))));
+  return _mm256_add_epi64(_mm256_sub_epi64(A, _mm256_slli_epi64(m, 31)),
+                          _mm256_sllv_epi64(K, _mm256_add_epi64(e, _mm256_set1_epi64x(31))));
+}
+
+/// The constants of a whole block (channels c0..c0 + 8), the same as avx2_block_at's, with
+/// vector steps (the per-block cost counts on small images with many channels).
+template <class E, class F>
+HWY_INLINE Avx2Block avx2_block_full(const simd::DepthwiseQ8Args& a, std::size_t c0) {
+  const std::size_t C = a.channels;
+  const auto* filter = static_cast<const F*>(a.filter);
+  const std::int32_t xo = a.input_offset - (std::is_signed_v<E> ? 128 : 0);
+  const __m256i wo = _mm256_set1_epi32(a.filter_offset);
+  __m256i w[9];
+  __m256i wsum = _mm256_setzero_si256();
+  for (std::size_t t = 0; t < 9; ++t) {
+    const __m128i v = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(filter + t * C + c0));
+    w[t] = _mm256_add_epi32(std::is_signed_v<F> ? _mm256_cvtepi8_epi32(v) : _mm256_cvtepu8_epi32(v), wo);
+    wsum = _mm256_add_epi32(wsum, w[t]);
+  }
+  Avx2Block kb;
+  kb.wq0 = avx2_pair16(w[0], w[3]), kb.wq1 = avx2_pair16(w[1], w[4]), kb.wq2 = avx2_pair16(w[2], w[5]);
+  kb.wr0 = avx2_pair16(w[6], w[7]);
+  kb.wr1 = a.stride_w == 2 ? avx2_pair16(w[8], _mm256_setzero_si256()) : avx2_pair16(_mm256_setzero_si256(), w[8]);
+  const __m256i bias = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a.bias + c0));
+  kb.bias = _mm256_add_epi32(_mm256_add_epi32(bias, _mm256_mullo_epi32(_mm256_set1_epi32(xo), wsum)),
+                             _mm256_set1_epi32(std::numeric_limits<std::int32_t>::min()));
+  kb.m = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a.multiplier + c0));
+  kb.m_odd = _mm256_srli_epi64(kb.m, 32);
+  const __m256i e = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a.right_shift + c0));
+  // K = ceil((m + 1) / 2^e) = (m + 2^e) >> e (below 2^32 for m < 2^31, e <= 31)
+  const __m256i K = _mm256_srlv_epi32(_mm256_add_epi32(kb.m, _mm256_sllv_epi32(_mm256_set1_epi32(1), e)), e);
+  kb.offset = _mm256_sub_epi32(_mm256_set1_epi32(a.output_offset), K);
+  // A = 2^30 + 2^(30+e) - 2^31 - 2^31 m + K 2^(31+e) per 64-bit lane: the even channels' values
+  // (the low halves), then the odd ones' moved down
+  const __m256i low = _mm256_set1_epi64x(0xFFFFFFFFll);
+  const __m256i e_even = _mm256_and_si256(e, low), e_odd = _mm256_srli_epi64(e, 32);
+  kb.add_even = avx2_add64(e_even, _mm256_and_si256(kb.m, low), _mm256_and_si256(K, low));
+  kb.add_odd = avx2_add64(e_odd, kb.m_odd, _mm256_srli_epi64(K, 32));
+  kb.sh_even = _mm256_add_epi64(e_even, _mm256_set1_epi64x(31));
+  kb.sh_odd = _mm256_sub_epi64(e_odd, _mm256_set1_epi64x(1));
+  return kb;
+}
+
+/// Block k's constants (channels 8k.. of which n exist; the others get zero filters).
+template <class E, class F>
+HWY_INLINE Avx2Block avx2_block_at(const simd::DepthwiseQ8Args& a, std::size_t k) {
+  const std::size_t C = a.channels, c0 = 8 * k, n = C - c0 < 8 ? C - c0 : 8;
+  if (n == 8) return avx2_block_full<E, F>(a, c0);
+  const auto* filter = static_cast<const F*>(a.filter);
+  // the rows hold x + 128 when E is signed
+  const std::int32_t xo = a.input_offset - (std::is_signed_v<E> ? 128 : 0);
+  alignas(32) std::int16_t wp[5][16];
+  alignas(32) std::uint32_t bias[8], m[8], offset[8];
+  alignas(32) std::uint64_t add[8], sh[8];  // even channels in 0..3, odd ones in 4..7
+  for (std::size_t i = 0; i < 8; ++i) {
+    std::int32_t w[9] = {};
+    std::int32_t wsum = 0;
+    if (i < n)
+      for (std::size_t t = 0; t < 9; ++t) w[t] = filter[t * C + c0 + i] + a.filter_offset, wsum += w[t];
+    wp[0][2 * i] = static_cast<std::int16_t>(w[0]), wp[0][2 * i + 1] = static_cast<std::int16_t>(w[3]);
+    wp[1][2 * i] = static_cast<std::int16_t>(w[1]), wp[1][2 * i + 1] = static_cast<std::int16_t>(w[4]);
+    wp[2][2 * i] = static_cast<std::int16_t>(w[2]), wp[2][2 * i + 1] = static_cast<std::int16_t>(w[5]);
+    wp[3][2 * i] = static_cast<std::int16_t>(w[6]), wp[3][2 * i + 1] = static_cast<std::int16_t>(w[7]);
+    // (0, w22) with stride 1, (w22, 0) with stride 2 (see row3x3_avx2)
+    wp[4][2 * i] = a.stride_w == 2 ? static_cast<std::int16_t>(w[8]) : 0;
+    wp[4][2 * i + 1] = a.stride_w == 2 ? 0 : static_cast<std::int16_t>(w[8]);
+    const std::uint32_t b = i < n ? static_cast<std::uint32_t>(a.bias[c0 + i]) : 0u;
+    bias[i] = b + static_cast<std::uint32_t>(xo) * static_cast<std::uint32_t>(wsum) + 0x80000000u;
+    const std::uint64_t mi = i < n ? static_cast<std::uint64_t>(a.multiplier[c0 + i]) : 0u;
+    const std::uint32_t e = i < n ? static_cast<std::uint32_t>(a.right_shift[c0 + i]) : 1u;
+    const std::uint64_t K = (mi + 1 + (std::uint64_t{1} << e) - 1) >> e;
+    const std::uint64_t A = (std::uint64_t{1} << 30) + (std::uint64_t{1} << (30 + e)) - (std::uint64_t{1} << 31) -
+                            (mi << 31) + (K << (31 + e));
+    m[i] = static_cast<std::uint32_t>(mi);
+    add[(i % 2) * 4 + i / 2] = A;
+    sh[(i % 2) * 4 + i / 2] = i % 2 == 0 ? 31 + e : e - 1;
+    offset[i] = static_cast<std::uint32_t>(a.output_offset) - static_cast<std::uint32_t>(K);
+  }
+  Avx2Block kb;
+  kb.wq0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(wp[0]));
+  kb.wq1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(wp[1]));
+  kb.wq2 = _mm256_load_si256(reinterpret_cast<const __m256i*>(wp[2]));
+  kb.wr0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(wp[3]));
+  kb.wr1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(wp[4]));
+  kb.bias = _mm256_load_si256(reinterpret_cast<const __m256i*>(bias));
+  kb.m = _mm256_load_si256(reinterpret_cast<const __m256i*>(m));
+  kb.m_odd = _mm256_srli_epi64(kb.m, 32);
+  // 64-bit lane l of the even half is channel 2l, of the odd half channel 2l + 1
+  kb.add_even = _mm256_load_si256(reinterpret_cast<const __m256i*>(add));
+  kb.add_odd = _mm256_load_si256(reinterpret_cast<const __m256i*>(add + 4));
+  kb.sh_even = _mm256_load_si256(reinterpret_cast<const __m256i*>(sh));
+  kb.sh_odd = _mm256_load_si256(reinterpret_cast<const __m256i*>(sh + 4));
+  kb.offset = _mm256_load_si256(reinterpret_cast<const __m256i*>(offset));
+  return kb;
+}
+
+/// The rescale of one accumulator (a' = acc + 2^31), + the output offset (see above).
+HWY_INLINE __m256i avx2_rescale(__m256i x, const Avx2Block& kb, __m256i top) {
+  const __m256i xo = _mm256_srli_epi64(x, 32);
+  __m256i te = _mm256_mul_epu32(x, kb.m);
+  __m256i to = _mm256_mul_epu32(xo, kb.m_odd);
+  te = _mm256_add_epi64(_mm256_add_epi64(te, _mm256_and_si256(x, top)), kb.add_even);
+  to = _mm256_add_epi64(_mm256_add_epi64(to, _mm256_and_si256(xo, top)), kb.add_odd);
+  te = _mm256_srlv_epi64(te, kb.sh_even);
+  to = _mm256_srlv_epi64(to, kb.sh_odd);
+  return _mm256_add_epi32(_mm256_blend_epi32(te, to, 0xAA), kb.offset);
+}
+
+/// vpshufb's index for a pair vector: int32 lane c takes bytes c and 8 + c of its 128-bit half
+/// (lanes 0..3 of the low half, 4..7 of the high one; both halves hold the same 16 bytes: lo's
+/// 8 channels then hi's), each zero-extended to 16 bits.
+HWY_INLINE __m256i avx2_pair_index() {
+  return _mm256_setr_epi8(0, -128, 8, -128, 1, -128, 9, -128, 2, -128, 10, -128, 3, -128, 11, -128,  //
+                          4, -128, 12, -128, 5, -128, 13, -128, 6, -128, 14, -128, 7, -128, 15, -128);
+}
+
+HWY_INLINE __m256i avx2_bcast8(const std::uint8_t* p) {
+  std::int64_t v;
+  std::memcpy(&v, p, 8);
+  return _mm256_set1_epi64x(v);
+}
+
+/// Stores four rescaled vectors (outputs u = 0..3 of one block) as E at p + u * step, clamped to
+/// [lo, hi] when Clamp; when n < 8 (the last block), the first n channels only.
+template <class E, bool Clamp>
+HWY_INLINE void avx2_store4(__m256i r0, __m256i r1, __m256i r2, __m256i r3, __m256i lo, __m256i hi, __m256i order,
+                            E* p, std::size_t step, std::size_t n) {
+  const __m256i w01 = _mm256_packs_epi32(r0, r1), w23 = _mm256_packs_epi32(r2, r3);
+  __m256i b;
+  if constexpr (std::is_signed_v<E>) {
+    b = _mm256_packs_epi16(w01, w23);
+    if constexpr (Clamp) b = _mm256_min_epi8(_mm256_max_epi8(b, lo), hi);
+  } else {
+    b = _mm256_packus_epi16(w01, w23);
+    if constexpr (Clamp) b = _mm256_min_epu8(_mm256_max_epu8(b, lo), hi);
+  }
+  // half h holds channels 4h..4h+3 of outputs 0..3: gather each output's 8 bytes
+  b = _mm256_permutevar8x32_epi32(b, order);
+  const __m128i b01 = _mm256_castsi256_si128(b), b23 = _mm256_extracti128_si256(b, 1);
+  if (n == 8) {
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(p), b01);
+    _mm_storeh_pd(reinterpret_cast<double*>(p + step), _mm_castsi128_pd(b01));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(p + 2 * step), b23);
+    _mm_storeh_pd(reinterpret_cast<double*>(p + 3 * step), _mm_castsi128_pd(b23));
+  } else {
+    alignas(32) E tmp[32];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(tmp), b);
+    for (std::size_t u = 0; u < 4; ++u) std::memcpy(p + u * step, tmp + 8 * u, n * sizeof(E));
+  }
+}
+
+/// One output row of the blocks kbs[0..kn) of a channel chunk: r0..r2 are the chunk's three
+/// padded rows (cs bytes a column, column 0 = input column -pad_left), block k's bytes 8 k..
+/// of each column, its outputs from o + 8 k; the last block has n_last channels. Groups of U
+/// outputs, the last moved back to end at W (>= U).
+template <std::size_t S, std::size_t U, class E, bool Clamp>
+HWY_NOINLINE void row3x3_avx2(const Avx2Block* kbs, std::size_t kn, const std::uint8_t* r0, const std::uint8_t* r1,
+                              const std::uint8_t* r2, std::size_t cs, E* o, std::size_t W, std::size_t C,
+                              std::size_t n_last, std::int32_t act_min, std::int32_t act_max) {
+  constexpr std::size_t J = (U - 1) * S + 3;
+  const __m256i idx = avx2_pair_index();
+  const __m256i top = _mm256_set1_epi64x(0x80000000ll);
+  const __m256i lo = _mm256_set1_epi8(static_cast<char>(act_min)), hi = _mm256_set1_epi8(static_cast<char>(act_max));
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  for (std::size_t k = 0; k < kn; ++k, r0 += 8, r1 += 8, r2 += 8, o += 8) {
+    // Copies, not references: the 8-bit stores may alias any memory.
+    const Avx2Block q = kbs[k];
+    const __m256i wq0 = q.wq0, wq1 = q.wq1, wq2 = q.wq2, wr0 = q.wr0, wr1 = q.wr1, b = q.bias;
+    const std::size_t n = k + 1 == kn ? n_last : 8;
+    for (std::size_t x0 = 0; x0 < W; x0 += U) {
+      const std::size_t x = x0 + U <= W ? x0 : W - U;
+      __m256i acc[U];
+#pragma GCC unroll 8
+      for (std::size_t u = 0; u < U; ++u) acc[u] = b;
+      const std::uint8_t *c0 = r0 + x * S * cs, *c1 = r1 + x * S * cs, *c2 = r2 + x * S * cs;
+#pragma GCC unroll 24
+      for (std::size_t j = 0; j < J; ++j) {
+        // (row 0, row 1) of column j: output u with j = u S + kx takes it with (w0kx, w1kx)
+        const __m256i qv =
+            _mm256_shuffle_epi8(_mm256_blend_epi32(avx2_bcast8(c0 + cs * j), avx2_bcast8(c1 + cs * j), 0xCC), idx);
+#pragma GCC unroll 3
+        for (std::size_t kx = 0; kx < 3; ++kx) {
+          if (j >= kx && (j - kx) % S == 0 && (j - kx) / S < U) {
+            const __m256i wk = kx == 0 ? wq0 : (kx == 1 ? wq1 : wq2);
+            acc[(j - kx) / S] = _mm256_add_epi32(acc[(j - kx) / S], _mm256_madd_epi16(qv, wk));
+          }
+        }
+        // (row 2 column j, column j + 1). Stride 1: output u with j = u takes it with (w20, w21),
+        // output u with j = u + 1 with (0, w22). Stride 2, even columns only (one more: the
+        // padded row has a column past the last window): output u with j = 2u takes it with
+        // (w20, w21), output u with j = 2u + 2 with (w22, 0).
+        if (S == 1 && j + 1 < J) {
+          const __m256i rv = _mm256_shuffle_epi8(
+              _mm256_blend_epi32(avx2_bcast8(c2 + cs * j), avx2_bcast8(c2 + cs * (j + 1)), 0xCC), idx);
+          if (j < U) acc[j] = _mm256_add_epi32(acc[j], _mm256_madd_epi16(rv, wr0));
+          if (j >= 1 && j - 1 < U) acc[j - 1] = _mm256_add_epi32(acc[j - 1], _mm256_madd_epi16(rv, wr1));
+        }
+        if (S == 2 && j % 2 == 0) {
+          const __m256i rv = _mm256_shuffle_epi8(
+              _mm256_blend_epi32(avx2_bcast8(c2 + cs * j), avx2_bcast8(c2 + cs * (j + 1)), 0xCC), idx);
+          if (j / 2 < U) acc[j / 2] = _mm256_add_epi32(acc[j / 2], _mm256_madd_epi16(rv, wr0));
+          if (j >= 2) acc[j / 2 - 1] = _mm256_add_epi32(acc[j / 2 - 1], _mm256_madd_epi16(rv, wr1));
+        }
+      }
+#pragma GCC unroll 2
+      for (std::size_t u = 0; u < U; u += 4)
+        avx2_store4<E, Clamp>(avx2_rescale(acc[u], q, top), avx2_rescale(acc[u + 1], q, top),
+                              avx2_rescale(acc[u + 2], q, top), avx2_rescale(acc[u + 3], q, top), lo, hi, order,
+                              o + (x + u) * C, C, n);
+    }
+  }
+}
+
+/// Copies n bytes (x ^ 0x80 when E is signed).
+template <class E>
+HWY_INLINE void avx2_copy(std::uint8_t* dst, const E* src, std::size_t n) {
+  if constexpr (std::is_signed_v<E>) {
+    const __m256i flip = _mm256_set1_epi8(static_cast<char>(0x80));
+    std::size_t i = 0;
+    for (; i + 32 <= n; i += 32)
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i),
+                          _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i)), flip));
+    for (; i < n; ++i) dst[i] = static_cast<std::uint8_t>(static_cast<std::uint8_t>(src[i]) ^ 0x80u);
+  } else {
+    std::memcpy(dst, src, n);
+  }
+}
+
+/// Writes input row iy of the chunk of channels from c0 (cs of them, the chunk's blocks; channels
+/// past C hold the zero point) into `dst`: `width` padded columns of cs bytes, column 0 = input
+/// column -pad_left, the input zero point outside the input, x ^ 0x80 when E is signed.
+template <class E>
+HWY_INLINE void avx2_row(const simd::DepthwiseQ8Args& a, const E* in_b, std::int64_t iy, std::size_t width,
+                         std::uint8_t zp, std::size_t c0, std::size_t cs, std::uint8_t* dst) {
+  const std::size_t C = a.channels;
+  const auto pad = static_cast<std::size_t>(a.pad_left);
+  // columns [lo, hi) are inside the input (none when the row is outside it)
+  std::size_t lo = 0, hi = 0;
+  if (iy >= 0 && iy < static_cast<std::int64_t>(a.in_h)) {
+    lo = pad < width ? pad : width;
+    hi = a.in_w + pad < width ? a.in_w + pad : width;
+    if (hi < lo) hi = lo;
+  }
+  std::memset(dst, zp, lo * cs);
+  std::memset(dst + hi * cs, zp, (width - hi) * cs);
+  if (lo == hi) return;
+  const E* src = in_b + (static_cast<std::size_t>(iy) * a.in_w + (lo - pad)) * C + c0;
+  if (c0 == 0 && cs == C) {  // every channel: one run of bytes
+    avx2_copy(dst + lo * cs, src, (hi - lo) * C);
+    return;
+  }
+  const std::size_t n = C - c0 < cs ? C - c0 : cs;
+  for (std::size_t j = lo; j < hi; ++j, src += C) {
+    avx2_copy(dst + j * cs, src, n);
+    if (n < cs) std::memset(dst + j * cs + n, zp, cs - n);
+  }
+}
+
+/// Prefetches part `part` (of kn) of input row iy's bytes of blocks k0..k0 + kn.
+template <class E>
+HWY_INLINE void avx2_prefetch_row(const simd::DepthwiseQ8Args& a, const E* in_b, std::int64_t iy, std::size_t k0,
+                                  std::size_t kn, std::size_t part) {
+  if (iy < 0 || iy >= static_cast<std::int64_t>(a.in_h)) return;
+  const std::size_t C = a.channels;
+  const char* row = reinterpret_cast<const char*>(in_b + static_cast<std::size_t>(iy) * a.in_w * C);
+  if (k0 == 0 && 8 * kn >= C) {  // every channel: the row's bytes, in kn parts
+    const std::size_t lines = (a.in_w * C + 63) / 64;
+    for (std::size_t l = part * lines / kn; l < (part + 1) * lines / kn; ++l) _mm_prefetch(row + 64 * l, _MM_HINT_T0);
+  } else {  // the chunk's bytes of each pixel, the first and last of them
+    const std::size_t end = 8 * (k0 + kn) < C ? 8 * (k0 + kn) : C;
+    for (std::size_t x = part * a.in_w / kn; x < (part + 1) * a.in_w / kn; ++x) {
+      _mm_prefetch(row + x * C + 8 * k0, _MM_HINT_T0);
+      _mm_prefetch(row + x * C + end - 1, _MM_HINT_T0);
+    }
+  }
+}
+
+/// The run through row3x3_avx2 (avx2_ok): channel chunks of up to kAvx2MaxBlocks blocks whose
+/// three padded rows fit the ring, each chunk's constants computed once; output rows inside,
+/// each input row copied once per chunk.
+template <class E, class F>
+HWY_NOINLINE void run_avx2(const simd::DepthwiseQ8Args& a) {
+  const std::size_t C = a.channels, S = static_cast<std::size_t>(a.stride_w), W = a.out_w;
+  const std::size_t width = avx2_width(a), blocks = (C + 7) / 8;
+  std::size_t chunk = kAvx2RingBytes / (3 * width * 8);
+  if (chunk > kAvx2MaxBlocks) chunk = kAvx2MaxBlocks;
+  alignas(32) std::uint8_t ring[kAvx2RingBytes];
+  Avx2Block kbs[kAvx2MaxBlocks];
+  const auto zp = static_cast<std::uint8_t>(static_cast<std::uint8_t>(static_cast<E>(-a.input_offset)) ^
+                                            (std::is_signed_v<E> ? 0x80u : 0u));
+  const bool clamp = a.act_min > static_cast<std::int32_t>(std::numeric_limits<E>::min()) ||
+                     a.act_max < static_cast<std::int32_t>(std::numeric_limits<E>::max());
+  using Row = void (*)(const Avx2Block*, std::size_t, const std::uint8_t*, const std::uint8_t*, const std::uint8_t*,
+                       std::size_t, E*, std::size_t, std::size_t, std::size_t, std::int32_t, std::int32_t);
+  const bool wide = W >= 8;
+  const Row row = S == 1 ? (wide ? (clamp ? &row3x3_avx2<1, 8, E, true> : &row3x3_avx2<1, 8, E, false>)
+                                 : (clamp ? &row3x3_avx2<1, 4, E, true> : &row3x3_avx2<1, 4, E, false>))
+                         : (clamp ? &row3x3_avx2<2, 4, E, true> : &row3x3_avx2<2, 4, E, false>);
+  const auto* in = static_cast<const E*>(a.in);
+  auto* out = static_cast<E*>(a.out);
+  const std::size_t y_end = a.row_end < a.out_h ? a.row_end : a.out_h;
+  for (std::size_t k0 = 0; k0 < blocks; k0 += chunk) {
+    const std::size_t kn = blocks - k0 < chunk ? blocks - k0 : chunk;
+    for (std::size_t k = 0; k < kn; ++k) kbs[k] = avx2_block_at<E, F>(a, k0 + k);
+    const std::size_t cs = 8 * kn, slot_bytes = width * cs;
+    for (std::size_t b = 0; b < a.batch; ++b) {
+      const E* in_b = in + b * a.in_h * a.in_w * C;
+      E* out_b = out + b * a.out_h * a.out_w * C;
+      std::int64_t held[3] = {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::min(),
+                              std::numeric_limits<std::int64_t>::min()};
+      for (std::size_t y = a.row_begin; y < y_end; ++y) {
+        const std::int64_t iy0 = static_cast<std::int64_t>(y) * a.stride_h - a.pad_top;
+        const std::uint8_t* rows[3];
+        for (std::int64_t ky = 0; ky < 3; ++ky) {
+          const std::int64_t iy = iy0 + ky;
+          const auto slot = static_cast<std::size_t>(((iy % 3) + 3) % 3);
+          if (held[slot] != iy) avx2_row(a, in_b, iy, width, zp, 8 * k0, cs, ring + slot * slot_bytes), held[slot] = iy;
+          rows[ky] = ring + slot * slot_bytes;
+        }
+        // One block at a time, and before each a part of the input rows the next output row
+        // converts is fetched into the cache (all at once would stall on the misses in flight).
+        E* orow = out_b + y * W * C + 8 * k0;
+        for (std::size_t k = 0; k < kn; ++k) {
+          for (std::int64_t iy = iy0 + 3; iy <= iy0 + static_cast<std::int64_t>(S) + 2; ++iy)
+            avx2_prefetch_row(a, in_b, iy, k0, kn, k);
+          const std::size_t c = 8 * (k0 + k);
+          row(kbs + k, 1, rows[0] + 8 * k, rows[1] + 8 * k, rows[2] + 8 * k, cs, orow + 8 * k, W, C, C - c < 8 ? C - c : 8,
+              a.act_min, a.act_max);
+        }
+      }
+    }
+  }
+}
+#endif
+
 template <class E, class F>
 HWY_NOINLINE void run(const simd::DepthwiseQ8Args& a) {
   const std::size_t C = a.channels;
@@ -1134,11 +1564,14 @@ HWY_NOINLINE void run(const simd::DepthwiseQ8Args& a) {
 }  // namespace dwq_detail
 
 namespace dwq_detail {
-/// run_ring where it applies (AVX3_DL), otherwise run.
+/// run_ring where it applies (AVX3_DL), run_avx2 where it applies (AVX2), otherwise run.
 template <class E, class F>
 HWY_INLINE void entry(const simd::DepthwiseQ8Args& a) {
 #if HWY_TARGET == HWY_AVX3_DL
   if (a.batch != 0 && a.out_h != 0 && a.out_w != 0 && a.channels != 0 && ring_ok<E>(a)) return run_ring<E, F>(a);
+#endif
+#if HWY_ARCH_X86 && HWY_TARGET == HWY_AVX2
+  if (a.batch != 0 && a.out_h != 0 && a.out_w != 0 && a.channels != 0 && avx2_ok<E>(a)) return run_avx2<E, F>(a);
 #endif
   run<E, F>(a);
 }
