@@ -16,6 +16,15 @@
 //    pixels at once with the 3 input rows unrolled, so U independent fused multiply-add chains
 //    hide the FMA latency (U = 8 with 32 vector registers, 4 with 16); each input column the U
 //    windows share is loaded once (stride 1: 10 loads per row for 8 outputs instead of 24).
+//  - AVX2 (16 registers), fewer than 512 channels: the interior rows first take row3x3_x8,
+//    groups of 8 outputs of one channel vector with only one window row's 3 filter vectors in
+//    registers (8 chains instead of 4: with 4, the 9-deep chains of FMAs of latency 4 leave
+//    the FMA units idle half the time), and the rest (fewer than 8) row3x3. Its loads and
+//    stores address the columns from a few base registers with the column stride scaled
+//    (load_at): written as plain pointer arithmetic with a run-time channel count, g++ keeps
+//    one pointer per column, spills them and reloads them in the inner loop (a row took about
+//    1.6 times as long). From 512 channels on the columns of a group are a multiple of 2 KiB
+//    apart and share a few L1 sets: there the groups of 4 are faster.
 //  - Channels past the last full vector are computed by a scalar loop with the same order.
 //
 // Accuracy: the scalar reference (nnhal::kernels::depthwise_conv_2d) sums the products in tap
@@ -212,6 +221,129 @@ HWY_NOINLINE void row3x3(const simd::DepthwiseF32Args& a, const float* r0, float
   }
 }
 
+#if HWY_TARGET == HWY_AVX2 && (HWY_COMPILER_GCC || HWY_COMPILER_CLANG)
+/// Vector j (0 <= j <= 16) of a run at stride s bytes from p: p + j * s, addressed as a base
+/// register plus s or 3 * s scaled by 1, 2, 4 or 8 (p + 3s, p + 8s and p + 11s are the other
+/// bases). With the stride known only at run time, g++ otherwise keeps one pointer per column
+/// (30 for 8 outputs of 3 rows, 9 for the filter, 8 for the outputs) and reloads them from the
+/// stack in the inner loop; a few base registers and two stride registers stay in registers.
+/// The load reads memory the kernel does not write (the output does not overlap the input).
+template <std::size_t J>
+HWY_INLINE __m256 load_at(const float* p, std::size_t s, std::size_t s3) {
+  static_assert(J <= 16);
+  const char* b = reinterpret_cast<const char*>(p);
+  const char* b8 = b + 8 * s;
+  __m256 v;
+  if constexpr (J == 0) asm("vmovups (%1), %0" : "=x"(v) : "r"(b), "m"(*p));
+  else if constexpr (J == 1) asm("vmovups (%1,%2,1), %0" : "=x"(v) : "r"(b), "r"(s), "m"(*p));
+  else if constexpr (J == 2) asm("vmovups (%1,%2,2), %0" : "=x"(v) : "r"(b), "r"(s), "m"(*p));
+  else if constexpr (J == 3) asm("vmovups (%1,%2,1), %0" : "=x"(v) : "r"(b), "r"(s3), "m"(*p));
+  else if constexpr (J == 4) asm("vmovups (%1,%2,4), %0" : "=x"(v) : "r"(b), "r"(s), "m"(*p));
+  else if constexpr (J == 5) asm("vmovups (%1,%2,2), %0" : "=x"(v) : "r"(b + s3), "r"(s), "m"(*p));
+  else if constexpr (J == 6) asm("vmovups (%1,%2,2), %0" : "=x"(v) : "r"(b), "r"(s3), "m"(*p));
+  else if constexpr (J == 7) asm("vmovups (%1,%2,4), %0" : "=x"(v) : "r"(b + s3), "r"(s), "m"(*p));
+  else if constexpr (J == 8) asm("vmovups (%1,%2,8), %0" : "=x"(v) : "r"(b), "r"(s), "m"(*p));
+  else if constexpr (J == 9) asm("vmovups (%1,%2,2), %0" : "=x"(v) : "r"(b + s3), "r"(s3), "m"(*p));
+  else if constexpr (J == 10) asm("vmovups (%1,%2,2), %0" : "=x"(v) : "r"(b8), "r"(s), "m"(*p));
+  else if constexpr (J == 11) asm("vmovups (%1,%2,1), %0" : "=x"(v) : "r"(b8), "r"(s3), "m"(*p));
+  else if constexpr (J == 12) asm("vmovups (%1,%2,4), %0" : "=x"(v) : "r"(b8), "r"(s), "m"(*p));
+  else if constexpr (J == 13) asm("vmovups (%1,%2,2), %0" : "=x"(v) : "r"(b8 + s3), "r"(s), "m"(*p));
+  else if constexpr (J == 14) asm("vmovups (%1,%2,2), %0" : "=x"(v) : "r"(b8), "r"(s3), "m"(*p));
+  else if constexpr (J == 15) asm("vmovups (%1,%2,4), %0" : "=x"(v) : "r"(b8 + s3), "r"(s), "m"(*p));
+  else asm("vmovups (%1,%2,8), %0" : "=x"(v) : "r"(b8), "r"(s), "m"(*p));
+  return v;
+}
+
+/// Stores v at p + j * s bytes (0 <= j <= 8), addressed as load_at.
+template <std::size_t J>
+HWY_INLINE void store_at(__m256 v, float* p, std::size_t s, std::size_t s3) {
+  static_assert(J <= 8);
+  char* b = reinterpret_cast<char*>(p);
+  if constexpr (J == 0) asm volatile("vmovups %1, (%2)" : "=m"(*p) : "x"(v), "r"(b));
+  else if constexpr (J == 1) asm volatile("vmovups %1, (%2,%3,1)" : "=m"(*p) : "x"(v), "r"(b), "r"(s));
+  else if constexpr (J == 2) asm volatile("vmovups %1, (%2,%3,2)" : "=m"(*p) : "x"(v), "r"(b), "r"(s));
+  else if constexpr (J == 3) asm volatile("vmovups %1, (%2,%3,1)" : "=m"(*p) : "x"(v), "r"(b), "r"(s3));
+  else if constexpr (J == 4) asm volatile("vmovups %1, (%2,%3,4)" : "=m"(*p) : "x"(v), "r"(b), "r"(s));
+  else if constexpr (J == 5) asm volatile("vmovups %1, (%2,%3,2)" : "=m"(*p) : "x"(v), "r"(b + s3), "r"(s));
+  else if constexpr (J == 6) asm volatile("vmovups %1, (%2,%3,2)" : "=m"(*p) : "x"(v), "r"(b), "r"(s3));
+  else if constexpr (J == 7) asm volatile("vmovups %1, (%2,%3,4)" : "=m"(*p) : "x"(v), "r"(b + s3), "r"(s));
+  else asm volatile("vmovups %1, (%2,%3,8)" : "=m"(*p) : "x"(v), "r"(b), "r"(s));
+}
+
+/// FMAs of input column J of one window row into the outputs that read it (output u reads
+/// columns u * S + kx), then the next column.
+template <std::size_t S, std::size_t J>
+HWY_INLINE void row_columns(const float* row, std::size_t s, std::size_t s3, const __m256 (&f)[3],
+                            __m256 (&acc)[8]) {
+  if constexpr (J < 7 * S + 3) {
+    const __m256 v = load_at<J>(row, s, s3);
+    if constexpr (J % S == 0 && J / S < 8) acc[J / S] = _mm256_fmadd_ps(v, f[0], acc[J / S]);
+    if constexpr (J >= 1 && (J - 1) % S == 0 && (J - 1) / S < 8)
+      acc[(J - 1) / S] = _mm256_fmadd_ps(v, f[1], acc[(J - 1) / S]);
+    if constexpr (J >= 2 && (J - 2) % S == 0 && (J - 2) / S < 8)
+      acc[(J - 2) / S] = _mm256_fmadd_ps(v, f[2], acc[(J - 2) / S]);
+    row_columns<S, J + 1>(row, s, s3, f, acc);
+  }
+}
+
+/// AVX2 (16 registers): groups of 8 outputs of one channel vector, with the 3 filter vectors
+/// of one window row in registers (8 accumulators + 3 filter + 1 input of 16). Each input
+/// column of a window row is loaded once and feeds the up to 3 outputs that read it, so the 8
+/// independent chains interleave; loads and stores address columns as load_at. Returns the
+/// first output not computed (the rest, fewer than 8, is left to row3x3).
+template <std::size_t S>
+HWY_NOINLINE std::size_t row3x3_x8(const simd::DepthwiseF32Args& a, const float* r0, float* orow,
+                                   std::size_t x_begin, std::size_t x_end) {
+  const std::size_t C = a.channels, full = C - C % 8;
+  const std::size_t s = C * sizeof(float), s3 = 3 * s;
+  const std::size_t row_stride = a.in_w * C;
+  const __m256 lo = _mm256_set1_ps(a.act_min), hi = _mm256_set1_ps(a.act_max);
+  std::size_t x = x_begin;
+  for (; x + 8 <= x_end; x += 8) {
+    const float* group = r0 + (x * S - static_cast<std::size_t>(a.pad_left)) * C;
+    float* out = orow + x * C;
+    for (std::size_t c = 0; c < full; c += 8) {
+      const __m256 bv = _mm256_loadu_ps(a.bias + c);
+      __m256 acc[8] = {bv, bv, bv, bv, bv, bv, bv, bv};
+      const float* filt = a.filter + c;
+      {
+        const __m256 f[3] = {load_at<0>(filt, s, s3), load_at<1>(filt, s, s3), load_at<2>(filt, s, s3)};
+        row_columns<S, 0>(group + c, s, s3, f, acc);
+      }
+      {
+        const __m256 f[3] = {load_at<3>(filt, s, s3), load_at<4>(filt, s, s3), load_at<5>(filt, s, s3)};
+        row_columns<S, 0>(group + row_stride + c, s, s3, f, acc);
+      }
+      {
+        const __m256 f[3] = {load_at<6>(filt, s, s3), load_at<7>(filt, s, s3), load_at<8>(filt, s, s3)};
+        row_columns<S, 0>(group + 2 * row_stride + c, s, s3, f, acc);
+      }
+      float* o = out + c;
+      store_at<0>(_mm256_min_ps(_mm256_max_ps(acc[0], lo), hi), o, s, s3);
+      store_at<1>(_mm256_min_ps(_mm256_max_ps(acc[1], lo), hi), o, s, s3);
+      store_at<2>(_mm256_min_ps(_mm256_max_ps(acc[2], lo), hi), o, s, s3);
+      store_at<3>(_mm256_min_ps(_mm256_max_ps(acc[3], lo), hi), o, s, s3);
+      store_at<4>(_mm256_min_ps(_mm256_max_ps(acc[4], lo), hi), o, s, s3);
+      store_at<5>(_mm256_min_ps(_mm256_max_ps(acc[5], lo), hi), o, s, s3);
+      store_at<6>(_mm256_min_ps(_mm256_max_ps(acc[6], lo), hi), o, s, s3);
+      store_at<7>(_mm256_min_ps(_mm256_max_ps(acc[7], lo), hi), o, s, s3);
+    }
+    // Channels past the last full vector, for these 8 outputs.
+    for (std::size_t u = 0; u < 8 && full < C; ++u) {
+      const float* base = group + u * S * C;
+      for (std::size_t c = full; c < C; ++c) {
+        float sum = a.bias[c];
+        for (std::size_t ky = 0; ky < 3; ++ky)
+          for (std::size_t kx = 0; kx < 3; ++kx)
+            sum += base[ky * row_stride + kx * C + c] * a.filter[(ky * 3 + kx) * C + c];
+        out[u * C + c] = clamp_scalar(sum, a.act_min, a.act_max);
+      }
+    }
+  }
+  return x;
+}
+#endif
+
 /// Output pixels [x0, x0 + count) (count <= U) of row y for a 3x3 filter (dilation 1, stride S
 /// both ways) whose windows may leave the input (the borders): the same U-output column reuse
 /// as row3x3, with the taps outside the input skipped (as the reference skips them).
@@ -326,7 +458,17 @@ inline void DepthwiseF32(const simd::DepthwiseF32Args& a) {
             continue;
           }
           for (std::size_t x = 0; x < x_lo; ++x) dd::pixel(a, in_b, y, x, orow + x * C);
-          dd::row3x3<1>(a, in_b + static_cast<std::size_t>(iy0) * a.in_w * C, orow, x_lo, x_hi);
+          {
+            const float* r0 = in_b + static_cast<std::size_t>(iy0) * a.in_w * C;
+#if HWY_TARGET == HWY_AVX2 && (HWY_COMPILER_GCC || HWY_COMPILER_CLANG)
+            // Not from 512 channels on (slower there: with 512, the group's input columns are
+            // 2 KiB apart and fall into 2 of the 64 L1 sets).
+            const std::size_t x_mid = C < 512 ? dd::row3x3_x8<1>(a, r0, orow, x_lo, x_hi) : x_lo;
+#else
+            const std::size_t x_mid = x_lo;
+#endif
+            dd::row3x3<1>(a, r0, orow, x_mid, x_hi);
+          }
           for (std::size_t x = x_hi; x < a.out_w; ++x) dd::pixel(a, in_b, y, x, orow + x * C);
         } else {
           if (!interior) {
@@ -334,7 +476,17 @@ inline void DepthwiseF32(const simd::DepthwiseF32Args& a) {
             continue;
           }
           for (std::size_t x = 0; x < x_lo; ++x) dd::pixel(a, in_b, y, x, orow + x * C);
-          dd::row3x3<2>(a, in_b + static_cast<std::size_t>(iy0) * a.in_w * C, orow, x_lo, x_hi);
+          {
+            const float* r0 = in_b + static_cast<std::size_t>(iy0) * a.in_w * C;
+#if HWY_TARGET == HWY_AVX2 && (HWY_COMPILER_GCC || HWY_COMPILER_CLANG)
+            // Not from 512 channels on (slower there: with 512, the group's input columns are
+            // 2 KiB apart and fall into 2 of the 64 L1 sets).
+            const std::size_t x_mid = C < 512 ? dd::row3x3_x8<2>(a, r0, orow, x_lo, x_hi) : x_lo;
+#else
+            const std::size_t x_mid = x_lo;
+#endif
+            dd::row3x3<2>(a, r0, orow, x_mid, x_hi);
+          }
           for (std::size_t x = x_hi; x < a.out_w; ++x) dd::pixel(a, in_b, y, x, orow + x * C);
         }
         continue;
