@@ -19,7 +19,7 @@
 //  - AVX2 (16 registers), fewer than 512 channels: the interior rows first take row3x3_x8,
 //    groups of 8 outputs of one channel vector with only one window row's 3 filter vectors in
 //    registers (8 chains instead of 4: with 4, the 9-deep chains of FMAs of latency 4 leave
-//    the FMA units idle half the time), and the rest (fewer than 8) row3x3. Its loads and
+//    the FMA units idle half the time); rows of fewer than 8 such outputs take row3x3. Its loads and
 //    stores address the columns from a few base registers with the column stride scaled
 //    (load_at): written as plain pointer arithmetic with a run-time channel count, g++ keeps
 //    one pointer per column, spills them and reloads them in the inner loop (a row took about
@@ -290,7 +290,7 @@ HWY_INLINE void row_columns(const float* row, std::size_t s, std::size_t s3, con
 /// of one window row in registers (8 accumulators + 3 filter + 1 input of 16). Each input
 /// column of a window row is loaded once and feeds the up to 3 outputs that read it, so the 8
 /// independent chains interleave; loads and stores address columns as load_at. Returns the
-/// first output not computed (the rest, fewer than 8, is left to row3x3).
+/// first output not computed (the outputs from there to x_end are left to row3x3).
 template <std::size_t S>
 HWY_NOINLINE std::size_t row3x3_x8(const simd::DepthwiseF32Args& a, const float* r0, float* orow,
                                    std::size_t x_begin, std::size_t x_end) {
@@ -298,8 +298,14 @@ HWY_NOINLINE std::size_t row3x3_x8(const simd::DepthwiseF32Args& a, const float*
   const std::size_t s = C * sizeof(float), s3 = 3 * s;
   const std::size_t row_stride = a.in_w * C;
   const __m256 lo = _mm256_set1_ps(a.act_min), hi = _mm256_set1_ps(a.act_max);
-  std::size_t x = x_begin;
-  for (; x + 8 <= x_end; x += 8) {
+  // A rest of 5 to 7 outputs is one more group moved back to end at x_end (recomputing a few
+  // outputs with the same values, as in row3x3); a rest of 4 or fewer is left to row3x3 (one
+  // group of 4 or single outputs, measured faster than a group of 8).
+  const std::size_t n = x_end - x_begin;
+  if (n < 8) return x_begin;
+  const std::size_t rest = n % 8, stop = rest >= 5 ? x_end : x_end - rest;
+  for (std::size_t next = x_begin; next < stop; next += 8) {
+    const std::size_t x = next + 8 <= stop ? next : stop - 8;
     const float* group = r0 + (x * S - static_cast<std::size_t>(a.pad_left)) * C;
     float* out = orow + x * C;
     for (std::size_t c = 0; c < full; c += 8) {
@@ -340,7 +346,7 @@ HWY_NOINLINE std::size_t row3x3_x8(const simd::DepthwiseF32Args& a, const float*
       }
     }
   }
-  return x;
+  return stop;
 }
 #endif
 
