@@ -111,14 +111,16 @@ TEST_CASE("simd::depthwise_f32 is within the summation-order bound on wide 3x3 r
 
 
 TEST_CASE("simd::depthwise_f32 is within the summation-order bound on 3x3 rows of 8-output groups and their remainders") {
-  // Interior widths around multiples of 8 (the AVX2 groups of 8 outputs, the rest in groups of
-  // 4 or single outputs), 1..20 channels (none, one or two full vectors, with and without a
-  // tail), and 512..520 channels (the AVX2 path leaves them to the groups of 4).
+  // Interior widths around multiples of 8 (the AVX2 groups of 8 outputs, a rest of 5..7 as one
+  // more group moved back, a smaller rest in groups of 4 or single outputs), 1..20 channels
+  // (none, one or two full vectors, with and without a tail), and channel counts around the
+  // limits of the AVX2 groups of 8 (120 with stride 2, 204 with stride 1; the groups of 4 past).
   st::for_each_target([](const st::Target& t) {
     std::mt19937 g(43);
     for (std::uint32_t i = 0; i < 48; ++i) {
-      const dw::Conv cv = i % 8 == 7 ? nnhal::test::depthwise::random_wide_conv(g, 8, 22, 512, 520)
-                                     : nnhal::test::depthwise::random_wide_conv(g, 8, 40, 1, 20);
+      const dw::Conv cv = i % 8 == 6   ? nnhal::test::depthwise::random_wide_conv(g, 8, 22, 118, 122)
+                          : i % 8 == 7 ? nnhal::test::depthwise::random_wide_conv(g, 8, 22, 202, 206)
+                                       : nnhal::test::depthwise::random_wide_conv(g, 8, 40, 1, 20);
       CAPTURE(i);
       INFO("h=" << cv.in.h << " w=" << cv.in.w << " c=" << cv.in.c << " s=" << cv.g.stride_h);
       check(t, cv, 900 + i);
