@@ -16,15 +16,16 @@
 //    pixels at once with the 3 input rows unrolled, so U independent fused multiply-add chains
 //    hide the FMA latency (U = 8 with 32 vector registers, 4 with 16); each input column the U
 //    windows share is loaded once (stride 1: 10 loads per row for 8 outputs instead of 24).
-//  - AVX2 (16 registers), fewer than 512 channels: the interior rows first take row3x3_x8,
-//    groups of 8 outputs of one channel vector with only one window row's 3 filter vectors in
-//    registers (8 chains instead of 4: with 4, the 9-deep chains of FMAs of latency 4 leave
-//    the FMA units idle half the time); rows of fewer than 8 such outputs take row3x3. Its loads and
-//    stores address the columns from a few base registers with the column stride scaled
-//    (load_at): written as plain pointer arithmetic with a run-time channel count, g++ keeps
-//    one pointer per column, spills them and reloads them in the inner loop (a row took about
-//    1.6 times as long). From 512 channels on the columns of a group are a multiple of 2 KiB
-//    apart and share a few L1 sets: there the groups of 4 are faster.
+//  - AVX2 (16 registers), up to 204 channels with stride 1 and 120 with stride 2 (x8_fits_l1):
+//    the interior outputs take row3x3_x8, groups of 8 outputs of one channel vector with only
+//    one window row's 3 filter vectors in registers (8 chains instead of 4: with 4, the 9-deep
+//    chains of FMAs of latency 4 leave the FMA units idle half the time); a rest of up to 4
+//    outputs, and rows of fewer than 8, take row3x3. Its loads and stores address the columns
+//    from a few base registers with the column stride scaled (load_at): written as plain
+//    pointer arithmetic with a run-time channel count, g++ keeps one pointer per column, spills
+//    them and reloads them in the inner loop (a row took about 1.6 times as long). With more
+//    channels the columns of a group share a few L1 sets and evict each other: there the
+//    groups of 4 are faster.
 //  - Channels past the last full vector are computed by a scalar loop with the same order.
 //
 // Accuracy: the scalar reference (nnhal::kernels::depthwise_conv_2d) sums the products in tap
@@ -270,6 +271,16 @@ HWY_INLINE void store_at(__m256 v, float* p, std::size_t s, std::size_t s3) {
   else asm volatile("vmovups %1, (%2,%3,8)" : "=m"(*p) : "x"(v), "r"(b), "r"(s));
 }
 
+/// Whether row3x3_x8 suits C channels at stride S: a group reads 3 rows of 7 * S + 3 columns
+/// C floats apart (and the rows of a row are a multiple of 4 KiB apart in the shapes that
+/// matter); with a power-of-two stride those lines share 4 KiB / stride of the 64 L1 sets, and
+/// past about 6 lines per set (of 8 ways) they evict each other: measured slower than row3x3
+/// from 512 channels with stride 1 and from 128 with stride 2 (equal at 256 with stride 1).
+template <std::size_t S>
+HWY_INLINE bool x8_fits_l1(std::size_t C) {
+  return 3 * (7 * S + 3) * C * sizeof(float) <= 6 * 4096;
+}
+
 /// FMAs of input column J of one window row into the outputs that read it (output u reads
 /// columns u * S + kx), then the next column.
 template <std::size_t S, std::size_t J>
@@ -467,9 +478,7 @@ inline void DepthwiseF32(const simd::DepthwiseF32Args& a) {
           {
             const float* r0 = in_b + static_cast<std::size_t>(iy0) * a.in_w * C;
 #if HWY_TARGET == HWY_AVX2 && (HWY_COMPILER_GCC || HWY_COMPILER_CLANG)
-            // Not from 512 channels on (slower there: with 512, the group's input columns are
-            // 2 KiB apart and fall into 2 of the 64 L1 sets).
-            const std::size_t x_mid = C < 512 ? dd::row3x3_x8<1>(a, r0, orow, x_lo, x_hi) : x_lo;
+            const std::size_t x_mid = dd::x8_fits_l1<1>(C) ? dd::row3x3_x8<1>(a, r0, orow, x_lo, x_hi) : x_lo;
 #else
             const std::size_t x_mid = x_lo;
 #endif
@@ -485,9 +494,7 @@ inline void DepthwiseF32(const simd::DepthwiseF32Args& a) {
           {
             const float* r0 = in_b + static_cast<std::size_t>(iy0) * a.in_w * C;
 #if HWY_TARGET == HWY_AVX2 && (HWY_COMPILER_GCC || HWY_COMPILER_CLANG)
-            // Not from 512 channels on (slower there: with 512, the group's input columns are
-            // 2 KiB apart and fall into 2 of the 64 L1 sets).
-            const std::size_t x_mid = C < 512 ? dd::row3x3_x8<2>(a, r0, orow, x_lo, x_hi) : x_lo;
+            const std::size_t x_mid = dd::x8_fits_l1<2>(C) ? dd::row3x3_x8<2>(a, r0, orow, x_lo, x_hi) : x_lo;
 #else
             const std::size_t x_mid = x_lo;
 #endif
