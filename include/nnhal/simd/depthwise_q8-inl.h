@@ -1231,9 +1231,9 @@ HWY_INLINE void avx2_store4(__m256i r0, __m256i r1, __m256i r2, __m256i r3, __m2
   const __m128i b01 = _mm256_castsi256_si128(b), b23 = _mm256_extracti128_si256(b, 1);
   if (n == 8) {
     _mm_storel_epi64(reinterpret_cast<__m128i*>(p), b01);
-    _mm_storeh_pd(reinterpret_cast<double*>(p + step), _mm_castsi128_pd(b01));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(p + step), _mm_unpackhi_epi64(b01, b01));
     _mm_storel_epi64(reinterpret_cast<__m128i*>(p + 2 * step), b23);
-    _mm_storeh_pd(reinterpret_cast<double*>(p + 3 * step), _mm_castsi128_pd(b23));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(p + 3 * step), _mm_unpackhi_epi64(b23, b23));
   } else {
     alignas(32) E tmp[32];
     _mm256_store_si256(reinterpret_cast<__m256i*>(tmp), b);
