@@ -1215,8 +1215,8 @@ HWY_INLINE __m256i avx2_bcast8(const std::uint8_t* p) {
 /// Stores four rescaled vectors (outputs u = 0..3 of one block) as E at p + u * step, clamped to
 /// [lo, hi] when Clamp; when n < 8 (the last block), the first n channels only.
 template <class E, bool Clamp>
-HWY_INLINE void avx2_store4(__m256i r0, __m256i r1, __m256i r2, __m256i r3, __m256i lo, __m256i hi, __m256i order,
-                            E* p, std::size_t step, std::size_t n) {
+HWY_INLINE void avx2_store4(__m256i r0, __m256i r1, __m256i r2, __m256i r3, __m256i lo, __m256i hi, E* p,
+                            std::size_t step, std::size_t n) {
   const __m256i w01 = _mm256_packs_epi32(r0, r1), w23 = _mm256_packs_epi32(r2, r3);
   __m256i b;
   if constexpr (std::is_signed_v<E>) {
@@ -1226,9 +1226,10 @@ HWY_INLINE void avx2_store4(__m256i r0, __m256i r1, __m256i r2, __m256i r3, __m2
     b = _mm256_packus_epi16(w01, w23);
     if constexpr (Clamp) b = _mm256_min_epu8(_mm256_max_epu8(b, lo), hi);
   }
-  // half h holds channels 4h..4h+3 of outputs 0..3: gather each output's 8 bytes
-  b = _mm256_permutevar8x32_epi32(b, order);
-  const __m128i b01 = _mm256_castsi256_si128(b), b23 = _mm256_extracti128_si256(b, 1);
+  // half h holds channels 4h..4h+3 of outputs 0..3 (a 32-bit lane each): two unpacks of the
+  // halves' lanes give each output's 8 bytes (rather than one vpermd, slow on some cores)
+  const __m128i h0 = _mm256_castsi256_si128(b), h1 = _mm256_extracti128_si256(b, 1);
+  const __m128i b01 = _mm_unpacklo_epi32(h0, h1), b23 = _mm_unpackhi_epi32(h0, h1);
   if (n == 8) {
     _mm_storel_epi64(reinterpret_cast<__m128i*>(p), b01);
     _mm_storel_epi64(reinterpret_cast<__m128i*>(p + step), _mm_unpackhi_epi64(b01, b01));
@@ -1236,7 +1237,8 @@ HWY_INLINE void avx2_store4(__m256i r0, __m256i r1, __m256i r2, __m256i r3, __m2
     _mm_storel_epi64(reinterpret_cast<__m128i*>(p + 3 * step), _mm_unpackhi_epi64(b23, b23));
   } else {
     alignas(32) E tmp[32];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(tmp), b);
+    _mm_store_si128(reinterpret_cast<__m128i*>(tmp), b01);
+    _mm_store_si128(reinterpret_cast<__m128i*>(tmp + 16), b23);
     for (std::size_t u = 0; u < 4; ++u) std::memcpy(p + u * step, tmp + 8 * u, n * sizeof(E));
   }
 }
@@ -1253,7 +1255,6 @@ HWY_NOINLINE void row3x3_avx2(const Avx2Block* kbs, std::size_t kn, const std::u
   const __m256i idx = avx2_pair_index();
   const __m256i top = _mm256_set1_epi64x(0x80000000ll);
   const __m256i lo = _mm256_set1_epi8(static_cast<char>(act_min)), hi = _mm256_set1_epi8(static_cast<char>(act_max));
-  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
   for (std::size_t k = 0; k < kn; ++k, r0 += 8, r1 += 8, r2 += 8, o += 8) {
     // Copies, not references: the 8-bit stores may alias any memory.
     const Avx2Block q = kbs[k];
@@ -1297,7 +1298,7 @@ HWY_NOINLINE void row3x3_avx2(const Avx2Block* kbs, std::size_t kn, const std::u
 #pragma GCC unroll 2
       for (std::size_t u = 0; u < U; u += 4)
         avx2_store4<E, Clamp>(avx2_rescale(acc[u], q, top), avx2_rescale(acc[u + 1], q, top),
-                              avx2_rescale(acc[u + 2], q, top), avx2_rescale(acc[u + 3], q, top), lo, hi, order,
+                              avx2_rescale(acc[u + 2], q, top), avx2_rescale(acc[u + 3], q, top), lo, hi,
                               o + (x + u) * C, C, n);
     }
   }
