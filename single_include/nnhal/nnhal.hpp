@@ -25731,8 +25731,13 @@ class TraceSink {
 
 }  // namespace nnhal
 // ---- end nnhal/util/trace.hpp ----
-// ---- begin nnhal/validate/request.hpp ----
+// ---- begin nnhal/validate/request_rows.hpp ----
 /// \file
+/// The rules of request validation, reading the operation rows it is given: what an execution
+/// checks its requests with (the rows of its kernel set). nnhal/validate/request.hpp adds
+/// validate_request, which reads every row; this header does not include the operation table,
+/// so the executor does not compile every operation's row.
+///
 /// Validation of an untrusted Request against a (validated) Model (HAL13.md b.8, e.4): argument
 /// counts, omitted arguments, pool indexes and bounds, dimensions, input buffer sizes and
 /// output aliasing. Everything it accepts can be bound without reading or writing out of bounds.
@@ -26228,17 +26233,8 @@ inline Status validate_request_rows(const Request& request, const Model& model, 
 }
 }  // namespace detail
 
-/// Validates `request` against `model` (which must already have passed validate_model).
-/// `scratch`, when given, is reused, so a caller that keeps it (an execution) validates without
-/// allocating once it has grown.
-inline Status validate_request(const Request& request, const Model& model,
-                               const RequestValidationOptions& options = {},
-                               detail::RequestScratch* scratch = nullptr) {
-  return detail::validate_request_rows(request, model, options, all_operation_rows(), scratch);
-}
-
 }  // namespace nnhal
-// ---- end nnhal/validate/request.hpp ----
+// ---- end nnhal/validate/request_rows.hpp ----
 
 namespace nnhal {
 
@@ -32988,6 +32984,26 @@ inline Status check_complies_with(const Model& model, HalVersion target, const V
 
 }  // namespace nnhal
 // ---- end nnhal/validate/compliance.hpp ----
+// ---- begin nnhal/validate/request.hpp ----
+/// \file
+/// Validation of an untrusted Request against a (validated) Model (HAL13.md b.8, e.4), reading
+/// every operation's row: validate_request. The rules themselves, and the options, are in
+/// nnhal/validate/request_rows.hpp.
+
+
+namespace nnhal {
+
+/// Validates `request` against `model` (which must already have passed validate_model).
+/// `scratch`, when given, is reused, so a caller that keeps it (an execution) validates without
+/// allocating once it has grown.
+inline Status validate_request(const Request& request, const Model& model,
+                               const RequestValidationOptions& options = {},
+                               detail::RequestScratch* scratch = nullptr) {
+  return detail::validate_request_rows(request, model, options, all_operation_rows(), scratch);
+}
+
+}  // namespace nnhal
+// ---- end nnhal/validate/request.hpp ----
 
 /// NNHAL_EXTERN_DEFAULT_KERNELS=1 (a compile definition for every file of a program): one file
 /// of the program compiles the default kernel set and the default clock's executor

@@ -19,7 +19,7 @@
 #include "nnhal/exec/plan.hpp"
 #include "nnhal/model/model.hpp"
 #include "nnhal/util/log.hpp"
-#include "nnhal/validate/request.hpp"
+#include "nnhal/validate/request_rows.hpp"
 
 namespace nnhal {
 

@@ -10,7 +10,7 @@
 #include "nnhal/exec/clock.hpp"
 #include "nnhal/model/model.hpp"
 #include "nnhal/util/trace.hpp"
-#include "nnhal/validate/request.hpp"
+#include "nnhal/validate/request_rows.hpp"
 
 namespace nnhal {
 
