@@ -21,8 +21,10 @@
 /// best supported target for the rest of the process; the static target is always usable.
 /// Code that prepares a kernel takes the family's table of that target once and keeps the
 /// kernel pointer, so executing costs one indirect call. If the flags already give the best
-/// compiled target (e.g. -march=native), nothing extra is compiled and chosen_target() is a
-/// constant as in static mode.
+/// target of NNHAL_SIMD_DYNAMIC_TARGETS (e.g. -march=native on a CPU with AVX3_DL), nothing extra
+/// is compiled and chosen_target() is a constant as in static mode. Flags below it still compile
+/// the better ones: -march=native on an AVX2 CPU without AVX-512 (Zen 3) compiles every family
+/// for AVX3 and AVX3_DL too, since the program may run on a CPU that has them.
 ///
 /// How the targets are compiled. Highway's per-target code relies on include guards that
 /// toggle: an -inl file is processed again whenever the macro its guard compares with flips.
