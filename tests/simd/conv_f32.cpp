@@ -211,3 +211,47 @@ TEST_CASE("simd::conv_f32 propagates NaN through the clamp, to the outputs whose
     }
   });
 }
+
+TEST_CASE("simd::conv_f32's pointwise path (1x1, stride 1, no padding): blocks, tails, activations, pieces") {
+  st::for_each_target([](const st::Target& t) {
+    const std::size_t N = t.lanes_f32();
+    // Pixel counts past several blocks (a block holds up to 32 tiles of 6 or 12 rows) with a
+    // tail, input channels from one to past a block of one tile, every panel width and tail.
+    const std::size_t in_cs[] = {1, 3, N + 1, 64, 700};
+    const std::size_t out_cs[] = {1, N + 1, 2 * N, 4 * N + 3, 128};
+    std::uint32_t seed = 400;
+    for (std::size_t i = 0; i < std::size(in_cs); ++i)
+      for (std::size_t o = 0; o < std::size(out_cs); ++o) {
+        const bool wide = in_cs[i] >= 64;  // 7 x 7 pixels, else 29 x 17 = 493
+        const std::size_t h = wide ? 7 : 29, w = wide ? 7 : 17;
+        const FloatRange r = nnhal::float_activation_range(static_cast<std::int32_t>((i + o) % 4));
+        check_shape(t, {1 + (o % 2), h, w, in_cs[i], out_cs[o], 1, 1, 1, 1, 1, 1, 0, 0, 0, 0}, r, seed += 3);
+      }
+
+    // Pieces of the run (pixel and panel ranges, as threads split it) write exactly what the
+    // whole run writes.
+    const std::size_t in_c = 24, out_c = 4 * N + 3, h = 23, w = 19, pixels = h * w;
+    const std::vector<float> x = st::uniform(2 * pixels * in_c, -1.0f, 1.0f, 501);
+    const std::vector<float> wt = st::uniform(out_c * in_c, -1.0f, 1.0f, 502);
+    const std::vector<float> bias = st::uniform(out_c, -1.0f, 1.0f, 503);
+    const nnhal::simd::ConvF32& table = nnhal::simd::conv_f32_table(t.target);
+    const std::size_t nr = table.panel_width(out_c), panels = (out_c + nr - 1) / nr;
+    std::vector<float> packed(nnhal::simd::conv_f32_packed_floats(out_c, in_c, nr, in_c));
+    nnhal::simd::conv_f32_pack(wt.data(), bias.data(), out_c, in_c, nr, in_c, packed.data());
+    std::vector<float> whole(2 * pixels * out_c, 7.0f), pieces(whole.size(), 7.0f);
+    nnhal::simd::ConvF32Args a;
+    a.in = x.data(), a.packed = packed.data(), a.batch = 2, a.in_h = h, a.in_w = w, a.in_c = in_c;
+    a.out_h = h, a.out_w = w, a.out_c = out_c, a.filter_h = 1, a.filter_w = 1, a.panel = nr;
+    a.act_min = -1.0f, a.act_max = 1.0f;
+    a.out = whole.data();
+    table.run(a);
+    a.out = pieces.data();
+    const std::size_t cuts[] = {0, 5, 200, 201, pixels};
+    for (std::size_t c = 0; c + 1 < std::size(cuts); ++c)
+      for (std::size_t j = 0; j < panels; ++j) {
+        a.pixel_begin = cuts[c], a.pixel_end = cuts[c + 1], a.panel_begin = j, a.panel_end = j + 1;
+        table.run(a);
+      }
+    CHECK(pieces == whole);
+  });
+}

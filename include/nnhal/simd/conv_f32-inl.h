@@ -7,6 +7,10 @@
 // filter a [K, out_c] matrix in panels of NR channels, and the input row of each (pixel, tap)
 // is found through a pointer computed per tile (to the input pixel, or to a row of zeros for a
 // tap in the padding) instead of an im2col copy; a 1x1 convolution reads the input in place.
+// A pointwise convolution (1x1, stride 1, no padding) runs panel by panel over blocks of tiles
+// whose input stays in L1, so a panel's weights are loaded into L1 once per block instead of
+// once per tile; the others run tile by tile over every panel (or over pixel blocks when the
+// weights outgrow L2).
 // A register tile is MR output pixels x NV vectors of channels (NR = NV * lanes): per input
 // channel it loads NV weight vectors and does MR * NV fused multiply-adds with the broadcast
 // input values. Accumulators start from the bias; the clamp (the reference's comparisons, so
@@ -24,6 +28,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 #include <hwy/highway.h>
 
@@ -88,14 +93,94 @@ HWY_INLINE V clamp(V r, V lo, V hi) {
   return hn::IfThenElse(r < lo, lo, hn::IfThenElse(r > hi, hi, r));
 }
 
+/// The tile's accumulators from the panel's NR biases.
+template <std::size_t MR, std::size_t NV, class V>
+HWY_INLINE void start_tile(V (&acc)[MR * NV], const float* panel) {
+  const hn::DFromV<V> d;
+#pragma GCC unroll 16
+  for (std::size_t v = 0; v < NV; ++v) {
+    const V bv = hn::LoadU(d, panel + v * kLanes);
+#pragma GCC unroll 16
+    for (std::size_t m = 0; m < MR; ++m) acc[m * NV + v] = bv;
+  }
+}
+
+/// acc[m] += the `count` input values at src[m] times the weight rows at wp; returns wp advanced
+/// past them. kPrefetch asks for the weights 8 rows ahead (for panels that stream from L2).
+template <std::size_t MR, std::size_t NV, bool kPrefetch, class V>
+HWY_INLINE const float* madd(V (&acc)[MR * NV], const float* const* src, std::size_t count, const float* wp) {
+  const hn::DFromV<V> d;
+  constexpr std::size_t N = kLanes, NR = NV * N;
+  for (std::size_t c = 0; c < count; ++c) {
+    V wv[NV];
+#pragma GCC unroll 16
+    for (std::size_t v = 0; v < NV; ++v) {
+      if constexpr (kPrefetch) prefetch(wp, (8 * NR + v * N) * sizeof(float));
+      wv[v] = hn::LoadU(d, wp + v * N);
+      KeepInRegister(wv[v]);
+    }
+#pragma GCC unroll 16
+    for (std::size_t m = 0; m < MR; ++m) {
+      const V xb = hn::Set(d, src[m][c]);
+#pragma GCC unroll 16
+      for (std::size_t v = 0; v < NV; ++v) acc[m * NV + v] = hn::MulAdd(xb, wv[v], acc[m * NV + v]);
+    }
+    wp += NR;
+  }
+  return wp;
+}
+
+/// Stores rows (<= MR) pixels of the tile, out_c floats apart from `out`, `valid` (<= NR)
+/// channels each, clamped to [act_min, act_max]. A whole tile with no activation stores the
+/// accumulators as they are (the clamp to [-inf, inf] returns every value, NaN included) and
+/// straight from the registers.
+template <std::size_t MR, std::size_t NV, class V>
+HWY_INLINE void store_tile(V (&acc)[MR * NV], float* out, std::size_t out_c, std::size_t rows, std::size_t valid,
+                           float act_min, float act_max) {
+  const hn::DFromV<V> d;
+  constexpr std::size_t N = kLanes, NR = NV * N;
+  if (rows == MR && valid == NR && act_min == -std::numeric_limits<float>::infinity() &&
+      act_max == std::numeric_limits<float>::infinity()) {
+#pragma GCC unroll 16
+    for (std::size_t m = 0; m < MR; ++m)
+#pragma GCC unroll 16
+      for (std::size_t v = 0; v < NV; ++v) hn::StoreU(acc[m * NV + v], d, out + m * out_c + v * N);
+    return;
+  }
+  // The clamp bounds are made here (opaque to the compiler) rather than before the loops:
+  // hoisted, they would hold two of the registers the tile needs and make g++ spill weights.
+  V lo = hn::Set(d, act_min), hi = hn::Set(d, act_max);
+  opaque(lo);
+  opaque(hi);
+  for (std::size_t m = 0; m < rows; ++m) {
+    float* o = out + m * out_c;
+    if (valid == NR) {
+#pragma GCC unroll 16
+      for (std::size_t v = 0; v < NV; ++v) hn::StoreU(clamp(acc[m * NV + v], lo, hi), d, o + v * N);
+    } else {
+      // The panel's valid channels: whole vectors, then the rest of one through a stack copy
+      // (Highway 1.0's BlendedStore rewrites the whole vector on some targets: past the
+      // image, or into a neighbour's pixel that another thread is writing).
+#pragma GCC unroll 16
+      for (std::size_t v = 0; v < NV; ++v) {
+        if ((v + 1) * N <= valid) {
+          hn::StoreU(clamp(acc[m * NV + v], lo, hi), d, o + v * N);
+        } else if (v * N < valid) {
+          HWY_ALIGN float tmp[N];
+          hn::Store(clamp(acc[m * NV + v], lo, hi), d, tmp);
+          std::memcpy(o + v * N, tmp, (valid - v * N) * sizeof(float));
+        }
+      }
+    }
+  }
+}
+
 /// Output pixels [p0, p0 + rows) of one image (rows <= MR), panels [j_begin, j_end).
 template <std::size_t MR, std::size_t NV>
 HWY_NOINLINE void tile(const simd::ConvF32Args& a, const float* image, float* out_image, std::size_t p0,
                        std::size_t rows, std::size_t j_begin, std::size_t j_end) {
-  using D = hn::ScalableTag<float>;
-  using V = hn::Vec<D>;
-  const D d;
-  constexpr std::size_t N = kLanes, NR = NV * N;
+  using V = hn::Vec<hn::ScalableTag<float>>;
+  constexpr std::size_t NR = NV * kLanes;
   const std::size_t K = a.filter_h * a.filter_w * a.in_c;
   const std::size_t panels = (a.out_c + NR - 1) / NR;
   const float* zeros = a.packed + panels * (K + 1) * NR;
@@ -108,32 +193,8 @@ HWY_NOINLINE void tile(const simd::ConvF32Args& a, const float* image, float* ou
   for (std::size_t j = j_begin; j < j_end; ++j) {
     const float* panel = a.packed + j * (K + 1) * NR;
     V acc[MR * NV];
-#pragma GCC unroll 16
-    for (std::size_t v = 0; v < NV; ++v) {
-      const V bv = hn::LoadU(d, panel + v * N);
-#pragma GCC unroll 16
-      for (std::size_t m = 0; m < MR; ++m) acc[m * NV + v] = bv;
-    }
+    start_tile<MR, NV>(acc, panel);
     const float* wp = panel + NR;
-    // acc[m] += the `count` input values at src[m] times the weight rows at wp (advanced).
-    const auto madd = [&](const float* const* src, std::size_t count) HWY_ATTR {
-      for (std::size_t c = 0; c < count; ++c) {
-        V wv[NV];
-#pragma GCC unroll 16
-        for (std::size_t v = 0; v < NV; ++v) {
-          prefetch(wp, (8 * NR + v * N) * sizeof(float));
-          wv[v] = hn::LoadU(d, wp + v * N);
-          KeepInRegister(wv[v]);
-        }
-#pragma GCC unroll 16
-        for (std::size_t m = 0; m < MR; ++m) {
-          const V xb = hn::Set(d, src[m][c]);
-#pragma GCC unroll 16
-          for (std::size_t v = 0; v < NV; ++v) acc[m * NV + v] = hn::MulAdd(xb, wv[v], acc[m * NV + v]);
-        }
-        wp += NR;
-      }
-    };
     for (std::size_t fy = 0; fy < a.filter_h; ++fy) {
       // A filter row whose taps all lie inside the input, for every pixel of the tile, reads
       // filter_w * in_c consecutive values (NHWC, dilation 1), in the order the weights are
@@ -149,7 +210,7 @@ HWY_NOINLINE void tile(const simd::ConvF32Args& a, const float* image, float* ou
                        : nullptr;
       }
       if (whole) {
-        madd(src, a.filter_w * a.in_c);
+        wp = madd<MR, NV, true>(acc, src, a.filter_w * a.in_c, wp);
         continue;
       }
       for (std::size_t fx = 0; fx < a.filter_w; ++fx) {
@@ -157,36 +218,36 @@ HWY_NOINLINE void tile(const simd::ConvF32Args& a, const float* image, float* ou
         for (std::size_t m = 0; m < MR; ++m)
           src[m] = tap_row(a, image, zeros, iy0[m] + static_cast<std::int64_t>(fy) * a.dilation_h,
                            ix0[m] + static_cast<std::int64_t>(fx) * a.dilation_w);
-        madd(src, a.in_c);
+        wp = madd<MR, NV, true>(acc, src, a.in_c, wp);
       }
     }
-    // The clamp bounds are made here (opaque to the compiler) rather than before the loops:
-    // hoisted, they would hold two of the registers the tile needs and make g++ spill weights.
-    V lo = hn::Set(d, a.act_min), hi = hn::Set(d, a.act_max);
-    opaque(lo);
-    opaque(hi);
     const std::size_t oc0 = j * NR;
-    const std::size_t valid = a.out_c - oc0 < NR ? a.out_c - oc0 : NR;
-    for (std::size_t m = 0; m < rows; ++m) {
-      float* o = out_image + (p0 + m) * a.out_c + oc0;
-      if (valid == NR) {
+    store_tile<MR, NV>(acc, out_image + p0 * a.out_c + oc0, a.out_c, rows,
+                       a.out_c - oc0 < NR ? a.out_c - oc0 : NR, a.act_min, a.act_max);
+  }
+}
+
+/// A pointwise convolution (1x1 filter, stride 1, no padding: output pixel p reads input pixel
+/// p) over the pixels [q0, q1) of one image, panels [j_begin, j_end): panel by panel, every
+/// tile of the block, so the panel's weights stay in L1 while they are used, and the block's
+/// input (sized to stay in L1 too) serves each panel. Each tile reads its rows in place.
+template <std::size_t MR, std::size_t NV>
+HWY_NOINLINE void pointwise_block(const simd::ConvF32Args& a, const float* image, float* out_image, std::size_t q0,
+                                  std::size_t q1, std::size_t j_begin, std::size_t j_end) {
+  using V = hn::Vec<hn::ScalableTag<float>>;
+  constexpr std::size_t NR = NV * kLanes;
+  for (std::size_t j = j_begin; j < j_end; ++j) {
+    const float* panel = a.packed + j * (a.in_c + 1) * NR;
+    const std::size_t oc0 = j * NR, valid = a.out_c - oc0 < NR ? a.out_c - oc0 : NR;
+    for (std::size_t p0 = q0; p0 < q1; p0 += MR) {
+      const std::size_t rows = q1 - p0 < MR ? q1 - p0 : MR;
+      const float* src[MR];
 #pragma GCC unroll 16
-        for (std::size_t v = 0; v < NV; ++v) hn::StoreU(clamp(acc[m * NV + v], lo, hi), d, o + v * N);
-      } else {
-        // The panel's valid channels: whole vectors, then the rest of one through a stack copy
-        // (Highway 1.0's BlendedStore rewrites the whole vector on some targets: past the
-        // image, or into a neighbour's pixel that another thread is writing).
-#pragma GCC unroll 16
-        for (std::size_t v = 0; v < NV; ++v) {
-          if ((v + 1) * N <= valid) {
-            hn::StoreU(clamp(acc[m * NV + v], lo, hi), d, o + v * N);
-          } else if (v * N < valid) {
-            HWY_ALIGN float tmp[N];
-            hn::Store(clamp(acc[m * NV + v], lo, hi), d, tmp);
-            std::memcpy(o + v * N, tmp, (valid - v * N) * sizeof(float));
-          }
-        }
-      }
+      for (std::size_t m = 0; m < MR; ++m) src[m] = image + (p0 + (m < rows ? m : rows - 1)) * a.in_c;
+      V acc[MR * NV];
+      start_tile<MR, NV>(acc, panel);
+      madd<MR, NV, false>(acc, src, a.in_c, panel + NR);
+      store_tile<MR, NV>(acc, out_image + p0 * a.out_c + oc0, a.out_c, rows, valid, a.act_min, a.act_max);
     }
   }
 }
@@ -209,9 +270,22 @@ HWY_INLINE void run_vectors(const simd::ConvF32Args& a) {
   constexpr std::size_t kL2Budget = std::size_t{1} << 20;
   std::size_t block = (kL2Budget / 2) / input_bytes * MR;
   if (block < MR) block = MR;
+  const bool pointwise = a.filter_h == 1 && a.filter_w == 1 && a.stride_h == 1 && a.stride_w == 1 && a.pad_top == 0 &&
+                         a.pad_left == 0 && a.in_h == a.out_h && a.in_w == a.out_w;
+  // Pointwise blocks: tiles whose input fills at most 16 KiB (half of a common L1).
+  constexpr std::size_t kL1Budget = std::size_t{16} << 10;
+  std::size_t pw_tiles = a.in_c ? kL1Budget / (MR * a.in_c * sizeof(float)) : 32;
+  pw_tiles = pw_tiles < 1 ? 1 : (pw_tiles > 32 ? 32 : pw_tiles);
   for (std::size_t b = 0; b < a.batch; ++b) {
     const float* image = a.in + b * a.in_h * a.in_w * a.in_c;
     float* out_image = a.out + b * pixels * a.out_c;
+    if (pointwise) {
+      for (std::size_t q0 = a.pixel_begin; q0 < end; q0 += pw_tiles * MR) {
+        const std::size_t q1 = end - q0 < pw_tiles * MR ? end : q0 + pw_tiles * MR;
+        pointwise_block<MR, NV>(a, image, out_image, q0, q1, j_begin, j_end);
+      }
+      continue;
+    }
     if (weight_bytes <= kL2Budget) {
       for (std::size_t p0 = a.pixel_begin; p0 < end; p0 += MR)
         tile<MR, NV>(a, image, out_image, p0, end - p0 < MR ? end - p0 : MR, j_begin, j_end);
