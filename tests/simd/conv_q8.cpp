@@ -51,7 +51,7 @@ kc::Spec spec_of(const Shape& s) {
 /// X: input/output element; W: filter element (X, or int8 per-channel).
 template <class X, class W>
 void check_shape(const st::Target& t, const Shape& s, bool per_channel, std::uint32_t seed, bool extreme = false,
-                 bool centered = false) {
+                 bool centered = false, bool below_half = false) {
   CAPTURE(s.in_h);
   CAPTURE(s.in_w);
   CAPTURE(s.in_c);
@@ -80,8 +80,10 @@ void check_shape(const st::Target& t, const Shape& s, bool per_channel, std::uin
   p.per_channel = per_channel;
   std::vector<quant::Multiplier> mult(per_channel ? s.out_c : 1);
   // Real multipliers in [2^-15, 2^3): right and left shifts; exact powers of two (ties) too.
+  // below_half: in [2^-15, 2^-1), right shifts only (every channel takes the AVX2 rescale).
   for (auto& m : mult)
-    m = quant::quantize_multiplier(std::ldexp(pick(0, 3) == 0 ? 0.5 : 0.5 + pick(0, 1000) / 2001.0, pick(-14, 3)));
+    m = quant::quantize_multiplier(
+        std::ldexp(pick(0, 3) == 0 ? 0.5 : 0.5 + pick(0, 1000) / 2001.0, pick(-14, below_half ? -1 : 3)));
   p.output = mult[0];
   const quant::QuantRange range{pick(lo, lo + 40), pick(hi - 40, hi)};
 
@@ -197,6 +199,20 @@ TEST_CASE("simd::conv_q8 widening equals the scalar widening (sizes around the v
       table.widen_i8(s.data(), -100, n, got.data());
       for (std::size_t i = 0; i < n; ++i) want[i] = static_cast<std::int16_t>(s[i] + 100);
       CHECK(got == want);
+    }
+  });
+}
+
+TEST_CASE("simd::conv_q8 with every channel's multiplier below 1/2 (AVX2's one-rounding rescale), per channel") {
+  st::for_each_target([](const st::Target& t) {
+    const std::uint32_t N = static_cast<std::uint32_t>(t.lanes_f32());
+    const std::uint32_t channels[] = {1, N + 1, 2 * N, 5 * N + 7, 64};
+    for (std::uint32_t i = 0; i < 10; ++i) {
+      const Shape s{1 + i % 2, 4, 5, 3 + i, channels[i % std::size(channels)], 1 + i % 3, 1 + i % 2, 1, 1, 1, 1, 0, 0, 0, 0};
+      check_shape<std::uint8_t, std::uint8_t>(t, s, false, 1100 + i, i % 2 == 1, false, true);
+      check_shape<std::int8_t, std::int8_t>(t, s, false, 1200 + i, i % 2 == 0, true, true);
+      check_shape<std::uint8_t, std::int8_t>(t, s, true, 1300 + i, i % 2 == 1, false, true);
+      check_shape<std::int8_t, std::int8_t>(t, s, true, 1400 + i, i % 2 == 0, false, true);
     }
   });
 }

@@ -1048,13 +1048,13 @@ HWY_INLINE void padded_row_u8(const simd::DepthwiseQ8Args& a, const E* in_b, std
 /// The constants of one 8-channel block of run_avx2.
 struct Avx2Block {
   __m256i wq0, wq1, wq2, wr0, wr1, bias;
-  __m256i m, m_odd, add_even, add_odd, sh_even, sh_odd, offset;
+  Avx2Requant rq;  // (simd/base-inl.h)
 };
 
 /// Whether every channel's rescale is one run_avx2's rescale handles.
 HWY_INLINE bool avx2_rescale_ok(const simd::DepthwiseQ8Args& a) {
   for (std::size_t c = 0; c < a.channels; ++c)
-    if (a.left_shift[c] != 0 || a.right_shift[c] < 1 || a.right_shift[c] > 31 || a.multiplier[c] < 0) return false;
+    if (!Avx2RequantFits(a.multiplier[c], a.left_shift[c], a.right_shift[c])) return false;
   return true;
 }
 
@@ -1116,20 +1116,20 @@ HWY_INLINE Avx2Block avx2_block_full(const simd::DepthwiseQ8Args& a, std::size_t
   const __m256i bias = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a.bias + c0));
   kb.bias = _mm256_add_epi32(_mm256_add_epi32(bias, _mm256_mullo_epi32(_mm256_set1_epi32(xo), wsum)),
                              _mm256_set1_epi32(std::numeric_limits<std::int32_t>::min()));
-  kb.m = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a.multiplier + c0));
-  kb.m_odd = _mm256_srli_epi64(kb.m, 32);
+  kb.rq.m = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a.multiplier + c0));
+  kb.rq.m_odd = _mm256_srli_epi64(kb.rq.m, 32);
   const __m256i e = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a.right_shift + c0));
   // K = ceil((m + 1) / 2^e) = (m + 2^e) >> e (below 2^32 for m < 2^31, e <= 31)
-  const __m256i K = _mm256_srlv_epi32(_mm256_add_epi32(kb.m, _mm256_sllv_epi32(_mm256_set1_epi32(1), e)), e);
-  kb.offset = _mm256_sub_epi32(_mm256_set1_epi32(a.output_offset), K);
+  const __m256i K = _mm256_srlv_epi32(_mm256_add_epi32(kb.rq.m, _mm256_sllv_epi32(_mm256_set1_epi32(1), e)), e);
+  kb.rq.offset = _mm256_sub_epi32(_mm256_set1_epi32(a.output_offset), K);
   // A = 2^30 + 2^(30+e) - 2^31 - 2^31 m + K 2^(31+e) per 64-bit lane: the even channels' values
   // (the low halves), then the odd ones' moved down
   const __m256i low = _mm256_set1_epi64x(0xFFFFFFFFll);
   const __m256i e_even = _mm256_and_si256(e, low), e_odd = _mm256_srli_epi64(e, 32);
-  kb.add_even = avx2_add64(e_even, _mm256_and_si256(kb.m, low), _mm256_and_si256(K, low));
-  kb.add_odd = avx2_add64(e_odd, kb.m_odd, _mm256_srli_epi64(K, 32));
-  kb.sh_even = _mm256_add_epi64(e_even, _mm256_set1_epi64x(31));
-  kb.sh_odd = _mm256_sub_epi64(e_odd, _mm256_set1_epi64x(1));
+  kb.rq.add_even = avx2_add64(e_even, _mm256_and_si256(kb.rq.m, low), _mm256_and_si256(K, low));
+  kb.rq.add_odd = avx2_add64(e_odd, kb.rq.m_odd, _mm256_srli_epi64(K, 32));
+  kb.rq.sh_even = _mm256_add_epi64(e_even, _mm256_set1_epi64x(31));
+  kb.rq.sh_odd = _mm256_sub_epi64(e_odd, _mm256_set1_epi64x(1));
   return kb;
 }
 
@@ -1142,8 +1142,7 @@ HWY_INLINE Avx2Block avx2_block_at(const simd::DepthwiseQ8Args& a, std::size_t k
   // the rows hold x + 128 when E is signed
   const std::int32_t xo = a.input_offset - (std::is_signed_v<E> ? 128 : 0);
   alignas(32) std::int16_t wp[5][16];
-  alignas(32) std::uint32_t bias[8], m[8], offset[8];
-  alignas(32) std::uint64_t add[8], sh[8];  // even channels in 0..3, odd ones in 4..7
+  alignas(32) std::uint32_t bias[8];
   for (std::size_t i = 0; i < 8; ++i) {
     std::int32_t w[9] = {};
     std::int32_t wsum = 0;
@@ -1158,15 +1157,6 @@ HWY_INLINE Avx2Block avx2_block_at(const simd::DepthwiseQ8Args& a, std::size_t k
     wp[4][2 * i + 1] = a.stride_w == 2 ? 0 : static_cast<std::int16_t>(w[8]);
     const std::uint32_t b = i < n ? static_cast<std::uint32_t>(a.bias[c0 + i]) : 0u;
     bias[i] = b + static_cast<std::uint32_t>(xo) * static_cast<std::uint32_t>(wsum) + 0x80000000u;
-    const std::uint64_t mi = i < n ? static_cast<std::uint64_t>(a.multiplier[c0 + i]) : 0u;
-    const std::uint32_t e = i < n ? static_cast<std::uint32_t>(a.right_shift[c0 + i]) : 1u;
-    const std::uint64_t K = (mi + 1 + (std::uint64_t{1} << e) - 1) >> e;
-    const std::uint64_t A = (std::uint64_t{1} << 30) + (std::uint64_t{1} << (30 + e)) - (std::uint64_t{1} << 31) -
-                            (mi << 31) + (K << (31 + e));
-    m[i] = static_cast<std::uint32_t>(mi);
-    add[(i % 2) * 4 + i / 2] = A;
-    sh[(i % 2) * 4 + i / 2] = i % 2 == 0 ? 31 + e : e - 1;
-    offset[i] = static_cast<std::uint32_t>(a.output_offset) - static_cast<std::uint32_t>(K);
   }
   Avx2Block kb;
   kb.wq0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(wp[0]));
@@ -1175,27 +1165,13 @@ HWY_INLINE Avx2Block avx2_block_at(const simd::DepthwiseQ8Args& a, std::size_t k
   kb.wr0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(wp[3]));
   kb.wr1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(wp[4]));
   kb.bias = _mm256_load_si256(reinterpret_cast<const __m256i*>(bias));
-  kb.m = _mm256_load_si256(reinterpret_cast<const __m256i*>(m));
-  kb.m_odd = _mm256_srli_epi64(kb.m, 32);
-  // 64-bit lane l of the even half is channel 2l, of the odd half channel 2l + 1
-  kb.add_even = _mm256_load_si256(reinterpret_cast<const __m256i*>(add));
-  kb.add_odd = _mm256_load_si256(reinterpret_cast<const __m256i*>(add + 4));
-  kb.sh_even = _mm256_load_si256(reinterpret_cast<const __m256i*>(sh));
-  kb.sh_odd = _mm256_load_si256(reinterpret_cast<const __m256i*>(sh + 4));
-  kb.offset = _mm256_load_si256(reinterpret_cast<const __m256i*>(offset));
+  kb.rq = Avx2RequantAt(a.multiplier + c0, a.right_shift + c0, n, a.output_offset);
   return kb;
 }
 
 /// The rescale of one accumulator (a' = acc + 2^31), + the output offset (see above).
 HWY_INLINE __m256i avx2_rescale(__m256i x, const Avx2Block& kb, __m256i top) {
-  const __m256i xo = _mm256_srli_epi64(x, 32);
-  __m256i te = _mm256_mul_epu32(x, kb.m);
-  __m256i to = _mm256_mul_epu32(xo, kb.m_odd);
-  te = _mm256_add_epi64(_mm256_add_epi64(te, _mm256_and_si256(x, top)), kb.add_even);
-  to = _mm256_add_epi64(_mm256_add_epi64(to, _mm256_and_si256(xo, top)), kb.add_odd);
-  te = _mm256_srlv_epi64(te, kb.sh_even);
-  to = _mm256_srlv_epi64(to, kb.sh_odd);
-  return _mm256_add_epi32(_mm256_blend_epi32(te, to, 0xAA), kb.offset);
+  return Avx2RequantApply(x, kb.rq, top);
 }
 
 /// vpshufb's index for a pair vector: int32 lane c takes bytes c and 8 + c of its 128-bit half

@@ -16,6 +16,7 @@
 #endif
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 
 #include <hwy/highway.h>
@@ -60,6 +61,65 @@ HWY_INLINE void KeepInRegister(V& v) {
   (void)v;
 #endif
 }
+
+#if HWY_ARCH_X86 && HWY_TARGET == HWY_AVX2
+/// The 8-bit kernels' output stage on AVX2 for 8 int32 lanes whose channels have no left
+/// shift, a right shift e in [1, 31] and a multiplier m >= 0 (quantize_multiplier gives those
+/// for real multipliers below 1/2): quant::multiply_by_quantized_multiplier + the output offset,
+/// bit for bit, from the biased sum a' = acc + 2^31 (mod 2^32; the derivation is above
+/// depthwise_q8-inl.h's Avx2Block). The constants, per lane: m, the odd lanes' m moved down,
+/// the 64-bit addends A of the even and odd lanes, their shifts (31 + e even, e - 1 odd) and
+/// output offset - K.
+struct Avx2Requant {
+  __m256i m, m_odd, add_even, add_odd, sh_even, sh_odd, offset;
+};
+
+/// Whether a channel's rescale is one Avx2Requant does.
+HWY_INLINE bool Avx2RequantFits(std::int32_t multiplier, std::int32_t left_shift, std::int32_t right_shift) {
+  return left_shift == 0 && right_shift >= 1 && right_shift <= 31 && multiplier >= 0;
+}
+
+/// The constants of lanes 0..n-1 from multiplier[i] and right_shift[i] (each fitting); lanes
+/// past n get m = 0, e = 1 (their results are not used).
+HWY_INLINE Avx2Requant Avx2RequantAt(const std::int32_t* multiplier, const std::int32_t* right_shift, std::size_t n,
+                                     std::int32_t output_offset) {
+  alignas(32) std::uint32_t m[8], offset[8];
+  alignas(32) std::uint64_t add[8], sh[8];  // even lanes in 0..3, odd ones in 4..7
+  for (std::size_t i = 0; i < 8; ++i) {
+    const std::uint64_t mi = i < n ? static_cast<std::uint64_t>(multiplier[i]) : 0u;
+    const std::uint32_t e = i < n ? static_cast<std::uint32_t>(right_shift[i]) : 1u;
+    const std::uint64_t K = (mi + (std::uint64_t{1} << e)) >> e;  // ceil((m + 1) / 2^e)
+    const std::uint64_t A = (std::uint64_t{1} << 30) + (std::uint64_t{1} << (30 + e)) - (std::uint64_t{1} << 31) -
+                            (mi << 31) + (K << (31 + e));
+    m[i] = static_cast<std::uint32_t>(mi);
+    add[(i % 2) * 4 + i / 2] = A;
+    sh[(i % 2) * 4 + i / 2] = i % 2 == 0 ? 31 + e : e - 1;
+    offset[i] = static_cast<std::uint32_t>(output_offset) - static_cast<std::uint32_t>(K);
+  }
+  Avx2Requant q;
+  q.m = _mm256_load_si256(reinterpret_cast<const __m256i*>(m));
+  q.m_odd = _mm256_srli_epi64(q.m, 32);
+  q.add_even = _mm256_load_si256(reinterpret_cast<const __m256i*>(add));
+  q.add_odd = _mm256_load_si256(reinterpret_cast<const __m256i*>(add + 4));
+  q.sh_even = _mm256_load_si256(reinterpret_cast<const __m256i*>(sh));
+  q.sh_odd = _mm256_load_si256(reinterpret_cast<const __m256i*>(sh + 4));
+  q.offset = _mm256_load_si256(reinterpret_cast<const __m256i*>(offset));
+  return q;
+}
+
+/// The rescale of the biased sums x (a' = acc + 2^31) + the output offset; top is 2^31 in
+/// every 64-bit lane.
+HWY_INLINE __m256i Avx2RequantApply(__m256i x, const Avx2Requant& q, __m256i top) {
+  const __m256i xo = _mm256_srli_epi64(x, 32);
+  __m256i te = _mm256_mul_epu32(x, q.m);
+  __m256i to = _mm256_mul_epu32(xo, q.m_odd);
+  te = _mm256_add_epi64(_mm256_add_epi64(te, _mm256_and_si256(x, top)), q.add_even);
+  to = _mm256_add_epi64(_mm256_add_epi64(to, _mm256_and_si256(xo, top)), q.add_odd);
+  te = _mm256_srlv_epi64(te, q.sh_even);
+  to = _mm256_srlv_epi64(to, q.sh_odd);
+  return _mm256_add_epi32(_mm256_blend_epi32(te, to, 0xAA), q.offset);
+}
+#endif
 
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
 /// acc + lo(a) * lo(b) + hi(a) * hi(b) per int32 lane (signed 16-bit words): one vpdpwssd with

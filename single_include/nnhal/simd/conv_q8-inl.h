@@ -12,8 +12,12 @@
 // quant::multiply_by_quantized_multiplier does (left shift, rounding doubling high multiply
 // through 64-bit products with the division truncated toward zero, rounding right shift with
 // ties away from zero), per lane with the channel's multiplier and shifts from the panel, then
-// offset, clamped and narrowed. The kernel exists on x86 targets from SSE4 up
-// (pmaddwd's pair semantics); elsewhere panel_width is 0 and the plain kernel runs.
+// offset, clamped and narrowed. On AVX2, when every channel has no left shift, a right shift
+// in [1, 31] and a multiplier >= 0 (real multipliers below 1/2, the usual 8-bit layer), the
+// rescale is simd/base-inl.h's Avx2Requant instead: one rounding of a 64-bit product from the
+// sum biased by 2^31, the same values in about half the instructions. The kernel exists on x86
+// targets from SSE4 up (pmaddwd's pair semantics); elsewhere panel_width is 0 and the plain
+// kernel runs.
 //
 // The quad form (see nnhal/simd/conv_q8.hpp) reads bytes instead of int16 pairs: per group of
 // four input channels one 32-bit broadcast of four unsigned input bytes, and vpdpbusd against
@@ -295,6 +299,30 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, con
     const V32 offset = hn::Set(d, a.output_offset), lo = hn::Set(d, a.act_min), hi = hn::Set(d, a.act_max);
     const hn::Rebind<std::uint8_t, D32> du8;
     const hn::Rebind<std::int8_t, D32> di8;
+#if HWY_TARGET == HWY_AVX2
+    if (fast != nullptr) {
+      // Avx2Requant (simd/base-inl.h) from the biased sums acc + 2^31; its result holds the
+      // output offset. Clamp, narrow and store as below.
+      const Avx2Requant* q = static_cast<const Avx2Requant*>(fast) + j * NV;
+      const __m256i top = _mm256_set1_epi64x(0x80000000ll), bias = _mm256_set1_epi32(INT32_MIN);
+      for (std::size_t m = 0; m < rows; ++m) {
+        HWY_ALIGN std::uint8_t bytes[NR];
+        std::uint8_t* o = out_image + (p0 + m) * a.out_c + oc0;
+        std::uint8_t* dst = valid == NR ? o : bytes;
+#pragma GCC unroll 16
+        for (std::size_t v = 0; v < NV; ++v) {
+          const V32 y{Avx2RequantApply(_mm256_xor_si256(acc[m * NV + v].raw, bias), q[v], top)};
+          const V32 r = hn::Min(hn::Max(y, lo), hi);
+          if (a.signed_output)
+            hn::StoreU(hn::BitCast(du8, hn::DemoteTo(di8, r)), du8, dst + v * N);
+          else
+            hn::StoreU(hn::DemoteTo(du8, r), du8, dst + v * N);
+        }
+        if (valid != NR) std::memcpy(o, bytes, valid);
+      }
+      continue;
+    }
+#endif
     Rescale rs[NV];
 #pragma GCC unroll 16
     for (std::size_t v = 0; v < NV; ++v) rs[v] = load_rescale(panel, NR, v * N);
@@ -337,6 +365,27 @@ HWY_INLINE void run_form(const simd::ConvQ8Args& a) {
         fast_buf[j * 4 + v] = fast_rescale_at(panel, a.panel, v * 16, a.output_offset);
     }
     fast = fast_buf;
+  }
+#elif HWY_TARGET == HWY_AVX2
+  // The Avx2Requant constants of up to 64 panels' vectors (1024 output channels with 16-channel
+  // panels), when every channel's rescale fits.
+  constexpr std::size_t kMaxFastVectors = 128;
+  Avx2Requant fast_buf[kMaxFastVectors];
+  const std::size_t vectors = (a.out_c + kLanes - 1) / kLanes;
+  if (vectors <= kMaxFastVectors) {
+    const std::size_t NR = a.panel, panels = (a.out_c + NR - 1) / NR;
+    const std::size_t K = a.filter_h * a.filter_w * (row_bytes / 4);
+    bool fits = true;
+    for (std::size_t j = 0; j < panels && fits; ++j) {
+      const std::int32_t* panel = a.packed + j * (K + simd::kConvQ8PanelHeader) * NR;
+      const std::size_t valid = a.out_c - j * NR < NR ? a.out_c - j * NR : NR;
+      for (std::size_t i = 0; i < valid && fits; ++i) fits = Avx2RequantFits(panel[NR + i], panel[2 * NR + i], panel[3 * NR + i]);
+      for (std::size_t v = 0; v * kLanes < NR && fits; ++v) {
+        const std::size_t n = valid > v * kLanes ? (valid - v * kLanes < kLanes ? valid - v * kLanes : kLanes) : 0;
+        fast_buf[j * (NR / kLanes) + v] = Avx2RequantAt(panel + NR + v * kLanes, panel + 3 * NR + v * kLanes, n, a.output_offset);
+      }
+    }
+    if (fits) fast = fast_buf;
   }
 #endif
   for (std::size_t b = 0; b < a.batch; ++b) {
