@@ -218,6 +218,28 @@ HWY_INLINE __m512i fast_narrow4(__m512i r0, __m512i r1, __m512i r2, __m512i r3, 
 }
 #endif
 
+/// Clamps one pixel's NV rescaled vectors (output offset included) to [lo, hi], narrows them
+/// to bytes and stores the `valid` (<= NV lanes) channels at o: a full panel in place, a partial
+/// one through a stack copy.
+template <std::size_t NV>
+HWY_INLINE void store_pixel(const V32 (&y)[NV], V32 lo, V32 hi, bool signed_output, std::uint8_t* o,
+                            std::size_t valid) {
+  constexpr std::size_t N = kLanes, NR = NV * N;
+  const hn::Rebind<std::uint8_t, D32> du8;
+  const hn::Rebind<std::int8_t, D32> di8;
+  HWY_ALIGN std::uint8_t bytes[NR];
+  std::uint8_t* dst = valid == NR ? o : bytes;
+#pragma GCC unroll 16
+  for (std::size_t v = 0; v < NV; ++v) {
+    const V32 r = hn::Min(hn::Max(y[v], lo), hi);
+    if (signed_output)
+      hn::StoreU(hn::BitCast(du8, hn::DemoteTo(di8, r)), du8, dst + v * N);
+    else
+      hn::StoreU(hn::DemoteTo(du8, r), du8, dst + v * N);
+  }
+  if (valid != NR) std::memcpy(o, bytes, valid);
+}
+
 /// Output pixels [p0, p0 + rows) of one image (rows <= MR), every panel.
 /// Pixel rows are `row_bytes` bytes: in_c2 int16 (pair form) or in_c4 bytes (quad form), read
 /// 32 bits at a time.
@@ -297,28 +319,18 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, con
     }
 #endif
     const V32 offset = hn::Set(d, a.output_offset), lo = hn::Set(d, a.act_min), hi = hn::Set(d, a.act_max);
-    const hn::Rebind<std::uint8_t, D32> du8;
-    const hn::Rebind<std::int8_t, D32> di8;
 #if HWY_TARGET == HWY_AVX2
     if (fast != nullptr) {
       // Avx2Requant (simd/base-inl.h) from the biased sums acc + 2^31; its result holds the
-      // output offset. Clamp, narrow and store as below.
+      // output offset.
       const Avx2Requant* q = static_cast<const Avx2Requant*>(fast) + j * NV;
       const __m256i top = _mm256_set1_epi64x(0x80000000ll), bias = _mm256_set1_epi32(INT32_MIN);
       for (std::size_t m = 0; m < rows; ++m) {
-        HWY_ALIGN std::uint8_t bytes[NR];
-        std::uint8_t* o = out_image + (p0 + m) * a.out_c + oc0;
-        std::uint8_t* dst = valid == NR ? o : bytes;
+        V32 y[NV];
 #pragma GCC unroll 16
-        for (std::size_t v = 0; v < NV; ++v) {
-          const V32 y{Avx2RequantApply(_mm256_xor_si256(acc[m * NV + v].raw, bias), q[v], top)};
-          const V32 r = hn::Min(hn::Max(y, lo), hi);
-          if (a.signed_output)
-            hn::StoreU(hn::BitCast(du8, hn::DemoteTo(di8, r)), du8, dst + v * N);
-          else
-            hn::StoreU(hn::DemoteTo(du8, r), du8, dst + v * N);
-        }
-        if (valid != NR) std::memcpy(o, bytes, valid);
+        for (std::size_t v = 0; v < NV; ++v)
+          y[v] = V32{Avx2RequantApply(_mm256_xor_si256(acc[m * NV + v].raw, bias), q[v], top)};
+        store_pixel<NV>(y, lo, hi, a.signed_output, out_image + (p0 + m) * a.out_c + oc0, valid);
       }
       continue;
     }
@@ -327,19 +339,10 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, con
 #pragma GCC unroll 16
     for (std::size_t v = 0; v < NV; ++v) rs[v] = load_rescale(panel, NR, v * N);
     for (std::size_t m = 0; m < rows; ++m) {
-      // A full panel is stored in place, a partial one through a stack copy.
-      HWY_ALIGN std::uint8_t bytes[NR];
-      std::uint8_t* o = out_image + (p0 + m) * a.out_c + oc0;
-      std::uint8_t* dst = valid == NR ? o : bytes;
+      V32 y[NV];
 #pragma GCC unroll 16
-      for (std::size_t v = 0; v < NV; ++v) {
-        const V32 r = hn::Min(hn::Max(rescale(acc[m * NV + v], rs[v]) + offset, lo), hi);
-        if (a.signed_output)
-          hn::StoreU(hn::BitCast(du8, hn::DemoteTo(di8, r)), du8, dst + v * N);
-        else
-          hn::StoreU(hn::DemoteTo(du8, r), du8, dst + v * N);
-      }
-      if (valid != NR) std::memcpy(o, bytes, valid);
+      for (std::size_t v = 0; v < NV; ++v) y[v] = rescale(acc[m * NV + v], rs[v]) + offset;
+      store_pixel<NV>(y, lo, hi, a.signed_output, out_image + (p0 + m) * a.out_c + oc0, valid);
     }
   }
 }
