@@ -152,7 +152,11 @@ HWY_INLINE void store_tile(V (&acc)[MR * NV], float* out, std::size_t out_c, std
   V lo = hn::Set(d, act_min), hi = hn::Set(d, act_max);
   opaque(lo);
   opaque(hi);
-  for (std::size_t m = 0; m < rows; ++m) {
+  // Every index into acc a constant (the loop unrolled, rows tested per row): a run-time index
+  // would make g++ keep the accumulators in memory and copy them there after every tile.
+#pragma GCC unroll 16
+  for (std::size_t m = 0; m < MR; ++m) {
+    if (m >= rows) break;
     float* o = out + m * out_c;
     if (valid == NR) {
 #pragma GCC unroll 16
