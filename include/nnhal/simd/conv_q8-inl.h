@@ -304,7 +304,9 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, con
         const FastRescale* fr = static_cast<const FastRescale*>(fast) + j * 4;
         const FastRescale f0 = fr[0], f1 = fr[1], f2 = fr[2], f3 = fr[3];
         const __m512i lo = _mm512_set1_epi8(static_cast<char>(a.act_min)), hi = _mm512_set1_epi8(static_cast<char>(a.act_max));
-        for (std::size_t m = 0; m < rows; ++m) {
+#pragma GCC unroll 16
+        for (std::size_t m = 0; m < MR; ++m) {  // constant indices into acc: it stays in registers
+          if (m >= rows) break;
           const __m512i r0 = fast_rescale(acc[m * NV].raw, f0), r1 = fast_rescale(acc[m * NV + 1].raw, f1);
           const __m512i r2 = fast_rescale(acc[m * NV + 2].raw, f2), r3 = fast_rescale(acc[m * NV + 3].raw, f3);
           const __m512i b = a.signed_output ? fast_narrow4<true>(r0, r1, r2, r3, lo, hi) : fast_narrow4<false>(r0, r1, r2, r3, lo, hi);
@@ -325,7 +327,9 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, con
       // output offset.
       const Avx2Requant* q = static_cast<const Avx2Requant*>(fast) + j * NV;
       const __m256i top = _mm256_set1_epi64x(0x80000000ll), bias = _mm256_set1_epi32(INT32_MIN);
-      for (std::size_t m = 0; m < rows; ++m) {
+#pragma GCC unroll 16
+      for (std::size_t m = 0; m < MR; ++m) {  // constant indices into acc: it stays in registers
+        if (m >= rows) break;
         V32 y[NV];
 #pragma GCC unroll 16
         for (std::size_t v = 0; v < NV; ++v)
@@ -338,7 +342,9 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, con
     Rescale rs[NV];
 #pragma GCC unroll 16
     for (std::size_t v = 0; v < NV; ++v) rs[v] = load_rescale(panel, NR, v * N);
-    for (std::size_t m = 0; m < rows; ++m) {
+#pragma GCC unroll 16
+    for (std::size_t m = 0; m < MR; ++m) {  // constant indices into acc: it stays in registers
+      if (m >= rows) break;
       V32 y[NV];
 #pragma GCC unroll 16
       for (std::size_t v = 0; v < NV; ++v) y[v] = rescale(acc[m * NV + v], rs[v]) + offset;
