@@ -114,6 +114,9 @@ template <std::size_t MR, std::size_t NV, bool kPrefetch, class V>
 HWY_INLINE const float* madd(V (&acc)[MR * NV], const float* const* src, std::size_t count, const float* wp) {
   const hn::DFromV<V> d;
   constexpr std::size_t N = kLanes, NR = NV * N;
+  // Two input channels per trip: half the loop's own instructions (measured 0.92 to 0.99 of the
+  // time; unrolled by 4, no better).
+#pragma GCC unroll 2
   for (std::size_t c = 0; c < count; ++c) {
     V wv[NV];
 #pragma GCC unroll 16
