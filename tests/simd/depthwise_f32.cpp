@@ -127,3 +127,45 @@ TEST_CASE("simd::depthwise_f32 is within the summation-order bound on 3x3 rows o
     }
   });
 }
+
+TEST_CASE("simd::depthwise_f32 keeps a NaN sum NaN under every activation, as the reference's clamp does") {
+  // Regression: the vector paths clamped with max then min, which on x86 return their second
+  // operand for a NaN, so a NaN sum came out as the activation's lower bound (-inf with no
+  // activation). Inputs with a few NaNs, on the generic path, the 3x3 rows (groups of 8 and of
+  // 4, borders) and channel tails; every output must be NaN exactly where the reference's is.
+  st::for_each_target([](const st::Target& t) {
+    std::mt19937 g(71);
+    std::size_t nan_outputs = 0;
+    for (std::uint32_t i = 0; i < 48; ++i) {
+      dw::Conv cv = i % 3 == 0   ? nnhal::test::depthwise::random_conv(g)
+                    : i % 3 == 1 ? nnhal::test::depthwise::random_wide_conv(g, 8, 40, 1, 20)
+                                 : nnhal::test::depthwise::random_wide_conv(g, 8, 22, 202, 210);
+      cv.activation = static_cast<std::int32_t>(i % 4);
+      CAPTURE(i);
+      INFO("h=" << cv.in.h << " w=" << cv.in.w << " c=" << cv.in.c << " s=" << cv.g.stride_h << " act=" << cv.activation);
+      const std::size_t C = cv.in.c, in_n = std::size_t{cv.in.n} * cv.in.h * cv.in.w * C;
+      const std::size_t out_n = std::size_t{cv.out.n} * cv.out.h * cv.out.w * C;
+      const std::size_t f_n = std::size_t(cv.g.filter_h) * cv.g.filter_w * C;
+      std::vector<float> in = st::uniform(in_n, -1.0f, 1.0f, 300 + i), filter = st::uniform(f_n, -1.0f, 1.0f, 400 + i),
+                         bias = st::uniform(C, -1.0f, 1.0f, 450 + i);
+      for (std::size_t k = i % 37; k < in_n; k += 97) in[k] = std::nanf("");
+      std::vector<float> out(out_n), ref(out_n);
+      const nnhal::FloatRange r = nnhal::float_activation_range(cv.activation);
+      const auto& geo = cv.g;
+      const nnhal::simd::DepthwiseF32Args args{in.data(), filter.data(), bias.data(), out.data(), cv.out.n, cv.in.h,
+                                               cv.in.w, C, cv.out.h, cv.out.w, static_cast<std::size_t>(geo.filter_h),
+                                               static_cast<std::size_t>(geo.filter_w), geo.stride_h, geo.stride_w,
+                                               geo.dilation_h, geo.dilation_w, geo.pad_h.head, geo.pad_w.head, r.min,
+                                               r.max, 0, SIZE_MAX};
+      nnhal::simd::depthwise_f32_table(t.target).run(args);
+      dw::reference_float(in.data(), filter.data(), bias.data(), ref.data(), cv);
+      std::size_t differ = 0;
+      for (std::size_t o = 0; o < out_n; ++o) {
+        differ += std::isnan(out[o]) != std::isnan(ref[o]);
+        nan_outputs += std::isnan(ref[o]) ? 1 : 0;
+      }
+      CHECK(differ == 0);
+    }
+    CHECK(nan_outputs > 0);
+  });
+}
