@@ -62,6 +62,23 @@ HWY_INLINE void KeepInRegister(V& v) {
 #endif
 }
 
+/// The plain kernels' clamp `x < lo ? lo : (x > hi ? hi : x)` per lane, also for a NaN x (which
+/// stays NaN) and for equal values (x itself, -0 included). Highway leaves Min and Max with a NaN
+/// to the target. On x86's SIMD targets they are minps / maxps (and the integer forms), which
+/// return their second operand when one input is a NaN or both are equal, so Min(hi, Max(lo, x))
+/// is that clamp in two instructions (Min(Max(x, lo), hi) would turn a NaN into lo). Other targets
+/// (Highway's scalar and emulated ones return the operand that is not a NaN) compare.
+/// tests/simd/depthwise_f32.cpp checks NaNs on every target.
+template <class V>
+HWY_INLINE V ReferenceClamp(V x, V lo, V hi) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_SSSE3
+  return hwy::HWY_NAMESPACE::Min(hi, hwy::HWY_NAMESPACE::Max(lo, x));
+#else
+  namespace hn = hwy::HWY_NAMESPACE;
+  return hn::IfThenElse(hn::Lt(x, lo), lo, hn::IfThenElse(hn::Gt(x, hi), hi, x));
+#endif
+}
+
 #if HWY_ARCH_X86 && HWY_TARGET == HWY_AVX2
 /// The 8-bit kernels' output stage on AVX2 for 8 int32 lanes whose channels have no left
 /// shift, a right shift e in [1, 31] and a multiplier m >= 0 (quantize_multiplier gives those

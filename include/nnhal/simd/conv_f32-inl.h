@@ -86,13 +86,6 @@ HWY_INLINE void opaque(V& v) {
 #endif
 }
 
-/// The reference clamp `r < lo ? lo : (r > hi ? hi : r)`: a NaN stays NaN (Highway's Min and
-/// Max leave NaN handling to the target).
-template <class V>
-HWY_INLINE V clamp(V r, V lo, V hi) {
-  return hn::IfThenElse(r < lo, lo, hn::IfThenElse(r > hi, hi, r));
-}
-
 /// The tile's accumulators from the panel's NR biases.
 template <std::size_t MR, std::size_t NV, class V>
 HWY_INLINE void start_tile(V (&acc)[MR * NV], const float* panel) {
@@ -166,7 +159,7 @@ HWY_INLINE void store_tile(V (&acc)[MR * NV], float* out, std::size_t out_c, std
     float* o = out + m * out_c;
     if (valid == NR) {
 #pragma GCC unroll 16
-      for (std::size_t v = 0; v < NV; ++v) hn::StoreU(clamp(acc[m * NV + v], lo, hi), d, o + v * N);
+      for (std::size_t v = 0; v < NV; ++v) hn::StoreU(ReferenceClamp(acc[m * NV + v], lo, hi), d, o + v * N);
     } else {
       // The panel's valid channels: whole vectors, then the rest of one through a stack copy
       // (Highway 1.0's BlendedStore rewrites the whole vector on some targets: past the
@@ -174,10 +167,10 @@ HWY_INLINE void store_tile(V (&acc)[MR * NV], float* out, std::size_t out_c, std
 #pragma GCC unroll 16
       for (std::size_t v = 0; v < NV; ++v) {
         if ((v + 1) * N <= valid) {
-          hn::StoreU(clamp(acc[m * NV + v], lo, hi), d, o + v * N);
+          hn::StoreU(ReferenceClamp(acc[m * NV + v], lo, hi), d, o + v * N);
         } else if (v * N < valid) {
           HWY_ALIGN float tmp[N];
-          hn::Store(clamp(acc[m * NV + v], lo, hi), d, tmp);
+          hn::Store(ReferenceClamp(acc[m * NV + v], lo, hi), d, tmp);
           std::memcpy(o + v * N, tmp, (valid - v * N) * sizeof(float));
         }
       }

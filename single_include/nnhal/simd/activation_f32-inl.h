@@ -127,7 +127,7 @@ struct Clamp {
   template <class D, class V>
   HWY_INLINE V operator()(D d, V x) const {
     const V vlo = hn::Set(d, lo), vhi = hn::Set(d, hi);
-    return hn::IfThenElse(hn::Lt(x, vlo), vlo, hn::IfThenElse(hn::Gt(x, vhi), vhi, x));
+    return ReferenceClamp(x, vlo, vhi);
   }
 };
 

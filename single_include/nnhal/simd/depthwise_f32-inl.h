@@ -78,22 +78,6 @@ HWY_INLINE void tap_range(std::int64_t origin, std::int64_t dilation, std::size_
 
 HWY_INLINE float clamp_scalar(float r, float lo, float hi) { return r < lo ? lo : (r > hi ? hi : r); }
 
-/// The reference clamp `r < lo ? lo : (r > hi ? hi : r)` per lane: a NaN stays NaN. Highway
-/// leaves Min and Max with a NaN to the target. x86's minps and maxps (which Highway's Min and
-/// Max are there) return their second operand when one input is a NaN or both are equal, so
-/// Min(Max(r, lo), hi) turned a NaN sum into lo (-inf with no activation); Min(hi, Max(lo, r))
-/// keeps r in both cases, as the reference does, for the cost of two instructions. Other targets
-/// (the scalar and emulated ones return the operand that is not a NaN) take the reference's
-/// comparisons; tests/simd/depthwise_f32.cpp checks NaNs on every target.
-template <class V>
-HWY_INLINE V clamp_vec(V r, V lo, V hi) {
-#if HWY_ARCH_X86 && HWY_TARGET <= HWY_SSSE3
-  return hn::Min(hi, hn::Max(lo, r));
-#else
-  return hn::IfThenElse(r < lo, lo, hn::IfThenElse(r > hi, hi, r));
-#endif
-}
-
 /// One output pixel (b, oy, ox), every channel, taps inside the input only.
 HWY_INLINE void pixel(const simd::DepthwiseF32Args& a, const float* in_b, std::size_t oy, std::size_t ox,
                       float* o) {
@@ -127,8 +111,8 @@ HWY_INLINE void pixel(const simd::DepthwiseF32Args& a, const float* in_b, std::s
         }
       }
     }
-    hn::StoreU(clamp_vec(hn::Add(a0, a1), lo, hi), d, o + c);
-    hn::StoreU(clamp_vec(hn::Add(b0, b1), lo, hi), d, o + c + N);
+    hn::StoreU(ReferenceClamp(hn::Add(a0, a1), lo, hi), d, o + c);
+    hn::StoreU(ReferenceClamp(hn::Add(b0, b1), lo, hi), d, o + c + N);
   }
   for (; c + N <= C; c += N) {
     auto acc = hn::LoadU(d, a.bias + c);
@@ -141,7 +125,7 @@ HWY_INLINE void pixel(const simd::DepthwiseF32Args& a, const float* in_b, std::s
         acc = hn::MulAdd(hn::LoadU(d, row + ix * C), hn::LoadU(d, frow + kx * C), acc);
       }
     }
-    hn::StoreU(clamp_vec(acc, lo, hi), d, o + c);
+    hn::StoreU(ReferenceClamp(acc, lo, hi), d, o + c);
   }
   for (; c < C; ++c) {
     float acc = a.bias[c];
@@ -210,7 +194,7 @@ HWY_NOINLINE void row3x3(const simd::DepthwiseF32Args& a, const float* r0, float
         }
       }
 #pragma GCC unroll 8
-      for (std::size_t u = 0; u < U; ++u) hn::StoreU(clamp_vec(acc[u], lo, hi), d, orow + (x + u) * C + c);
+      for (std::size_t u = 0; u < U; ++u) hn::StoreU(ReferenceClamp(acc[u], lo, hi), d, orow + (x + u) * C + c);
     }
   }
   for (std::size_t x = groups > 0 ? x_end : x_begin; x < x_end; ++x) {
@@ -222,7 +206,7 @@ HWY_NOINLINE void row3x3(const simd::DepthwiseF32Args& a, const float* r0, float
 #pragma GCC unroll 3
         for (std::size_t kx = 0; kx < 3; ++kx)
           acc = hn::MulAdd(hn::LoadU(d, base + ky * row_stride + kx * C), hn::LoadU(d, a.filter + (ky * 3 + kx) * C + c), acc);
-      hn::StoreU(clamp_vec(acc, lo, hi), d, orow + x * C + c);
+      hn::StoreU(ReferenceClamp(acc, lo, hi), d, orow + x * C + c);
     }
   }
   // Channels past the last full vector (none when C is a multiple of N: skip the loop over
@@ -437,7 +421,7 @@ HWY_NOINLINE void border3x3(const simd::DepthwiseF32Args& a, const float* in_b, 
     }
 #pragma GCC unroll 8
     for (std::size_t u = 0; u < U; ++u)
-      if (u < count) hn::StoreU(clamp_vec(acc[u], lo, hi), d, orow + (x0 + u) * C + c);
+      if (u < count) hn::StoreU(ReferenceClamp(acc[u], lo, hi), d, orow + (x0 + u) * C + c);
   }
   // Channels past the last full vector (none when C is a multiple of N: skip the loop over
   // the pixels, whose bookkeeping alone is not free).

@@ -60,12 +60,11 @@ struct DivF32 {
 /// Which operand is a broadcast scalar: none, the second, or the first.
 enum class Layout { kBoth, kScalarB, kScalarA };
 
-/// The reference clamp, lane-wise, in the reference's order (upper test inside the lower one).
+/// The reference clamp, lane-wise (base-inl.h), or nothing when !kClamp.
 template <bool kClamp, class V>
 HWY_INLINE V clamp(V r, V lo, V hi) {
   if constexpr (!kClamp) return r;
-  const V upper = hn::IfThenElse(hn::Gt(r, hi), hi, r);
-  return hn::IfThenElse(hn::Lt(r, lo), lo, upper);
+  return ReferenceClamp(r, lo, hi);
 }
 
 template <bool kClamp>

@@ -77,12 +77,6 @@ HWY_INLINE void StoreN(hn::Vec<D> v, D d, T* p, std::size_t n) {
   std::memcpy(p, tmp, n * sizeof(T));
 }
 
-/// x < lo ? lo : (x > hi ? hi : x), lane-wise (the plain kernels' clamp, also for NaN).
-template <class V>
-HWY_INLINE V ClampLanes(V x, V lo, V hi) {
-  return hn::IfThenElse(hn::Lt(x, lo), lo, hn::IfThenElse(hn::Gt(x, hi), hi, x));
-}
-
 /// The channels of one output pixel: `base` is the window's first input element (channel 0),
 /// `rows` x `cols` window elements `row` elements apart vertically and C apart horizontally.
 /// Blocks of four vectors of channels (four independent accumulator chains), then single
@@ -166,7 +160,7 @@ struct FloatOps {
   HWY_INLINE V Finish(V acc) const {
     if constexpr (kOp != kMax) acc = pow2 ? hn::Mul(acc, inv) : hn::Div(acc, count);
     if constexpr (kOp == kL2) acc = hn::Sqrt(acc);
-    return clamp ? ClampLanes(acc, lo, hi) : acc;
+    return clamp ? ReferenceClamp(acc, lo, hi) : acc;
   }
   HWY_INLINE void Store(V acc, float* p) const { hn::StoreU(Finish(acc), d, p); }
   HWY_INLINE void StorePartial(V acc, float* p, std::size_t n) const { StoreN(Finish(acc), d, p, n); }
@@ -194,8 +188,8 @@ struct MaxQ8Ops {
   HWY_INLINE V Load(const T* p) const { return hn::LoadU(d, p); }
   HWY_INLINE V LoadPartial(const T* p, std::size_t n) const { return LoadN(d, p, n); }
   HWY_INLINE V Step(V acc, V v) const { return hn::Max(acc, v); }
-  HWY_INLINE void Store(V acc, T* p) const { hn::StoreU(ClampLanes(acc, lo, hi), d, p); }
-  HWY_INLINE void StorePartial(V acc, T* p, std::size_t n) const { StoreN(ClampLanes(acc, lo, hi), d, p, n); }
+  HWY_INLINE void Store(V acc, T* p) const { hn::StoreU(ReferenceClamp(acc, lo, hi), d, p); }
+  HWY_INLINE void StorePartial(V acc, T* p, std::size_t n) const { StoreN(ReferenceClamp(acc, lo, hi), d, p, n); }
   HWY_INLINE void SetCount(std::int64_t) {}
 };
 
@@ -224,14 +218,14 @@ struct AvgQ8Ops {
     const V a = hn::Add(hn::Abs(sum), half);
     if (shift >= 0) {  // a power-of-two count: the quotient is a shift
       const V q = hn::ShiftRightSame(a, shift);
-      return ClampLanes(hn::IfThenElse(hn::Lt(sum, hn::Zero(d)), hn::Neg(q), q), lo, hi);
+      return ReferenceClamp(hn::IfThenElse(hn::Lt(sum, hn::Zero(d)), hn::Neg(q), q), lo, hi);
     }
     V q = hn::ConvertTo(d, hn::Mul(hn::ConvertTo(df, a), rcp));
     const V r = hn::Sub(a, hn::Mul(q, count));
     q = hn::IfThenElse(hn::Lt(r, hn::Zero(d)), hn::Sub(q, hn::Set(d, 1)), q);
     q = hn::IfThenElse(hn::Lt(r, count), q, hn::Add(q, hn::Set(d, 1)));
     q = hn::IfThenElse(hn::Lt(sum, hn::Zero(d)), hn::Neg(q), q);
-    return ClampLanes(q, lo, hi);
+    return ReferenceClamp(q, lo, hi);
   }
   HWY_INLINE void Store(V acc, T* p) const { hn::StoreU(hn::DemoteTo(d8, Finish(acc)), d8, p); }
   HWY_INLINE void StorePartial(V acc, T* p, std::size_t n) const { StoreN(hn::DemoteTo(d8, Finish(acc)), d8, p, n); }
@@ -269,7 +263,7 @@ struct AvgQ8ShortOps {
   HWY_INLINE V Step(V acc, V v) const { return hn::Add(acc, v); }
   HWY_INLINE V Finish(V sum) const {
     const V q = hn::ShiftRightSame(hn::Add(hn::Abs(sum), half), shift);
-    return ClampLanes(hn::IfThenElse(hn::Lt(sum, hn::Zero(d)), hn::Neg(q), q), lo, hi);
+    return ReferenceClamp(hn::IfThenElse(hn::Lt(sum, hn::Zero(d)), hn::Neg(q), q), lo, hi);
   }
   HWY_INLINE void Store(V acc, T* p) const { hn::StoreU(hn::DemoteTo(d8, Finish(acc)), d8, p); }
   HWY_INLINE void StorePartial(V acc, T* p, std::size_t n) const { StoreN(hn::DemoteTo(d8, Finish(acc)), d8, p, n); }
