@@ -273,15 +273,14 @@ HWY_INLINE void store_at(__m256 v, float* p, std::size_t s, std::size_t s3) {
   else asm volatile("vmovups %1, (%2,%3,8)" : "=m"(*p) : "x"(v), "r"(b), "r"(s));
 }
 
-/// Stores the 8 outputs of a group at p + u * s bytes, clamped to [lo, hi] when Clamp. The
-/// clamp is the reference's: vmaxps and vminps return their second operand when one is a NaN or
-/// both are equal, so max(lo, r) then min(hi, .) keep a NaN r, and r itself (-0 included) where
-/// the reference's comparisons do.
+/// Stores the 8 outputs of a group at p + u * s bytes, clamped to [lo, hi] (ReferenceClamp,
+/// simd/base-inl.h) when Clamp.
 template <bool Clamp, std::size_t... U>
 HWY_INLINE void store_row(const __m256 (&acc)[8], float* p, std::size_t s, std::size_t s3, __m256 lo, __m256 hi,
                           std::index_sequence<U...>) {
+  using V = hn::Vec256<float>;
   if constexpr (Clamp)
-    (store_at<U>(_mm256_min_ps(hi, _mm256_max_ps(lo, acc[U])), p, s, s3), ...);
+    (store_at<U>(ReferenceClamp(V{acc[U]}, V{lo}, V{hi}).raw, p, s, s3), ...);
   else
     (store_at<U>(acc[U], p, s, s3), ...);
 }
