@@ -183,6 +183,25 @@ TEST_CASE("simd::conv_q8 on a 3x3 SAME shape with 64 channels, every pixel-tile 
   });
 }
 
+TEST_CASE("simd::conv_q8 with large filters: up to 25 taps the tile finds each tap's rows once, beyond per panel") {
+  st::for_each_target([](const st::Target& t) {
+    const std::uint32_t N = static_cast<std::uint32_t>(t.lanes_f32());
+    const Shape shapes[] = {
+        {1, 8, 9, 5, 2 * N + 3, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2},  // 25 taps
+        {2, 9, 8, 3, N + 1, 6, 5, 1, 2, 1, 1, 2, 3, 2, 2},      // 30 taps
+        {1, 3, 30, 4, 4 * N + 1, 1, 26, 1, 1, 1, 1, 0, 3, 0, 3},  // 26 taps in one row
+        {1, 10, 10, 6, 2 * N, 7, 7, 1, 1, 2, 2, 6, 6, 6, 6},    // 49 dilated taps, most in the padding
+    };
+    std::uint32_t seed = 1500;
+    for (const Shape& s : shapes) {
+      check_shape<std::uint8_t, std::uint8_t>(t, s, false, seed++);
+      check_shape<std::int8_t, std::int8_t>(t, s, false, seed++);
+      check_shape<std::uint8_t, std::int8_t>(t, s, true, seed++);
+      check_shape<std::int8_t, std::int8_t>(t, s, true, seed++, false, false, true);
+    }
+  });
+}
+
 TEST_CASE("simd::conv_q8 widening equals the scalar widening (sizes around the vector width)") {
   st::for_each_target([](const st::Target& t) {
     const nnhal::simd::ConvQ8& table = nnhal::simd::conv_q8_table(t.target);

@@ -55,6 +55,8 @@ namespace conv_q8_detail {
 inline constexpr std::size_t kLanes = HWY_LANES(std::int32_t);
 inline constexpr std::size_t kRegisters = kVectorRegisters;  // (simd/base-inl.h)
 inline constexpr std::size_t kMaxVectors = kRegisters >= 32 ? 4 : 2;
+/// Filters of up to this many taps have their rows found once per tile (5x5).
+inline constexpr std::size_t kCachedTaps = 25;
 
 constexpr std::size_t vectors_for(std::size_t out_c) {
   return out_c > 2 * kLanes ? kMaxVectors : (out_c > kLanes ? 2 : 1);
@@ -218,25 +220,68 @@ HWY_INLINE __m512i fast_narrow4(__m512i r0, __m512i r1, __m512i r2, __m512i r3, 
 }
 #endif
 
-/// Clamps one pixel's NV rescaled vectors (output offset included) to [lo, hi], narrows them
-/// to bytes and stores the `valid` (<= NV lanes) channels at o: a full panel in place, a partial
-/// one through a stack copy.
+/// The output stage's bounds: the activation range as int32 lanes and, on AVX2, as bytes.
+struct Narrow {
+  V32 lo, hi;
+#if HWY_TARGET == HWY_AVX2
+  __m128i lo8, hi8;
+#endif
+  bool signed_output;
+};
+
+HWY_INLINE Narrow make_narrow(const simd::ConvQ8Args& a) {
+  const D32 d;
+  Narrow n;
+  n.lo = hn::Set(d, a.act_min), n.hi = hn::Set(d, a.act_max);
+  n.signed_output = a.signed_output;
+#if HWY_TARGET == HWY_AVX2
+  // (the range lies in the output type's; clamped to it all the same, as the saturating
+  // narrowing before the byte clamp would)
+  const std::int32_t t_lo = a.signed_output ? -128 : 0, t_hi = a.signed_output ? 127 : 255;
+  const auto byte = [&](std::int32_t v) {
+    return static_cast<char>(static_cast<std::uint8_t>(v < t_lo ? t_lo : (v > t_hi ? t_hi : v)));
+  };
+  n.lo8 = _mm_set1_epi8(byte(a.act_min)), n.hi8 = _mm_set1_epi8(byte(a.act_max));
+#endif
+  return n;
+}
+
+/// Clamps one pixel's NV rescaled vectors (output offset included) to the activation range,
+/// narrows them to bytes and stores the `valid` (<= NV lanes) channels at o: a full panel in
+/// place, a partial one through a stack copy.
 template <std::size_t NV>
-HWY_INLINE void store_pixel(const V32 (&y)[NV], V32 lo, V32 hi, bool signed_output, std::uint8_t* o,
-                            std::size_t valid) {
+HWY_INLINE void store_pixel(const V32 (&y)[NV], const Narrow& n, std::uint8_t* o, std::size_t valid) {
   constexpr std::size_t N = kLanes, NR = NV * N;
-  const hn::Rebind<std::uint8_t, D32> du8;
-  const hn::Rebind<std::int8_t, D32> di8;
   HWY_ALIGN std::uint8_t bytes[NR];
   std::uint8_t* dst = valid == NR ? o : bytes;
+#if HWY_TARGET == HWY_AVX2
+  // Two vectors at a time: saturating packs to int16 then to bytes (the clamp to the type's
+  // range, which keeps the order of values, so the activation clamp can follow on the bytes),
+  // one dword permutation to put the 16 channels in order, the clamp, one 16-byte store.
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+#pragma GCC unroll 16
+  for (std::size_t v = 0; v < NV; v += 2) {
+    const __m256i w = _mm256_packs_epi32(y[v].raw, y[v + 1 < NV ? v + 1 : v].raw);
+    const __m256i b = n.signed_output ? _mm256_packs_epi16(w, w) : _mm256_packus_epi16(w, w);
+    __m128i x = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(b, order));
+    x = n.signed_output ? _mm_min_epi8(_mm_max_epi8(x, n.lo8), n.hi8) : _mm_min_epu8(_mm_max_epu8(x, n.lo8), n.hi8);
+    if (v + 1 < NV)
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + v * N), x);
+    else
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(dst + v * N), x);
+  }
+#else
+  const hn::Rebind<std::uint8_t, D32> du8;
+  const hn::Rebind<std::int8_t, D32> di8;
 #pragma GCC unroll 16
   for (std::size_t v = 0; v < NV; ++v) {
-    const V32 r = hn::Min(hn::Max(y[v], lo), hi);
-    if (signed_output)
+    const V32 r = hn::Min(hn::Max(y[v], n.lo), n.hi);
+    if (n.signed_output)
       hn::StoreU(hn::BitCast(du8, hn::DemoteTo(di8, r)), du8, dst + v * N);
     else
       hn::StoreU(hn::DemoteTo(du8, r), du8, dst + v * N);
   }
+#endif
   if (valid != NR) std::memcpy(o, bytes, valid);
 }
 
@@ -259,6 +304,20 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, con
     iy0[m] = static_cast<std::int64_t>(p / a.out_w) * a.stride_h - a.pad_top;
     ix0[m] = static_cast<std::int64_t>(p % a.out_w) * a.stride_w - a.pad_left;
   }
+  // Each tap's input rows for the tile's pixels, found once for every panel (filters of up to
+  // kCachedTaps taps; larger ones find them per panel).
+  const auto tap_rows = [&](std::size_t fy, std::size_t fx, const std::uint8_t* (&src)[MR]) {
+#pragma GCC unroll 16
+    for (std::size_t m = 0; m < MR; ++m)
+      src[m] = tap_row(a, image, zeros, row_bytes, iy0[m] + static_cast<std::int64_t>(fy) * a.dilation_h,
+                       ix0[m] + static_cast<std::int64_t>(fx) * a.dilation_w);
+  };
+  const bool cached = a.filter_h * a.filter_w <= kCachedTaps;
+  const std::uint8_t* cache[kCachedTaps][MR];
+  if (cached)
+    for (std::size_t fy = 0, t = 0; fy < a.filter_h; ++fy)
+      for (std::size_t fx = 0; fx < a.filter_w; ++fx, ++t) tap_rows(fy, fx, cache[t]);
+  const Narrow narrow = make_narrow(a);
   for (std::size_t j = 0; j < panels; ++j) {
     const std::int32_t* panel = a.packed + j * (K2 + simd::kConvQ8PanelHeader) * NR;
     V32 acc[MR * NV];
@@ -269,13 +328,15 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, con
       for (std::size_t m = 0; m < MR; ++m) acc[m * NV + v] = bv;
     }
     const std::int32_t* wp = panel + simd::kConvQ8PanelHeader * NR;
-    for (std::size_t fy = 0; fy < a.filter_h; ++fy) {
-      for (std::size_t fx = 0; fx < a.filter_w; ++fx) {
+    for (std::size_t fy = 0, t = 0; fy < a.filter_h; ++fy) {
+      for (std::size_t fx = 0; fx < a.filter_w; ++fx, ++t) {
         const std::uint8_t* src[MR];
+        if (cached) {
 #pragma GCC unroll 16
-        for (std::size_t m = 0; m < MR; ++m)
-          src[m] = tap_row(a, image, zeros, row_bytes, iy0[m] + static_cast<std::int64_t>(fy) * a.dilation_h,
-                           ix0[m] + static_cast<std::int64_t>(fx) * a.dilation_w);
+          for (std::size_t m = 0; m < MR; ++m) src[m] = cache[t][m];
+        } else {
+          tap_rows(fy, fx, src);
+        }
         for (std::size_t i = 0; i < pairs; ++i) {
           V32 wv[NV];
 #pragma GCC unroll 16
@@ -320,7 +381,7 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, con
       }
     }
 #endif
-    const V32 offset = hn::Set(d, a.output_offset), lo = hn::Set(d, a.act_min), hi = hn::Set(d, a.act_max);
+    const V32 offset = hn::Set(d, a.output_offset);
 #if HWY_TARGET == HWY_AVX2
     if (fast != nullptr) {
       // Avx2Requant (simd/base-inl.h) from the biased sums acc + 2^31; its result holds the
@@ -334,7 +395,7 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, con
 #pragma GCC unroll 16
         for (std::size_t v = 0; v < NV; ++v)
           y[v] = V32{Avx2RequantApply(_mm256_xor_si256(acc[m * NV + v].raw, bias), q[v], top)};
-        store_pixel<NV>(y, lo, hi, a.signed_output, out_image + (p0 + m) * a.out_c + oc0, valid);
+        store_pixel<NV>(y, narrow, out_image + (p0 + m) * a.out_c + oc0, valid);
       }
       continue;
     }
@@ -348,7 +409,7 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, con
       V32 y[NV];
 #pragma GCC unroll 16
       for (std::size_t v = 0; v < NV; ++v) y[v] = rescale(acc[m * NV + v], rs[v]) + offset;
-      store_pixel<NV>(y, lo, hi, a.signed_output, out_image + (p0 + m) * a.out_c + oc0, valid);
+      store_pixel<NV>(y, narrow, out_image + (p0 + m) * a.out_c + oc0, valid);
     }
   }
 }
