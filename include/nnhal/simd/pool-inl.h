@@ -290,40 +290,70 @@ HWY_NOINLINE void AvgQ8Wide(const T* base, std::size_t rows, std::size_t cols, s
 }
 
 /// Every output pixel of a through `ops` (kWide: 8-bit average, whose windows beyond
-/// kMaxFloatCount elements take AvgQ8Wide).
+/// kMaxFloatCount elements take AvgQ8Wide). Per output row, the pixels whose window lies wholly
+/// inside the row's columns form one run: same count, the window's first element moving by
+/// stride_w * C, so only the border pixels compute their clipped window.
 template <bool kWide, class Ops, class Short, class T>
 HWY_INLINE void Pixels(const simd::PoolArgs& a, const T* in, T* out, Ops& ops, Short& short_ops, std::int32_t lo,
                        std::int32_t hi) {
   const std::size_t C = a.channels, row = a.in_w * C;
-  T* o = out;
   std::int64_t last_count = -1, last_short = -1;
+  // One pixel: window `rows` x `cols` from `base`, output at o.
+  const auto pixel = [&](const T* base, std::size_t rows, std::size_t cols, T* o) {
+    const auto count = static_cast<std::int64_t>(rows * cols);
+    if constexpr (kWide) {
+      if (count > kMaxFloatCount) {
+        AvgQ8Wide(base, rows, cols, row, C, o, lo, hi);
+        return;
+      }
+      if (count <= kMaxShortCount && (count & (count - 1)) == 0) {
+        if (count != last_short) short_ops.SetCount(count), last_short = count;
+        Channels(short_ops, base, rows, cols, row, C, o);
+        return;
+      }
+    }
+    if (count != last_count) ops.SetCount(count), last_count = count;
+    // The common 2x2 window with compile-time loop bounds (measured faster for the float and
+    // 8-bit max kinds; slower for the 8-bit average, which keeps the loops).
+    if (!kWide && rows == 2 && cols == 2)
+      Channels<2, 2>(ops, base, rows, cols, row, C, o);
+    else
+      Channels(ops, base, rows, cols, row, C, o);
+  };
+  // The output columns [x_lo, x_hi) whose windows are inside the input's columns.
+  const std::int64_t sw = a.stride_w, fw = a.filter_w, w = static_cast<std::int64_t>(a.in_w);
+  const std::int64_t ow = static_cast<std::int64_t>(a.out_w);
+  const std::int64_t last = w - fw + a.pad_left;  // the last interior window starts at or before it
+  std::int64_t x_lo = (a.pad_left + sw - 1) / sw, x_hi = last >= 0 ? last / sw + 1 : 0;
+  x_lo = x_lo < 0 ? 0 : (x_lo > ow ? ow : x_lo);
+  x_hi = x_hi < x_lo ? x_lo : (x_hi > ow ? ow : x_hi);
+  T* o = out;
   for (std::size_t b = 0; b < a.batches; ++b) {
     const T* image = in + b * a.in_h * row;
     for (std::size_t oy = 0; oy < a.out_h; ++oy) {
-      for (std::size_t ox = 0; ox < a.out_w; ++ox, o += C) {
-        const Window w = WindowOf(a, static_cast<std::int64_t>(oy), static_cast<std::int64_t>(ox));
-        const auto rows = static_cast<std::size_t>(w.y1 - w.y0), cols = static_cast<std::size_t>(w.x1 - w.x0);
-        const T* base = image + static_cast<std::size_t>(w.y0) * row + static_cast<std::size_t>(w.x0) * C;
-        const std::int64_t count = (w.y1 - w.y0) * (w.x1 - w.x0);
-        if constexpr (kWide) {
-          if (count > kMaxFloatCount) {
-            AvgQ8Wide(base, rows, cols, row, C, o, lo, hi);
-            continue;
-          }
-          if (count <= kMaxShortCount && (count & (count - 1)) == 0) {
-            if (count != last_short) short_ops.SetCount(count), last_short = count;
-            Channels(short_ops, base, rows, cols, row, C, o);
-            continue;
-          }
+      const auto border = [&](std::int64_t ox) {
+        const Window win = WindowOf(a, static_cast<std::int64_t>(oy), ox);
+        const T* base = image + static_cast<std::size_t>(win.y0) * row + static_cast<std::size_t>(win.x0) * C;
+        pixel(base, static_cast<std::size_t>(win.y1 - win.y0), static_cast<std::size_t>(win.x1 - win.x0), o);
+        o += C;
+      };
+      for (std::int64_t ox = 0; ox < x_lo; ++ox) border(ox);
+      if (x_lo < x_hi) {
+        const Window win = WindowOf(a, static_cast<std::int64_t>(oy), x_lo);
+        const auto rows = static_cast<std::size_t>(win.y1 - win.y0);
+        const T* base = image + static_cast<std::size_t>(win.y0) * row + static_cast<std::size_t>(win.x0) * C;
+        const std::size_t step = static_cast<std::size_t>(sw) * C;
+        if (!kWide && rows == 2 && fw == 2) {  // the checks of pixel() once for the run
+          const std::int64_t count = 4;
+          if (count != last_count) ops.SetCount(count), last_count = count;
+          for (std::int64_t ox = x_lo; ox < x_hi; ++ox, base += step, o += C)
+            Channels<2, 2>(ops, base, 2, 2, row, C, o);
+        } else {
+          for (std::int64_t ox = x_lo; ox < x_hi; ++ox, base += step, o += C)
+            pixel(base, rows, static_cast<std::size_t>(fw), o);
         }
-        if (count != last_count) ops.SetCount(count), last_count = count;
-        // The common 2x2 window with compile-time loop bounds (measured faster for the float and
-        // 8-bit max kinds; slower for the 8-bit average, which keeps the loops).
-        if (!kWide && rows == 2 && cols == 2)
-          Channels<2, 2>(ops, base, rows, cols, row, C, o);
-        else
-          Channels(ops, base, rows, cols, row, C, o);
       }
+      for (std::int64_t ox = x_hi; ox < ow; ++ox) border(ox);
     }
   }
 }
