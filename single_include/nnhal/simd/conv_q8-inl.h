@@ -298,21 +298,39 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, con
   constexpr std::size_t N = kLanes, NR = NV * N;
   const std::size_t pairs = row_bytes / 4, K2 = a.filter_h * a.filter_w * pairs;
   const std::size_t panels = (a.out_c + NR - 1) / NR;
+  // The window origins of pixels p0.. (the last pixel's again past `rows`), stepped along the
+  // output rows from one division.
   std::int64_t iy0[MR], ix0[MR];
+  std::size_t py = p0 / a.out_w, px = p0 % a.out_w;
   for (std::size_t m = 0; m < MR; ++m) {
-    const std::size_t p = p0 + (m < rows ? m : rows - 1);
-    iy0[m] = static_cast<std::int64_t>(p / a.out_w) * a.stride_h - a.pad_top;
-    ix0[m] = static_cast<std::int64_t>(p % a.out_w) * a.stride_w - a.pad_left;
+    iy0[m] = static_cast<std::int64_t>(py) * a.stride_h - a.pad_top;
+    ix0[m] = static_cast<std::int64_t>(px) * a.stride_w - a.pad_left;
+    if (m + 1 < rows && ++px == a.out_w) px = 0, ++py;
+  }
+  // A pixel whose window lies inside the image finds a tap's row at a fixed distance from its
+  // first tap's; the others check each tap against the image's bounds (tap_row).
+  const std::int64_t span_h = (static_cast<std::int64_t>(a.filter_h) - 1) * a.dilation_h;
+  const std::int64_t span_w = (static_cast<std::int64_t>(a.filter_w) - 1) * a.dilation_w;
+  const std::uint8_t* first[MR];  // the first tap's row, or null when the window leaves the image
+  // every pixel's window inside the image (a 1x1 filter keeps the cached rows: measured faster)
+  bool inside = a.filter_h * a.filter_w > 1;
+  for (std::size_t m = 0; m < MR; ++m) {
+    first[m] = iy0[m] >= 0 && ix0[m] >= 0 && iy0[m] + span_h < static_cast<std::int64_t>(a.in_h) &&
+                       ix0[m] + span_w < static_cast<std::int64_t>(a.in_w)
+                   ? tap_row(a, image, zeros, row_bytes, iy0[m], ix0[m])
+                   : nullptr;
+    inside = inside && first[m] != nullptr;
   }
   // Each tap's input rows for the tile's pixels, found once for every panel (filters of up to
   // kCachedTaps taps; larger ones find them per panel).
   const auto tap_rows = [&](std::size_t fy, std::size_t fx, const std::uint8_t* (&src)[MR]) {
+    const std::int64_t dy = static_cast<std::int64_t>(fy) * a.dilation_h, dx = static_cast<std::int64_t>(fx) * a.dilation_w;
+    const std::size_t step = (static_cast<std::size_t>(dy) * a.in_w + static_cast<std::size_t>(dx)) * row_bytes;
 #pragma GCC unroll 16
     for (std::size_t m = 0; m < MR; ++m)
-      src[m] = tap_row(a, image, zeros, row_bytes, iy0[m] + static_cast<std::int64_t>(fy) * a.dilation_h,
-                       ix0[m] + static_cast<std::int64_t>(fx) * a.dilation_w);
+      src[m] = first[m] != nullptr ? first[m] + step : tap_row(a, image, zeros, row_bytes, iy0[m] + dy, ix0[m] + dx);
   };
-  const bool cached = a.filter_h * a.filter_w <= kCachedTaps;
+  const bool cached = !inside && a.filter_h * a.filter_w <= kCachedTaps;
   const std::uint8_t* cache[kCachedTaps][MR];
   if (cached)
     for (std::size_t fy = 0, t = 0; fy < a.filter_h; ++fy)
@@ -331,7 +349,12 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, con
     for (std::size_t fy = 0, t = 0; fy < a.filter_h; ++fy) {
       for (std::size_t fx = 0; fx < a.filter_w; ++fx, ++t) {
         const std::uint8_t* src[MR];
-        if (cached) {
+        if (inside) {
+          const std::size_t step = (fy * static_cast<std::size_t>(a.dilation_h) * a.in_w +
+                                    fx * static_cast<std::size_t>(a.dilation_w)) * row_bytes;
+#pragma GCC unroll 16
+          for (std::size_t m = 0; m < MR; ++m) src[m] = first[m] + step;
+        } else if (cached) {
 #pragma GCC unroll 16
           for (std::size_t m = 0; m < MR; ++m) src[m] = cache[t][m];
         } else {
