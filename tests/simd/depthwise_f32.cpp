@@ -114,11 +114,14 @@ TEST_CASE("simd::depthwise_f32 is within the summation-order bound on 3x3 rows o
   // Interior widths around multiples of 8 (the AVX2 groups of 8 outputs, a rest of 5..7 as one
   // more group moved back, a smaller rest in groups of 4 or single outputs), 1..20 channels
   // (none, one or two full vectors, with and without a tail), and channel counts around the
-  // limits of the AVX2 groups of 8 (120 with stride 2, 204 with stride 1; the groups of 4 past).
+  // limits of the groups of 8 (AVX2: 120 with stride 2, 204 with stride 1; AVX-512: 321 and
+  // 546; the groups of row3x3 past them).
   st::for_each_target([](const st::Target& t) {
     std::mt19937 g(43);
-    for (std::uint32_t i = 0; i < 48; ++i) {
-      const dw::Conv cv = i % 8 == 6   ? nnhal::test::depthwise::random_wide_conv(g, 8, 22, 118, 122)
+    for (std::uint32_t i = 0; i < 56; ++i) {
+      const dw::Conv cv = i >= 48      ? (i % 2 == 0 ? nnhal::test::depthwise::random_wide_conv(g, 8, 22, 319, 323)
+                                                     : nnhal::test::depthwise::random_wide_conv(g, 8, 22, 544, 548))
+                          : i % 8 == 6 ? nnhal::test::depthwise::random_wide_conv(g, 8, 22, 118, 122)
                           : i % 8 == 7 ? nnhal::test::depthwise::random_wide_conv(g, 8, 22, 202, 206)
                                        : nnhal::test::depthwise::random_wide_conv(g, 8, 40, 1, 20);
       CAPTURE(i);

@@ -16,16 +16,17 @@
 //    pixels at once with the 3 input rows unrolled, so U independent fused multiply-add chains
 //    hide the FMA latency (U = 8 with 32 vector registers, 4 with 16); each input column the U
 //    windows share is loaded once (stride 1: 10 loads per row for 8 outputs instead of 24).
-//  - AVX2 (16 registers), up to 204 channels with stride 1 and 120 with stride 2 (x8_fits_l1):
-//    the interior outputs take row3x3_x8, groups of 8 outputs of one channel vector with only
-//    one window row's 3 filter vectors in registers (8 chains instead of 4: with 4, the 9-deep
-//    chains of FMAs of latency 4 leave the FMA units idle half the time); a rest of up to 4
-//    outputs, and rows of fewer than 8, take row3x3. Its loads and stores address the columns
-//    from a few base registers with the column stride scaled (load_at): written as plain
-//    pointer arithmetic with a run-time channel count, g++ keeps one pointer per column, spills
-//    them and reloads them in the inner loop (a row took about 1.6 times as long). With more
-//    channels the columns of a group share a few L1 sets and evict each other: there the
-//    groups of 4 are faster.
+//  - AVX2 (16 registers), up to 204 channels with stride 1 and 120 with stride 2, and AVX-512,
+//    up to 546 and 321 (x8_fits_l1): the interior outputs take row3x3_x8, groups of 8 outputs
+//    of one channel vector with only one window row's 3 filter vectors in registers (on AVX2, 8
+//    chains instead of 4: with 4, the 9-deep chains of FMAs of latency 4 leave the FMA units
+//    idle half the time); a rest of up to 4 outputs, and rows of fewer than 8, take row3x3.
+//    Its loads and stores address the columns from a few base registers with the column stride
+//    scaled (load_at): written as plain pointer arithmetic with a run-time channel count, g++
+//    keeps one pointer per column, spills them and reloads them in the inner loop (on AVX2 a
+//    row took about 1.6 times as long; on AVX-512, row3x3 takes 1.2 to 1.25 times as long as
+//    row3x3_x8 on 32 and 64 channels). With more channels the columns of a group share a few
+//    L1 sets and evict each other: there the groups of row3x3 are faster.
 //  - Channels past the last full vector are computed by a scalar loop with the same order.
 //
 // Accuracy: the scalar reference (nnhal::kernels::depthwise_conv_2d) sums the products in tap
@@ -51,6 +52,15 @@ namespace dw_detail {
 inline constexpr std::size_t kPixelsPerStep = 8;  // 9 filter + 8 accumulators + 1 input of 32 registers
 #else
 inline constexpr std::size_t kPixelsPerStep = 4;  // 9 + 4 + 1 of 16
+#endif
+
+// row3x3_x8 (below) exists on AVX2 and the AVX-512 targets, with g++ or clang (its loads and
+// stores are inline assembly).
+#if (HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL) && \
+    (HWY_COMPILER_GCC || HWY_COMPILER_CLANG)
+#define NNHAL_DW_X8 1
+#else
+#define NNHAL_DW_X8 0
 #endif
 
 /// Pins a vector to a register: g++'s tuning for some CPUs (-mtune=znver*) folds a load into
@@ -224,7 +234,23 @@ HWY_NOINLINE void row3x3(const simd::DepthwiseF32Args& a, const float* r0, float
   }
 }
 
-#if HWY_TARGET == HWY_AVX2 && (HWY_COMPILER_GCC || HWY_COMPILER_CLANG)
+#if NNHAL_DW_X8
+/// One vector of the x8 path: 8 floats on AVX2, 16 on AVX-512.
+#if HWY_TARGET == HWY_AVX2
+using XV = __m256;
+#define NNHAL_DW_XREG "x"  // the asm constraint of an XV: AVX2's 16 registers
+HWY_INLINE XV x_fmadd(XV a, XV b, XV c) { return _mm256_fmadd_ps(a, b, c); }
+HWY_INLINE XV x_set1(float v) { return _mm256_set1_ps(v); }
+HWY_INLINE XV x_loadu(const float* p) { return _mm256_loadu_ps(p); }
+#else
+using XV = __m512;
+#define NNHAL_DW_XREG "v"  // the asm constraint of an XV: any of AVX-512's 32 registers
+HWY_INLINE XV x_fmadd(XV a, XV b, XV c) { return _mm512_fmadd_ps(a, b, c); }
+HWY_INLINE XV x_set1(float v) { return _mm512_set1_ps(v); }
+HWY_INLINE XV x_loadu(const float* p) { return _mm512_loadu_ps(p); }
+#endif
+inline constexpr std::size_t kXLanes = sizeof(XV) / sizeof(float);
+
 /// Vector j (0 <= j <= 16) of a run at stride s bytes from p: p + j * s, addressed as a base
 /// register plus s or 3 * s scaled by 1, 2, 4 or 8 (p + 3s, p + 8s and p + 11s are the other
 /// bases). With the stride known only at run time, g++ otherwise keeps one pointer per column
@@ -232,53 +258,53 @@ HWY_NOINLINE void row3x3(const simd::DepthwiseF32Args& a, const float* r0, float
 /// stack in the inner loop; a few base registers and two stride registers stay in registers.
 /// The load reads memory the kernel does not write (the output does not overlap the input).
 template <std::size_t J>
-HWY_INLINE __m256 load_at(const float* p, std::size_t s, std::size_t s3) {
+HWY_INLINE XV load_at(const float* p, std::size_t s, std::size_t s3) {
   static_assert(J <= 16);
   const char* b = reinterpret_cast<const char*>(p);
   const char* b8 = b + 8 * s;
-  __m256 v;
-  if constexpr (J == 0) asm("vmovups (%1), %0" : "=x"(v) : "r"(b), "m"(*p));
-  else if constexpr (J == 1) asm("vmovups (%1,%2,1), %0" : "=x"(v) : "r"(b), "r"(s), "m"(*p));
-  else if constexpr (J == 2) asm("vmovups (%1,%2,2), %0" : "=x"(v) : "r"(b), "r"(s), "m"(*p));
-  else if constexpr (J == 3) asm("vmovups (%1,%2,1), %0" : "=x"(v) : "r"(b), "r"(s3), "m"(*p));
-  else if constexpr (J == 4) asm("vmovups (%1,%2,4), %0" : "=x"(v) : "r"(b), "r"(s), "m"(*p));
-  else if constexpr (J == 5) asm("vmovups (%1,%2,2), %0" : "=x"(v) : "r"(b + s3), "r"(s), "m"(*p));
-  else if constexpr (J == 6) asm("vmovups (%1,%2,2), %0" : "=x"(v) : "r"(b), "r"(s3), "m"(*p));
-  else if constexpr (J == 7) asm("vmovups (%1,%2,4), %0" : "=x"(v) : "r"(b + s3), "r"(s), "m"(*p));
-  else if constexpr (J == 8) asm("vmovups (%1,%2,8), %0" : "=x"(v) : "r"(b), "r"(s), "m"(*p));
-  else if constexpr (J == 9) asm("vmovups (%1,%2,2), %0" : "=x"(v) : "r"(b + s3), "r"(s3), "m"(*p));
-  else if constexpr (J == 10) asm("vmovups (%1,%2,2), %0" : "=x"(v) : "r"(b8), "r"(s), "m"(*p));
-  else if constexpr (J == 11) asm("vmovups (%1,%2,1), %0" : "=x"(v) : "r"(b8), "r"(s3), "m"(*p));
-  else if constexpr (J == 12) asm("vmovups (%1,%2,4), %0" : "=x"(v) : "r"(b8), "r"(s), "m"(*p));
-  else if constexpr (J == 13) asm("vmovups (%1,%2,2), %0" : "=x"(v) : "r"(b8 + s3), "r"(s), "m"(*p));
-  else if constexpr (J == 14) asm("vmovups (%1,%2,2), %0" : "=x"(v) : "r"(b8), "r"(s3), "m"(*p));
-  else if constexpr (J == 15) asm("vmovups (%1,%2,4), %0" : "=x"(v) : "r"(b8 + s3), "r"(s), "m"(*p));
-  else asm("vmovups (%1,%2,8), %0" : "=x"(v) : "r"(b8), "r"(s), "m"(*p));
+  XV v;
+  if constexpr (J == 0) asm("vmovups (%1), %0" : "=" NNHAL_DW_XREG(v) : "r"(b), "m"(*p));
+  else if constexpr (J == 1) asm("vmovups (%1,%2,1), %0" : "=" NNHAL_DW_XREG(v) : "r"(b), "r"(s), "m"(*p));
+  else if constexpr (J == 2) asm("vmovups (%1,%2,2), %0" : "=" NNHAL_DW_XREG(v) : "r"(b), "r"(s), "m"(*p));
+  else if constexpr (J == 3) asm("vmovups (%1,%2,1), %0" : "=" NNHAL_DW_XREG(v) : "r"(b), "r"(s3), "m"(*p));
+  else if constexpr (J == 4) asm("vmovups (%1,%2,4), %0" : "=" NNHAL_DW_XREG(v) : "r"(b), "r"(s), "m"(*p));
+  else if constexpr (J == 5) asm("vmovups (%1,%2,2), %0" : "=" NNHAL_DW_XREG(v) : "r"(b + s3), "r"(s), "m"(*p));
+  else if constexpr (J == 6) asm("vmovups (%1,%2,2), %0" : "=" NNHAL_DW_XREG(v) : "r"(b), "r"(s3), "m"(*p));
+  else if constexpr (J == 7) asm("vmovups (%1,%2,4), %0" : "=" NNHAL_DW_XREG(v) : "r"(b + s3), "r"(s), "m"(*p));
+  else if constexpr (J == 8) asm("vmovups (%1,%2,8), %0" : "=" NNHAL_DW_XREG(v) : "r"(b), "r"(s), "m"(*p));
+  else if constexpr (J == 9) asm("vmovups (%1,%2,2), %0" : "=" NNHAL_DW_XREG(v) : "r"(b + s3), "r"(s3), "m"(*p));
+  else if constexpr (J == 10) asm("vmovups (%1,%2,2), %0" : "=" NNHAL_DW_XREG(v) : "r"(b8), "r"(s), "m"(*p));
+  else if constexpr (J == 11) asm("vmovups (%1,%2,1), %0" : "=" NNHAL_DW_XREG(v) : "r"(b8), "r"(s3), "m"(*p));
+  else if constexpr (J == 12) asm("vmovups (%1,%2,4), %0" : "=" NNHAL_DW_XREG(v) : "r"(b8), "r"(s), "m"(*p));
+  else if constexpr (J == 13) asm("vmovups (%1,%2,2), %0" : "=" NNHAL_DW_XREG(v) : "r"(b8 + s3), "r"(s), "m"(*p));
+  else if constexpr (J == 14) asm("vmovups (%1,%2,2), %0" : "=" NNHAL_DW_XREG(v) : "r"(b8), "r"(s3), "m"(*p));
+  else if constexpr (J == 15) asm("vmovups (%1,%2,4), %0" : "=" NNHAL_DW_XREG(v) : "r"(b8 + s3), "r"(s), "m"(*p));
+  else asm("vmovups (%1,%2,8), %0" : "=" NNHAL_DW_XREG(v) : "r"(b8), "r"(s), "m"(*p));
   return v;
 }
 
 /// Stores v at p + j * s bytes (0 <= j <= 8), addressed as load_at.
 template <std::size_t J>
-HWY_INLINE void store_at(__m256 v, float* p, std::size_t s, std::size_t s3) {
+HWY_INLINE void store_at(XV v, float* p, std::size_t s, std::size_t s3) {
   static_assert(J <= 8);
   char* b = reinterpret_cast<char*>(p);
-  if constexpr (J == 0) asm volatile("vmovups %1, (%2)" : "=m"(*p) : "x"(v), "r"(b));
-  else if constexpr (J == 1) asm volatile("vmovups %1, (%2,%3,1)" : "=m"(*p) : "x"(v), "r"(b), "r"(s));
-  else if constexpr (J == 2) asm volatile("vmovups %1, (%2,%3,2)" : "=m"(*p) : "x"(v), "r"(b), "r"(s));
-  else if constexpr (J == 3) asm volatile("vmovups %1, (%2,%3,1)" : "=m"(*p) : "x"(v), "r"(b), "r"(s3));
-  else if constexpr (J == 4) asm volatile("vmovups %1, (%2,%3,4)" : "=m"(*p) : "x"(v), "r"(b), "r"(s));
-  else if constexpr (J == 5) asm volatile("vmovups %1, (%2,%3,2)" : "=m"(*p) : "x"(v), "r"(b + s3), "r"(s));
-  else if constexpr (J == 6) asm volatile("vmovups %1, (%2,%3,2)" : "=m"(*p) : "x"(v), "r"(b), "r"(s3));
-  else if constexpr (J == 7) asm volatile("vmovups %1, (%2,%3,4)" : "=m"(*p) : "x"(v), "r"(b + s3), "r"(s));
-  else asm volatile("vmovups %1, (%2,%3,8)" : "=m"(*p) : "x"(v), "r"(b), "r"(s));
+  if constexpr (J == 0) asm volatile("vmovups %1, (%2)" : "=m"(*p) : NNHAL_DW_XREG(v), "r"(b));
+  else if constexpr (J == 1) asm volatile("vmovups %1, (%2,%3,1)" : "=m"(*p) : NNHAL_DW_XREG(v), "r"(b), "r"(s));
+  else if constexpr (J == 2) asm volatile("vmovups %1, (%2,%3,2)" : "=m"(*p) : NNHAL_DW_XREG(v), "r"(b), "r"(s));
+  else if constexpr (J == 3) asm volatile("vmovups %1, (%2,%3,1)" : "=m"(*p) : NNHAL_DW_XREG(v), "r"(b), "r"(s3));
+  else if constexpr (J == 4) asm volatile("vmovups %1, (%2,%3,4)" : "=m"(*p) : NNHAL_DW_XREG(v), "r"(b), "r"(s));
+  else if constexpr (J == 5) asm volatile("vmovups %1, (%2,%3,2)" : "=m"(*p) : NNHAL_DW_XREG(v), "r"(b + s3), "r"(s));
+  else if constexpr (J == 6) asm volatile("vmovups %1, (%2,%3,2)" : "=m"(*p) : NNHAL_DW_XREG(v), "r"(b), "r"(s3));
+  else if constexpr (J == 7) asm volatile("vmovups %1, (%2,%3,4)" : "=m"(*p) : NNHAL_DW_XREG(v), "r"(b + s3), "r"(s));
+  else asm volatile("vmovups %1, (%2,%3,8)" : "=m"(*p) : NNHAL_DW_XREG(v), "r"(b), "r"(s));
 }
 
 /// Stores the 8 outputs of a group at p + u * s bytes, clamped to [lo, hi] (ReferenceClamp,
 /// simd/base-inl.h) when Clamp.
 template <bool Clamp, std::size_t... U>
-HWY_INLINE void store_row(const __m256 (&acc)[8], float* p, std::size_t s, std::size_t s3, __m256 lo, __m256 hi,
+HWY_INLINE void store_row(const XV (&acc)[8], float* p, std::size_t s, std::size_t s3, XV lo, XV hi,
                           std::index_sequence<U...>) {
-  using V = hn::Vec256<float>;
+  using V = hn::Vec<hn::ScalableTag<float>>;  // XV's Highway vector
   if constexpr (Clamp)
     (store_at<U>(ReferenceClamp(V{acc[U]}, V{lo}, V{hi}).raw, p, s, s3), ...);
   else
@@ -287,42 +313,50 @@ HWY_INLINE void store_row(const __m256 (&acc)[8], float* p, std::size_t s, std::
 
 /// Whether row3x3_x8 suits C channels at stride S: a group reads 3 rows of 7 * S + 3 columns
 /// C floats apart (and the rows of a row are a multiple of 4 KiB apart in the shapes that
-/// matter); with a power-of-two stride those lines share 4 KiB / stride of the 64 L1 sets, and
-/// past about 6 lines per set (of 8 ways) they evict each other: measured slower than row3x3
-/// from 512 channels with stride 1 and from 128 with stride 2 (equal at 256 with stride 1).
+/// matter); with a power-of-two stride those lines share 4 KiB / stride of the L1 sets, and
+/// past some lines per set they evict each other. AVX2 (measured on Zen 3, 32 KiB 8-way L1):
+/// slower than row3x3 from 512 channels with stride 1 and from 128 with stride 2 (equal at 256
+/// with stride 1), so up to 24 KiB of columns. AVX-512 (measured on Zen 5, 48 KiB 12-way L1):
+/// faster than row3x3 also at 256 and 512 channels with stride 1 and 256 with stride 2 (0.90
+/// to 0.92 of its time), so up to 64 KiB.
+#if HWY_TARGET == HWY_AVX2
+inline constexpr std::size_t kX8ColumnBytes = 6 * 4096;
+#else
+inline constexpr std::size_t kX8ColumnBytes = 16 * 4096;
+#endif
 template <std::size_t S>
 HWY_INLINE bool x8_fits_l1(std::size_t C) {
-  return 3 * (7 * S + 3) * C * sizeof(float) <= 6 * 4096;
+  return 3 * (7 * S + 3) * C * sizeof(float) <= kX8ColumnBytes;
 }
 
 /// FMAs of input column J of one window row into the outputs that read it (output u reads
 /// columns u * S + kx), then the next column.
 template <std::size_t S, std::size_t J>
-HWY_INLINE void row_columns(const float* row, std::size_t s, std::size_t s3, const __m256 (&f)[3],
-                            __m256 (&acc)[8]) {
+HWY_INLINE void row_columns(const float* row, std::size_t s, std::size_t s3, const XV (&f)[3],
+                            XV (&acc)[8]) {
   if constexpr (J < 7 * S + 3) {
-    const __m256 v = load_at<J>(row, s, s3);
-    if constexpr (J % S == 0 && J / S < 8) acc[J / S] = _mm256_fmadd_ps(v, f[0], acc[J / S]);
+    const XV v = load_at<J>(row, s, s3);
+    if constexpr (J % S == 0 && J / S < 8) acc[J / S] = x_fmadd(v, f[0], acc[J / S]);
     if constexpr (J >= 1 && (J - 1) % S == 0 && (J - 1) / S < 8)
-      acc[(J - 1) / S] = _mm256_fmadd_ps(v, f[1], acc[(J - 1) / S]);
+      acc[(J - 1) / S] = x_fmadd(v, f[1], acc[(J - 1) / S]);
     if constexpr (J >= 2 && (J - 2) % S == 0 && (J - 2) / S < 8)
-      acc[(J - 2) / S] = _mm256_fmadd_ps(v, f[2], acc[(J - 2) / S]);
+      acc[(J - 2) / S] = x_fmadd(v, f[2], acc[(J - 2) / S]);
     row_columns<S, J + 1>(row, s, s3, f, acc);
   }
 }
 
-/// AVX2 (16 registers): groups of 8 outputs of one channel vector, with the 3 filter vectors
-/// of one window row in registers (8 accumulators + 3 filter + 1 input of 16). Each input
+/// AVX2 and AVX-512: groups of 8 outputs of one channel vector, with the 3 filter vectors of
+/// one window row in registers (8 accumulators + 3 filter + 1 input: within AVX2's 16). Each input
 /// column of a window row is loaded once and feeds the up to 3 outputs that read it, so the 8
 /// independent chains interleave; loads and stores address columns as load_at. Returns the
 /// first output not computed (the outputs from there to x_end are left to row3x3).
 template <std::size_t S>
 HWY_NOINLINE std::size_t row3x3_x8(const simd::DepthwiseF32Args& a, const float* r0, float* orow,
                                    std::size_t x_begin, std::size_t x_end) {
-  const std::size_t C = a.channels, full = C - C % 8;
+  const std::size_t C = a.channels, full = C - C % kXLanes;
   const std::size_t s = C * sizeof(float), s3 = 3 * s;
   const std::size_t row_stride = a.in_w * C;
-  const __m256 lo = _mm256_set1_ps(a.act_min), hi = _mm256_set1_ps(a.act_max);
+  const XV lo = x_set1(a.act_min), hi = x_set1(a.act_max);
   // No activation: the clamp's 16 max/min per group would share the FMA units for nothing
   // (measured 4 to 7% of the row's time).
   const bool no_clamp = a.act_min == -std::numeric_limits<float>::infinity() &&
@@ -337,20 +371,20 @@ HWY_NOINLINE std::size_t row3x3_x8(const simd::DepthwiseF32Args& a, const float*
     const std::size_t x = next + 8 <= stop ? next : stop - 8;
     const float* group = r0 + (x * S - static_cast<std::size_t>(a.pad_left)) * C;
     float* out = orow + x * C;
-    for (std::size_t c = 0; c < full; c += 8) {
-      const __m256 bv = _mm256_loadu_ps(a.bias + c);
-      __m256 acc[8] = {bv, bv, bv, bv, bv, bv, bv, bv};
+    for (std::size_t c = 0; c < full; c += kXLanes) {
+      const XV bv = x_loadu(a.bias + c);
+      XV acc[8] = {bv, bv, bv, bv, bv, bv, bv, bv};
       const float* filt = a.filter + c;
       {
-        const __m256 f[3] = {load_at<0>(filt, s, s3), load_at<1>(filt, s, s3), load_at<2>(filt, s, s3)};
+        const XV f[3] = {load_at<0>(filt, s, s3), load_at<1>(filt, s, s3), load_at<2>(filt, s, s3)};
         row_columns<S, 0>(group + c, s, s3, f, acc);
       }
       {
-        const __m256 f[3] = {load_at<3>(filt, s, s3), load_at<4>(filt, s, s3), load_at<5>(filt, s, s3)};
+        const XV f[3] = {load_at<3>(filt, s, s3), load_at<4>(filt, s, s3), load_at<5>(filt, s, s3)};
         row_columns<S, 0>(group + row_stride + c, s, s3, f, acc);
       }
       {
-        const __m256 f[3] = {load_at<6>(filt, s, s3), load_at<7>(filt, s, s3), load_at<8>(filt, s, s3)};
+        const XV f[3] = {load_at<6>(filt, s, s3), load_at<7>(filt, s, s3), load_at<8>(filt, s, s3)};
         row_columns<S, 0>(group + 2 * row_stride + c, s, s3, f, acc);
       }
       if (no_clamp)
@@ -490,7 +524,7 @@ inline void DepthwiseF32(const simd::DepthwiseF32Args& a) {
           for (std::size_t x = 0; x < x_lo; ++x) dd::pixel(a, in_b, y, x, orow + x * C);
           {
             const float* r0 = in_b + static_cast<std::size_t>(iy0) * a.in_w * C;
-#if HWY_TARGET == HWY_AVX2 && (HWY_COMPILER_GCC || HWY_COMPILER_CLANG)
+#if NNHAL_DW_X8
             const std::size_t x_mid = dd::x8_fits_l1<1>(C) ? dd::row3x3_x8<1>(a, r0, orow, x_lo, x_hi) : x_lo;
 #else
             const std::size_t x_mid = x_lo;
@@ -506,7 +540,7 @@ inline void DepthwiseF32(const simd::DepthwiseF32Args& a) {
           for (std::size_t x = 0; x < x_lo; ++x) dd::pixel(a, in_b, y, x, orow + x * C);
           {
             const float* r0 = in_b + static_cast<std::size_t>(iy0) * a.in_w * C;
-#if HWY_TARGET == HWY_AVX2 && (HWY_COMPILER_GCC || HWY_COMPILER_CLANG)
+#if NNHAL_DW_X8
             const std::size_t x_mid = dd::x8_fits_l1<2>(C) ? dd::row3x3_x8<2>(a, r0, orow, x_lo, x_hi) : x_lo;
 #else
             const std::size_t x_mid = x_lo;
@@ -525,6 +559,9 @@ inline void DepthwiseF32(const simd::DepthwiseF32Args& a) {
 
 /// This target's table of the family.
 inline constexpr simd::DepthwiseF32 kDepthwiseF32{&DepthwiseF32};
+
+#undef NNHAL_DW_X8
+#undef NNHAL_DW_XREG
 
 }  // namespace nnhal::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
