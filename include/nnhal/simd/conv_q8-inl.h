@@ -321,11 +321,17 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, con
                    : nullptr;
     inside = inside && first[m] != nullptr;
   }
+  // Tap (fy, fx)'s row, in bytes from the first tap's, for a window inside the image.
+  const auto tap_step = [&](std::size_t fy, std::size_t fx) {
+    return (fy * static_cast<std::size_t>(a.dilation_h) * a.in_w + fx * static_cast<std::size_t>(a.dilation_w)) *
+           row_bytes;
+  };
   // Each tap's input rows for the tile's pixels, found once for every panel (filters of up to
   // kCachedTaps taps; larger ones find them per panel).
   const auto tap_rows = [&](std::size_t fy, std::size_t fx, const std::uint8_t* (&src)[MR]) {
-    const std::int64_t dy = static_cast<std::int64_t>(fy) * a.dilation_h, dx = static_cast<std::int64_t>(fx) * a.dilation_w;
-    const std::size_t step = (static_cast<std::size_t>(dy) * a.in_w + static_cast<std::size_t>(dx)) * row_bytes;
+    const std::int64_t dy = static_cast<std::int64_t>(fy) * a.dilation_h;
+    const std::int64_t dx = static_cast<std::int64_t>(fx) * a.dilation_w;
+    const std::size_t step = tap_step(fy, fx);
 #pragma GCC unroll 16
     for (std::size_t m = 0; m < MR; ++m)
       src[m] = first[m] != nullptr ? first[m] + step : tap_row(a, image, zeros, row_bytes, iy0[m] + dy, ix0[m] + dx);
@@ -350,8 +356,7 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, con
       for (std::size_t fx = 0; fx < a.filter_w; ++fx, ++t) {
         const std::uint8_t* src[MR];
         if (inside) {
-          const std::size_t step = (fy * static_cast<std::size_t>(a.dilation_h) * a.in_w +
-                                    fx * static_cast<std::size_t>(a.dilation_w)) * row_bytes;
+          const std::size_t step = tap_step(fy, fx);
 #pragma GCC unroll 16
           for (std::size_t m = 0; m < MR; ++m) src[m] = first[m] + step;
         } else if (cached) {

@@ -330,18 +330,21 @@ HWY_INLINE void Pixels(const simd::PoolArgs& a, const T* in, T* out, Ops& ops, S
   T* o = out;
   for (std::size_t b = 0; b < a.batches; ++b) {
     const T* image = in + b * a.in_h * row;
+    // The first element of a window.
+    const auto start = [&](const Window& win) {
+      return image + static_cast<std::size_t>(win.y0) * row + static_cast<std::size_t>(win.x0) * C;
+    };
     for (std::size_t oy = 0; oy < a.out_h; ++oy) {
       const auto border = [&](std::int64_t ox) {
         const Window win = WindowOf(a, static_cast<std::int64_t>(oy), ox);
-        const T* base = image + static_cast<std::size_t>(win.y0) * row + static_cast<std::size_t>(win.x0) * C;
-        pixel(base, static_cast<std::size_t>(win.y1 - win.y0), static_cast<std::size_t>(win.x1 - win.x0), o);
+        pixel(start(win), static_cast<std::size_t>(win.y1 - win.y0), static_cast<std::size_t>(win.x1 - win.x0), o);
         o += C;
       };
       for (std::int64_t ox = 0; ox < x_lo; ++ox) border(ox);
       if (x_lo < x_hi) {
         const Window win = WindowOf(a, static_cast<std::int64_t>(oy), x_lo);
         const auto rows = static_cast<std::size_t>(win.y1 - win.y0);
-        const T* base = image + static_cast<std::size_t>(win.y0) * row + static_cast<std::size_t>(win.x0) * C;
+        const T* base = start(win);
         const std::size_t step = static_cast<std::size_t>(sw) * C;
         if (!kWide && rows == 2 && fw == 2) {  // the checks of pixel() once for the run
           const std::int64_t count = 4;
