@@ -51,7 +51,7 @@ kc::Spec spec_of(const Shape& s) {
 /// X: input/output element; W: filter element (X, or int8 per-channel).
 template <class X, class W>
 void check_shape(const st::Target& t, const Shape& s, bool per_channel, std::uint32_t seed, bool extreme = false,
-                 bool centered = false, bool below_half = false) {
+                 bool centered = false, bool below_half = false, std::size_t piece = 0) {
   CAPTURE(s.in_h);
   CAPTURE(s.in_w);
   CAPTURE(s.in_c);
@@ -106,7 +106,18 @@ void check_shape(const st::Target& t, const Shape& s, bool per_channel, std::uin
   a.stride_h = s.sh, a.stride_w = s.sw, a.dilation_h = s.dh, a.dilation_w = s.dw, a.pad_top = s.pt, a.pad_left = s.pl;
   a.panel = nr, a.signed_output = std::is_signed_v<X>;
   a.output_offset = p.output_offset, a.act_min = range.min, a.act_max = range.max;
-  table.run(a);
+  // The whole output in one call, or (piece > 0) in pixel ranges of `piece` pixels, as threads
+  // run it.
+  const std::size_t pixels = std::size_t{spec.g.out_h} * spec.g.out_w;
+  const auto run = [&] {
+    if (piece == 0) return table.run(a);
+    for (std::size_t begin = 0; begin < pixels; begin += piece) {
+      nnhal::simd::ConvQ8Args part = a;
+      part.pixel_begin = begin, part.pixel_end = begin + piece;
+      table.run(part);
+    }
+  };
+  run();
   auto check_out = [&] {
     std::size_t bad = 0;
     for (std::size_t i = 0; i < want.size(); ++i)
@@ -131,7 +142,7 @@ void check_shape(const st::Target& t, const Shape& s, bool per_channel, std::uin
                                  s.out_c, taps, s.in_c, nr, quad.data());
   std::fill(out.begin(), out.end(), std::uint8_t{0xA5});
   a.in = nullptr, a.in_u8 = in8.data(), a.quad = true, a.in_c4 = in_c4, a.packed = quad.data();
-  table.run(a);
+  run();
   check_out();
 }
 
@@ -180,6 +191,27 @@ TEST_CASE("simd::conv_q8 on a 3x3 SAME shape with 64 channels, every pixel-tile 
     check_shape<std::uint8_t, std::uint8_t>(t, {1, 7, 9, 64, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, false, 1);
     for (std::uint32_t w = 1; w <= 13; ++w)
       check_shape<std::int8_t, std::int8_t>(t, {1, 1, w, 5, 40, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0}, true, 10 + w);
+  });
+}
+
+TEST_CASE("simd::conv_q8 pointwise (1x1 filter, stride 1, no padding): every pixel-tile tail, batches, pixel ranges") {
+  // The tile reads pixel p's row straight from the image here; the last tile of an image or of
+  // a pixel range repeats its last row past the valid pixels.
+  st::for_each_target([](const st::Target& t) {
+    const std::uint32_t N = static_cast<std::uint32_t>(t.lanes_f32());
+    const std::uint32_t channels[] = {4 * N + 1, 64, 2 * N + 1, 5};
+    std::uint32_t seed = 2000;
+    for (std::uint32_t w = 1; w <= 13; ++w)
+      for (std::uint32_t h : {1u, 3u}) {
+        const Shape s{1 + w % 2, h, w, 3 + w % 6 * 4, channels[w % std::size(channels)], 1, 1, 1, 1, 1, 1, 0, 0, 0, 0};
+        const std::size_t piece = w % 3 == 0 ? 0 : (w % 3 == 1 ? 12 : 7);
+        CAPTURE(piece);
+        // below_half: the AVX3_DL one-rounding rescale, per tensor and per channel
+        check_shape<std::uint8_t, std::uint8_t>(t, s, false, seed++, false, false, true, piece);
+        check_shape<std::int8_t, std::int8_t>(t, s, true, seed++, false, false, true, piece);
+        check_shape<std::uint8_t, std::int8_t>(t, s, true, seed++, false, false, false, piece);
+        check_shape<std::int8_t, std::int8_t>(t, s, false, seed++, false, true, false, piece);
+      }
   });
 }
 

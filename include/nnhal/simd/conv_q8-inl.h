@@ -289,20 +289,28 @@ HWY_INLINE void store_pixel(const V32 (&y)[NV], const Narrow& n, std::uint8_t* o
 /// Pixel rows are `row_bytes` bytes: in_c2 int16 (pair form) or in_c4 bytes (quad form), read
 /// 32 bits at a time.
 /// `fast`, when not null (AVX3_DL, NV = 4), holds every panel's FastRescale constants.
-template <std::size_t MR, std::size_t NV, bool kQuad>
+/// kPointwise: a 1x1 filter at stride 1 without padding (the image is the GEMM's left matrix:
+/// pixel p's row is row p of the image, with no window to find).
+template <std::size_t MR, std::size_t NV, bool kQuad, bool kPointwise>
 HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, const std::uint8_t* zeros,
                        std::size_t row_bytes, std::uint8_t* out_image, std::size_t p0, std::size_t rows,
                        const void* fast) {
   (void)fast;
   const D32 d;
   constexpr std::size_t N = kLanes, NR = NV * N;
-  const std::size_t pairs = row_bytes / 4, K2 = a.filter_h * a.filter_w * pairs;
+  const std::size_t fh = kPointwise ? 1 : a.filter_h, fw = kPointwise ? 1 : a.filter_w;
+  const std::size_t pairs = row_bytes / 4, K2 = fh * fw * pairs;
   const std::size_t panels = (a.out_c + NR - 1) / NR;
-  // The window origins of pixels p0.. (the last pixel's again past `rows`), stepped along the
-  // output rows from one division.
+  // The rows of a pointwise tile's pixels (the last pixel's again past `rows`).
+  const std::uint8_t* rows_pw[MR];
+  if constexpr (kPointwise)
+    for (std::size_t m = 0; m < MR; ++m) rows_pw[m] = image + (p0 + (m < rows ? m : rows - 1)) * row_bytes;
+  // Otherwise, the window origins of pixels p0.. (the last pixel's again past `rows`), stepped
+  // along the output rows from one division.
+  constexpr std::size_t kWindows = kPointwise ? 0 : MR;
   std::int64_t iy0[MR], ix0[MR];
-  std::size_t py = p0 / a.out_w, px = p0 % a.out_w;
-  for (std::size_t m = 0; m < MR; ++m) {
+  std::size_t py = kPointwise ? 0 : p0 / a.out_w, px = kPointwise ? 0 : p0 % a.out_w;
+  for (std::size_t m = 0; m < kWindows; ++m) {
     iy0[m] = static_cast<std::int64_t>(py) * a.stride_h - a.pad_top;
     ix0[m] = static_cast<std::int64_t>(px) * a.stride_w - a.pad_left;
     if (m + 1 < rows && ++px == a.out_w) px = 0, ++py;
@@ -313,8 +321,8 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, con
   const std::int64_t span_w = (static_cast<std::int64_t>(a.filter_w) - 1) * a.dilation_w;
   const std::uint8_t* first[MR];  // the first tap's row, or null when the window leaves the image
   // every pixel's window inside the image (a 1x1 filter keeps the cached rows: measured faster)
-  bool inside = a.filter_h * a.filter_w > 1;
-  for (std::size_t m = 0; m < MR; ++m) {
+  bool inside = !kPointwise && a.filter_h * a.filter_w > 1;
+  for (std::size_t m = 0; m < kWindows; ++m) {
     first[m] = iy0[m] >= 0 && ix0[m] >= 0 && iy0[m] + span_h < static_cast<std::int64_t>(a.in_h) &&
                        ix0[m] + span_w < static_cast<std::int64_t>(a.in_w)
                    ? tap_row(a, image, zeros, row_bytes, iy0[m], ix0[m])
@@ -336,7 +344,7 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, con
     for (std::size_t m = 0; m < MR; ++m)
       src[m] = first[m] != nullptr ? first[m] + step : tap_row(a, image, zeros, row_bytes, iy0[m] + dy, ix0[m] + dx);
   };
-  const bool cached = !inside && a.filter_h * a.filter_w <= kCachedTaps;
+  const bool cached = !kPointwise && !inside && a.filter_h * a.filter_w <= kCachedTaps;
   const std::uint8_t* cache[kCachedTaps][MR];
   if (cached)
     for (std::size_t fy = 0, t = 0; fy < a.filter_h; ++fy)
@@ -352,10 +360,13 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, con
       for (std::size_t m = 0; m < MR; ++m) acc[m * NV + v] = bv;
     }
     const std::int32_t* wp = panel + simd::kConvQ8PanelHeader * NR;
-    for (std::size_t fy = 0, t = 0; fy < a.filter_h; ++fy) {
-      for (std::size_t fx = 0; fx < a.filter_w; ++fx, ++t) {
+    for (std::size_t fy = 0, t = 0; fy < fh; ++fy) {
+      for (std::size_t fx = 0; fx < fw; ++fx, ++t) {
         const std::uint8_t* src[MR];
-        if (inside) {
+        if constexpr (kPointwise) {
+#pragma GCC unroll 16
+          for (std::size_t m = 0; m < MR; ++m) src[m] = rows_pw[m];
+        } else if (inside) {
           const std::size_t step = tap_step(fy, fx);
 #pragma GCC unroll 16
           for (std::size_t m = 0; m < MR; ++m) src[m] = first[m] + step;
@@ -369,12 +380,12 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, con
         // 56x56x64 convolutions on AVX2
 #pragma GCC unroll 2
         for (std::size_t i = 0; i < pairs; ++i) {
+          // (no KeepInRegister here: g++ 12 and clang 14 keep the loads out of the
+          // multiply-adds anyway, and with it g++ stored the weights to the stack every trip in
+          // the pointwise tile)
           V32 wv[NV];
 #pragma GCC unroll 16
-          for (std::size_t v = 0; v < NV; ++v) {
-            wv[v] = hn::LoadU(d, wp + v * N);
-            KeepInRegister(wv[v]);
-          }
+          for (std::size_t v = 0; v < NV; ++v) wv[v] = hn::LoadU(d, wp + v * N);
 #pragma GCC unroll 16
           for (std::size_t m = 0; m < MR; ++m) {
             std::int32_t pair;
@@ -394,7 +405,8 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, con
     if constexpr (NV == 4) {
       if (fast != nullptr) {
         const FastRescale* fr = static_cast<const FastRescale*>(fast) + j * 4;
-        const FastRescale f0 = fr[0], f1 = fr[1], f2 = fr[2], f3 = fr[3];
+        // (by reference: the constants are read from `fast` as memory operands, not copied)
+        const FastRescale &f0 = fr[0], &f1 = fr[1], &f2 = fr[2], &f3 = fr[3];
         const __m512i lo = _mm512_set1_epi8(static_cast<char>(a.act_min)), hi = _mm512_set1_epi8(static_cast<char>(a.act_max));
 #pragma GCC unroll 16
         for (std::size_t m = 0; m < MR; ++m) {  // constant indices into acc: it stays in registers
@@ -489,12 +501,19 @@ HWY_INLINE void run_form(const simd::ConvQ8Args& a) {
     if (fits) fast = fast_buf;
   }
 #endif
+  // A 1x1 filter at stride 1 without padding reads pixel p's window from row p of the image.
+  const bool pointwise = a.filter_h == 1 && a.filter_w == 1 && a.stride_h == 1 && a.stride_w == 1 &&
+                         a.pad_top == 0 && a.pad_left == 0 && a.in_h == a.out_h && a.in_w == a.out_w;
   for (std::size_t b = 0; b < a.batch; ++b) {
     const std::uint8_t* image = base + b * a.in_h * a.in_w * row_bytes;
     std::uint8_t* out_image = a.out + b * pixels * a.out_c;
     const std::size_t end = a.pixel_end < pixels ? a.pixel_end : pixels;
-    for (std::size_t p0 = a.pixel_begin; p0 < end; p0 += MR)
-      tile<MR, NV, kQuad>(a, image, zeros, row_bytes, out_image, p0, end - p0 < MR ? end - p0 : MR, fast);
+    if (pointwise)
+      for (std::size_t p0 = a.pixel_begin; p0 < end; p0 += MR)
+        tile<MR, NV, kQuad, true>(a, image, zeros, row_bytes, out_image, p0, end - p0 < MR ? end - p0 : MR, fast);
+    else
+      for (std::size_t p0 = a.pixel_begin; p0 < end; p0 += MR)
+        tile<MR, NV, kQuad, false>(a, image, zeros, row_bytes, out_image, p0, end - p0 < MR ? end - p0 : MR, fast);
   }
 }
 
