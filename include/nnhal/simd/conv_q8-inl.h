@@ -463,7 +463,8 @@ HWY_INLINE void run_form(const simd::ConvQ8Args& a) {
   const std::size_t pixels = a.out_h * a.out_w;
   const std::size_t row_bytes = kQuad ? a.in_c4 : a.in_c2 * sizeof(std::int16_t);
   const auto* base = kQuad ? a.in_u8 : reinterpret_cast<const std::uint8_t*>(a.in);
-  const std::uint8_t* zeros = base + a.batch * a.in_h * a.in_w * row_bytes;
+  const std::uint8_t* zeros =
+      kQuad && a.zero_row_u8 != nullptr ? a.zero_row_u8 : base + a.batch * a.in_h * a.in_w * row_bytes;
   const void* fast = nullptr;
 #if HWY_TARGET == HWY_AVX3_DL
   // The FastRescale constants of up to 16 panels (1024 output channels), when they apply.

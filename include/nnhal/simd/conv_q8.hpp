@@ -38,6 +38,9 @@ namespace nnhal::simd {
 struct ConvQ8Args {
   const std::int16_t* in = nullptr;  ///< [batch, in_h, in_w, in_c2] then in_c2 zeros
   const std::uint8_t* in_u8 = nullptr;  ///< quad form: [batch, in_h, in_w, in_c4] then the zero row
+  /// Quad form: the zero row (in_c4 bytes) when it does not follow the image, e.g. when in_u8 is
+  /// the caller's uint8 input itself.
+  const std::uint8_t* zero_row_u8 = nullptr;
   bool quad = false;
   std::uint8_t* out = nullptr;       ///< [batch, out_h, out_w, out_c] bytes (uint8 or int8)
   const std::int32_t* packed = nullptr;

@@ -262,8 +262,16 @@ Status kernel_quant(const NodeIO& io) {
   if (p.quad) {
     const std::int32_t x_zero = -p.q.input_offset + (T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED ? 128 : 0);
     auto* in8 = reinterpret_cast<std::uint8_t*>(io.workspace());
-    simd::conv_q8_quad_input(x, pixels, s->in.c, static_cast<std::uint8_t>(x_zero), in8);
-    a.in_u8 = in8, a.quad = true, a.in_c4 = (std::size_t{s->in.c} + 3) / 4 * 4;
+    a.quad = true, a.in_c4 = (std::size_t{s->in.c} + 3) / 4 * 4;
+    if (T == OperandType::TENSOR_QUANT8_ASYMM && a.in_c4 == s->in.c) {
+      // uint8 rows of whole groups of four: the kernel reads the input in place, and the
+      // workspace holds only the zero row
+      std::memset(in8, x_zero, a.in_c4);
+      a.in_u8 = reinterpret_cast<const std::uint8_t*>(x), a.zero_row_u8 = in8;
+    } else {
+      simd::conv_q8_quad_input(x, pixels, s->in.c, static_cast<std::uint8_t>(x_zero), in8);
+      a.in_u8 = in8;
+    }
   } else if (s->in.c % 2 == 0) {  // one contiguous run, then the zero row
     const std::size_t n = pixels * s->in.c;
     if constexpr (T == OperandType::TENSOR_QUANT8_ASYMM)
