@@ -198,7 +198,9 @@ Expected<Q8Params> plan_q8(const NodeIO& io, KernelPrepare& prepare, Kind kind) 
   if (dst != nullptr && !channel.empty()) std::memcpy(dst, channel.data(), channel.size() * sizeof(quant::Multiplier));
   if (constant) {
     p.mode = PackMode::Packed;
-    prepare.workspace_bytes = p.input_bytes;
+    // (the quad form reads uint8 input of whole groups of four in place: only the zero row)
+    const bool in_place = p.quad && T == OperandType::TENSOR_QUANT8_ASYMM && p.in_c % 4 == 0;
+    prepare.workspace_bytes = in_place ? align_up(p.in_c) : p.input_bytes;
     if (dst != nullptr) {
       auto* w = reinterpret_cast<std::int32_t*>(dst + mult_bytes);
       const auto* bias_data = reinterpret_cast<const std::int32_t*>(bias.data);
