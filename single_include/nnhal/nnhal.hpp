@@ -5703,6 +5703,9 @@ struct ConvQ8Args {
   /// Quad form: the zero row (in_c4 bytes) when it does not follow the image, e.g. when in_u8 is
   /// the caller's uint8 input itself.
   const std::uint8_t* zero_row_u8 = nullptr;
+  /// Quad form: in_u8 holds int8 input, read in place as the unsigned bytes int8 + 128 (the top
+  /// bit of each byte flipped as it is read; the zero row's too).
+  bool quad_flip = false;
   bool quad = false;
   std::uint8_t* out = nullptr;       ///< [batch, out_h, out_w, out_c] bytes (uint8 or int8)
   const std::int32_t* packed = nullptr;
@@ -6092,8 +6095,8 @@ Expected<Q8Params> plan_q8(const NodeIO& io, KernelPrepare& prepare, Kind kind) 
   if (dst != nullptr && !channel.empty()) std::memcpy(dst, channel.data(), channel.size() * sizeof(quant::Multiplier));
   if (constant) {
     p.mode = PackMode::Packed;
-    // (the quad form reads uint8 input of whole groups of four in place: only the zero row)
-    const bool in_place = p.quad && T == OperandType::TENSOR_QUANT8_ASYMM && p.in_c % 4 == 0;
+    // (the quad form reads input of whole groups of four in place: only the zero row)
+    const bool in_place = p.quad && p.in_c % 4 == 0;
     prepare.workspace_bytes = in_place ? align_up(p.in_c) : p.input_bytes;
     if (dst != nullptr) {
       auto* w = reinterpret_cast<std::int32_t*>(dst + mult_bytes);
@@ -6159,10 +6162,12 @@ Status kernel_quant(const NodeIO& io) {
     const std::int32_t x_zero = -p.q.input_offset + (T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED ? 128 : 0);
     auto* in8 = reinterpret_cast<std::uint8_t*>(io.workspace());
     a.quad = true, a.in_c4 = (std::size_t{s->in.c} + 3) / 4 * 4;
-    if (T == OperandType::TENSOR_QUANT8_ASYMM && a.in_c4 == s->in.c) {
-      // uint8 rows of whole groups of four: the kernel reads the input in place, and the
-      // workspace holds only the zero row
-      std::memset(in8, x_zero, a.in_c4);
+    if (a.in_c4 == s->in.c) {
+      // rows of whole groups of four: the kernel reads the input in place (int8 with its top
+      // bits flipped as it reads: + 128), and the workspace holds only the zero row
+      constexpr bool kSigned = T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
+      a.quad_flip = kSigned;
+      std::memset(in8, kSigned ? (x_zero ^ 0x80) : x_zero, a.in_c4);
       a.in_u8 = reinterpret_cast<const std::uint8_t*>(x), a.zero_row_u8 = in8;
     } else {
       simd::conv_q8_quad_input(x, pixels, s->in.c, static_cast<std::uint8_t>(x_zero), in8);

@@ -145,16 +145,16 @@ void check_shape(const st::Target& t, const Shape& s, bool per_channel, std::uin
   run();
   check_out();
 
-  // uint8 rows of whole groups of four: the image read in place, the zero row elsewhere.
-  if constexpr (std::is_same_v<X, std::uint8_t>) {
-    if (in_c4 != s.in_c) return;
-    INFO("quad form, input in place");
-    const std::vector<std::uint8_t> zero_row(in_c4, static_cast<std::uint8_t>(x_zero));
-    std::fill(out.begin(), out.end(), std::uint8_t{0xA5});
-    a.in_u8 = x.data(), a.zero_row_u8 = zero_row.data();
-    run();
-    check_out();
-  }
+  // Rows of whole groups of four: the image read in place (int8 with its top bits flipped as
+  // the kernel reads them), the zero row elsewhere (flipped too).
+  if (in_c4 != s.in_c) return;
+  INFO("quad form, input in place");
+  const bool flip = std::is_signed_v<X>;
+  const std::vector<std::uint8_t> zero_row(in_c4, static_cast<std::uint8_t>(flip ? x_zero ^ 0x80 : x_zero));
+  std::fill(out.begin(), out.end(), std::uint8_t{0xA5});
+  a.in_u8 = reinterpret_cast<const std::uint8_t*>(x.data()), a.zero_row_u8 = zero_row.data(), a.quad_flip = flip;
+  run();
+  check_out();
 }
 
 }  // namespace

@@ -291,7 +291,8 @@ HWY_INLINE void store_pixel(const V32 (&y)[NV], const Narrow& n, std::uint8_t* o
 /// `fast`, when not null (AVX3_DL, NV = 4), holds every panel's FastRescale constants.
 /// kPointwise: a 1x1 filter at stride 1 without padding (the image is the GEMM's left matrix:
 /// pixel p's row is row p of the image, with no window to find).
-template <std::size_t MR, std::size_t NV, bool kQuad, bool kPointwise>
+/// kFlip (quad form): the input bytes' top bits are flipped as they are read (int8 in place).
+template <std::size_t MR, std::size_t NV, bool kQuad, bool kPointwise, bool kFlip = false>
 HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, const std::uint8_t* zeros,
                        std::size_t row_bytes, std::uint8_t* out_image, std::size_t p0, std::size_t rows,
                        const void* fast) {
@@ -350,6 +351,7 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, con
     for (std::size_t fy = 0, t = 0; fy < a.filter_h; ++fy)
       for (std::size_t fx = 0; fx < a.filter_w; ++fx, ++t) tap_rows(fy, fx, cache[t]);
   const Narrow narrow = make_narrow(a);
+  const V32 flip = hn::Set(d, static_cast<std::int32_t>(0x80808080u));
   for (std::size_t j = 0; j < panels; ++j) {
     const std::int32_t* panel = a.packed + j * (K2 + simd::kConvQ8PanelHeader) * NR;
     V32 acc[MR * NV];
@@ -390,7 +392,8 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, con
           for (std::size_t m = 0; m < MR; ++m) {
             std::int32_t pair;
             std::memcpy(&pair, src[m] + 4 * i, sizeof pair);
-            const V32 xb = hn::Set(d, pair);
+            V32 xb = hn::Set(d, pair);
+            if constexpr (kFlip) xb = hn::Xor(xb, flip);
 #pragma GCC unroll 16
             for (std::size_t v = 0; v < NV; ++v) acc[m * NV + v] = group_madd<kQuad>(acc[m * NV + v], xb, wv[v]);
           }
@@ -457,7 +460,7 @@ HWY_NOINLINE void tile(const simd::ConvQ8Args& a, const std::uint8_t* image, con
   }
 }
 
-template <std::size_t NV, bool kQuad>
+template <std::size_t NV, bool kQuad, bool kFlip = false>
 HWY_INLINE void run_form(const simd::ConvQ8Args& a) {
   constexpr std::size_t MR = rows_for(NV);
   const std::size_t pixels = a.out_h * a.out_w;
@@ -511,17 +514,17 @@ HWY_INLINE void run_form(const simd::ConvQ8Args& a) {
     const std::size_t end = a.pixel_end < pixels ? a.pixel_end : pixels;
     if (pointwise)
       for (std::size_t p0 = a.pixel_begin; p0 < end; p0 += MR)
-        tile<MR, NV, kQuad, true>(a, image, zeros, row_bytes, out_image, p0, end - p0 < MR ? end - p0 : MR, fast);
+        tile<MR, NV, kQuad, true, kFlip>(a, image, zeros, row_bytes, out_image, p0, end - p0 < MR ? end - p0 : MR, fast);
     else
       for (std::size_t p0 = a.pixel_begin; p0 < end; p0 += MR)
-        tile<MR, NV, kQuad, false>(a, image, zeros, row_bytes, out_image, p0, end - p0 < MR ? end - p0 : MR, fast);
+        tile<MR, NV, kQuad, false, kFlip>(a, image, zeros, row_bytes, out_image, p0, end - p0 < MR ? end - p0 : MR, fast);
   }
 }
 
 template <std::size_t NV>
 HWY_INLINE void run_vectors(const simd::ConvQ8Args& a) {
 #if NNHAL_CONV_Q8_QUAD
-  if (a.quad) return run_form<NV, true>(a);
+  if (a.quad) return a.quad_flip ? run_form<NV, true, true>(a) : run_form<NV, true>(a);
 #endif
   run_form<NV, false>(a);
 }

@@ -41,6 +41,9 @@ struct ConvQ8Args {
   /// Quad form: the zero row (in_c4 bytes) when it does not follow the image, e.g. when in_u8 is
   /// the caller's uint8 input itself.
   const std::uint8_t* zero_row_u8 = nullptr;
+  /// Quad form: in_u8 holds int8 input, read in place as the unsigned bytes int8 + 128 (the top
+  /// bit of each byte flipped as it is read; the zero row's too).
+  bool quad_flip = false;
   bool quad = false;
   std::uint8_t* out = nullptr;       ///< [batch, out_h, out_w, out_c] bytes (uint8 or int8)
   const std::int32_t* packed = nullptr;
