@@ -22,7 +22,9 @@
 /// unsigned), a slot holds four int8 weights, and vpdpbusd multiplies-adds four byte pairs per
 /// lane. sum (x - x_zero) * w = sum x * w - x_zero * sum w, so the packed bias holds bias -
 /// x_zero * (sum of the channel's weights); padded channels and taps in the padding read the
-/// zero point and add nothing.
+/// zero point and add nothing. When in_c is a multiple of 4 the image is the input itself, read
+/// in place (int8 with each byte's top bit flipped as it is read: quad_flip), and the zero row
+/// is elsewhere (zero_row_u8).
 
 #include <bit>
 #include <cstddef>
