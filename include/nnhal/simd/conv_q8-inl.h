@@ -28,6 +28,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include <hwy/highway.h>
 
@@ -512,12 +513,15 @@ HWY_INLINE void run_form(const simd::ConvQ8Args& a) {
     const std::uint8_t* image = base + b * a.in_h * a.in_w * row_bytes;
     std::uint8_t* out_image = a.out + b * pixels * a.out_c;
     const std::size_t end = a.pixel_end < pixels ? a.pixel_end : pixels;
+    const auto tiles = [&](auto kPointwise) {
+      for (std::size_t p0 = a.pixel_begin; p0 < end; p0 += MR)
+        tile<MR, NV, kQuad, decltype(kPointwise)::value, kFlip>(a, image, zeros, row_bytes, out_image, p0,
+                                                               end - p0 < MR ? end - p0 : MR, fast);
+    };
     if (pointwise)
-      for (std::size_t p0 = a.pixel_begin; p0 < end; p0 += MR)
-        tile<MR, NV, kQuad, true, kFlip>(a, image, zeros, row_bytes, out_image, p0, end - p0 < MR ? end - p0 : MR, fast);
+      tiles(std::true_type{});
     else
-      for (std::size_t p0 = a.pixel_begin; p0 < end; p0 += MR)
-        tile<MR, NV, kQuad, false, kFlip>(a, image, zeros, row_bytes, out_image, p0, end - p0 < MR ? end - p0 : MR, fast);
+      tiles(std::false_type{});
   }
 }
 
