@@ -6043,6 +6043,10 @@ struct Q8Params {
   const simd::ConvQ8* simd = nullptr;
   PackMode mode = PackMode::Plain;
   bool quad = false;  ///< weights packed in the quad form (simd/conv_q8.hpp)
+  /// Quad form with whole groups of four input channels: the kernel reads the input in place,
+  /// and the workspace holds only the zero row (decided once here, for the workspace's size
+  /// and for every run).
+  bool in_place = false;
   std::uint32_t out_c = 0, filter_h = 0, filter_w = 0, in_c = 0;
   std::size_t panel = 0, slots = 0, input_elements = 0, weights_offset = 0, input_bytes = 0;
 };
@@ -6097,9 +6101,8 @@ Expected<Q8Params> plan_q8(const NodeIO& io, KernelPrepare& prepare, Kind kind) 
   if (dst != nullptr && !channel.empty()) std::memcpy(dst, channel.data(), channel.size() * sizeof(quant::Multiplier));
   if (constant) {
     p.mode = PackMode::Packed;
-    // (the quad form reads input of whole groups of four in place: only the zero row)
-    const bool in_place = p.quad && p.in_c % 4 == 0;
-    prepare.workspace_bytes = in_place ? align_up(p.in_c) : p.input_bytes;
+    p.in_place = p.quad && p.in_c % 4 == 0;
+    prepare.workspace_bytes = p.in_place ? align_up(p.in_c) : p.input_bytes;
     if (dst != nullptr) {
       auto* w = reinterpret_cast<std::int32_t*>(dst + mult_bytes);
       const auto* bias_data = reinterpret_cast<const std::int32_t*>(bias.data);
@@ -6164,9 +6167,9 @@ Status kernel_quant(const NodeIO& io) {
     const std::int32_t x_zero = -p.q.input_offset + (T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED ? 128 : 0);
     auto* in8 = reinterpret_cast<std::uint8_t*>(io.workspace());
     a.quad = true, a.in_c4 = (std::size_t{s->in.c} + 3) / 4 * 4;
-    if (a.in_c4 == s->in.c) {
-      // rows of whole groups of four: the kernel reads the input in place (int8 with its top
-      // bits flipped as it reads: + 128), and the workspace holds only the zero row
+    if (p.in_place) {
+      // the kernel reads the input in place (int8 with its top bits flipped as it reads:
+      // + 128), and the workspace holds only the zero row
       constexpr bool kSigned = T == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
       a.quad_flip = kSigned;
       std::memset(in8, kSigned ? (x_zero ^ 0x80) : x_zero, a.in_c4);
